@@ -1,0 +1,47 @@
+#pragma once
+// A buffer with its own memory allocation. For long-lived resources (weights, readback,
+// uploads); per-frame transients come from the frame graph, which aliases their memory.
+#include <vulkan/vulkan.h>
+
+#include <cstddef>
+#include <cstdint>
+
+namespace engine {
+
+class Context;
+
+enum class MemoryUsage {
+    DeviceLocal,   // GPU only
+    Upload,        // host-visible, coherent, written by the CPU
+    Readback,      // host-visible, cached if possible, read by the CPU
+};
+
+class Buffer {
+public:
+    Buffer() = default;
+    Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory);
+    ~Buffer();
+    Buffer(Buffer&& other) noexcept;
+    Buffer& operator=(Buffer&& other) noexcept;
+    Buffer(const Buffer&) = delete;
+    Buffer& operator=(const Buffer&) = delete;
+
+    VkBuffer handle() const { return buffer_; }
+    VkDeviceSize size() const { return size_; }
+    // Persistently mapped pointer for Upload/Readback buffers, nullptr for DeviceLocal.
+    void* mapped() const { return mapped_; }
+    // Makes host writes visible / device writes visible to the host for non-coherent memory.
+    void flush() const;
+    void invalidate() const;
+
+private:
+    void release();
+    VkDevice device_ = VK_NULL_HANDLE;
+    VkBuffer buffer_ = VK_NULL_HANDLE;
+    VkDeviceMemory memory_ = VK_NULL_HANDLE;
+    VkDeviceSize size_ = 0;
+    void* mapped_ = nullptr;
+    bool coherent_ = true;
+};
+
+}  // namespace engine

@@ -1,0 +1,23 @@
+#!/usr/bin/env bash
+# Installs the Debian 12 packages the project builds, tests and runs with. Idempotent; needs root.
+set -euo pipefail
+packages=(
+  cmake ninja-build g++ pkg-config
+  libvulkan-dev glslang-tools glslang-dev spirv-tools vulkan-tools
+  vulkan-validationlayers mesa-vulkan-drivers
+  libglfw3-dev libglm-dev libstb-dev
+  libgtest-dev libgmock-dev libbenchmark-dev
+  libonnx-dev libprotobuf-dev protobuf-compiler
+  xvfb xauth python3 python3-numpy
+)
+missing=()
+for p in "${packages[@]}"; do
+  dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed" || missing+=("$p")
+done
+if [ ${#missing[@]} -gt 0 ]; then
+  echo "[deps] installing: ${missing[*]}"
+  SUDO=""; [ "$(id -u)" -ne 0 ] && SUDO=sudo
+  $SUDO apt-get update -qq
+  DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends "${missing[@]}" >/dev/null
+fi
+echo "[deps] all ${#packages[@]} packages present"
