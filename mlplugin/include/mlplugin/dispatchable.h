@@ -1,0 +1,60 @@
+#pragma once
+// Dispatchables: compiled operators (and compiled graphs) and operator initializers.
+#include "mlplugin/result.h"
+
+#include <cstdint>
+#include <span>
+#include <string>
+
+namespace mlplugin {
+
+// One descriptor set of the device's layout holds this many storage-buffer descriptors.
+inline constexpr uint32_t kDescriptorsPerSet = 16;
+// Start offsets of bound temporary / persistent ranges must be multiples of these.
+inline constexpr uint64_t kTemporaryAlignment = 256;
+inline constexpr uint64_t kPersistentAlignment = 256;
+
+enum ExecutionFlags : uint32_t {
+    ExecutionFlagNone = 0,
+    // Allow fp16 arithmetic (not only fp16 storage) where the device supports it. Without it,
+    // fp16 tensors are computed with fp32 accumulation.
+    ExecutionFlagAllowHalfPrecisionComputation = 1u << 0,
+    // Never use tensor cores (VK_NV_cooperative_matrix); for testing the portable path.
+    ExecutionFlagDisableCooperativeMatrix = 1u << 1,
+};
+
+// What an application must provide to record a dispatchable (DML_BINDING_PROPERTIES).
+// Query it for every dispatchable; never assume two are alike.
+struct BindingProperties {
+    uint32_t descriptorSetCount = 0;  // sets of Device::descriptorSetLayout() in the range
+    uint32_t descriptorCount = 0;     // = descriptorSetCount * kDescriptorsPerSet
+    uint64_t temporaryBytes = 0;      // 0: no temporary resource
+    uint64_t persistentBytes = 0;     // 0: no persistent resource
+};
+
+class Dispatchable {
+public:
+    virtual ~Dispatchable() = default;
+    virtual BindingProperties bindingProperties() const = 0;
+    virtual const std::string& name() const = 0;
+};
+
+class CompiledOperator : public Dispatchable {
+public:
+    // Number of input/output binding slots (bindInputs/bindOutputs take exactly this many).
+    virtual uint32_t inputCount() const = 0;
+    virtual uint32_t outputCount() const = 0;
+};
+
+// Fills the persistent resources of its operators (re-laid-out, converted weights) in one
+// recorded dispatch sequence. Bindings: inputs = each operator's inputs in order (only the
+// TensorFlagOwnedByPlugin ones bound, the rest empty); outputs = each operator's persistent
+// resource (empty for operators with persistentBytes == 0).
+class OperatorInitializer : public Dispatchable {
+public:
+    virtual Status reset(std::span<CompiledOperator* const> operators) = 0;
+    virtual uint32_t inputCount() const = 0;
+    virtual uint32_t outputCount() const = 0;
+};
+
+}  // namespace mlplugin

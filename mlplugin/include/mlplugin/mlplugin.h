@@ -1,0 +1,10 @@
+#pragma once
+// Everything in one include.
+#include "mlplugin/binding_table.h"
+#include "mlplugin/command_recorder.h"
+#include "mlplugin/cpu_reference.h"
+#include "mlplugin/device.h"
+#include "mlplugin/dispatchable.h"
+#include "mlplugin/operator_desc.h"
+#include "mlplugin/result.h"
+#include "mlplugin/tensor_desc.h"

@@ -1,0 +1,127 @@
+#pragma once
+// Internal: how an operator family plugs into the plugin. Each family validates its desc and
+// turns it into a Plan: the pipelines it needs and the launches to record at execution and at
+// initialization. The framework (device.cpp, binding_table.cpp, recorder.cpp, initializer.cpp)
+// turns plans into pipelines, descriptor writes and recorded dispatches; families never call
+// Vulkan themselves.
+//
+// Buffer slots. Each dispatchable owns one descriptor set of kDescriptorsPerSet storage-buffer
+// descriptors (binding 0, an array). In shaders/ml/common.glsl the array is declared once per
+// element type (heapF32[], heapF16[], heapVec4[], ...) aliasing binding 0. Slot numbers:
+//   inputs 0..nIn-1 (operatorInputs order), outputs nIn..nIn+nOut-1 (operatorOutputs order),
+//   kPersistentSlot, kTemporarySlot.
+// Initializer launches see the same slots for the same operator (owned inputs at their input
+// slot, the persistent resource at kPersistentSlot) in a descriptor set of their own.
+// Element offsets into a slot (e.g. where a bias starts in the persistent resource) travel in
+// push constants or specialization constants; descriptors cover whole bound ranges.
+#include "mlplugin/device.h"
+#include "mlplugin/dispatchable.h"
+#include "mlplugin/operator_desc.h"
+#include "mlplugin/result.h"
+
+#include <array>
+#include <cstdint>
+#include <cstring>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace mlplugin::detail {
+
+inline constexpr uint32_t kPersistentSlot = kDescriptorsPerSet - 2;
+inline constexpr uint32_t kTemporarySlot = kDescriptorsPerSet - 1;
+inline constexpr uint32_t kMaxTensorSlots = kDescriptorsPerSet - 2;  // inputs + outputs
+inline constexpr uint32_t kMaxPushWords = 32;                        // 128 bytes
+
+// What a planner may know about the device.
+struct PlanContext {
+    const Capabilities* caps = nullptr;
+    bool fp16Storage = false;        // 16-bit storage and shaderFloat16 enabled: f16 shader variants usable
+    bool fp16Arithmetic = false;     // ...and the operator was compiled with AllowHalfPrecisionComputation
+    bool cooperativeMatrix = false;  // NV cooperative matrix usable for this operator
+    uint32_t executionFlags = 0;
+};
+
+// A compute pipeline: SPIR-V (from the generated ml_shaders.h accessors) and specialization
+// constants, constant_id i = specConstants[i] (floats bit-cast with asUint).
+// Convention: ids 0, 1, 2 are local_size_x/y/z (layout(local_size_x_id = 0, ...)).
+struct PipelineSpec {
+    std::span<const uint32_t> spirv;
+    std::vector<uint32_t> specConstants;
+    const char* debugName = "";
+};
+
+struct Launch {
+    uint32_t pipeline = 0;                     // index into Plan::pipelines
+    std::array<uint32_t, 3> groups{1, 1, 1};   // workgroup counts (each <= 65535)
+    std::array<uint32_t, kMaxPushWords> push{};
+    uint32_t pushWords = 0;
+    // Record a compute->compute barrier before this launch: it reads what an earlier launch of
+    // the same dispatchable wrote (temporary/persistent/outputs). Launches without it may overlap.
+    bool barrierBefore = false;
+};
+
+struct Plan {
+    std::vector<PipelineSpec> pipelines;
+    std::vector<Launch> execute;
+    std::vector<Launch> initialize;  // empty when the operator has nothing to initialize
+    uint64_t persistentBytes = 0;
+    uint64_t temporaryBytes = 0;
+};
+
+inline uint32_t asUint(float f) { uint32_t u; std::memcpy(&u, &f, 4); return u; }
+inline uint32_t divUp(uint64_t a, uint32_t b) { return uint32_t((a + b - 1) / b); }
+
+// Appends `words` to a launch's push constants (asserts on overflow: a planner bug).
+void pushWords(Launch& launch, std::initializer_list<uint32_t> words);
+// Splits `count` invocations of `localSize` over x/y to stay under 65535 groups per dim;
+// shaders recover the linear index as gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * localSize.
+std::array<uint32_t, 3> linearGroups(uint64_t count, uint32_t localSize);
+
+// Common validation helpers; messages name the operator label and the field.
+Status checkTensor(const TensorDesc& t, const std::string& op, const char* field, bool isOutput, const PlanContext& pc);
+Status checkSameSizes(const TensorDesc& a, const TensorDesc& b, const std::string& op, const char* fa, const char* fb);
+
+// One planner per operator family (each in its own source file).
+Result<Plan> planElementWise(const PlanContext&, const ElementWiseDesc&);
+Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc&);
+Result<Plan> planGemm(const PlanContext&, const GemmDesc&);
+Result<Plan> planPooling(const PlanContext&, const PoolingDesc&);
+Result<Plan> planResample(const PlanContext&, const ResampleDesc&);
+Result<Plan> planDepthToSpace(const PlanContext&, const DepthToSpaceDesc&);
+Result<Plan> planSpaceToDepth(const PlanContext&, const SpaceToDepthDesc&);
+Result<Plan> planConcat(const PlanContext&, const ConcatDesc&);
+Result<Plan> planSplit(const PlanContext&, const SplitDesc&);
+Result<Plan> planSlice(const PlanContext&, const SliceDesc&);
+Result<Plan> planPad(const PlanContext&, const PadDesc&);
+Result<Plan> planTranspose(const PlanContext&, const TransposeDesc&);
+Result<Plan> planBatchNormalization(const PlanContext&, const BatchNormalizationDesc&);
+Result<Plan> planInstanceNormalization(const PlanContext&, const InstanceNormalizationDesc&);
+Result<Plan> planMeanVarianceNormalization(const PlanContext&, const MeanVarianceNormalizationDesc&);
+Result<Plan> planReduce(const PlanContext&, const ReduceDesc&);
+Result<Plan> planSoftmax(const PlanContext&, const SoftmaxDesc&);
+
+// CPU references, one per family (cpu_reference.cpp dispatches on the variant).
+using HostTensors = std::vector<HostTensor>;
+Result<HostTensors> referenceElementWise(const ElementWiseDesc&, const HostTensors& in);
+Result<HostTensors> referenceConvolution(const ConvolutionDesc&, const HostTensors& in);
+Result<HostTensors> referenceGemm(const GemmDesc&, const HostTensors& in);
+Result<HostTensors> referencePooling(const PoolingDesc&, const HostTensors& in);
+Result<HostTensors> referenceResample(const ResampleDesc&, const HostTensors& in);
+Result<HostTensors> referenceDepthToSpace(const DepthToSpaceDesc&, const HostTensors& in);
+Result<HostTensors> referenceSpaceToDepth(const SpaceToDepthDesc&, const HostTensors& in);
+Result<HostTensors> referenceConcat(const ConcatDesc&, const HostTensors& in);
+Result<HostTensors> referenceSplit(const SplitDesc&, const HostTensors& in);
+Result<HostTensors> referenceSlice(const SliceDesc&, const HostTensors& in);
+Result<HostTensors> referencePad(const PadDesc&, const HostTensors& in);
+Result<HostTensors> referenceTranspose(const TransposeDesc&, const HostTensors& in);
+Result<HostTensors> referenceBatchNormalization(const BatchNormalizationDesc&, const HostTensors& in);
+Result<HostTensors> referenceInstanceNormalization(const InstanceNormalizationDesc&, const HostTensors& in);
+Result<HostTensors> referenceMeanVarianceNormalization(const MeanVarianceNormalizationDesc&, const HostTensors& in);
+Result<HostTensors> referenceReduce(const ReduceDesc&, const HostTensors& in);
+Result<HostTensors> referenceSoftmax(const SoftmaxDesc&, const HostTensors& in);
+
+// Shared by references: activation in double.
+double applyActivation(const Activation& a, double x);
+
+}  // namespace mlplugin::detail

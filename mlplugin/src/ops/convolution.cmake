@@ -1,0 +1,1 @@
+# Operator family: convolution (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,1 @@
+# Operator family: data_movement (sources under src/ops/, shaders under shaders/ml/).

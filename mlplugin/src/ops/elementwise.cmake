@@ -1,0 +1,1 @@
+# Operator family: elementwise (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,3 @@
+# The framework: device, tensors, binding tables, recorder, initializer, CPU reference dispatch.
+list(APPEND MLP_SOURCES
+)

@@ -1,0 +1,1 @@
+# Operator family: gemm (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,1 @@
+# Operator family: normalization (sources under src/ops/, shaders under shaders/ml/).

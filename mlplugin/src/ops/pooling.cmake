@@ -1,0 +1,1 @@
+# Operator family: pooling (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,1 @@
+# Operator family: reduction (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,1 @@
+# Operator family: resample (sources under src/ops/, shaders under shaders/ml/).

@@ -1,0 +1,1 @@
+# Tests for operator family: data_movement

@@ -1,0 +1,41 @@
+#pragma once
+// Operator conformance harness: random inputs (never zeros), GPU run through the public API
+// (compile, initialize, bind, record, submit), outputs poisoned beforehand, temporaries filled
+// with junk, comparison against mlplugin::referenceEvaluate in double.
+#include "mlplugin/mlplugin.h"
+#include "vulkan_test.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace optest {
+
+// The mlplugin device over testsupport::context() (DeviceFlagDebug on).
+mlplugin::Device& device();
+bool fp16Supported();
+
+struct RunOptions {
+    uint32_t executionFlags = 0;
+    bool poisonOutputs = true;   // outputs pre-filled with NaN so unwritten elements fail
+    bool junkTemporary = true;   // temporary resource pre-filled with junk
+    double tolerance = 0;        // relative L2; 0: 1e-4 for fp32 outputs, 1e-2 for fp16
+};
+
+// Uniform random values in [lo, hi) for every input of `desc` (fp16 inputs rounded to half).
+// Deterministic for a given seed. Owned-by-plugin tensors included.
+std::vector<mlplugin::HostTensor> randomInputs(const mlplugin::OperatorDesc& desc, uint32_t seed, double lo = -1.0, double hi = 1.0);
+mlplugin::HostTensor randomTensor(const mlplugin::TensorDesc& desc, uint32_t seed, double lo = -1.0, double hi = 1.0);
+
+// Runs `desc` on the GPU. Fails the current test (and returns empty) on any error.
+std::vector<mlplugin::HostTensor> runOnGpu(const mlplugin::OperatorDesc& desc, const std::vector<mlplugin::HostTensor>& inputs,
+                                           const RunOptions& options = {});
+
+// ||got - want||_2 / max(||want||_2, tiny) over the elements the output desc addresses;
+// NaN anywhere in `got` gives +inf.
+double relativeL2(const mlplugin::HostTensor& got, const mlplugin::HostTensor& want);
+
+// randomInputs + runOnGpu + referenceEvaluate + relativeL2 per output, with EXPECT_LT.
+void checkOperator(const mlplugin::OperatorDesc& desc, const RunOptions& options = {}, uint32_t seed = 1);
+void checkOperator(const mlplugin::OperatorDesc& desc, const std::vector<mlplugin::HostTensor>& inputs, const RunOptions& options = {});
+
+}  // namespace optest
