@@ -1,0 +1,171 @@
+#pragma once
+// FrameGraph: passes declare which images and buffers they read and write, and how; bake()
+// orders them, derives every barrier and image layout transition (synchronization2), places
+// transient resources in memory (aliasing those whose lifetimes do not overlap) and reports
+// graph errors; execute() records all passes into one command buffer.
+//
+// Hooks are named points in the pass list where external code (the ML bridge, a debug view)
+// inserts passes that declare their resource use like any other: they get the same barriers,
+// timing and aliasing.
+//
+// Lifecycle: build (declare resources, passes, hooks) -> bake() once -> execute() every frame.
+// Rebuild and re-bake when the resolution or the set of passes changes.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engine {
+
+class Context;
+class GpuTimer;
+
+using ResourceHandle = uint32_t;
+inline constexpr ResourceHandle kInvalidResource = UINT32_MAX;
+
+// How a pass uses a resource. Each maps to a (stage, access, layout) triple in the graph.
+enum class Access : uint32_t {
+    ColorAttachmentWrite,   // image: rendered into (contents loaded or cleared, see PassDesc)
+    DepthAttachmentWrite,   // image: depth test + write
+    DepthAttachmentRead,    // image: depth test only
+    SampledFragment,        // image: texture() in a fragment shader
+    SampledCompute,         // image: texture() in a compute shader
+    StorageImageRead,       // image: imageLoad in compute
+    StorageImageWrite,      // image: imageStore in compute (contents not preserved)
+    StorageImageReadWrite,  // image: both
+    StorageBufferRead,      // buffer: compute shader reads
+    StorageBufferWrite,     // buffer: compute shader writes (contents not preserved)
+    StorageBufferReadWrite, // buffer: both
+    TransferRead,           // image or buffer: copy/blit source
+    TransferWrite,          // image or buffer: copy/blit/clear destination
+    IndirectRead,           // buffer: indirect draw/dispatch arguments
+    VertexBufferRead,       // buffer: vertex input
+};
+bool isWrite(Access access);
+const char* toString(Access access);
+
+enum class PassType { Graphics, Compute, Transfer };
+
+struct ImageDesc {
+    VkFormat format = VK_FORMAT_R8G8B8A8_UNORM;
+    uint32_t width = 0;
+    uint32_t height = 0;
+    VkImageUsageFlags extraUsage = 0;  // usage beyond what the declared accesses imply
+};
+
+struct BufferDesc {
+    VkDeviceSize size = 0;
+    VkBufferUsageFlags extraUsage = 0;
+};
+
+// State an imported resource is in before the frame and must be left in after it.
+struct ExternalState {
+    VkImageLayout layout = VK_IMAGE_LAYOUT_UNDEFINED;  // images only
+    VkPipelineStageFlags2 stages = VK_PIPELINE_STAGE_2_NONE;
+    VkAccessFlags2 access = VK_ACCESS_2_NONE;
+};
+
+// What a pass's record callback sees: the physical objects behind its handles.
+class PassContext {
+public:
+    virtual ~PassContext() = default;
+    virtual VkCommandBuffer commandBuffer() const = 0;
+    virtual VkImage image(ResourceHandle h) const = 0;
+    virtual VkImageView imageView(ResourceHandle h) const = 0;
+    virtual const ImageDesc& imageDesc(ResourceHandle h) const = 0;
+    virtual VkBuffer buffer(ResourceHandle h) const = 0;
+    virtual VkDeviceSize bufferSize(ResourceHandle h) const = 0;
+    virtual uint32_t frameIndex() const = 0;  // which frame-in-flight slot is recording
+};
+
+using RecordFn = std::function<void(PassContext&)>;
+
+struct ResourceUse {
+    ResourceHandle resource = kInvalidResource;
+    Access access = Access::StorageBufferRead;
+};
+
+struct PassDesc {
+    std::string name;
+    PassType type = PassType::Graphics;
+    std::vector<ResourceUse> uses;
+    // Graphics passes with attachments: the graph begins/ends dynamic rendering around
+    // `record`, clearing color attachments to clearColor (or loading them when loadColor) and
+    // depth to clearDepth.
+    bool loadColor = false;
+    float clearColor[4] = {0, 0, 0, 1};
+    float clearDepth = 1.0f;
+    RecordFn record;
+};
+
+// One barrier batch recorded before a pass (exposed for tests and debugging).
+struct BarrierBatch {
+    uint32_t beforePass = 0;  // index into the baked order
+    std::vector<VkImageMemoryBarrier2> images;
+    std::vector<VkBufferMemoryBarrier2> buffers;
+    std::vector<VkMemoryBarrier2> memory;
+};
+
+struct BakeStats {
+    uint32_t passCount = 0;
+    uint32_t transientResources = 0;
+    VkDeviceSize transientBytes = 0;         // memory actually allocated for transients
+    VkDeviceSize transientBytesUnaliased = 0;  // what it would take without aliasing
+};
+
+class FrameGraph {
+public:
+    explicit FrameGraph(Context& ctx);
+    ~FrameGraph();
+    FrameGraph(const FrameGraph&) = delete;
+    FrameGraph& operator=(const FrameGraph&) = delete;
+
+    // Transient resources: created and placed by bake(), contents undefined at frame start.
+    ResourceHandle createImage(std::string name, const ImageDesc& desc);
+    ResourceHandle createBuffer(std::string name, const BufferDesc& desc);
+    // External resources (swapchain image, readback buffer, persistent weights, history).
+    ResourceHandle importImage(std::string name, VkImage image, VkImageView view, const ImageDesc& desc,
+                               const ExternalState& before, const ExternalState& after);
+    ResourceHandle importBuffer(std::string name, VkBuffer buffer, VkDeviceSize size,
+                                const ExternalState& before, const ExternalState& after);
+    // Re-points an imported resource (e.g. next swapchain image) without re-baking.
+    void rebindImportedImage(ResourceHandle h, VkImage image, VkImageView view);
+    void rebindImportedBuffer(ResourceHandle h, VkBuffer buffer);
+
+    // Passes run in the order added, subject to dependencies (a pass never moves before a
+    // pass it depends on). Returns the pass index.
+    uint32_t addPass(PassDesc pass);
+    // A named insertion point at the current position of the pass list.
+    void addHook(std::string name);
+    // Passes registered for a hook are inserted where addHook(name) was called (in
+    // registration order). Register before or after the hook is declared, before bake().
+    void insertAtHook(std::string_view hook, PassDesc pass);
+    std::vector<std::string> hooks() const;
+
+    // Validates (unknown hook, read of a never-written transient, cycle, conflicting use in
+    // one pass), orders, allocates and aliases transients, computes barriers. Throws
+    // engine::Error with a message naming the pass and resource on a graph error.
+    void bake();
+    // Records every pass (and its barriers) into `cmd`. With a timer, each pass is wrapped
+    // in timestamp queries under its name.
+    void execute(VkCommandBuffer cmd, uint32_t frameIndex, GpuTimer* timer = nullptr);
+
+    // Introspection (valid after bake()).
+    const std::vector<BarrierBatch>& barriers() const;
+    std::vector<std::string> passOrder() const;
+    const BakeStats& stats() const;
+    VkImage physicalImage(ResourceHandle h) const;
+    VkBuffer physicalBuffer(ResourceHandle h) const;
+    // True when two transients were given overlapping memory.
+    bool aliased(ResourceHandle a, ResourceHandle b) const;
+
+private:
+    struct Impl;
+    std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace engine
