@@ -1,1 +1,2 @@
 # Operator family: convolution (sources under src/ops/, shaders under shaders/ml/).
+list(APPEND MLP_SOURCES src/ops/convolution.cpp)

@@ -1,1 +1,2 @@
 # Operator family: resample (sources under src/ops/, shaders under shaders/ml/).
+list(APPEND MLP_SOURCES src/ops/resample.cpp)
