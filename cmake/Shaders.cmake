@@ -97,7 +97,9 @@ std::span<const uint32_t> ${n}() { return {spirv_${n}, sizeof(spirv_${n}) / size
 namespace ${ARG_NAMESPACE} {
 ${decls}}
 " @ONLY)
-  add_library(${target} STATIC ${sources})
-  target_include_directories(${target} PUBLIC ${outdir}/include PRIVATE ${outdir})
+  # Anchor source so a library with no shaders yet still builds.
+  file(CONFIGURE OUTPUT ${outdir}/${target}_anchor.cpp CONTENT "#include \"${ARG_HEADER}\"\n" @ONLY)
+  add_library(${target} STATIC ${outdir}/${target}_anchor.cpp ${sources})
+  target_include_directories(${target} PUBLIC ${outdir}/include PRIVATE ${outdir} ${outdir}/include)
   set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
 endfunction()

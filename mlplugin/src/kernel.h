@@ -14,6 +14,7 @@
 // slot, the persistent resource at kPersistentSlot) in a descriptor set of their own.
 // Element offsets into a slot (e.g. where a bias starts in the persistent resource) travel in
 // push constants or specialization constants; descriptors cover whole bound ranges.
+#include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
 #include "mlplugin/dispatchable.h"
 #include "mlplugin/operator_desc.h"
@@ -78,7 +79,10 @@ void pushWords(Launch& launch, std::initializer_list<uint32_t> words);
 // shaders recover the linear index as gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * localSize.
 std::array<uint32_t, 3> linearGroups(uint64_t count, uint32_t localSize);
 
-// Common validation helpers; messages name the operator label and the field.
+// "convolution 'enc1'" (or just "convolution" when unnamed): how messages name an operator.
+std::string describe(const char* kind, const std::string& name);
+
+// Common validation helpers; `op` is describe(...), `field` the tensor ("input", "filter").
 Status checkTensor(const TensorDesc& t, const std::string& op, const char* field, bool isOutput, const PlanContext& pc);
 Status checkSameSizes(const TensorDesc& a, const TensorDesc& b, const std::string& op, const char* fa, const char* fb);
 

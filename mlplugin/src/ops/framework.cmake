@@ -1,3 +1,8 @@
 # The framework: device, tensors, binding tables, recorder, initializer, CPU reference dispatch.
 list(APPEND MLP_SOURCES
+  src/result.cpp
+  src/tensor_desc.cpp
+  src/operator_desc.cpp
+  src/kernel_helpers.cpp
+  src/cpu_reference.cpp
 )
