@@ -1,0 +1,5 @@
+# CPU-only checks of the plugin's core types (no Vulkan device needed).
+add_executable(mlplugin_core_tests tensor_desc_test.cpp)
+target_link_libraries(mlplugin_core_tests PRIVATE mlplugin GTest::gtest_main)
+vkml_warnings(mlplugin_core_tests)
+gtest_discover_tests(mlplugin_core_tests DISCOVERY_TIMEOUT 60)
