@@ -1,0 +1,42 @@
+#pragma once
+// Shape helpers shared by the element-wise, normalization and reduction families: numpy-style
+// broadcasting of an input against an output, and collapsing a loop nest over several strided
+// tensors into as few dims as possible (so a generic kernel divides less, and a fully packed
+// case becomes a 1-D loop the planner can send to a vectorized path).
+#include "kernel.h"
+
+#include <array>
+#include <string>
+#include <vector>
+
+namespace mlplugin::detail {
+
+using Dims = std::array<uint32_t, kMaxTensorRank>;
+
+// Strides that address `input` with `output`'s coordinates: sizes right-aligned, a dim of size 1
+// (or missing) repeats with stride 0. `what` names the input in errors ("element_wise 'x': input b").
+Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output, const std::string& what);
+
+// A loop over `sizes` (rank dims) addressing several tensors, collapsed: dims of size 1 are
+// dropped and neighbours merged where every tensor's strides are contiguous across them. The
+// result is right-aligned in kMaxTensorRank dims (unused leading dims have size 1, stride 0).
+struct StridedLoop {
+    uint32_t rank = 1;  // dims in use, the innermost ones
+    Dims sizes{1, 1, 1, 1, 1};
+    std::vector<Dims> strides;  // one per tensor
+    // One dim, every tensor with stride 1: a packed loop.
+    bool packed() const;
+};
+StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dims>& strides);
+
+// Row-major coordinates of linear index `index` over `sizes` (rank dims).
+Dims coordinates(uint64_t index, const Dims& sizes, uint32_t rank);
+uint64_t offsetOf(const Dims& coords, const Dims& strides, uint32_t rank);
+
+// Element count a host array must hold for `desc` (its largest addressed index + 1).
+uint64_t elementSpan(const TensorDesc& desc);
+
+// "[2,3,4]" for messages.
+std::string sizesString(const TensorDesc& desc);
+
+}  // namespace mlplugin::detail
