@@ -6,3 +6,8 @@ list(APPEND MLP_SOURCES
   src/kernel_helpers.cpp
   src/cpu_reference.cpp
 )
+# Graph: values, shape inference, compilation.
+list(APPEND MLP_SOURCES
+  src/graph/node_tensors.cpp
+  src/graph/graph_desc.cpp
+)

@@ -1,0 +1,69 @@
+#pragma once
+// GraphDesc: a whole network as one dispatchable (DML_GRAPH_DESC). Values are tensors
+// identified by ValueId: graph inputs, constants (weights, with their data on the CPU) and node
+// outputs. compileGraph() validates, infers shapes, fuses, plans intermediate memory and returns
+// a CompiledOperator whose inputs/outputs are the graph's; all intermediates live in its
+// temporary resource and all constants in its persistent resource.
+#include "mlplugin/device.h"
+#include "mlplugin/dispatchable.h"
+#include "mlplugin/operator_desc.h"
+#include "mlplugin/result.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace mlplugin {
+
+using ValueId = uint32_t;
+inline constexpr ValueId kNoValue = UINT32_MAX;
+
+struct GraphValue {
+    std::string name;
+    TensorDesc desc;               // for node outputs: filled by shape inference
+    enum class Kind { Input, Constant, Intermediate } kind = Kind::Intermediate;
+    std::vector<float> constantData;  // Kind::Constant: packed row-major values (fp32)
+};
+
+// A node: an operator desc whose tensor fields are filled from the values it reads and
+// writes; `inputs`/`outputs` follow operatorInputs/operatorOutputs order (kNoValue for an
+// absent optional input).
+struct GraphNode {
+    OperatorDesc op;
+    std::vector<ValueId> inputs;
+    std::vector<ValueId> outputs;
+};
+
+struct GraphDesc {
+    std::vector<GraphValue> values;
+    std::vector<GraphNode> nodes;
+    std::vector<ValueId> inputs;   // graph inputs, binding order
+    std::vector<ValueId> outputs;  // graph outputs, binding order
+
+    ValueId addInput(std::string name, const TensorDesc& desc);
+    ValueId addConstant(std::string name, const TensorDesc& desc, std::vector<float> data);
+    // Adds a node; output descs are inferred from the inputs and the op's attributes.
+    // Returns the output values (one per operatorOutputs entry).
+    Result<std::vector<ValueId>> addNode(OperatorDesc op, std::vector<ValueId> inputs);
+    void markOutput(ValueId v);
+};
+
+enum GraphCompileFlags : uint32_t {
+    GraphCompileFlagNone = 0,
+    GraphCompileFlagDisableFusion = 1u << 16,     // for tests: compile node by node
+    GraphCompileFlagDisableAliasing = 1u << 17,   // for tests: every intermediate gets its own memory
+};
+
+// What compileGraph decided (for logs, tests and tools).
+struct GraphCompileReport {
+    uint32_t nodesIn = 0;
+    uint32_t dispatchablesOut = 0;         // after fusion and folding
+    std::vector<std::string> fusions;      // "conv 'c1' + relu 'r1' -> fused activation"
+    uint64_t temporaryBytes = 0;           // planned, with aliasing
+    uint64_t temporaryBytesNaive = 0;      // one region per intermediate
+    uint64_t persistentBytes = 0;
+    uint32_t barriers = 0;                 // between dependent dispatches only
+};
+
+}  // namespace mlplugin
