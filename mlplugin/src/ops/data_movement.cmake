@@ -1,2 +1,14 @@
-# Operator family: data_movement (sources under src/ops/, shaders under shaders/ml/).
-list(APPEND MLP_SOURCES src/ops/data_movement.cpp)
+# Operator family: data movement (depth<->space, concat/split, slice, pad, transpose). All but
+# pad are one generic strided copy (src/ops/strided_copy.h).
+list(APPEND MLP_SOURCES
+  src/ops/strided_copy.cpp
+  src/ops/depth_space.cpp
+  src/ops/concat_split.cpp
+  src/ops/slice.cpp
+  src/ops/transpose.cpp
+  src/ops/pad.cpp)
+list(APPEND MLP_SHADERS
+  SHADER strided_copy_f32 SOURCE shaders/ml/strided_copy.comp
+  SHADER strided_copy_f16 SOURCE shaders/ml/strided_copy.comp DEFINES HAS_F16
+  SHADER pad_f32 SOURCE shaders/ml/pad.comp
+  SHADER pad_f16 SOURCE shaders/ml/pad.comp DEFINES HAS_F16)

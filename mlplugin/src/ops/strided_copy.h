@@ -1,0 +1,43 @@
+#pragma once
+// A strided copy: the one GPU kernel behind transpose, slice, concat, split, depth-to-space and
+// space-to-depth. Each of those describes itself as a box of up to 6 dims walked in lockstep
+// over an input and an output (shaders/ml/strided_copy.comp).
+#include "kernel.h"
+
+#include <array>
+#include <cstdint>
+
+namespace mlplugin::detail {
+
+inline constexpr uint32_t kMaxCopyRank = 6;
+
+struct CopyView {
+    uint32_t rank = 0;
+    std::array<uint32_t, kMaxCopyRank> sizes{};
+    std::array<int64_t, kMaxCopyRank> inStrides{};   // negative: walks the input backwards
+    std::array<int64_t, kMaxCopyRank> outStrides{};
+    int64_t inBase = 0;   // element the all-zero index reads
+    int64_t outBase = 0;  // element the all-zero index writes
+
+    void addDim(uint32_t size, int64_t inStride, int64_t outStride) {
+        sizes[rank] = size;
+        inStrides[rank] = inStride;
+        outStrides[rank] = outStride;
+        ++rank;
+    }
+};
+
+// A box of `box`'s sizes at index 0 of both tensors, with their strides (all of one rank).
+CopyView boxView(const TensorDesc& box, const TensorDesc& in, const TensorDesc& out);
+
+struct CopyEnd {
+    uint32_t slot = 0;
+    DataType type = DataType::Float32;
+};
+
+// Appends a launch (and its pipeline, shared with earlier identical ones) copying `view` from
+// `in` to `out`. Reorders dims so writes are coalesced, merges contiguous dims, and moves 4
+// elements per invocation when the layout allows it. `f16Variant`: use the HAS_F16 shader.
+void appendCopy(Plan& plan, bool f16Variant, CopyView view, CopyEnd in, CopyEnd out);
+
+}  // namespace mlplugin::detail
