@@ -80,6 +80,9 @@ public:
     virtual VkBuffer buffer(ResourceHandle h) const = 0;
     virtual VkDeviceSize bufferSize(ResourceHandle h) const = 0;
     virtual uint32_t frameIndex() const = 0;  // which frame-in-flight slot is recording
+    // Size of the pass's attachments (graphics passes with attachments; {0,0} otherwise). The
+    // graph begins rendering with this render area; the callback sets viewport and scissor.
+    virtual VkExtent2D renderExtent() const = 0;
 };
 
 using RecordFn = std::function<void(PassContext&)>;
@@ -99,6 +102,7 @@ struct PassDesc {
     bool loadColor = false;
     float clearColor[4] = {0, 0, 0, 1};
     float clearDepth = 1.0f;
+    bool loadDepth = false;  // DepthAttachmentWrite: keep the contents instead of clearing
     RecordFn record;
 };
 

@@ -1,0 +1,95 @@
+#pragma once
+// GpuTimer: named GPU time scopes measured with timestamp queries, one query pool per frame
+// slot so reading results never stalls.
+//
+// Per frame, in the frame's command buffer:
+//   timer.beginFrame(cmd, slot);        // reads the results this slot recorded last time, then
+//                                       // resets the slot's queries (vkCmdResetQueryPool)
+//   timer.beginScope(cmd, "gbuffer"); ... timer.endScope(cmd);   // or let FrameGraph do it
+// Contract: when beginFrame(cmd, slot) is called, the GPU has finished the previous frame that
+// used `slot` (Frames::beginFrame waited for its fence). Results that are somehow not yet
+// available are skipped, never waited for. collect(slot) reads a slot's results on demand
+// (e.g. after Frames::waitIdle at the end of a run).
+//
+// Scopes may nest. Timings are kept per name: the last value and the median of the last
+// `window` frames. Without timestamp support on the queue the timer records nothing and
+// timings() is empty.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <string_view>
+#include <vector>
+
+namespace engine {
+
+class Context;
+
+struct GpuTimerDesc {
+    uint32_t framesInFlight = 2;
+    uint32_t maxScopesPerFrame = 128;
+    uint32_t window = 64;  // frames in the median
+};
+
+struct GpuTiming {
+    std::string name;
+    double lastMs = 0.0;
+    double medianMs = 0.0;
+    uint32_t samples = 0;  // frames in the median so far (<= window)
+};
+
+class GpuTimer {
+public:
+    GpuTimer(const Context& ctx, const GpuTimerDesc& desc = {});
+    ~GpuTimer();
+    GpuTimer(const GpuTimer&) = delete;
+    GpuTimer& operator=(const GpuTimer&) = delete;
+
+    bool enabled() const { return enabled_; }
+    uint32_t framesInFlight() const { return uint32_t(slots_.size()); }
+
+    void beginFrame(VkCommandBuffer cmd, uint32_t slot);
+    // Throws engine::Error when a frame opens more than maxScopesPerFrame scopes, or when
+    // endScope has no open scope.
+    void beginScope(VkCommandBuffer cmd, std::string_view name);
+    void endScope(VkCommandBuffer cmd);
+    // Reads the results `slot` recorded (once; later calls for the same frame do nothing).
+    void collect(uint32_t slot);
+
+    // In order of first appearance.
+    std::vector<GpuTiming> timings() const;
+
+private:
+    struct Series {
+        std::string name;
+        std::vector<double> ring;  // last `window` samples (ms)
+        uint32_t next = 0;
+        uint32_t count = 0;
+        double lastMs = 0.0;
+    };
+    struct Scope {
+        uint32_t series = 0;
+        uint32_t firstQuery = 0;  // begin; end is firstQuery + 1
+    };
+    struct Slot {
+        VkQueryPool pool = VK_NULL_HANDLE;
+        std::vector<Scope> scopes;  // capacity reserved up front
+        bool pending = false;       // recorded, results not read yet
+    };
+
+    uint32_t seriesFor(std::string_view name);
+
+    VkDevice device_ = VK_NULL_HANDLE;
+    bool enabled_ = false;
+    double periodNs_ = 1.0;
+    uint64_t validMask_ = ~0ull;
+    uint32_t maxScopes_ = 0;
+    uint32_t window_ = 0;
+    std::vector<Slot> slots_;
+    std::vector<Series> series_;
+    std::vector<uint64_t> results_;    // (value, availability) pairs, reused
+    std::vector<uint32_t> openStack_;  // indices into the recording slot's scopes
+    int32_t recording_ = -1;           // slot between beginFrame and the next beginFrame
+};
+
+}  // namespace engine

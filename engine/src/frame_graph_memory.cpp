@@ -1,0 +1,184 @@
+// Transient resources: one VkImage/VkBuffer each, placed into shared VkDeviceMemory heaps.
+//
+// Aliasing policy: one heap per (memory type, images-or-buffers). Images and buffers never
+// share a heap, which sidesteps bufferImageGranularity between linear and optimal resources.
+// Within a heap, transients are placed largest first at the lowest aligned offset that does
+// not overlap (in bytes) any already placed transient whose lifetime [firstUse, lastUse]
+// overlaps its own. Transients with disjoint lifetimes may therefore share bytes; the barrier
+// phase gives each first use an UNDEFINED-layout transition that waits for the previous
+// occupants of those bytes.
+#include "frame_graph_internal.h"
+
+#include "engine/context.h"
+#include "engine/error.h"
+
+#include <algorithm>
+
+namespace engine {
+
+namespace {
+VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
+
+bool hasDepth(VkFormat f) {
+    switch (f) {
+    case VK_FORMAT_D16_UNORM:
+    case VK_FORMAT_X8_D24_UNORM_PACK32:
+    case VK_FORMAT_D32_SFLOAT:
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: return true;
+    default: return false;
+    }
+}
+
+struct Placement {
+    ResourceHandle resource;
+    VkDeviceSize size, alignment;
+    uint32_t memoryType;
+};
+}  // namespace
+
+VkImageAspectFlags imageAspect(VkFormat format) {
+    return hasDepth(format) ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT;
+}
+
+VkImageAspectFlags barrierAspect(VkFormat format) {
+    switch (format) {
+    case VK_FORMAT_D16_UNORM_S8_UINT:
+    case VK_FORMAT_D24_UNORM_S8_UINT:
+    case VK_FORMAT_D32_SFLOAT_S8_UINT: return VK_IMAGE_ASPECT_DEPTH_BIT | VK_IMAGE_ASPECT_STENCIL_BIT;
+    default: return imageAspect(format);
+    }
+}
+
+void FrameGraph::Impl::createTransients() {
+    const VkDevice device = ctx.device();
+    for (Resource& r : resources) {
+        if (r.imported || !r.used()) continue;
+        if (r.isImage) {
+            VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
+            ici.imageType = VK_IMAGE_TYPE_2D;
+            ici.format = r.imageDesc.format;
+            ici.extent = {r.imageDesc.width, r.imageDesc.height, 1};
+            ici.mipLevels = 1;
+            ici.arrayLayers = 1;
+            ici.samples = VK_SAMPLE_COUNT_1_BIT;
+            ici.tiling = VK_IMAGE_TILING_OPTIMAL;
+            ici.usage = r.imageUsage;
+            ici.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+            ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+            VkResult result = vkCreateImage(device, &ici, nullptr, &r.image);
+            if (result != VK_SUCCESS)
+                throw Error("frame graph: creating transient image '" + r.name + "' failed: " + toString(result), result);
+        } else {
+            VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+            bci.size = r.bufferDesc.size;
+            bci.usage = r.bufferUsage;
+            bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+            VkResult result = vkCreateBuffer(device, &bci, nullptr, &r.buffer);
+            if (result != VK_SUCCESS)
+                throw Error("frame graph: creating transient buffer '" + r.name + "' failed: " + toString(result), result);
+        }
+    }
+}
+
+void FrameGraph::Impl::placeTransients() {
+    const VkDevice device = ctx.device();
+    stats.transientResources = 0;
+    stats.transientBytes = 0;
+    stats.transientBytesUnaliased = 0;
+    std::vector<Placement> todo;
+    for (ResourceHandle h = 0; h < resources.size(); ++h) {
+        Resource& r = resources[h];
+        if (r.imported || !r.used()) continue;
+        VkMemoryRequirements req;
+        if (r.isImage) vkGetImageMemoryRequirements(device, r.image, &req);
+        else vkGetBufferMemoryRequirements(device, r.buffer, &req);
+        const uint32_t type = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+        todo.push_back({h, alignUp(req.size, req.alignment), req.alignment, type});
+        ++stats.transientResources;
+        stats.transientBytesUnaliased += alignUp(req.size, req.alignment);
+    }
+    // Largest first gives the big resources the low offsets and the small ones the gaps.
+    std::stable_sort(todo.begin(), todo.end(), [](const Placement& a, const Placement& b) { return a.size > b.size; });
+
+    std::vector<ResourceHandle> placed;
+    for (const Placement& p : todo) {
+        Resource& r = resources[p.resource];
+        auto heapIt = std::find_if(heaps.begin(), heaps.end(), [&](const Heap& h) {
+            return h.memoryType == p.memoryType && h.forImages == r.isImage;
+        });
+        if (heapIt == heaps.end()) heapIt = heaps.insert(heaps.end(), Heap{VK_NULL_HANDLE, p.memoryType, r.isImage, 0});
+        const auto heapIndex = int32_t(heapIt - heaps.begin());
+
+        // Byte ranges of placed transients in this heap that are alive at the same time.
+        std::vector<const Resource*> conflicts;
+        for (ResourceHandle q : placed) {
+            const Resource& o = resources[q];
+            if (o.heap == heapIndex && o.firstUse <= r.lastUse && r.firstUse <= o.lastUse) conflicts.push_back(&o);
+        }
+        std::sort(conflicts.begin(), conflicts.end(), [](const Resource* a, const Resource* b) { return a->offset < b->offset; });
+        VkDeviceSize offset = 0;
+        for (const Resource* c : conflicts) {
+            if (offset + p.size <= c->offset) break;
+            offset = std::max(offset, alignUp(c->offset + c->size, p.alignment));
+        }
+        r.heap = heapIndex;
+        r.offset = offset;
+        r.size = p.size;
+        heapIt->size = std::max(heapIt->size, offset + p.size);
+        placed.push_back(p.resource);
+    }
+
+    for (Heap& heap : heaps) {
+        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+        mai.allocationSize = heap.size;
+        mai.memoryTypeIndex = heap.memoryType;
+        VkResult result = vkAllocateMemory(device, &mai, nullptr, &heap.memory);
+        if (result != VK_SUCCESS)
+            throw Error("frame graph: allocating " + std::to_string(heap.size) + " bytes for transients failed: " +
+                            toString(result), result);
+        stats.transientBytes += heap.size;
+    }
+    for (Resource& r : resources) {
+        if (r.heap < 0) continue;
+        const VkDeviceMemory memory = heaps[size_t(r.heap)].memory;
+        if (r.isImage) ENGINE_VK(vkBindImageMemory(device, r.image, memory, r.offset));
+        else ENGINE_VK(vkBindBufferMemory(device, r.buffer, memory, r.offset));
+        if (!r.isImage) continue;
+        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+        vci.image = r.image;
+        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+        vci.format = r.imageDesc.format;
+        vci.subresourceRange = {imageAspect(r.imageDesc.format), 0, 1, 0, 1};
+        ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &r.view));
+    }
+}
+
+// Destroys what bake() created. The caller guarantees the GPU no longer uses it (see the
+// FrameGraph contract: destroy or re-bake only after the frames that used it completed).
+void FrameGraph::Impl::releasePhysical() {
+    const VkDevice device = ctx.device();
+    for (Resource& r : resources) {
+        if (r.imported) continue;
+        if (r.view) vkDestroyImageView(device, r.view, nullptr);
+        if (r.image) vkDestroyImage(device, r.image, nullptr);
+        if (r.buffer) vkDestroyBuffer(device, r.buffer, nullptr);
+        r.view = VK_NULL_HANDLE;
+        r.image = VK_NULL_HANDLE;
+        r.buffer = VK_NULL_HANDLE;
+        r.heap = -1;
+        r.offset = r.size = 0;
+    }
+    for (Heap& h : heaps)
+        if (h.memory) vkFreeMemory(device, h.memory, nullptr);
+    heaps.clear();
+    order.clear();
+    batches.clear();
+    owners.clear();
+    finalBatch = -1;
+    stats = {};
+    baked = false;
+}
+
+}  // namespace engine
