@@ -1,2 +1,15 @@
 # Operator family: convolution (sources under src/ops/, shaders under shaders/ml/).
-list(APPEND MLP_SOURCES src/ops/convolution.cpp)
+list(APPEND MLP_SOURCES
+  src/ops/convolution.cpp
+  src/ops/convolution_validation.cpp
+  src/ops/convolution_reference.cpp
+  src/ops/weight_packing.cpp)
+list(APPEND MLP_SHADERS
+  SHADER conv2d_f32 SOURCE shaders/ml/conv2d.comp
+  SHADER conv2d_f16 SOURCE shaders/ml/conv2d.comp DEFINES HAS_F16
+  SHADER conv2d_tiled_f32 SOURCE shaders/ml/conv2d_tiled.comp
+  SHADER conv2d_tiled_f16 SOURCE shaders/ml/conv2d_tiled.comp DEFINES HAS_F16
+  SHADER pack_conv_weights_f32 SOURCE shaders/ml/pack_conv_weights.comp
+  SHADER pack_conv_weights_f16 SOURCE shaders/ml/pack_conv_weights.comp DEFINES HAS_F16
+  SHADER pack_tensor_f32 SOURCE shaders/ml/pack_tensor.comp
+  SHADER pack_tensor_f16 SOURCE shaders/ml/pack_tensor.comp DEFINES HAS_F16)

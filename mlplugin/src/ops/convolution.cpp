@@ -1,9 +1,207 @@
-// PLACEHOLDER until the convolution family lands: every entry point reports Unsupported.
-#include "kernel.h"
+// Convolution planner: picks the tiled or the generic kernel, lays out the persistent
+// resource (packed filter, bias) and fills the specialization constants of conv2d_params.glsl.
+#include "ml_shaders.h"
+#include "ops/convolution_shape.h"
+#include "ops/weight_packing.h"
+
+#include <algorithm>
+#include <optional>
 
 namespace mlplugin::detail {
 
-Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d) { return unsupported("Convolution '" + d.name + "': not implemented yet"); }
-Result<HostTensors> referenceConvolution(const ConvolutionDesc& d, const HostTensors&) { return unsupported("Convolution '" + d.name + "': no CPU reference yet"); }
+namespace {
+
+// Specialization constant ids of shaders/ml/conv2d_params.glsl.
+enum ConvConst : uint32_t {
+    kBatch = 3, kInC, kInH, kInW, kOutC, kOutH, kOutW, kKH, kKW, kStrideY, kStrideX, kDilY, kDilX, kPadT, kPadL,
+    kGroupInC, kGroupOutC, kTransposed,
+    kInType, kInStrideN, kInStrideC, kInStrideH, kInStrideW,
+    kOutType, kOutSlot, kOutStrideN, kOutStrideC, kOutStrideH, kOutStrideW,
+    kWSlot, kWType, kWOffset, kWBlock, kWBlockStride, kWLaneStride, kWIcStride, kWKyStride, kWKxStride,
+    kHasBias, kBSlot, kBType, kBOffset, kBStride,
+    kAct, kActAlpha, kActBeta,
+    kCiChunk, kInTileH, kInTileW, kOcBlocks,
+    kConvConstCount
+};
+// Specialization constant ids of shaders/ml/pack_conv_weights.comp.
+enum PackConst : uint32_t {
+    kPackOutC = 3, kPackGroupInC, kPackKH, kPackKW, kPackBlock, kPackSrcSlot, kPackSrcType, kPackSrcBlock, kPackSrcBlockStride,
+    kPackSrcLaneStride, kPackSrcIcStride, kPackSrcKyStride, kPackSrcKxStride, kPackDstType, kPackDstOffset, kPackConstCount
+};
+
+// Mirror the #defines of shaders/ml/conv2d_tiled.comp.
+constexpr uint32_t kTiledTileW = 16, kTiledTileH = 8, kOcBlock = 16;
+constexpr uint32_t kTiledInputSmem = 2560, kTiledWeightSmem = 1536;  // floats: 16 KiB together
+constexpr uint32_t kGenericLocalSize = 64, kPackLocalSize = 64;
+
+constexpr uint32_t kInputSlot = 0, kFilterSlot = 1, kBiasSlot = 2, kOutputSlot = 3;
+
+// Where and how the kernels read weights (see the address formula in conv2d_params.glsl).
+struct WeightSource {
+    uint32_t slot = kFilterSlot, type = 0, offset = 0;
+    uint32_t block = 1, blockStride = 0, laneStride = 0, icStride = 0, kyStride = 0, kxStride = 0;
+};
+
+struct BiasSource {
+    uint32_t slot = kBiasSlot, type = 0, offset = 0, stride = 1;
+};
+
+// The filter as bound to its input slot, ordinary or transposed, any strides.
+WeightSource filterInSlot(const ConvolutionDesc& d, const ConvGeometry& g) {
+    auto s = d.filter.effectiveStrides();
+    WeightSource w;
+    w.type = shaderType(d.filter.dataType);
+    w.kyStride = s[2];
+    w.kxStride = s[3];
+    if (!d.transposed) {  // [outC, inC/g, kH, kW]
+        w.blockStride = s[0];
+        w.icStride = s[1];
+    } else {  // [inC, outC/g, kH, kW]: output channel oc lives in group oc / (outC/g)
+        w.block = g.groupOutC;
+        w.blockStride = g.groupInC * s[0];
+        w.laneStride = s[1];
+        w.icStride = s[0];
+    }
+    return w;
+}
+
+// The persistent layout [outC / kOcBlock][inC/g * kH * kW][kOcBlock].
+WeightSource packedFilter(const ConvGeometry& g, DataType type, uint64_t byteOffset) {
+    WeightSource w;
+    w.slot = kPersistentSlot;
+    w.type = shaderType(type);
+    w.offset = uint32_t(byteOffset / byteSize(type));
+    w.block = kOcBlock;
+    w.blockStride = g.groupInC * g.kH * g.kW * kOcBlock;
+    w.laneStride = 1;
+    w.icStride = g.kH * g.kW * kOcBlock;
+    w.kyStride = g.kW * kOcBlock;
+    w.kxStride = kOcBlock;
+    return w;
+}
+
+uint64_t packedFilterElements(const ConvGeometry& g) {
+    return uint64_t(divUp(g.outC, kOcBlock)) * kOcBlock * g.groupInC * g.kH * g.kW;
+}
+
+void addPackFilter(Plan& plan, const ConvolutionDesc& d, const ConvGeometry& g, DataType dstType, uint64_t byteOffset, bool f16) {
+    WeightSource src = filterInSlot(d, g);
+    std::vector<uint32_t> spec(kPackConstCount, 0);
+    spec[0] = kPackLocalSize;
+    spec[1] = spec[2] = 1;
+    spec[kPackOutC] = g.outC;
+    spec[kPackGroupInC] = g.groupInC;
+    spec[kPackKH] = g.kH;
+    spec[kPackKW] = g.kW;
+    spec[kPackBlock] = kOcBlock;
+    spec[kPackSrcSlot] = kFilterSlot;
+    spec[kPackSrcType] = src.type;
+    spec[kPackSrcBlock] = src.block;
+    spec[kPackSrcBlockStride] = src.blockStride;
+    spec[kPackSrcLaneStride] = src.laneStride;
+    spec[kPackSrcIcStride] = src.icStride;
+    spec[kPackSrcKyStride] = src.kyStride;
+    spec[kPackSrcKxStride] = src.kxStride;
+    spec[kPackDstType] = shaderType(dstType);
+    spec[kPackDstOffset] = uint32_t(byteOffset / byteSize(dstType));
+    Launch launch;
+    launch.pipeline = uint32_t(plan.pipelines.size());
+    launch.groups = linearGroups(packedFilterElements(g), kPackLocalSize);
+    plan.pipelines.push_back({f16 ? shaders::pack_conv_weights_f16() : shaders::pack_conv_weights_f32(), std::move(spec),
+                              "pack_conv_weights"});
+    plan.initialize.push_back(launch);
+}
+
+struct TiledConfig {
+    uint32_t ciChunk = 0, inTileH = 0, inTileW = 0;
+    std::array<uint32_t, 3> groups{};
+};
+
+// The tiled kernel handles ordinary (not transposed, ungrouped) convolutions whose input tile
+// plus halo and weights for at least one input channel fit its shared memory.
+std::optional<TiledConfig> tiledConfig(const ConvolutionDesc& d, const ConvGeometry& g) {
+    if (d.transposed || d.groups != 1) return std::nullopt;
+    uint64_t inTileH = uint64_t(kTiledTileH - 1) * d.strides[0] + uint64_t(g.kH - 1) * d.dilations[0] + 1;
+    uint64_t inTileW = uint64_t(kTiledTileW - 1) * d.strides[1] + uint64_t(g.kW - 1) * d.dilations[1] + 1;
+    uint64_t ci = std::min<uint64_t>({g.inC, kTiledInputSmem / (inTileH * inTileW), kTiledWeightSmem / (uint64_t(g.kH) * g.kW * kOcBlock)});
+    uint64_t z = uint64_t(g.batch) * divUp(g.outC, kOcBlock);
+    std::array<uint32_t, 3> groups{divUp(g.outW, kTiledTileW), divUp(g.outH, kTiledTileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
+    if (ci == 0 || groups[0] > 65535 || groups[1] > 65535 || z > 65535) return std::nullopt;
+    return TiledConfig{uint32_t(ci), uint32_t(inTileH), uint32_t(inTileW), groups};
+}
+
+std::vector<uint32_t> convSpecConstants(const ConvolutionDesc& d, const ConvGeometry& g, const WeightSource& w,
+                                        const std::optional<BiasSource>& b) {
+    std::vector<uint32_t> s(kConvConstCount, 0);
+    auto in = d.input.effectiveStrides();
+    auto out = d.output.effectiveStrides();
+    s[kBatch] = g.batch, s[kInC] = g.inC, s[kInH] = g.inH, s[kInW] = g.inW;
+    s[kOutC] = g.outC, s[kOutH] = g.outH, s[kOutW] = g.outW, s[kKH] = g.kH, s[kKW] = g.kW;
+    s[kStrideY] = d.strides[0], s[kStrideX] = d.strides[1], s[kDilY] = d.dilations[0], s[kDilX] = d.dilations[1];
+    s[kPadT] = d.padBegin[0], s[kPadL] = d.padBegin[1];
+    s[kGroupInC] = g.groupInC, s[kGroupOutC] = g.groupOutC, s[kTransposed] = d.transposed;
+    s[kInType] = shaderType(d.input.dataType);
+    s[kInStrideN] = in[0], s[kInStrideC] = in[1], s[kInStrideH] = in[2], s[kInStrideW] = in[3];
+    s[kOutType] = shaderType(d.output.dataType), s[kOutSlot] = kOutputSlot;
+    s[kOutStrideN] = out[0], s[kOutStrideC] = out[1], s[kOutStrideH] = out[2], s[kOutStrideW] = out[3];
+    s[kWSlot] = w.slot, s[kWType] = w.type, s[kWOffset] = w.offset, s[kWBlock] = w.block, s[kWBlockStride] = w.blockStride;
+    s[kWLaneStride] = w.laneStride, s[kWIcStride] = w.icStride, s[kWKyStride] = w.kyStride, s[kWKxStride] = w.kxStride;
+    s[kHasBias] = b.has_value();
+    if (b) s[kBSlot] = b->slot, s[kBType] = b->type, s[kBOffset] = b->offset, s[kBStride] = b->stride;
+    s[kAct] = uint32_t(d.activation.type), s[kActAlpha] = asUint(d.activation.alpha), s[kActBeta] = asUint(d.activation.beta);
+    return s;
+}
+
+bool anyHalf(const ConvolutionDesc& d) {
+    return d.input.dataType == DataType::Float16 || d.filter.dataType == DataType::Float16 || d.output.dataType == DataType::Float16 ||
+           (d.bias && d.bias->dataType == DataType::Float16);
+}
+
+}  // namespace
+
+Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
+    MLP_TRY(validateConvolution(d, pc));
+    ConvGeometry g = convolutionGeometry(d);
+    bool f16 = anyHalf(d);
+    // Weights are stored at the precision the activations have: fp16 networks keep fp16 weights.
+    DataType weightType = d.input.dataType;
+    Plan plan;
+    plan.pipelines.push_back({});  // the convolution kernel, filled in below
+
+    PersistentLayout persistent;
+    WeightSource weights = filterInSlot(d, g);
+    if (d.filter.ownedByPlugin()) {
+        uint64_t offset = persistent.allocate(packedFilterElements(g) * byteSize(weightType));
+        weights = packedFilter(g, weightType, offset);
+        addPackFilter(plan, d, g, weightType, offset, f16);
+    }
+    std::optional<BiasSource> bias;
+    if (d.bias) {
+        auto s = d.bias->effectiveStrides();
+        bias = BiasSource{kBiasSlot, shaderType(d.bias->dataType), 0, d.bias->rank == 1 ? s[0] : s[1]};
+        if (d.bias->ownedByPlugin()) {
+            uint64_t offset = persistent.allocate(uint64_t(g.outC) * byteSize(weightType));
+            bias = BiasSource{kPersistentSlot, shaderType(weightType), uint32_t(offset / byteSize(weightType)), 1};
+            addPackTensor(plan, *d.bias, kBiasSlot, weightType, offset, f16);
+        }
+    }
+    plan.persistentBytes = persistent.totalBytes();
+
+    std::vector<uint32_t> spec = convSpecConstants(d, g, weights, bias);
+    Launch launch;
+    if (auto tiled = tiledConfig(d, g)) {
+        spec[0] = 8, spec[1] = 8, spec[2] = 1;
+        spec[kCiChunk] = tiled->ciChunk, spec[kInTileH] = tiled->inTileH, spec[kInTileW] = tiled->inTileW;
+        spec[kOcBlocks] = divUp(g.outC, kOcBlock);
+        launch.groups = tiled->groups;
+        plan.pipelines[0] = {f16 ? shaders::conv2d_tiled_f16() : shaders::conv2d_tiled_f32(), std::move(spec), "conv2d_tiled"};
+    } else {
+        spec[0] = kGenericLocalSize, spec[1] = 1, spec[2] = 1;
+        launch.groups = linearGroups(uint64_t(g.batch) * g.outC * g.outH * g.outW, kGenericLocalSize);
+        plan.pipelines[0] = {f16 ? shaders::conv2d_f16() : shaders::conv2d_f32(), std::move(spec), "conv2d"};
+    }
+    plan.execute.push_back(launch);
+    return plan;
+}
 
 }  // namespace mlplugin::detail
