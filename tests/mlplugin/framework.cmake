@@ -1,1 +1,6 @@
-# Tests for operator family: framework
+# Tests for the framework (device, binding tables, recorder, initializer) and the operator
+# conformance harness every family's tests link.
+add_library(mlp_op_test STATIC op_test.cpp)
+target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
+target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
+vkml_warnings(mlp_op_test)

@@ -5,9 +5,19 @@ list(APPEND MLP_SOURCES
   src/operator_desc.cpp
   src/kernel_helpers.cpp
   src/cpu_reference.cpp
+  src/vulkan_functions.cpp
+  src/device.cpp
+  src/pipelines.cpp
+  src/compiled_operator.cpp
+  src/slot_names.cpp
+  src/binding_table.cpp
+  src/recorder.cpp
+  src/initializer.cpp
 )
 # Graph: values, shape inference, compilation.
 list(APPEND MLP_SOURCES
   src/graph/node_tensors.cpp
   src/graph/graph_desc.cpp
+  src/graph/graph_plan.cpp
+  src/graph/graph_reference.cpp
 )

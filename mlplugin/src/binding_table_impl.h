@@ -1,0 +1,42 @@
+#pragma once
+// Internal: the BindingTable implementation, read by the recorder.
+#include "dispatchable_impl.h"
+#include "mlplugin/binding_table.h"
+
+#include <vector>
+
+namespace mlplugin::detail {
+
+class DeviceImpl;
+
+class BindingTableImpl final : public BindingTable {
+public:
+    explicit BindingTableImpl(const DeviceImpl& device) : device_(device) {}
+
+    Status reset(const BindingTableDesc& desc) override;
+    Status bindInputs(std::span<const BufferBinding> bindings) override;
+    Status bindOutputs(std::span<const BufferBinding> bindings) override;
+    Status bindTemporary(const BufferBinding& binding) override;
+    Status bindPersistent(const BufferBinding& binding) override;
+
+    // Record-time checks: the table targets `dispatchable` and every required slot is bound.
+    Status checkRecordable(const Dispatchable& dispatchable) const;
+    VkDescriptorSet set(uint32_t index) const { return sets_[index]; }
+
+private:
+    Status checkTarget(const char* verb) const;
+    Status checkBinding(const SlotRule& rule, const BufferBinding& b) const;
+    Status bindSlots(const char* verb, const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings,
+                     std::vector<bool>& present);
+    void write(const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings) const;
+    Status missing(const SlotRule& rule) const;
+
+    const DeviceImpl& device_;
+    const Dispatchable* dispatchable_ = nullptr;
+    const DispatchableImpl* target_ = nullptr;  // null until a successful reset
+    std::vector<VkDescriptorSet> sets_;
+    std::vector<bool> inputsBound_, outputsBound_;
+    bool temporaryBound_ = false, persistentBound_ = false;
+};
+
+}  // namespace mlplugin::detail

@@ -1,0 +1,37 @@
+#pragma once
+// Internal: a compiled operator: its plan's execute launches resolved to pipelines, the
+// binding rules derived from its tensor descs, and what its initializer has to record.
+#include "dispatchable_impl.h"
+#include "mlplugin/operator_desc.h"
+
+#include <atomic>
+#include <memory>
+
+namespace mlplugin::detail {
+
+class CompiledOperatorImpl final : public CompiledOperator, public DispatchableImpl {
+public:
+    BindingProperties bindingProperties() const override;
+    const std::string& name() const override { return label; }
+    uint32_t inputCount() const override { return uint32_t(inputs.size()); }
+    uint32_t outputCount() const override { return uint32_t(outputs.size()); }
+    Status readyToRecord() const override;
+
+    std::vector<TensorDesc> inputDescs;  // absent optional inputs: rank 0
+    std::vector<bool> inputOwned;        // TensorFlagOwnedByPlugin: bound to the initializer only
+    std::vector<std::string> inputNames;  // "input 1 'filter'"
+    std::vector<RecordedLaunch> initializeLaunches;  // slots as at execution, set 0
+    uint64_t persistentBytes = 0;
+    uint64_t temporaryBytes = 0;
+    // Set when an initializer recorded this operator's initialization (the Debug layer reports
+    // executions before that). Not a GPU-completion guarantee: ordering is the app's contract.
+    mutable std::atomic<bool> initialized{false};
+};
+
+Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags);
+
+// Names for messages: "input 1 'filter'", "output 0 'output'" (operatorInputs/Outputs order).
+std::vector<std::string> inputSlotNames(const OperatorDesc& desc);
+std::vector<std::string> outputSlotNames(const OperatorDesc& desc);
+
+}  // namespace mlplugin::detail

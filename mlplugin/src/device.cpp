@@ -1,0 +1,184 @@
+// createDevice: validates what the application passes, loads the plugin's function table,
+// reads capabilities and creates the objects every dispatchable shares.
+#include "device_impl.h"
+
+#include "compiled_operator.h"
+
+#include <string>
+#include <variant>
+
+namespace mlplugin {
+
+Result<std::unique_ptr<Device>> createDevice(const DeviceDesc& desc) { return detail::DeviceImpl::create(desc); }
+
+namespace detail {
+namespace {
+
+Status checkDesc(const DeviceDesc& desc) {
+    if (!desc.getInstanceProcAddr) return invalidArgument("createDevice: DeviceDesc::getInstanceProcAddr is null (pass the loader's vkGetInstanceProcAddr)");
+    if (!desc.instance) return invalidArgument("createDevice: DeviceDesc::instance is VK_NULL_HANDLE");
+    if (!desc.physicalDevice) return invalidArgument("createDevice: DeviceDesc::physicalDevice is VK_NULL_HANDLE");
+    if (!desc.device) return invalidArgument("createDevice: DeviceDesc::device is VK_NULL_HANDLE");
+    if (!desc.shaderStorageBufferArrayDynamicIndexingEnabled)
+        return unsupported("createDevice: the plugin requires shaderStorageBufferArrayDynamicIndexing enabled on the VkDevice "
+                           "(set DeviceDesc::shaderStorageBufferArrayDynamicIndexingEnabled once it is)");
+    if (desc.flags & ~uint32_t(DeviceFlagDebug)) return invalidArgument("createDevice: unknown DeviceFlags bits " + std::to_string(desc.flags));
+    return {};
+}
+
+// Every kind the build knows, in OperatorDesc order.
+template <size_t... I>
+std::vector<std::string> allOperatorKinds(std::index_sequence<I...>) {
+    return {operatorKind(OperatorDesc(std::in_place_index<I>))...};
+}
+
+DataType dataTypeOf(VkComponentTypeNV t) { return t == VK_COMPONENT_TYPE_FLOAT16_NV ? DataType::Float16 : DataType::Float32; }
+
+}  // namespace
+
+Result<std::unique_ptr<Device>> DeviceImpl::create(const DeviceDesc& desc) {
+    MLP_TRY(checkDesc(desc));
+    std::unique_ptr<DeviceImpl> device(new DeviceImpl());
+    MLP_TRY(device->init(desc));
+    return std::unique_ptr<Device>(std::move(device));
+}
+
+Status DeviceImpl::init(const DeviceDesc& desc) {
+    Result<VulkanFunctions> fns = loadVulkanFunctions(desc.getInstanceProcAddr, desc.instance, desc.device);
+    if (!fns) return fns.error();
+    fns_ = *fns;
+    physicalDevice_ = desc.physicalDevice;
+    device_ = desc.device;
+    flags_ = desc.flags;
+    MLP_TRY(queryCapabilities(desc));
+    MLP_TRY(createLayouts());
+    MLP_TRY(createNullBuffer());
+    pipelines_ = std::make_unique<PipelineCache>(fns_, device_, pipelineLayout_);
+    return {};
+}
+
+Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
+    uint32_t familyCount = 0;
+    fns_.vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, nullptr);
+    if (desc.queueFamilyIndex >= familyCount)
+        return invalidArgument("createDevice: queueFamilyIndex " + std::to_string(desc.queueFamilyIndex) + " is out of range (the device has " +
+                               std::to_string(familyCount) + " queue families)");
+    std::vector<VkQueueFamilyProperties> families(familyCount);
+    fns_.vkGetPhysicalDeviceQueueFamilyProperties(physicalDevice_, &familyCount, families.data());
+    if (!(families[desc.queueFamilyIndex].queueFlags & VK_QUEUE_COMPUTE_BIT))
+        return invalidArgument("createDevice: queue family " + std::to_string(desc.queueFamilyIndex) + " does not support compute");
+
+    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p11};
+    fns_.vkGetPhysicalDeviceProperties2(physicalDevice_, &props);
+    if (props.properties.apiVersion < VK_API_VERSION_1_3) return unsupported("createDevice: the plugin requires a Vulkan 1.3 device");
+
+    VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
+    VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f11};
+    VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f12};
+    fns_.vkGetPhysicalDeviceFeatures2(physicalDevice_, &features);
+    if (!features.features.shaderStorageBufferArrayDynamicIndexing)
+        return unsupported("createDevice: the physical device lacks shaderStorageBufferArrayDynamicIndexing");
+    if (desc.storageBuffer16BitAccessEnabled && !f11.storageBuffer16BitAccess)
+        return invalidArgument("createDevice: storageBuffer16BitAccessEnabled is set but the physical device does not support storageBuffer16BitAccess");
+    if (desc.shaderFloat16Enabled && !f12.shaderFloat16)
+        return invalidArgument("createDevice: shaderFloat16Enabled is set but the physical device does not support shaderFloat16");
+
+    const VkPhysicalDeviceLimits& limits = props.properties.limits;
+    caps_.deviceName = props.properties.deviceName;
+    caps_.fp16Storage = desc.storageBuffer16BitAccessEnabled;
+    caps_.fp16Arithmetic = desc.shaderFloat16Enabled;
+    caps_.subgroupSize = p11.subgroupSize;
+    caps_.maxComputeSharedMemoryBytes = limits.maxComputeSharedMemorySize;
+    caps_.maxStorageBufferRange = limits.maxStorageBufferRange;
+    caps_.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
+    if (desc.cooperativeMatrixNVEnabled) {
+        if (!fns_.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
+            return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but vkGetPhysicalDeviceCooperativeMatrixPropertiesNV is unavailable");
+        uint32_t n = 0;
+        if (VkResult r = fns_.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV(physicalDevice_, &n, nullptr); r != VK_SUCCESS)
+            return vulkanError(r, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+        std::vector<VkCooperativeMatrixPropertiesNV> shapes(n, {VK_STRUCTURE_TYPE_COOPERATIVE_MATRIX_PROPERTIES_NV});
+        if (VkResult r = fns_.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV(physicalDevice_, &n, shapes.data()); r != VK_SUCCESS)
+            return vulkanError(r, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV");
+        for (const auto& s : shapes) {
+            bool fp = s.AType == VK_COMPONENT_TYPE_FLOAT16_NV && s.BType == VK_COMPONENT_TYPE_FLOAT16_NV &&
+                      (s.DType == VK_COMPONENT_TYPE_FLOAT16_NV || s.DType == VK_COMPONENT_TYPE_FLOAT32_NV) && s.scope == VK_SCOPE_SUBGROUP_NV;
+            if (fp) caps_.cooperativeMatrixShapes.push_back({s.MSize, s.NSize, s.KSize, DataType::Float16, dataTypeOf(s.DType)});
+        }
+        caps_.cooperativeMatrixNV = !caps_.cooperativeMatrixShapes.empty();
+    }
+
+    featureLevel_.operators = allOperatorKinds(std::make_index_sequence<std::variant_size_v<OperatorDesc>>());
+    featureLevel_.dataTypes = {DataType::Float32};
+    if (caps_.fp16Storage && caps_.fp16Arithmetic) featureLevel_.dataTypes.push_back(DataType::Float16);
+    return {};
+}
+
+Status DeviceImpl::createLayouts() {
+    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
+    VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    dslci.bindingCount = 1;
+    dslci.pBindings = &binding;
+    if (VkResult r = fns_.vkCreateDescriptorSetLayout(device_, &dslci, nullptr, &setLayout_); r != VK_SUCCESS)
+        return vulkanError(r, "vkCreateDescriptorSetLayout");
+    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kMaxPushWords * 4};
+    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    plci.setLayoutCount = 1;
+    plci.pSetLayouts = &setLayout_;
+    plci.pushConstantRangeCount = 1;
+    plci.pPushConstantRanges = &push;
+    if (VkResult r = fns_.vkCreatePipelineLayout(device_, &plci, nullptr, &pipelineLayout_); r != VK_SUCCESS)
+        return vulkanError(r, "vkCreatePipelineLayout");
+    return {};
+}
+
+Status DeviceImpl::createNullBuffer() {
+    VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
+    bci.size = 256;
+    bci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT;
+    bci.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
+    if (VkResult r = fns_.vkCreateBuffer(device_, &bci, nullptr, &nullBuffer_); r != VK_SUCCESS) return vulkanError(r, "vkCreateBuffer (null buffer)");
+    VkMemoryRequirements req;
+    fns_.vkGetBufferMemoryRequirements(device_, nullBuffer_, &req);
+    VkPhysicalDeviceMemoryProperties mp;
+    fns_.vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &mp);
+    uint32_t type = UINT32_MAX;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; ++i)
+        if ((req.memoryTypeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT)) type = i;
+    for (uint32_t i = 0; i < mp.memoryTypeCount && type == UINT32_MAX; ++i)
+        if (req.memoryTypeBits & (1u << i)) type = i;
+    if (type == UINT32_MAX) return unsupported("createDevice: no memory type for a storage buffer");
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = type;
+    if (VkResult r = fns_.vkAllocateMemory(device_, &mai, nullptr, &nullMemory_); r != VK_SUCCESS) return vulkanError(r, "vkAllocateMemory (null buffer)");
+    if (VkResult r = fns_.vkBindBufferMemory(device_, nullBuffer_, nullMemory_, 0); r != VK_SUCCESS) return vulkanError(r, "vkBindBufferMemory (null buffer)");
+    return {};
+}
+
+DeviceImpl::~DeviceImpl() {
+    pipelines_.reset();
+    if (!device_) return;
+    if (nullBuffer_) fns_.vkDestroyBuffer(device_, nullBuffer_, nullptr);
+    if (nullMemory_) fns_.vkFreeMemory(device_, nullMemory_, nullptr);
+    if (pipelineLayout_) fns_.vkDestroyPipelineLayout(device_, pipelineLayout_, nullptr);
+    if (setLayout_) fns_.vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
+}
+
+PlanContext DeviceImpl::planContext(uint32_t executionFlags) const {
+    PlanContext pc;
+    pc.caps = &caps_;
+    pc.fp16Storage = caps_.fp16Storage && caps_.fp16Arithmetic;
+    pc.fp16Arithmetic = pc.fp16Storage && (executionFlags & ExecutionFlagAllowHalfPrecisionComputation);
+    pc.cooperativeMatrix = caps_.cooperativeMatrixNV && !(executionFlags & ExecutionFlagDisableCooperativeMatrix);
+    pc.executionFlags = executionFlags;
+    return pc;
+}
+
+Result<std::unique_ptr<CompiledOperator>> DeviceImpl::compileOperator(const OperatorDesc& desc, uint32_t executionFlags) {
+    return detail::compileOperator(*this, desc, executionFlags);
+}
+
+}  // namespace detail
+}  // namespace mlplugin

@@ -1,0 +1,76 @@
+// CommandRecorder: binds pipelines, descriptor sets and push constants and dispatches. Runs
+// every frame: no allocation, no descriptor writes, one pass over the precomputed launches.
+#include "binding_table_impl.h"
+#include "device_impl.h"
+#include "mlplugin/command_recorder.h"
+
+namespace mlplugin {
+namespace detail {
+namespace {
+
+void computeBarrier(const VulkanFunctions& fns, VkCommandBuffer cmd) {
+    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
+    barrier.srcStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    barrier.srcAccessMask = VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    barrier.dstStageMask = VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT;
+    barrier.dstAccessMask = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &barrier;
+    fns.vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+class CommandRecorderImpl final : public CommandRecorder {
+public:
+    explicit CommandRecorderImpl(const DeviceImpl& device) : device_(device) {}
+
+    Status record(VkCommandBuffer cmd, const Dispatchable& dispatchable, const BindingTable& bindings) override {
+        if (!cmd) return invalidArgument("record: the command buffer is VK_NULL_HANDLE");
+        const DispatchableImpl* d = implOf(dispatchable);
+        if (!d || d->device != &device_) return invalidArgument("record: '" + dispatchable.name() + "' was not created by this device");
+        const auto* table = dynamic_cast<const BindingTableImpl*>(&bindings);
+        if (!table) return invalidArgument("record: the binding table was not created by this device");
+        MLP_TRY(table->checkRecordable(dispatchable));
+        if (device_.debug()) MLP_TRY(d->readyToRecord());
+
+        const VulkanFunctions& fns = device_.fns();
+        VkPipeline boundPipeline = VK_NULL_HANDLE;
+        uint32_t boundSet = UINT32_MAX;
+        for (const RecordedLaunch& l : d->launches) {
+            if (l.barrierBefore) computeBarrier(fns, cmd);
+            if (l.pipeline != boundPipeline) {
+                fns.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, l.pipeline);
+                boundPipeline = l.pipeline;
+            }
+            if (l.set != boundSet) {
+                VkDescriptorSet set = table->set(l.set);
+                fns.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, device_.pipelineLayout(), 0, 1, &set, 0, nullptr);
+                boundSet = l.set;
+            }
+            if (l.pushWords)
+                fns.vkCmdPushConstants(cmd, device_.pipelineLayout(), VK_SHADER_STAGE_COMPUTE_BIT, 0, l.pushWords * 4, l.push.data());
+            fns.vkCmdDispatch(cmd, l.groups[0], l.groups[1], l.groups[2]);
+        }
+        d->recorded();
+        return {};
+    }
+
+private:
+    const DeviceImpl& device_;
+};
+
+}  // namespace
+
+Result<std::unique_ptr<CommandRecorder>> DeviceImpl::createCommandRecorder() {
+    return std::unique_ptr<CommandRecorder>(std::make_unique<CommandRecorderImpl>(*this));
+}
+
+}  // namespace detail
+
+void recordComputeBarrier(const Device& device, VkCommandBuffer cmd) {
+    const auto* impl = dynamic_cast<const detail::DeviceImpl*>(&device);
+    assert(impl && "recordComputeBarrier: the device was not created by createDevice");
+    detail::computeBarrier(impl->fns(), cmd);
+}
+
+}  // namespace mlplugin
