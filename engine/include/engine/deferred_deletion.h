@@ -1,0 +1,52 @@
+#pragma once
+// DeferredDeletion: destroys things only after the frame that last used them completed on
+// the GPU. Frames drives it: beginFrame() tags new entries with the frame being recorded and,
+// once a slot's fence proves frame N finished, runs every entry tagged N or earlier, in the
+// order they were deferred. flush() runs everything (shutdown, after the GPU is idle).
+//
+//   frames.deletion().defer([dev, buf] { vkDestroyBuffer(dev, buf, nullptr); });
+//   frames.deletion().retire(std::move(oldBuffer));   // any movable object, e.g. engine::Buffer
+#include <cstddef>
+#include <cstdint>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <utility>
+
+namespace engine {
+
+class DeferredDeletion {
+public:
+    DeferredDeletion() = default;
+    ~DeferredDeletion() { flush(); }
+    DeferredDeletion(const DeferredDeletion&) = delete;
+    DeferredDeletion& operator=(const DeferredDeletion&) = delete;
+
+    // The frame now being recorded: what is deferred from here on was last used by it.
+    void setCurrentFrame(uint64_t frame) { current_ = frame; }
+    uint64_t currentFrame() const { return current_; }
+
+    void defer(std::function<void()> destroy) { queue_.push_back({current_, std::move(destroy)}); }
+    // Keeps `object` alive until the current frame completed, then destroys it.
+    template <typename T>
+    void retire(T&& object) {
+        auto holder = std::make_shared<std::decay_t<T>>(std::forward<T>(object));
+        defer([holder]() mutable { holder.reset(); });
+    }
+
+    // Runs (in deferral order) every entry whose frame is <= completedFrame.
+    void collect(uint64_t completedFrame);
+    // Runs every entry (shutdown: the caller has waited for the GPU).
+    void flush();
+    size_t pending() const { return queue_.size(); }
+
+private:
+    struct Entry {
+        uint64_t frame;
+        std::function<void()> destroy;
+    };
+    std::deque<Entry> queue_;
+    uint64_t current_ = 0;
+};
+
+}  // namespace engine

@@ -1,0 +1,51 @@
+#pragma once
+// UploadRing: one persistently mapped, host-coherent buffer carved into one region per frame
+// slot. allocate() bumps a cursor in the current slot's region: per-frame constants, small
+// uploads, staging. beginFrame(slot) rewinds that slot's region; Frames calls it after the
+// slot's fence signalled, so the GPU has finished reading what was written there before.
+// Exceeding the region is a clear engine::Error (raise bytesPerFrame).
+#include "engine/buffer.h"
+
+#include <cstdint>
+
+namespace engine {
+
+class Context;
+
+struct UploadRingDesc {
+    uint32_t framesInFlight = 2;
+    VkDeviceSize bytesPerFrame = 4u << 20;
+    VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT |
+                               VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_VERTEX_BUFFER_BIT |
+                               VK_BUFFER_USAGE_INDEX_BUFFER_BIT | VK_BUFFER_USAGE_INDIRECT_BUFFER_BIT;
+};
+
+struct UploadAllocation {
+    VkBuffer buffer = VK_NULL_HANDLE;
+    VkDeviceSize offset = 0;
+    VkDeviceSize size = 0;
+    void* data = nullptr;  // host pointer to write `size` bytes to
+};
+
+class UploadRing {
+public:
+    UploadRing(const Context& ctx, const UploadRingDesc& desc = {});
+
+    void beginFrame(uint32_t slot);
+    // `alignment` 0: the device's strictest uniform/storage offset alignment (at least 16).
+    UploadAllocation allocate(VkDeviceSize size, VkDeviceSize alignment = 0);
+
+    VkBuffer buffer() const { return buffer_.handle(); }
+    VkDeviceSize bytesPerFrame() const { return bytesPerFrame_; }
+    VkDeviceSize usedThisFrame() const { return cursor_; }
+
+private:
+    Buffer buffer_;
+    VkDeviceSize bytesPerFrame_ = 0;
+    VkDeviceSize defaultAlignment_ = 16;
+    uint32_t frames_ = 0;
+    uint32_t slot_ = 0;
+    VkDeviceSize cursor_ = 0;  // bytes used in the current slot's region
+};
+
+}  // namespace engine
