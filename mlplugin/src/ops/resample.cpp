@@ -1,9 +1,116 @@
-// PLACEHOLDER until the resample family lands: every entry point reports Unsupported.
-#include "kernel.h"
+// Resample (ONNX Resize on the two innermost dims of NCHW): nearest with four rounding modes,
+// bilinear; half-pixel, align-corners, asymmetric and pytorch-half-pixel coordinates; any
+// positive scale. Given scales must agree with the sizes: out = floor(in * scale).
+//
+// Source coordinates are computed in fp32 by both the shader and the reference (as ONNX
+// Runtime does), so a coordinate that lands exactly on a rounding tie resolves identically;
+// interpolation in the reference is in double.
+#include "index_util.h"
+#include "ml_shaders.h"
+
+#include <algorithm>
+#include <cmath>
 
 namespace mlplugin::detail {
+namespace {
 
-Result<Plan> planResample(const PlanContext&, const ResampleDesc& d) { return unsupported("Resample '" + d.name + "': not implemented yet"); }
-Result<HostTensors> referenceResample(const ResampleDesc& d, const HostTensors&) { return unsupported("Resample '" + d.name + "': no CPU reference yet"); }
+constexpr uint32_t kLocalSize = 128;
+
+// The effective output/input scale of spatial dim k (0: height, 1: width).
+float scaleOf(const ResampleDesc& d, uint32_t k) {
+    return d.scales[k] != 0.0f ? d.scales[k] : float(d.output.sizes[2 + k]) / float(d.input.sizes[2 + k]);
+}
+
+Status checkResample(const PlanContext& pc, const ResampleDesc& d) {
+    std::string op = opLabel("resample", d.name);
+    MLP_TRY(checkTensor(d.input, op, "input", false, pc));
+    MLP_TRY(checkTensor(d.output, op, "output", true, pc));
+    MLP_TRY(checkRank(op, "input", d.input, 4));
+    if (d.mode != ResampleMode::Nearest && d.mode != ResampleMode::Linear)
+        return invalidArgument(op + ": unknown mode " + str(uint32_t(d.mode)));
+    if (uint32_t(d.transform) > uint32_t(CoordinateTransform::PytorchHalfPixel))
+        return invalidArgument(op + ": unknown coordinate transform " + str(uint32_t(d.transform)));
+    if (uint32_t(d.rounding) > uint32_t(NearestRounding::Ceil))
+        return invalidArgument(op + ": unknown nearest rounding " + str(uint32_t(d.rounding)));
+    Index expected{d.input.sizes[0], d.input.sizes[1], d.output.sizes[2], d.output.sizes[3]};
+    for (uint32_t k = 0; k < 2; ++k) {
+        float s = d.scales[k];
+        if (s == 0.0f) continue;
+        if (!(s > 0.0f) || !std::isfinite(s))
+            return invalidArgument(op + ": scales[" + str(k) + "] is " + std::to_string(s) + ", expected a positive number (or 0)");
+        // The small slack accepts scales like 0.7f that sit just below the intended ratio.
+        double size = std::floor(double(d.input.sizes[2 + k]) * s + 1e-4);
+        if (size < 1 || size >= double(UINT32_MAX))
+            return invalidArgument(op + ": scales[" + str(k) + "] " + std::to_string(s) + " turns input size " +
+                                   str(d.input.sizes[2 + k]) + " into an empty or huge output");
+        expected[2 + k] = uint32_t(size);
+    }
+    return checkSizes(op, "output", d.output, expected, 4);
+}
+
+// Mirrors sourceCoord() in resample.comp, in fp32 on purpose (see the top of this file).
+float sourceCoord(CoordinateTransform t, uint32_t o, uint32_t outLen, uint32_t inLen, float scale) {
+    if (t == CoordinateTransform::AlignCorners) return outLen == 1 ? 0.0f : float(o) * float(inLen - 1) / float(outLen - 1);
+    if (t == CoordinateTransform::Asymmetric) return float(o) / scale;
+    if (t == CoordinateTransform::PytorchHalfPixel && outLen == 1) return 0.0f;
+    return (float(o) + 0.5f) / scale - 0.5f;
+}
+
+uint32_t nearestIndex(NearestRounding r, float c, uint32_t inLen) {
+    double i = 0;
+    double floorC = std::floor(double(c)), frac = double(c) - floorC;
+    switch (r) {
+    case NearestRounding::RoundPreferFloor: i = frac <= 0.5 ? floorC : floorC + 1; break;
+    case NearestRounding::RoundPreferCeil: i = frac < 0.5 ? floorC : floorC + 1; break;
+    case NearestRounding::Floor: i = floorC; break;
+    case NearestRounding::Ceil: i = std::ceil(double(c)); break;
+    }
+    return uint32_t(std::clamp(i, 0.0, double(inLen - 1)));
+}
+
+double resampleOne(const ResampleDesc& d, const HostTensor& in, const Index& o) {
+    uint32_t inH = d.input.sizes[2], inW = d.input.sizes[3];
+    float cy = sourceCoord(d.transform, o[2], d.output.sizes[2], inH, scaleOf(d, 0));
+    float cx = sourceCoord(d.transform, o[3], d.output.sizes[3], inW, scaleOf(d, 1));
+    auto at = [&](uint32_t y, uint32_t x) { return in.data[offsetOf(d.input, Index{o[0], o[1], y, x, 0})]; };
+    if (d.mode == ResampleMode::Nearest) return at(nearestIndex(d.rounding, cy, inH), nearestIndex(d.rounding, cx, inW));
+    double y = std::clamp(double(cy), 0.0, double(inH - 1)), x = std::clamp(double(cx), 0.0, double(inW - 1));
+    uint32_t y0 = uint32_t(y), x0 = uint32_t(x);
+    uint32_t y1 = std::min(y0 + 1, inH - 1), x1 = std::min(x0 + 1, inW - 1);
+    double ty = y - y0, tx = x - x0;
+    double top = at(y0, x0) * (1 - tx) + at(y0, x1) * tx;
+    double bottom = at(y1, x0) * (1 - tx) + at(y1, x1) * tx;
+    return top * (1 - ty) + bottom * ty;
+}
+
+}  // namespace
+
+Result<Plan> planResample(const PlanContext& pc, const ResampleDesc& d) {
+    MLP_TRY(checkResample(pc, d));
+    Plan plan;
+    PipelineSpec spec;
+    spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::resample_f16() : shaders::resample_f32();
+    spec.specConstants = {kLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.transform), uint32_t(d.rounding), dtypeCode(d.input),
+                          dtypeCode(d.output)};
+    spec.debugName = "resample";
+    Launch launch;
+    launch.pipeline = addPipeline(plan, std::move(spec));
+    uint64_t count = d.output.elementCount();
+    launch.groups = linearGroups(count, kLocalSize);
+    auto is = d.input.effectiveStrides();
+    auto os = d.output.effectiveStrides();
+    pushWords(launch, {uint32_t(count), d.output.sizes[1], d.output.sizes[2], d.output.sizes[3], d.input.sizes[2], d.input.sizes[3]});
+    pushWords(launch, {is[0], is[1], is[2], is[3], os[0], os[1], os[2], os[3]});
+    pushWords(launch, {asUint(scaleOf(d, 0)), asUint(scaleOf(d, 1))});
+    plan.execute.push_back(launch);
+    return plan;
+}
+
+Result<HostTensors> referenceResample(const ResampleDesc& d, const HostTensors& in) {
+    MLP_TRY(checkResample(referenceContext(), d));
+    HostTensor out = makeHostTensor(d.output);
+    forEachIndex(d.output, [&](const Index& o) { storeValue(out, offsetOf(d.output, o), resampleOne(d, in[0], o)); });
+    return HostTensors{std::move(out)};
+}
 
 }  // namespace mlplugin::detail
