@@ -4,6 +4,7 @@
 // outputs. compileGraph() validates, infers shapes, fuses, plans intermediate memory and returns
 // a CompiledOperator whose inputs/outputs are the graph's; all intermediates live in its
 // temporary resource and all constants in its persistent resource.
+#include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
 #include "mlplugin/dispatchable.h"
 #include "mlplugin/operator_desc.h"
@@ -65,5 +66,9 @@ struct GraphCompileReport {
     uint64_t persistentBytes = 0;
     uint32_t barriers = 0;                 // between dependent dispatches only
 };
+
+// Evaluates the graph node by node on the CPU (referenceEvaluate, double precision): for tests
+// and for applications validating a model. Inputs and outputs in graph binding order.
+Result<std::vector<HostTensor>> referenceEvaluateGraph(const GraphDesc& desc, const std::vector<HostTensor>& inputs);
 
 }  // namespace mlplugin

@@ -1,0 +1,411 @@
+#include "graph/graph_plan.h"
+
+#include "graph/node_tensors.h"
+#include "kernel.h"
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+#include <set>
+
+namespace mlplugin::detail {
+namespace {
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+std::string valueName(const std::vector<GraphValue>& values, ValueId v) {
+    return v < values.size() ? "'" + values[v].name + "'" : "#" + std::to_string(v);
+}
+
+// Checks ids, single producers, constant sizes; returns the producer node of every value.
+Result<std::vector<int>> validateStructure(const GraphDesc& g) {
+    std::vector<int> producer(g.values.size(), -1);
+    for (size_t n = 0; n < g.nodes.size(); ++n) {
+        const GraphNode& node = g.nodes[n];
+        std::string label = "node " + std::to_string(n) + " (" + operatorLabel(node.op) + ")";
+        for (ValueId v : node.inputs)
+            if (v != kNoValue && v >= g.values.size()) return invalidArgument(label + " reads value " + std::to_string(v) + ", which does not exist");
+        for (ValueId v : node.outputs) {
+            if (v >= g.values.size()) return invalidArgument(label + " writes value " + std::to_string(v) + ", which does not exist");
+            if (g.values[v].kind != GraphValue::Kind::Intermediate)
+                return invalidArgument(label + " writes " + valueName(g.values, v) + ", which is a graph input or constant");
+            if (producer[v] >= 0)
+                return invalidArgument(label + " writes " + valueName(g.values, v) + ", already written by node " + std::to_string(producer[v]));
+            producer[v] = int(n);
+        }
+    }
+    for (size_t v = 0; v < g.values.size(); ++v) {
+        const GraphValue& val = g.values[v];
+        if (val.kind == GraphValue::Kind::Constant && val.constantData.size() != val.desc.elementCount())
+            return invalidArgument("constant " + valueName(g.values, ValueId(v)) + " has " + std::to_string(val.constantData.size()) +
+                                   " values, its desc " + val.desc.toString() + " needs " + std::to_string(val.desc.elementCount()));
+        if (val.kind == GraphValue::Kind::Intermediate && producer[v] < 0) {
+            bool used = false;
+            for (const GraphNode& node : g.nodes) used |= std::count(node.inputs.begin(), node.inputs.end(), ValueId(v)) > 0;
+            used |= std::count(g.outputs.begin(), g.outputs.end(), ValueId(v)) > 0;
+            if (used) return invalidArgument("value " + valueName(g.values, ValueId(v)) + " is read but never written by any node");
+        }
+    }
+    if (g.outputs.empty()) return invalidArgument("graph has no outputs");
+    for (ValueId v : g.outputs) {
+        if (v >= g.values.size()) return invalidArgument("graph output refers to value " + std::to_string(v) + ", which does not exist");
+        if (g.values[v].kind != GraphValue::Kind::Intermediate)
+            return invalidArgument("graph output " + valueName(g.values, v) + " is a graph input or constant; add an identity node");
+        if (std::count(g.outputs.begin(), g.outputs.end(), v) > 1)
+            return invalidArgument("graph output " + valueName(g.values, v) + " is listed twice");
+    }
+    return producer;
+}
+
+// Kahn's algorithm over the nodes that contribute to an output (others are culled).
+Result<std::vector<uint32_t>> orderNodes(const GraphDesc& g, const std::vector<int>& producer) {
+    size_t n = g.nodes.size();
+    std::vector<bool> live(n, false);
+    std::vector<ValueId> stack(g.outputs.begin(), g.outputs.end());
+    std::vector<bool> seenValue(g.values.size(), false);
+    while (!stack.empty()) {
+        ValueId v = stack.back();
+        stack.pop_back();
+        if (seenValue[v]) continue;
+        seenValue[v] = true;
+        int p = producer[v];
+        if (p < 0 || live[p]) continue;
+        live[p] = true;
+        for (ValueId in : g.nodes[p].inputs)
+            if (in != kNoValue) stack.push_back(in);
+    }
+    std::vector<uint32_t> pending(n, 0);
+    std::vector<std::vector<uint32_t>> consumers(n);
+    for (size_t i = 0; i < n; ++i) {
+        if (!live[i]) continue;
+        for (ValueId in : g.nodes[i].inputs) {
+            if (in == kNoValue || producer[in] < 0) continue;
+            ++pending[i];
+            consumers[producer[in]].push_back(uint32_t(i));
+        }
+    }
+    std::vector<uint32_t> order, ready;
+    for (size_t i = n; i-- > 0;)
+        if (live[i] && pending[i] == 0) ready.push_back(uint32_t(i));
+    while (!ready.empty()) {
+        // Lowest index first keeps declaration order where dependencies allow.
+        auto it = std::min_element(ready.begin(), ready.end());
+        uint32_t i = *it;
+        ready.erase(it);
+        order.push_back(i);
+        for (uint32_t c : consumers[i])
+            if (--pending[c] == 0) ready.push_back(c);
+    }
+    size_t liveCount = size_t(std::count(live.begin(), live.end(), true));
+    if (order.size() != liveCount) {
+        for (size_t i = 0; i < n; ++i)
+            if (live[i] && pending[i] > 0)
+                return invalidArgument("graph has a cycle through node " + std::to_string(i) + " (" + operatorLabel(g.nodes[i].op) + ")");
+    }
+    return order;
+}
+
+Activation* fusableActivation(OperatorDesc& op) {
+    return std::visit([](auto& o) -> Activation* {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, ConvolutionDesc> || std::is_same_v<T, GemmDesc> || std::is_same_v<T, BatchNormalizationDesc> ||
+                      std::is_same_v<T, InstanceNormalizationDesc> || std::is_same_v<T, MeanVarianceNormalizationDesc>)
+            return &o.activation;
+        else if constexpr (std::is_same_v<T, ElementWiseDesc>)
+            return o.op == ElementWiseOp::Activation ? nullptr : &o.activation;
+        else return nullptr;
+    }, op);
+}
+
+const ElementWiseDesc* pureActivation(const OperatorDesc& op) {
+    auto* e = std::get_if<ElementWiseDesc>(&op);
+    if (!e || e->op != ElementWiseOp::Activation || e->inputScaleBias || e->b) return nullptr;
+    return e;
+}
+
+struct FusionState {
+    std::vector<GraphValue>& values;
+    std::vector<PlannedNode>& nodes;
+    const std::vector<ValueId>& outputs;
+    std::vector<std::string>& log;
+
+    uint32_t uses(ValueId v) const {
+        uint32_t n = uint32_t(std::count(outputs.begin(), outputs.end(), v));
+        for (const auto& pn : nodes) n += uint32_t(std::count(pn.node.inputs.begin(), pn.node.inputs.end(), v));
+        return n;
+    }
+    int consumerOf(ValueId v) const {
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (std::count(nodes[i].node.inputs.begin(), nodes[i].node.inputs.end(), v)) return int(i);
+        return -1;
+    }
+    bool singleUse(ValueId v) const {
+        return uses(v) == 1 && std::count(outputs.begin(), outputs.end(), v) == 0;
+    }
+    const GraphValue* constant(ValueId v) const {
+        return v != kNoValue && values[v].kind == GraphValue::Kind::Constant ? &values[v] : nullptr;
+    }
+};
+
+// producer -> activation node: the activation moves into the producer.
+bool fuseActivations(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto& producer = s.nodes[i];
+        if (producer.node.outputs.size() != 1) continue;
+        Activation* act = fusableActivation(producer.node.op);
+        if (!act || act->type != ActivationType::None) continue;
+        ValueId out = producer.node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        if (c < 0) continue;
+        const ElementWiseDesc* e = pureActivation(s.nodes[c].node.op);
+        if (!e || e->output.dataType != s.values[out].desc.dataType) continue;
+        *act = e->activation;
+        s.log.push_back(producer.label + " + " + s.nodes[c].label + " -> fused " + toString(act->type));
+        ValueId fusedOut = s.nodes[c].node.outputs[0];
+        producer.node.outputs[0] = fusedOut;
+        mutableOperatorOutputs(producer.node.op)[0]->dataType = s.values[fusedOut].desc.dataType;
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv (constant weights) -> batch_normalization (constant statistics): fold into the weights.
+bool foldBatchNorm(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto* conv = std::get_if<ConvolutionDesc>(&s.nodes[i].node.op);
+        if (!conv || conv->transposed || conv->activation.type != ActivationType::None) continue;
+        const auto& in = s.nodes[i].node.inputs;
+        const GraphValue* w = s.constant(in[1]);
+        const GraphValue* b = in.size() > 2 ? s.constant(in[2]) : nullptr;
+        if (!w || (in.size() > 2 && in[2] != kNoValue && !b)) continue;
+        ValueId out = s.nodes[i].node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        auto* bn = c >= 0 ? std::get_if<BatchNormalizationDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!bn || s.nodes[c].node.inputs[0] != out) continue;
+        const auto& bi = s.nodes[c].node.inputs;
+        const GraphValue *mean = s.constant(bi[1]), *var = s.constant(bi[2]), *scale = s.constant(bi[3]), *shift = s.constant(bi[4]);
+        if (!mean || !var || !scale || !shift) continue;
+        uint32_t outC = conv->filter.sizes[0];
+        if (mean->constantData.size() != outC || var->constantData.size() != outC || scale->constantData.size() != outC ||
+            shift->constantData.size() != outC)
+            continue;
+        std::vector<float> weights = w->constantData, bias(outC, 0.0f);
+        if (b) bias = b->constantData;
+        size_t perOut = weights.size() / outC;
+        for (uint32_t o = 0; o < outC; ++o) {
+            double k = scale->constantData[o] / std::sqrt(double(var->constantData[o]) + bn->epsilon);
+            for (size_t j = 0; j < perOut; ++j) weights[o * perOut + j] = float(weights[o * perOut + j] * k);
+            bias[o] = float((bias[o] - mean->constantData[o]) * k + shift->constantData[o]);
+        }
+        std::string base = s.nodes[i].label;
+        TensorDesc wd = w->desc, bd = TensorDesc::make(DataType::Float32, {outC});
+        s.values.push_back({w->name + "+bn", wd, GraphValue::Kind::Constant, std::move(weights)});
+        ValueId newW = ValueId(s.values.size() - 1);
+        s.values.push_back({(b ? b->name : std::string("bias")) + "+bn", bd, GraphValue::Kind::Constant, std::move(bias)});
+        ValueId newB = ValueId(s.values.size() - 1);
+        conv->activation = bn->activation;
+        conv->bias = bd;
+        conv->filter = wd;
+        auto& node = s.nodes[i].node;
+        node.inputs = {node.inputs[0], newW, newB};
+        ValueId bnOut = s.nodes[c].node.outputs[0];
+        node.outputs[0] = bnOut;
+        conv->output.dataType = s.values[bnOut].desc.dataType;
+        s.log.push_back(base + " + " + s.nodes[c].label + " -> batch normalization folded into the weights");
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv without bias -> add of a per-channel constant: the constant becomes the bias.
+bool foldBiasAdd(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto* conv = std::get_if<ConvolutionDesc>(&s.nodes[i].node.op);
+        if (!conv || conv->bias || conv->activation.type != ActivationType::None) continue;
+        ValueId out = s.nodes[i].node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        auto* add = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!add || add->op != ElementWiseOp::Add || add->inputScaleBias) continue;
+        const auto& ai = s.nodes[c].node.inputs;
+        ValueId other = ai[0] == out ? ai[1] : ai[0];
+        const GraphValue* k = s.constant(other);
+        uint32_t outC = conv->output.sizes[1];
+        if (!k || k->constantData.size() != outC) continue;
+        // The constant must vary along the channel dim only: [C], [C,1,1] or [1,C,1,1].
+        const TensorDesc& kd = k->desc;
+        bool perChannel = (kd.rank == 1) || (kd.rank == 3 && kd.sizes[1] == 1 && kd.sizes[2] == 1) ||
+                          (kd.rank == 4 && kd.sizes[0] == 1 && kd.sizes[2] == 1 && kd.sizes[3] == 1);
+        if (!perChannel || add->output.rank != 4) continue;
+        TensorDesc bd = TensorDesc::make(DataType::Float32, {outC});
+        s.values.push_back({k->name, bd, GraphValue::Kind::Constant, k->constantData});
+        ValueId newB = ValueId(s.values.size() - 1);
+        conv->bias = bd;
+        conv->activation = add->activation;
+        auto& node = s.nodes[i].node;
+        node.inputs.resize(3);
+        node.inputs[2] = newB;
+        ValueId addOut = s.nodes[c].node.outputs[0];
+        node.outputs[0] = addOut;
+        conv->output.dataType = s.values[addOut].desc.dataType;
+        s.log.push_back(s.nodes[i].label + " + " + s.nodes[c].label + " -> bias");
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// A node whose inputs are all constants is evaluated now; its outputs become constants.
+bool foldConstants(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto& node = s.nodes[i].node;
+        bool allConstant = !node.inputs.empty();
+        for (ValueId v : node.inputs) allConstant &= v == kNoValue || s.constant(v) != nullptr;
+        if (!allConstant) continue;
+        std::vector<HostTensor> in;
+        for (ValueId v : node.inputs) {
+            if (v == kNoValue) { in.push_back({}); continue; }
+            const GraphValue& c = s.values[v];
+            // Constants are packed row-major; present them with packed strides.
+            TensorDesc d = c.desc;
+            d.hasStrides = false;
+            in.push_back({d, std::vector<double>(c.constantData.begin(), c.constantData.end())});
+        }
+        OperatorDesc op = node.op;
+        std::vector<const TensorDesc*> descs;
+        for (auto& t : in) descs.push_back(t.desc.rank ? &t.desc : nullptr);
+        setOperatorInputs(op, descs);
+        for (TensorDesc* t : mutableOperatorOutputs(op)) t->hasStrides = false;
+        auto r = referenceEvaluate(op, in);
+        if (!r) continue;  // leave it to the GPU (e.g. no reference for this op)
+        for (size_t o = 0; o < node.outputs.size(); ++o) {
+            GraphValue& v = s.values[node.outputs[o]];
+            v.kind = GraphValue::Kind::Constant;
+            v.constantData.assign((*r)[o].data.begin(), (*r)[o].data.end());
+            v.desc.hasStrides = false;
+            v.constantData.resize(v.desc.elementCount());
+        }
+        s.log.push_back(s.nodes[i].label + " -> constant folded");
+        s.nodes.erase(s.nodes.begin() + i);
+        return true;
+    }
+    return false;
+}
+
+struct Interval {
+    uint64_t begin, end;  // bytes [begin, end)
+    uint32_t first, last; // node steps
+};
+
+void placeIntermediates(GraphPlan& plan, bool alias) {
+    size_t steps = plan.nodes.size();
+    std::vector<int> firstStep(plan.values.size(), -1), lastStep(plan.values.size(), -1);
+    for (size_t s = 0; s < steps; ++s) {
+        for (ValueId v : plan.nodes[s].node.outputs) if (firstStep[v] < 0) firstStep[v] = int(s);
+        for (ValueId v : plan.nodes[s].node.inputs) if (v != kNoValue) lastStep[v] = int(s);
+    }
+    std::vector<Interval> live;
+    uint64_t naive = 0, peak = 0;
+    for (size_t s = 0; s < steps; ++s) {
+        for (ValueId v : plan.nodes[s].node.outputs) {
+            ValuePlacement& p = plan.placement[v];
+            if (p.where != ValuePlacement::Where::Unused) continue;  // graph output
+            uint64_t bytes = alignUp(plan.values[v].desc.requiredBytes(), kGraphAlignment);
+            naive += bytes;
+            // A value never read still gets memory: its producer writes it.
+            uint32_t last = uint32_t(std::max(lastStep[v], int(s)));
+            uint64_t offset = 0;
+            if (!alias) {
+                offset = naive - bytes;
+            } else {
+                // First fit among intervals alive at any step of [s, last].
+                std::vector<Interval> overlapping;
+                for (const Interval& iv : live)
+                    if (!(iv.last < s || iv.first > last)) overlapping.push_back(iv);
+                std::sort(overlapping.begin(), overlapping.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+                for (const Interval& iv : overlapping) {
+                    if (offset + bytes <= iv.begin) break;
+                    offset = std::max(offset, iv.end);
+                }
+            }
+            live.push_back({offset, offset + bytes, uint32_t(s), last});
+            p = {ValuePlacement::Where::Temporary, 0, offset, bytes};
+            peak = std::max(peak, offset + bytes);
+        }
+    }
+    plan.report.temporaryBytes = alias ? peak : naive;
+    plan.report.temporaryBytesNaive = naive;
+}
+
+// A node needs a barrier when it reads memory an unsynchronized earlier node wrote, or writes
+// memory an unsynchronized earlier node read or wrote (aliasing makes the latter real).
+void placeBarriers(GraphPlan& plan) {
+    struct Access { int resource; uint64_t begin, end; bool write; };
+    auto region = [&](ValueId v, Access& a) {
+        const ValuePlacement& p = plan.placement[v];
+        switch (p.where) {
+        case ValuePlacement::Where::Temporary: a.resource = -1; a.begin = p.offset; a.end = p.offset + p.bytes; return true;
+        case ValuePlacement::Where::GraphOutput: a.resource = int(1000 + p.index); a.begin = 0; a.end = UINT64_MAX; return true;
+        default: return false;  // graph inputs and constants are read-only during execution
+        }
+    };
+    std::vector<Access> pending;
+    uint32_t barriers = 0;
+    for (PlannedNode& pn : plan.nodes) {
+        std::vector<Access> mine;
+        for (ValueId v : pn.node.inputs) { Access a{}; if (v != kNoValue && region(v, a)) { a.write = false; mine.push_back(a); } }
+        for (ValueId v : pn.node.outputs) { Access a{}; if (region(v, a)) { a.write = true; mine.push_back(a); } }
+        bool hazard = false;
+        for (const Access& m : mine)
+            for (const Access& p : pending)
+                hazard |= m.resource == p.resource && m.begin < p.end && p.begin < m.end && (m.write || p.write);
+        if (hazard) {
+            pn.barrierBefore = true;
+            ++barriers;
+            pending.clear();
+        }
+        pending.insert(pending.end(), mine.begin(), mine.end());
+    }
+    plan.report.barriers = barriers;
+}
+
+}  // namespace
+
+Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options) {
+    auto producer = validateStructure(desc);
+    if (!producer) return producer.error();
+    auto order = orderNodes(desc, *producer);
+    if (!order) return order.error();
+
+    GraphPlan plan;
+    plan.values = desc.values;
+    plan.inputs = desc.inputs;
+    plan.outputs = desc.outputs;
+    plan.report.nodesIn = uint32_t(desc.nodes.size());
+    for (uint32_t i : *order) plan.nodes.push_back({desc.nodes[i], operatorLabel(desc.nodes[i].op), false});
+
+    if (options.fuse) {
+        FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
+        while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || fuseActivations(s)) {}
+    }
+
+    plan.placement.assign(plan.values.size(), {});
+    for (size_t i = 0; i < plan.inputs.size(); ++i) plan.placement[plan.inputs[i]] = {ValuePlacement::Where::GraphInput, uint32_t(i), 0, 0};
+    for (size_t i = 0; i < plan.outputs.size(); ++i) {
+        if (plan.values[plan.outputs[i]].kind == GraphValue::Kind::Constant)
+            return unsupported("graph output " + valueName(plan.values, plan.outputs[i]) + " is a constant (it depends on no graph input)");
+        plan.placement[plan.outputs[i]] = {ValuePlacement::Where::GraphOutput, uint32_t(i), 0, 0};
+    }
+    for (size_t v = 0; v < plan.values.size(); ++v)
+        if (plan.values[v].kind == GraphValue::Kind::Constant) plan.placement[v].where = ValuePlacement::Where::Constant;
+    placeIntermediates(plan, options.alias);
+    placeBarriers(plan);
+    plan.report.dispatchablesOut = uint32_t(plan.nodes.size());
+    return plan;
+}
+
+}  // namespace mlplugin::detail

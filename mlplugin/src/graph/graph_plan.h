@@ -1,0 +1,45 @@
+#pragma once
+// Internal: the CPU half of graph compilation. planGraph() validates a GraphDesc, orders and
+// culls its nodes, runs the fusion and folding passes, places intermediates in the temporary
+// resource with lifetime-based aliasing and decides where barriers go. The GPU half
+// (graph_compile.cpp) turns the result into pipelines and descriptor sets.
+#include "mlplugin/graph.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace mlplugin::detail {
+
+inline constexpr uint64_t kGraphAlignment = 256;
+
+struct PlannedNode {
+    GraphNode node;
+    std::string label;
+    bool barrierBefore = false;  // reads or overwrites memory an earlier unsynchronized node touched
+};
+
+// Where a value lives at execution time.
+struct ValuePlacement {
+    enum class Where { GraphInput, GraphOutput, Temporary, Constant, Unused } where = Where::Unused;
+    uint32_t index = 0;     // GraphInput/GraphOutput: binding index
+    uint64_t offset = 0;    // Temporary: byte offset in the temporary resource
+    uint64_t bytes = 0;
+};
+
+struct GraphPlan {
+    std::vector<GraphValue> values;        // the input graph's values plus folded constants
+    std::vector<PlannedNode> nodes;        // topological order, after fusion and culling
+    std::vector<ValuePlacement> placement; // per value
+    std::vector<ValueId> inputs, outputs;
+    GraphCompileReport report;
+};
+
+struct GraphPlanOptions {
+    bool fuse = true;
+    bool alias = true;
+};
+
+Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);
+
+}  // namespace mlplugin::detail

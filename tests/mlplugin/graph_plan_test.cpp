@@ -1,0 +1,250 @@
+// Graph compilation, CPU half: validation, ordering, fusion, memory planning, barriers.
+#include "graph/graph_plan.h"
+#include "mlplugin/graph.h"
+
+#include <gtest/gtest.h>
+
+#include <random>
+
+using namespace mlplugin;
+using detail::GraphPlan;
+using detail::planGraph;
+using detail::ValuePlacement;
+
+namespace {
+
+TensorDesc f32(std::initializer_list<uint32_t> s) { return TensorDesc::make(DataType::Float32, s); }
+
+std::vector<float> randomData(size_t n, uint32_t seed) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-1.0f, 1.0f);
+    std::vector<float> v(n);
+    for (auto& x : v) x = u(rng);
+    return v;
+}
+
+ValueId conv3x3(GraphDesc& g, ValueId x, uint32_t inC, uint32_t outC, const std::string& name, uint32_t seed) {
+    ValueId w = g.addConstant(name + ".w", f32({outC, inC, 3, 3}), randomData(size_t(outC) * inC * 9, seed));
+    ValueId b = g.addConstant(name + ".b", f32({outC}), randomData(outC, seed + 1));
+    ConvolutionDesc c{.name = name, .padBegin = {1, 1}, .padEnd = {1, 1}};
+    return g.addNode(c, {x, w, b}).value()[0];
+}
+
+ValueId activation(GraphDesc& g, ValueId x, Activation a, const std::string& name) {
+    return g.addNode(ElementWiseDesc{.name = name, .op = ElementWiseOp::Activation, .activation = a}, {x}).value()[0];
+}
+
+const ValuePlacement& placementOf(const GraphPlan& p, ValueId v) { return p.placement[v]; }
+
+}  // namespace
+
+TEST(GraphShapes, InferredFromInputsAndAttributes) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 17, 33}));
+    ValueId y = conv3x3(g, x, 3, 12, "conv", 1);
+    EXPECT_EQ(g.values[y].desc.toString(), "fp32[1,12,17,33]");
+    ValueId z = g.addNode(DepthToSpaceDesc{.name = "d2s", .blockSize = 2}, {y}).value()[0];
+    EXPECT_EQ(g.values[z].desc.toString(), "fp32[1,3,34,66]");
+    ValueId p = g.addNode(PoolingDesc{.name = "pool", .type = PoolingType::Max, .window = {3, 3}, .strides = {2, 2}}, {z}).value()[0];
+    EXPECT_EQ(g.values[p].desc.toString(), "fp32[1,3,16,32]");
+    ValueId t = g.addNode(TransposeDesc{.name = "t", .permutation = {0, 2, 3, 1}}, {p}).value()[0];
+    EXPECT_EQ(g.values[t].desc.toString(), "fp32[1,16,32,3]");
+    ValueId r = g.addNode(ReduceDesc{.name = "r", .op = ReduceOp::Mean, .axesMask = 0b0110}, {t}).value()[0];
+    EXPECT_EQ(g.values[r].desc.toString(), "fp32[1,1,1,3]");
+    ValueId c = g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {y, y}).value()[0];
+    EXPECT_EQ(g.values[c].desc.toString(), "fp32[1,24,17,33]");
+}
+
+TEST(GraphShapes, BroadcastingAndErrors) {
+    GraphDesc g;
+    ValueId a = g.addInput("a", f32({2, 1, 5}));
+    ValueId b = g.addInput("b", f32({3, 1}));
+    ValueId s = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {a, b}).value()[0];
+    EXPECT_EQ(g.values[s].desc.toString(), "fp32[2,3,5]");
+    ValueId c = g.addInput("c", f32({4}));
+    auto bad = g.addNode(ElementWiseDesc{.name = "bad", .op = ElementWiseOp::Add}, {a, c});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("do not broadcast"), std::string::npos) << bad.error().message;
+    auto missing = g.addNode(ElementWiseDesc{.name = "m", .op = ElementWiseOp::Add}, {a, 99});
+    ASSERT_FALSE(missing.ok());
+    EXPECT_NE(missing.error().message.find("refers to value 99"), std::string::npos) << missing.error().message;
+    auto slice = g.addNode(SliceDesc{.name = "s"}, {a});
+    ASSERT_FALSE(slice.ok());
+    EXPECT_NE(slice.error().message.find("set the output desc"), std::string::npos);
+}
+
+TEST(GraphPlan, OrdersCullsAndRejectsCycles) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 4, 5, 5}));
+    ValueId a = activation(g, x, relu(), "a");
+    ValueId dead = activation(g, x, sigmoid(), "dead");
+    (void)dead;
+    ValueId b = activation(g, a, tanhActivation(), "b");
+    g.markOutput(b);
+    auto plan = planGraph(g, {.fuse = false, .alias = true});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 2u) << "the node nobody reads is culled";
+    EXPECT_EQ(plan->nodes[0].label, "element_wise 'a'");
+    EXPECT_EQ(plan->nodes[1].label, "element_wise 'b'");
+
+    // Make 'a' read 'b': a cycle.
+    GraphDesc cyclic = g;
+    cyclic.nodes[0].inputs[0] = b;
+    auto bad = planGraph(cyclic, {});
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("cycle"), std::string::npos) << bad.error().message;
+}
+
+TEST(GraphPlan, RejectsStructuralErrorsWithNames) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({4}));
+    ValueId y = activation(g, x, relu(), "r");
+    g.markOutput(y);
+    {
+        GraphDesc bad = g;
+        bad.values.push_back({"ghost", f32({4}), GraphValue::Kind::Intermediate, {}});
+        bad.nodes[0].inputs[0] = ValueId(bad.values.size() - 1);
+        auto r = planGraph(bad, {});
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find("'ghost' is read but never written"), std::string::npos) << r.error().message;
+    }
+    {
+        GraphDesc bad = g;
+        bad.addConstant("k", f32({3}), {1.0f, 2.0f});
+        auto r = planGraph(bad, {});
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find("constant 'k' has 2 values"), std::string::npos) << r.error().message;
+    }
+    {
+        GraphDesc bad = g;
+        bad.outputs = {x};
+        auto r = planGraph(bad, {});
+        ASSERT_FALSE(r.ok());
+        EXPECT_NE(r.error().message.find("is a graph input or constant"), std::string::npos) << r.error().message;
+    }
+    {
+        GraphDesc bad = g;
+        bad.outputs.clear();
+        EXPECT_FALSE(planGraph(bad, {}).ok());
+    }
+}
+
+TEST(GraphFusion, ActivationMovesIntoConvolution) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 9, 7}));
+    ValueId c = conv3x3(g, x, 3, 8, "c1", 3);
+    ValueId r = activation(g, c, relu(), "r1");
+    g.markOutput(r);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 1u);
+    EXPECT_EQ(std::get<ConvolutionDesc>(plan->nodes[0].node.op).activation.type, ActivationType::Relu);
+    EXPECT_EQ(plan->nodes[0].node.outputs[0], r);
+    ASSERT_EQ(plan->report.fusions.size(), 1u);
+    EXPECT_NE(plan->report.fusions[0].find("fused relu"), std::string::npos);
+}
+
+TEST(GraphFusion, NoFusionWhenTheIntermediateIsAlsoAnOutput) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 9, 7}));
+    ValueId c = conv3x3(g, x, 3, 8, "c1", 3);
+    ValueId r = activation(g, c, relu(), "r1");
+    g.markOutput(r);
+    g.markOutput(c);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->nodes.size(), 2u);
+}
+
+TEST(GraphFusion, BatchNormFoldsIntoWeightsAndBiasAddBecomesBias) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 2, 5, 5}));
+    ValueId w = g.addConstant("w", f32({3, 2, 1, 1}), randomData(6, 5));
+    ValueId conv = g.addNode(ConvolutionDesc{.name = "c"}, {x, w}).value()[0];
+    ValueId k = g.addConstant("k", f32({1, 3, 1, 1}), {0.5f, -1.0f, 2.0f});
+    ValueId add = g.addNode(ElementWiseDesc{.name = "bias", .op = ElementWiseOp::Add}, {conv, k}).value()[0];
+    g.markOutput(add);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 1u);
+    EXPECT_TRUE(std::get<ConvolutionDesc>(plan->nodes[0].node.op).bias.has_value());
+
+    GraphDesc h;
+    ValueId hx = h.addInput("x", f32({1, 2, 5, 5}));
+    ValueId hw = h.addConstant("w", f32({3, 2, 1, 1}), {1, 2, 3, 4, 5, 6});
+    ValueId hc = h.addNode(ConvolutionDesc{.name = "c"}, {hx, hw}).value()[0];
+    ValueId mean = h.addConstant("mean", f32({3}), {0.1f, 0.2f, 0.3f});
+    ValueId var = h.addConstant("var", f32({3}), {1.0f, 4.0f, 0.25f});
+    ValueId sc = h.addConstant("scale", f32({3}), {2.0f, 1.0f, 1.0f});
+    ValueId sh = h.addConstant("shift", f32({3}), {0.0f, 1.0f, -1.0f});
+    ValueId bn = h.addNode(BatchNormalizationDesc{.name = "bn", .epsilon = 0.0f}, {hc, mean, var, sc, sh}).value()[0];
+    h.markOutput(bn);
+    auto p2 = planGraph(h, {});
+    ASSERT_TRUE(p2.ok()) << p2.error().message;
+    ASSERT_EQ(p2->nodes.size(), 1u);
+    const auto& in = p2->nodes[0].node.inputs;
+    ASSERT_EQ(in.size(), 3u);
+    const auto& fw = p2->values[in[1]].constantData;
+    const auto& fb = p2->values[in[2]].constantData;
+    // Channel 0: k = 2/sqrt(1) = 2; channel 1: k = 1/2; channel 2: k = 1/0.5 = 2.
+    EXPECT_FLOAT_EQ(fw[0], 2.0f);
+    EXPECT_FLOAT_EQ(fw[2], 1.5f);
+    EXPECT_FLOAT_EQ(fw[5], 12.0f);
+    EXPECT_FLOAT_EQ(fb[0], -0.2f);
+    EXPECT_FLOAT_EQ(fb[1], -0.1f + 1.0f);
+    EXPECT_FLOAT_EQ(fb[2], -0.6f - 1.0f);
+}
+
+TEST(GraphMemory, AliasingNeverOverlapsLiveValuesAndBeatsTheNaivePlan) {
+    // A small U-Net-like graph: a skip connection keeps an early value alive across the chain.
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 16, 16}));
+    ValueId e1 = conv3x3(g, x, 3, 8, "e1", 10);
+    ValueId e2 = conv3x3(g, e1, 8, 8, "e2", 11);
+    ValueId e3 = conv3x3(g, e2, 8, 8, "e3", 12);
+    ValueId e4 = conv3x3(g, e3, 8, 8, "e4", 13);
+    ValueId skip = g.addNode(ElementWiseDesc{.name = "skip", .op = ElementWiseOp::Add}, {e4, e1}).value()[0];
+    ValueId out = conv3x3(g, skip, 8, 3, "out", 14);
+    g.markOutput(out);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_LT(plan->report.temporaryBytes, plan->report.temporaryBytesNaive);
+
+    std::vector<int> first(plan->values.size(), -1), last(plan->values.size(), -1);
+    for (size_t s = 0; s < plan->nodes.size(); ++s) {
+        for (ValueId v : plan->nodes[s].node.outputs) first[v] = int(s);
+        for (ValueId v : plan->nodes[s].node.inputs) if (v != kNoValue) last[v] = int(s);
+    }
+    for (size_t a = 0; a < plan->values.size(); ++a)
+        for (size_t b = a + 1; b < plan->values.size(); ++b) {
+            const auto& pa = placementOf(*plan, ValueId(a));
+            const auto& pb = placementOf(*plan, ValueId(b));
+            if (pa.where != ValuePlacement::Where::Temporary || pb.where != ValuePlacement::Where::Temporary) continue;
+            bool livesOverlap = !(last[a] < first[b] || last[b] < first[a]);
+            bool bytesOverlap = pa.offset < pb.offset + pb.bytes && pb.offset < pa.offset + pa.bytes;
+            EXPECT_FALSE(livesOverlap && bytesOverlap) << plan->values[a].name << " and " << plan->values[b].name;
+        }
+    EXPECT_EQ(placementOf(*plan, x).where, ValuePlacement::Where::GraphInput);
+    EXPECT_EQ(placementOf(*plan, out).where, ValuePlacement::Where::GraphOutput);
+    EXPECT_EQ(placementOf(*plan, e1).offset % detail::kGraphAlignment, 0u);
+
+    auto naive = planGraph(g, {.fuse = true, .alias = false});
+    ASSERT_TRUE(naive.ok());
+    EXPECT_EQ(naive->report.temporaryBytes, naive->report.temporaryBytesNaive);
+}
+
+TEST(GraphBarriers, OnlyBetweenDependentDispatches) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 4, 8, 8}));
+    ValueId a = activation(g, x, relu(), "a");        // reads x
+    ValueId b = activation(g, x, sigmoid(), "b");     // independent of a
+    ValueId s = g.addNode(ElementWiseDesc{.name = "sum", .op = ElementWiseOp::Add}, {a, b}).value()[0];
+    g.markOutput(s);
+    auto plan = planGraph(g, {.fuse = false, .alias = true});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 3u);
+    EXPECT_FALSE(plan->nodes[0].barrierBefore);
+    EXPECT_FALSE(plan->nodes[1].barrierBefore) << "independent branches are not serialized";
+    EXPECT_TRUE(plan->nodes[2].barrierBefore);
+    EXPECT_EQ(plan->report.barriers, 1u);
+}
