@@ -32,14 +32,16 @@ bool StridedLoop::packed() const {
     return true;
 }
 
-StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dims>& strides) {
+StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dims>& strides, uint32_t groupMask) {
     const size_t n = strides.size();
     // Collapsed dims, innermost first.
     std::vector<uint32_t> outSizes;
+    std::vector<bool> outGroup;
     std::vector<std::vector<uint32_t>> outStrides(n);
     for (int d = int(rank) - 1; d >= 0; --d) {
         if (sizes[d] == 1) continue;
-        bool merge = !outSizes.empty();
+        const bool group = (groupMask >> d) & 1u;
+        bool merge = !outSizes.empty() && outGroup.back() == group;
         for (size_t t = 0; merge && t < n; ++t)
             merge = uint64_t(strides[t][d]) == uint64_t(outStrides[t].back()) * outSizes.back();
         if (merge) {
@@ -47,6 +49,7 @@ StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dim
             continue;
         }
         outSizes.push_back(sizes[d]);
+        outGroup.push_back(group);
         for (size_t t = 0; t < n; ++t) outStrides[t].push_back(strides[t][d]);
     }
     StridedLoop loop;
@@ -59,6 +62,7 @@ StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dim
     for (uint32_t k = 0; k < loop.rank; ++k) {
         uint32_t d = kMaxTensorRank - 1 - k;
         loop.sizes[d] = outSizes[k];
+        if (outGroup[k]) loop.groupMask |= 1u << d;
         for (size_t t = 0; t < n; ++t) loop.strides[t][d] = outStrides[t][k];
     }
     return loop;

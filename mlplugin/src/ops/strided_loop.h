@@ -20,14 +20,17 @@ Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output,
 // A loop over `sizes` (rank dims) addressing several tensors, collapsed: dims of size 1 are
 // dropped and neighbours merged where every tensor's strides are contiguous across them. The
 // result is right-aligned in kMaxTensorRank dims (unused leading dims have size 1, stride 0).
+// With `groupMask` (bit d: dim d is in the second group, e.g. reduced dims), only neighbours of
+// the same group merge, and the result's `groupMask` says which collapsed dims are in it.
 struct StridedLoop {
     uint32_t rank = 1;  // dims in use, the innermost ones
     Dims sizes{1, 1, 1, 1, 1};
     std::vector<Dims> strides;  // one per tensor
+    uint32_t groupMask = 0;
     // One dim, every tensor with stride 1: a packed loop.
     bool packed() const;
 };
-StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dims>& strides);
+StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dims>& strides, uint32_t groupMask = 0);
 
 // Row-major coordinates of linear index `index` over `sizes` (rank dims).
 Dims coordinates(uint64_t index, const Dims& sizes, uint32_t rank);

@@ -1,0 +1,48 @@
+#include "ops/row_plan.h"
+
+#include <algorithm>
+#include <bit>
+
+namespace mlplugin::detail {
+
+namespace {
+
+// Rows at most this long are walked by one invocation each: a workgroup per row of a few
+// elements would leave almost every lane idle (e.g. softmax over C = 3 of a 4K image).
+constexpr uint32_t kSerialRowLength = 32;
+constexpr uint32_t kSerialLocalSize = 64;
+constexpr uint32_t kMaxLocalSize = 256;  // MAX_LOCAL in reduce_rows.glsl
+
+}  // namespace
+
+RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, const std::array<Dims, kRowTensors>& strides) {
+    RowLayout layout;
+    layout.loop = collapseLoop(sizes, rank, std::vector<Dims>(strides.begin(), strides.end()), reducedMask);
+    uint64_t rows = 1, rowLength = 1;
+    for (uint32_t d = 0; d < kMaxTensorRank; ++d) {
+        if ((layout.loop.groupMask >> d) & 1u) rowLength *= layout.loop.sizes[d];
+        else rows *= layout.loop.sizes[d];
+    }
+    layout.rows = uint32_t(rows);  // both < 2^32: the tensor was validated
+    layout.rowLength = uint32_t(rowLength);
+    layout.rowPerWorkgroup = rowLength > kSerialRowLength;
+    layout.localSize = layout.rowPerWorkgroup ? std::clamp<uint32_t>(std::bit_ceil(layout.rowLength), 32, kMaxLocalSize)
+                                              : kSerialLocalSize;
+    return layout;
+}
+
+std::vector<uint32_t> rowSpecConstants(const RowLayout& layout) {
+    return {layout.localSize, 1, 1, layout.loop.groupMask, layout.rowPerWorkgroup ? 1u : 0u};
+}
+
+Launch rowLaunch(const RowLayout& layout) {
+    Launch launch;
+    launch.groups = layout.rowPerWorkgroup ? linearGroups(layout.rows, 1) : linearGroups(layout.rows, layout.localSize);
+    pushWords(launch, {layout.rows, layout.rowLength});
+    for (uint32_t s : layout.loop.sizes) pushWords(launch, {s});
+    for (const Dims& strides : layout.loop.strides)
+        for (uint32_t s : strides) pushWords(launch, {s});
+    return launch;
+}
+
+}  // namespace mlplugin::detail

@@ -1,0 +1,31 @@
+#pragma once
+// Planning for kernels built on shaders/ml/reduce_rows.glsl (reductions, softmax, instance and
+// mean-variance normalization): dims split into kept dims (rows) and reduced dims (the elements
+// of a row), collapsed, and turned into spec constants 0..4 plus the push constants and groups.
+#include "ops/strided_loop.h"
+
+#include <array>
+
+namespace mlplugin::detail {
+
+// Tensors a row kernel addresses, in push-constant order (T_INPUT.. in reduce_rows.glsl).
+enum RowTensor : uint32_t { RowInput = 0, RowOutput = 1, RowScale = 2, RowBias = 3, kRowTensors = 4 };
+
+struct RowLayout {
+    StridedLoop loop;  // groupMask = reduced dims
+    uint32_t rows = 1;
+    uint32_t rowLength = 1;
+    bool rowPerWorkgroup = true;
+    uint32_t localSize = 64;
+};
+
+// `sizes`/`rank`: the iteration space (the input's sizes); `reducedMask`: dims that form a row;
+// strides per RowTensor in that space (zeros for tensors a kernel does not use).
+RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, const std::array<Dims, kRowTensors>& strides);
+
+// Spec constants 0..4 of reduce_rows.glsl; kernels append theirs from id 5.
+std::vector<uint32_t> rowSpecConstants(const RowLayout& layout);
+// The launch: groups and push constants (rows, rowLength, sizes, strides).
+Launch rowLaunch(const RowLayout& layout);
+
+}  // namespace mlplugin::detail

@@ -1,0 +1,93 @@
+// Row machinery shared by the reductions, softmax and the instance / mean-variance
+// normalizations. The planner splits the (collapsed) dims into kept dims, which enumerate rows,
+// and reduced dims (REDUCED_MASK, bit d = dim d of 5, right-aligned), which enumerate the
+// elements of a row. Every tensor (input, output and up to two per-row constants) is
+// addressed with its own strides, 0 where it broadcasts.
+//
+// Two modes, chosen by the planner from the row length:
+//   ROW_PER_WORKGROUP: the workgroup strides over the row and combines partial results in
+//                      shared memory (long rows: instance norm over H*W, softmax over C*H*W);
+//   otherwise:         each invocation walks one short row alone (reductions over C of a
+//                      large image: millions of rows of a few elements).
+// Either way a kernel is written once: accumulate over i = rowLane(); i < pc.rowLength;
+// i += rowStep(), then combine with rowSum / rowMax / rowMin (no-ops in per-invocation mode).
+#ifndef MLP_REDUCE_ROWS_GLSL
+#define MLP_REDUCE_ROWS_GLSL
+
+#include "common.glsl"
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+
+layout(constant_id = 3) const uint REDUCED_MASK = 0u;
+layout(constant_id = 4) const bool ROW_PER_WORKGROUP = true;
+
+#define MAX_LOCAL 256
+#define T_INPUT 0
+#define T_OUTPUT 1
+#define T_SCALE 2
+#define T_BIAS 3
+
+layout(push_constant) uniform Push {
+    uint rows;
+    uint rowLength;
+    uint sizes[5];
+    uint strides[4 * 5];  // [tensor * 5 + dim]
+} pc;
+
+shared float sharedValue[MAX_LOCAL];
+shared uint sharedIndex[MAX_LOCAL];
+
+bool isReduced(int d) { return ((REDUCED_MASK >> uint(d)) & 1u) != 0u; }
+
+// Row index of this invocation / workgroup (may be >= pc.rows: then it has nothing to do).
+uint currentRow() {
+    if (ROW_PER_WORKGROUP) return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    return linearInvocation();
+}
+uint rowLane() { return ROW_PER_WORKGROUP ? gl_LocalInvocationID.x : 0u; }
+uint rowStep() { return ROW_PER_WORKGROUP ? gl_WorkGroupSize.x : 1u; }
+
+// Offsets of a row's first element, and of element i within a row, in tensor t.
+uint rowOffset(int t, uint row) {
+    uint offset = 0u;
+    [[unroll]] for (int d = 4; d >= 0; --d) {
+        if (isReduced(d)) continue;
+        offset += (row % pc.sizes[d]) * pc.strides[t * 5 + d];
+        row /= pc.sizes[d];
+    }
+    return offset;
+}
+
+uint elementOffset(int t, uint i) {
+    uint offset = 0u;
+    [[unroll]] for (int d = 4; d >= 0; --d) {
+        if (!isReduced(d)) continue;
+        offset += (i % pc.sizes[d]) * pc.strides[t * 5 + d];
+        i /= pc.sizes[d];
+    }
+    return offset;
+}
+
+// Workgroup combines: every invocation of the workgroup calls them (uniform control flow) and
+// gets the combined value. The local size is a power of two.
+#define ROW_COMBINE(name, op)                                                  \
+    float name(float v) {                                                      \
+        if (!ROW_PER_WORKGROUP) return v;                                      \
+        uint lane = gl_LocalInvocationID.x;                                    \
+        sharedValue[lane] = v;                                                 \
+        barrier();                                                             \
+        for (uint s = gl_WorkGroupSize.x / 2u; s > 0u; s >>= 1u) {             \
+            if (lane < s) sharedValue[lane] = op(sharedValue[lane], sharedValue[lane + s]); \
+            barrier();                                                         \
+        }                                                                      \
+        float r = sharedValue[0];                                              \
+        barrier(); /* sharedValue is reused by the next combine */             \
+        return r;                                                              \
+    }
+
+float addOp(float a, float b) { return a + b; }
+ROW_COMBINE(rowSum, addOp)
+ROW_COMBINE(rowMax, max)
+ROW_COMBINE(rowMin, min)
+
+#endif
