@@ -1,0 +1,160 @@
+#include "options.h"
+
+#include "engine/camera.h"
+
+#include <charconv>
+#include <cmath>
+#include <functional>
+#include <map>
+
+namespace demo {
+namespace {
+
+uint32_t parseUint(const std::string& flag, const std::string& v, uint32_t lo, uint32_t hi) {
+    uint32_t out = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (v.empty() || ec == std::errc::invalid_argument || end != v.data() + v.size())
+        throw UsageError(flag + ": '" + v + "' is not a non-negative integer");
+    if (ec == std::errc::result_out_of_range || out < lo || out > hi)
+        throw UsageError(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return out;
+}
+
+float parseFloat(const std::string& flag, const std::string& v, float lo, float hi) {
+    float out = 0;
+    auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
+    if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(out))
+        throw UsageError(flag + ": '" + v + "' is not a number");
+    if (out < lo || out > hi)
+        throw UsageError(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    return out;
+}
+
+engine::UpscaleMode parseMode(const std::string& v) {
+    if (v == "native") return engine::UpscaleMode::Native;
+    if (v == "bilinear") return engine::UpscaleMode::Bilinear;
+    if (v == "bicubic") return engine::UpscaleMode::Bicubic;
+    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic");
+}
+
+engine::ShadowMode parseShadows(const std::string& v) {
+    if (v == "off") return engine::ShadowMode::Off;
+    if (v == "analytic") return engine::ShadowMode::Analytic;
+    if (v == "stochastic") return engine::ShadowMode::Stochastic;
+    throw UsageError("--shadows: '" + v + "' is not one of off, analytic, stochastic");
+}
+
+uint32_t parsePath(const std::string& v) {
+    uint32_t byName = engine::cameraPathIndex(v);
+    if (byName != UINT32_MAX) return byName;
+    if (!v.empty() && std::isdigit(static_cast<unsigned char>(v[0])))
+        return parseUint("--path", v, 0, engine::cameraPathCount() - 1);
+    throw UsageError("--path: '" + v + "' is neither a path index nor a path name (see --list-paths)");
+}
+
+uint32_t parseChannels(const std::string& v) {
+    static const engine::Channel all[] = {engine::Channel::Color, engine::Channel::Depth, engine::Channel::Normal,
+                                          engine::Channel::Albedo, engine::Channel::Motion,
+                                          engine::Channel::SunVisibility, engine::Channel::Output};
+    uint32_t bits = 0;
+    size_t start = 0;
+    while (start <= v.size()) {
+        size_t comma = v.find(',', start);
+        std::string name = v.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+        bool found = false;
+        for (engine::Channel c : all)
+            if (name == engine::toString(c)) bits |= uint32_t(c), found = true;
+        if (!found)
+            throw UsageError("--channels: '" + name + "' is not one of color, depth, normal, albedo, motion, sun_visibility, output");
+        if (comma == std::string::npos) break;
+        start = comma + 1;
+    }
+    return bits;
+}
+
+}  // namespace
+
+std::string usage() {
+    return R"(upscale_demo: renders the procedural demo scene and upscales it to the output resolution.
+
+Usage: upscale_demo [options]
+  --headless              render offscreen and write PNG frames + report.json to --out
+  --frames N              frames to render (headless default 1; windowed default: until closed)
+  --width W, --height H   output resolution, 16..16384 (default 1280x720)
+  --render-scale S        render resolution = output * S, 0.1..1 (default 0.5; native ignores it)
+  --mode M                output stage: native | bilinear | bicubic (default bilinear)
+  --path K                camera path index or name (see --list-paths; default 0)
+  --time T                start time in seconds along the path (default 0)
+  --fps F                 path time step per frame (default 30)
+  --shadows S             off | analytic | stochastic (default analytic)
+  --shadow-samples N      rays per pixel for stochastic shadows, 1..65536 (default 1)
+  --no-lighting           write albedo instead of lit colour
+  --channels LIST         headless: also write float .npy of color,depth,normal,albedo,motion,sun_visibility,output
+  --out DIR               output directory (headless; default upscale_out)
+  --device INDEX          Vulkan physical device index
+  --validation            enable the Khronos validation layer (+ synchronization validation)
+  --write-golden FILE     render the golden-test frame (96x64, native, path 0, t=2) to FILE
+  --resize-test           windowed: resize the window during the run (smoke test)
+  --list-paths            print the camera paths and exit
+  --help                  this text
+)";
+}
+
+Options parseOptions(const std::vector<std::string>& args) {
+    Options o;
+    bool scaleGiven = false;
+    using Handler = std::function<void(const std::string&)>;
+    const std::map<std::string, Handler> withValue = {
+        {"--frames", [&](const std::string& v) { o.frames = parseUint("--frames", v, 1, 1000000); }},
+        {"--width", [&](const std::string& v) { o.width = parseUint("--width", v, engine::kMinResolution, engine::kMaxResolution); }},
+        {"--height", [&](const std::string& v) { o.height = parseUint("--height", v, engine::kMinResolution, engine::kMaxResolution); }},
+        {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 1.0f); scaleGiven = true; }},
+        {"--mode", [&](const std::string& v) { o.mode = parseMode(v); }},
+        {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
+        {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
+        {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
+        {"--shadows", [&](const std::string& v) { o.shadows = parseShadows(v); }},
+        {"--shadow-samples", [&](const std::string& v) { o.shadowSamples = parseUint("--shadow-samples", v, 1, 65536); }},
+        {"--channels", [&](const std::string& v) { o.channels = parseChannels(v); }},
+        {"--out", [&](const std::string& v) { if (v.empty()) throw UsageError("--out: empty directory name"); o.outDir = v; }},
+        {"--device", [&](const std::string& v) { o.device = parseUint("--device", v, 0, 63); }},
+        {"--write-golden", [&](const std::string& v) { if (v.empty()) throw UsageError("--write-golden: empty file name"); o.writeGolden = v; }},
+    };
+    const std::map<std::string, std::function<void()>> flags = {
+        {"--help", [&] { o.help = true; }},
+        {"-h", [&] { o.help = true; }},
+        {"--list-paths", [&] { o.listPaths = true; }},
+        {"--headless", [&] { o.headless = true; }},
+        {"--no-lighting", [&] { o.lighting = false; }},
+        {"--validation", [&] { o.validation = true; }},
+        {"--resize-test", [&] { o.resizeTest = true; }},
+    };
+    for (size_t i = 0; i < args.size(); ++i) {
+        std::string arg = args[i], value;
+        bool inlineValue = false;
+        if (size_t eq = arg.find('='); arg.rfind("--", 0) == 0 && eq != std::string::npos) {
+            value = arg.substr(eq + 1);
+            arg = arg.substr(0, eq);
+            inlineValue = true;
+        }
+        if (auto f = flags.find(arg); f != flags.end()) {
+            if (inlineValue) throw UsageError(arg + " takes no value");
+            f->second();
+        } else if (auto h = withValue.find(arg); h != withValue.end()) {
+            if (!inlineValue) {
+                if (i + 1 >= args.size()) throw UsageError(arg + " needs a value");
+                value = args[++i];
+            }
+            h->second(value);
+        } else {
+            throw UsageError("unknown option '" + args[i] + "' (see --help)");
+        }
+    }
+    if (o.mode == engine::UpscaleMode::Native && !scaleGiven) o.renderScale = 1.0f;
+    if (o.headless && o.frames == 0) o.frames = 1;
+    if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
+        throw UsageError("--shadow-samples needs --shadows stochastic");
+    return o;
+}
+
+}  // namespace demo

@@ -1,0 +1,44 @@
+#pragma once
+// upscale_demo command line: parsed into Options, or a UsageError naming the bad argument.
+#include "engine/renderer.h"
+
+#include <cstdint>
+#include <optional>
+#include <stdexcept>
+#include <string>
+#include <vector>
+
+namespace demo {
+
+struct Options {
+    bool help = false;
+    bool listPaths = false;
+    bool headless = false;
+    uint32_t frames = 0;  // 0: windowed runs until closed; headless defaults to 1
+    uint32_t width = 1280;
+    uint32_t height = 720;
+    float renderScale = 0.5f;
+    engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;
+    engine::ShadowMode shadows = engine::ShadowMode::Analytic;
+    uint32_t shadowSamples = 1;
+    bool lighting = true;
+    uint32_t path = 0;
+    float startTime = 0.0f;
+    float fps = 30.0f;
+    std::optional<uint32_t> device;
+    bool validation = false;
+    std::string outDir = "upscale_out";
+    uint32_t channels = 0;  // engine::Channel bits written as .npy
+    std::string writeGolden;  // path: render the golden frame (golden.h) and write it as PNG
+    bool resizeTest = false;
+};
+
+class UsageError : public std::runtime_error {
+    using std::runtime_error::runtime_error;
+};
+
+// Throws UsageError with a sentence naming the offending flag or value.
+Options parseOptions(const std::vector<std::string>& args);
+std::string usage();
+
+}  // namespace demo

@@ -1,0 +1,41 @@
+#pragma once
+// Deterministic camera paths through the demo scene. A path is a pure function of time, so
+// any frame of any path can be re-rendered at any resolution (low/high-resolution pairs for
+// training, held-out paths for evaluation) without replaying earlier frames.
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <string>
+
+namespace engine {
+
+struct CameraPose {
+    glm::vec3 position{0, 2, 10};
+    glm::vec3 target{0, 1, 0};
+    float fovYDegrees = 60.0f;
+};
+
+struct CameraMatrices {
+    glm::mat4 view{1};
+    glm::mat4 proj{1};
+    glm::mat4 viewProj{1};
+    glm::mat4 invViewProj{1};
+    glm::vec3 position{0};
+};
+
+// Named paths: "orbit", "fence_walk", "text_dolly", "flyover", "low_sweep", "spheres_pan".
+uint32_t cameraPathCount();
+const char* cameraPathName(uint32_t path);
+// Index of a path by name, or UINT32_MAX.
+uint32_t cameraPathIndex(const std::string& name);
+
+// The pose of `path` at time `t` seconds (paths loop; any t is valid). Throws engine::Error
+// when `path` is out of range.
+CameraPose camera(uint32_t path, float t);
+
+// Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
+// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none).
+CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
+                              glm::vec2 jitterPixels = glm::vec2(0));
+
+}  // namespace engine

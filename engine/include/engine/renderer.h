@@ -1,0 +1,153 @@
+#pragma once
+// The demo renderer: G-buffer raster -> deferred lighting -> output stage (upscale) -> encode
+// into an 8-bit target, every pass a FrameGraph pass. Renders the procedural scene (scene.h)
+// at any resolution along deterministic camera paths (camera.h).
+//
+// Frame structure and hooks (FrameGraph::insertAtHook names):
+//   gbuffer, lighting, [after_lighting], [before_output], upscale, [after_output], encode,
+//   [before_present], readback (headless only)
+// The upscale pass is replaceable: setUpscaler() registers a function that adds its own passes
+// reading the render-resolution colour and writing the output image (the ML upscaler's slot).
+//
+// Lifecycle: Renderer(ctx, desc) -> build(target) (and again after a resize or a change of
+// mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
+// and submission (frames in flight); read-back data of a slot is valid once its fence signals.
+#include "engine/camera.h"
+#include "engine/frame_graph.h"
+#include "engine/image_io.h"
+
+#include <vulkan/vulkan.h>
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace engine {
+
+class Context;
+class GpuTimer;
+
+enum class UpscaleMode { Native, Bilinear, Bicubic };
+enum class ShadowMode { Off, Analytic, Stochastic };
+const char* toString(UpscaleMode mode);
+const char* toString(ShadowMode mode);
+
+struct RendererDesc {
+    uint32_t outputWidth = 1280;
+    uint32_t outputHeight = 720;
+    // Render resolution = round(output * renderScale), at least 1 pixel. Native renders at the
+    // output resolution whatever the scale.
+    float renderScale = 1.0f;
+    UpscaleMode upscale = UpscaleMode::Bilinear;
+    ShadowMode shadows = ShadowMode::Analytic;
+    uint32_t shadowSamples = 1;  // rays per pixel for ShadowMode::Stochastic (1 = noisy, 1024 = reference)
+    bool lighting = true;        // false: colour = albedo (lets tests prove the golden check can fail)
+};
+
+// Limits on resolutions accepted by the renderer (and the demo's command line).
+inline constexpr uint32_t kMinResolution = 16;
+inline constexpr uint32_t kMaxResolution = 16384;
+
+// Float images the renderer can read back (headless) in addition to the 8-bit frame.
+enum class Channel : uint32_t {
+    Color = 1u << 0,          // render-resolution display-linear colour, RGB
+    Depth = 1u << 1,          // render-resolution depth, 0 near .. 1 far
+    Normal = 1u << 2,         // world-space normal, XYZ
+    Albedo = 1u << 3,         // RGB
+    Motion = 1u << 4,         // uv(previous frame) - uv(this frame), XY
+    SunVisibility = 1u << 5,  // 0..1: the (noisy or converged) shadow estimate
+    Output = 1u << 6,         // output-resolution display-linear colour, RGB
+};
+inline uint32_t operator|(Channel a, Channel b) { return uint32_t(a) | uint32_t(b); }
+inline uint32_t operator|(uint32_t a, Channel b) { return a | uint32_t(b); }
+const char* toString(Channel c);  // "color", "depth", ... (file stems)
+
+// Where the encode pass writes.
+struct TargetDesc {
+    // Headless: a transient image of `format` read back into host memory every frame (the
+    // 8-bit frame plus the `channels` requested). Windowed: an imported swapchain image, left
+    // in PRESENT_SRC_KHR; record() gets the image of the frame.
+    bool headless = true;
+    VkFormat format = VK_FORMAT_R8G8B8A8_SRGB;
+    uint32_t channels = 0;        // Channel bits to read back (headless only)
+    uint32_t framesInFlight = 2;  // read-back slots
+};
+
+struct FrameParams {
+    CameraPose camera;
+    CameraPose previousCamera;    // for motion vectors; equal to `camera` on a first frame
+    glm::vec2 jitterPixels{0};    // sub-pixel projection offset (0 = none)
+    uint32_t frameSeed = 0;       // seeds stochastic effects
+    // Frame `frameIndex` of a path at `fps`: camera at t, previous camera at t - 1/fps.
+    static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
+};
+
+// What an output-stage pass sees. Render-resolution inputs, output-resolution destination.
+struct OutputStage {
+    ResourceHandle color = kInvalidResource;   // RGBA16F, display-linear 0..1
+    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT
+    ResourceHandle motion = kInvalidResource;  // RG16F
+    ResourceHandle albedo = kInvalidResource;  // RGBA8 (a: roughness)
+    ResourceHandle normal = kInvalidResource;  // RGBA16F
+    ResourceHandle output = kInvalidResource;  // RGBA16F; must be fully written (storage or attachment)
+    VkExtent2D renderExtent{};
+    VkExtent2D outputExtent{};
+};
+// Adds the passes of an external upscaler (declaring its reads of stage.color etc. and its write
+// of stage.output). Called at every build().
+using UpscalerFn = std::function<void(FrameGraph& graph, const OutputStage& stage)>;
+// Called at every build(), before bake(): the place to insertAtHook() passes.
+using BuildHookFn = std::function<void(FrameGraph& graph, const OutputStage& stage)>;
+
+// Read-back results of one frame slot.
+struct FrameReadback {
+    Image8 frame;  // the encoded 8-bit output, RGBA
+    struct FloatImage {
+        Channel channel;
+        uint32_t width, height, components;
+        std::vector<float> data;  // H x W x C, C order
+    };
+    std::vector<FloatImage> channels;
+};
+
+class Renderer {
+public:
+    // Creates pipelines and uploads the scene (waits once). Throws engine::Error on bad
+    // resolutions or options with a message naming the value.
+    Renderer(Context& ctx, const RendererDesc& desc);
+    ~Renderer();
+    Renderer(const Renderer&) = delete;
+    Renderer& operator=(const Renderer&) = delete;
+
+    // Rebuilds and re-bakes the frame graph (first use, resize, new target). The GPU must be
+    // done with frames recorded from the previous graph.
+    void build(const TargetDesc& target);
+    void resize(uint32_t outputWidth, uint32_t outputHeight);  // then build() again
+
+    void setUpscaler(UpscalerFn fn);  // replaces the built-in filter; takes effect at build()
+    void addBuildHook(BuildHookFn fn);
+
+    // Records one frame into `cmd` for frame slot `slot`. Windowed: `targetImage`/`targetView`
+    // are this frame's swapchain image.
+    void record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& params, GpuTimer* timer = nullptr,
+                VkImage targetImage = VK_NULL_HANDLE, VkImageView targetView = VK_NULL_HANDLE);
+    // Headless: copies slot `slot`'s read-back buffers out (call after its fence signalled).
+    FrameReadback readback(uint32_t slot) const;
+
+    FrameGraph& graph();
+    const RendererDesc& desc() const;
+    VkExtent2D renderExtent() const;
+    VkExtent2D outputExtent() const;
+
+    struct Impl;
+
+private:
+    std::unique_ptr<Impl> impl_;
+};
+
+// Renders one frame headless (build() for one slot if the renderer is not built headless) with
+// Context::submitAndWait and returns its read-back. For tests and tools, not for frame loops.
+FrameReadback renderSingleFrame(Context& ctx, Renderer& renderer, const FrameParams& params, uint32_t channels = 0);
+
+}  // namespace engine

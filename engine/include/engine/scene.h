@@ -1,0 +1,54 @@
+#pragma once
+// The procedural demo scene: a ground plane, boxes, spheres, thin wires and fences, and a text
+// panel, lit by a sun and several point lights. Everything is generated at start-up from a
+// list of analytic primitives; the same list is tessellated into a triangle mesh for the
+// G-buffer pass and uploaded as signed distance functions for shadow rays, so raster and
+// shadows agree.
+#include "engine/buffer.h"
+
+#include "engine/renderer_shared.h"  // shaders/engine/: shared with GLSL
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <vector>
+
+namespace engine {
+
+class Context;
+
+struct Vertex {
+    glm::vec3 position;
+    glm::vec3 normal;
+    glm::vec2 uv;       // pattern coordinates in world units (text panel: glyph cells)
+    uint32_t material;  // gpu::MATERIAL_*
+    uint32_t color;     // RGBA8 tint, little-endian (r in the low byte)
+};
+static_assert(sizeof(Vertex) == 40);
+
+struct SceneGeometry {
+    std::vector<Vertex> vertices;
+    std::vector<uint32_t> indices;
+    gpu::SceneData data{};  // lights, primitives, sky
+};
+
+// Deterministic: the same geometry on every call and every machine.
+SceneGeometry buildDemoScene();
+
+// The scene's GPU buffers, uploaded once with Context::submitAndWait.
+class GpuScene {
+public:
+    GpuScene(const Context& ctx, const SceneGeometry& geometry);
+    const Buffer& vertices() const { return vertices_; }
+    const Buffer& indices() const { return indices_; }
+    const Buffer& sceneData() const { return sceneData_; }
+    uint32_t indexCount() const { return indexCount_; }
+
+private:
+    Buffer vertices_;
+    Buffer indices_;
+    Buffer sceneData_;
+    uint32_t indexCount_ = 0;
+};
+
+}  // namespace engine

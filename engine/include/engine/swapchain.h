@@ -1,0 +1,65 @@
+#pragma once
+// A swapchain on the context's main queue. Per frame slot: an "image acquired" semaphore
+// (reused once Frames::beginFrame has waited for that slot); per swapchain image: a "render
+// done" semaphore (present keeps it busy until the image comes back, so it is tied to the image,
+// not the slot).
+//
+//   auto image = swapchain.acquire(slot);       // nullopt: out of date, recreate
+//   ... record, submit waiting image->acquired at COLOR_ATTACHMENT_OUTPUT, signalling image->renderDone
+//   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
+//
+// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <optional>
+#include <vector>
+
+namespace engine {
+
+class Context;
+
+struct SwapchainImage {
+    uint32_t index = 0;
+    VkImage image = VK_NULL_HANDLE;
+    VkImageView view = VK_NULL_HANDLE;
+    VkSemaphore acquired = VK_NULL_HANDLE;
+    VkSemaphore renderDone = VK_NULL_HANDLE;
+};
+
+class Swapchain {
+public:
+    // Throws engine::Error when the main queue cannot present to `surface`.
+    Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desired, uint32_t framesInFlight);
+    ~Swapchain();
+    Swapchain(const Swapchain&) = delete;
+    Swapchain& operator=(const Swapchain&) = delete;
+
+    void recreate(VkExtent2D desired);
+    std::optional<SwapchainImage> acquire(uint32_t slot);
+    // False when the swapchain should be recreated before the next frame.
+    bool present(const SwapchainImage& image);
+
+    VkFormat format() const { return format_; }
+    VkExtent2D extent() const { return extent_; }
+    uint32_t imageCount() const { return uint32_t(images_.size()); }
+
+    // Device extension a swapchain needs (pass to ContextDesc::deviceExtensions).
+    static const char* requiredDeviceExtension() { return VK_KHR_SWAPCHAIN_EXTENSION_NAME; }
+
+private:
+    void create(VkExtent2D desired);
+    void destroyImages();
+
+    const Context& ctx_;
+    VkSurfaceKHR surface_;
+    VkSwapchainKHR swapchain_ = VK_NULL_HANDLE;
+    VkFormat format_ = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent_{};
+    std::vector<VkImage> images_;
+    std::vector<VkImageView> views_;
+    std::vector<VkSemaphore> renderDone_;  // per image
+    std::vector<VkSemaphore> acquired_;    // per frame slot
+};
+
+}  // namespace engine

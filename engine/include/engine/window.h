@@ -1,0 +1,48 @@
+#pragma once
+// A GLFW window with a Vulkan surface. Only windowed apps include this; headless code needs
+// neither GLFW nor a display.
+#include <vulkan/vulkan.h>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace engine {
+
+class Window {
+public:
+    // Throws engine::Error when GLFW cannot initialise (no display: run with --headless or
+    // under xvfb-run) or has no Vulkan support.
+    Window(const std::string& title, uint32_t width, uint32_t height);
+    ~Window();
+    Window(const Window&) = delete;
+    Window& operator=(const Window&) = delete;
+
+    // Instance extensions the surface needs (pass to ContextDesc::instanceExtensions).
+    static std::vector<const char*> requiredInstanceExtensions();
+
+    // Creates the surface once the instance exists; the window destroys it.
+    VkSurfaceKHR createSurface(VkInstance instance);
+
+    void pollEvents();
+    // Blocks while the window is minimised (framebuffer 0x0) so no zero-sized swapchain is made.
+    void waitWhileMinimized();
+    bool shouldClose() const;
+    void requestClose();
+    void setSize(uint32_t width, uint32_t height);
+    VkExtent2D framebufferExtent() const;
+    // True once after the framebuffer changed size.
+    bool takeResized();
+
+    GLFWwindow* handle() const { return window_; }
+
+private:
+    GLFWwindow* window_ = nullptr;
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkSurfaceKHR surface_ = VK_NULL_HANDLE;
+    bool resized_ = false;
+};
+
+}  // namespace engine

@@ -1,0 +1,295 @@
+#include "engine/renderer.h"
+
+#include "engine/context.h"
+#include "engine/error.h"
+#include "renderer_internal.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace engine {
+
+const char* toString(UpscaleMode mode) {
+    switch (mode) {
+    case UpscaleMode::Native: return "native";
+    case UpscaleMode::Bilinear: return "bilinear";
+    case UpscaleMode::Bicubic: return "bicubic";
+    }
+    return "?";
+}
+
+const char* toString(ShadowMode mode) {
+    switch (mode) {
+    case ShadowMode::Off: return "off";
+    case ShadowMode::Analytic: return "analytic";
+    case ShadowMode::Stochastic: return "stochastic";
+    }
+    return "?";
+}
+
+FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
+    FrameParams p;
+    float t = startTime + float(frameIndex) / fps;
+    p.camera = engine::camera(path, t);
+    p.previousCamera = frameIndex == 0 ? p.camera : engine::camera(path, t - 1.0f / fps);
+    p.frameSeed = frameIndex;
+    return p;
+}
+
+namespace {
+
+void validate(const RendererDesc& d) {
+    auto checkSize = [](const char* what, uint32_t v) {
+        if (v < kMinResolution || v > kMaxResolution)
+            throw Error(std::string("output ") + what + " " + std::to_string(v) + " is out of range [" +
+                        std::to_string(kMinResolution) + ", " + std::to_string(kMaxResolution) + "]");
+    };
+    checkSize("width", d.outputWidth);
+    checkSize("height", d.outputHeight);
+    if (!(d.renderScale >= 0.1f && d.renderScale <= 1.0f))
+        throw Error("render scale " + std::to_string(d.renderScale) + " is out of range [0.1, 1]");
+    if (d.shadows == ShadowMode::Stochastic && (d.shadowSamples < 1 || d.shadowSamples > 65536))
+        throw Error("shadow samples " + std::to_string(d.shadowSamples) + " is out of range [1, 65536]");
+}
+
+void setViewportAndScissor(VkCommandBuffer cmd, VkExtent2D extent) {
+    VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0.0f, 1.0f};
+    VkRect2D scissor{{0, 0}, extent};
+    vkCmdSetViewport(cmd, 0, 1, &viewport);
+    vkCmdSetScissor(cmd, 0, 1, &scissor);
+}
+
+uint32_t groups(uint32_t n) { return (n + 7) / 8; }
+
+// Distinct ids for the descriptor cache.
+enum PassId : uint32_t { kLightingPass, kUpscalePass, kEncodePass };
+
+}  // namespace
+
+Renderer::Impl::Impl(Context& c, const RendererDesc& d)
+    : ctx(c), desc(d), scene(c, buildDemoScene()), pipelines(c), descriptors(c.device()) {}
+
+void Renderer::Impl::computeExtents() {
+    outputExtent = {desc.outputWidth, desc.outputHeight};
+    float scale = desc.upscale == UpscaleMode::Native ? 1.0f : desc.renderScale;
+    auto scaled = [&](uint32_t v) { return std::max(1u, uint32_t(std::lround(double(v) * scale))); };
+    renderExtent = {scaled(outputExtent.width), scaled(outputExtent.height)};
+}
+
+void Renderer::Impl::addGBufferPass() {
+    FrameGraph& g = *graph;
+    const uint32_t w = renderExtent.width, h = renderExtent.height;
+    stage.albedo = g.createImage("gbuffer.albedo", {kAlbedoFormat, w, h});
+    stage.normal = g.createImage("gbuffer.normal", {kNormalFormat, w, h});
+    stage.motion = g.createImage("gbuffer.motion", {kMotionFormat, w, h});
+    stage.depth = g.createImage("gbuffer.depth", {kDepthFormat, w, h});
+    PassDesc pass;
+    pass.name = "gbuffer";
+    pass.type = PassType::Graphics;
+    pass.uses = {{stage.albedo, Access::ColorAttachmentWrite},
+                 {stage.normal, Access::ColorAttachmentWrite},
+                 {stage.motion, Access::ColorAttachmentWrite},
+                 {stage.depth, Access::DepthAttachmentWrite}};
+    std::fill(std::begin(pass.clearColor), std::end(pass.clearColor), 0.0f);
+    pass.record = [this](PassContext& pc) {
+        VkCommandBuffer cmd = pc.commandBuffer();
+        setViewportAndScissor(cmd, renderExtent);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.pipeline);
+        gpu::GBufferPush push{camera.viewProj, previousCamera.viewProj};
+        vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
+        VkBuffer vb = scene.vertices().handle();
+        VkDeviceSize offset = 0;
+        vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
+        vkCmdBindIndexBuffer(cmd, scene.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
+        vkCmdDrawIndexed(cmd, scene.indexCount(), 1, 0, 0, 0);
+    };
+    g.addPass(std::move(pass));
+}
+
+void Renderer::Impl::addLightingPass() {
+    FrameGraph& g = *graph;
+    stage.color = g.createImage("lit.color", {kColorFormat, renderExtent.width, renderExtent.height});
+    visibility = g.createImage("lit.sun_visibility", {kVisibilityFormat, renderExtent.width, renderExtent.height});
+    PassDesc pass;
+    pass.name = "lighting";
+    pass.type = PassType::Compute;
+    pass.uses = {{stage.depth, Access::SampledCompute},
+                 {stage.albedo, Access::SampledCompute},
+                 {stage.normal, Access::SampledCompute},
+                 {stage.color, Access::StorageImageWrite},
+                 {visibility, Access::StorageImageWrite}};
+    pass.record = [this](PassContext& pc) {
+        VkCommandBuffer cmd = pc.commandBuffer();
+        const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        const DescriptorBinding bindings[] = {
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.depth), pipelines.nearest, read},
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.albedo), pipelines.nearest, read},
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.normal), pipelines.nearest, read},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(stage.color), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(visibility), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED, scene.sceneData().handle()},
+        };
+        VkDescriptorSet set = descriptors.get(kLightingPass, pc.frameIndex(), pipelines.lighting.setLayout, bindings);
+        gpu::LightingPush push{};
+        push.invViewProj = camera.invViewProj;
+        push.cameraPosition = glm::vec4(camera.position, 1.0f);
+        push.width = renderExtent.width;
+        push.height = renderExtent.height;
+        push.shadowMode = desc.shadows == ShadowMode::Off        ? gpu::SHADOW_OFF
+                          : desc.shadows == ShadowMode::Analytic ? gpu::SHADOW_ANALYTIC
+                                                                 : gpu::SHADOW_STOCHASTIC;
+        push.shadowSamples = desc.shadowSamples;
+        push.frameSeed = frame.frameSeed;
+        push.lightingEnabled = desc.lighting ? 1u : 0u;
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.lighting.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.lighting.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines.lighting.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cmd, groups(renderExtent.width), groups(renderExtent.height), 1);
+    };
+    g.addPass(std::move(pass));
+}
+
+void Renderer::Impl::addUpscalePass() {
+    PassDesc pass;
+    pass.name = std::string("upscale_") + toString(desc.upscale);
+    pass.type = PassType::Compute;
+    pass.uses = {{stage.color, Access::SampledCompute}, {stage.output, Access::StorageImageWrite}};
+    pass.record = [this](PassContext& pc) {
+        VkCommandBuffer cmd = pc.commandBuffer();
+        const PipelineWithLayout& p = desc.upscale == UpscaleMode::Bicubic ? pipelines.upscaleBicubic : pipelines.upscaleBilinear;
+        const DescriptorBinding bindings[] = {
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.color), pipelines.linear, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(stage.output), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+        };
+        VkDescriptorSet set = descriptors.get(kUpscalePass, pc.frameIndex(), p.setLayout, bindings);
+        gpu::UpscalePush push{renderExtent.width, renderExtent.height, outputExtent.width, outputExtent.height};
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cmd, groups(outputExtent.width), groups(outputExtent.height), 1);
+    };
+    graph->addPass(std::move(pass));
+}
+
+void Renderer::Impl::addEncodePass() {
+    FrameGraph& g = *graph;
+    ImageDesc targetDesc{target.format, outputExtent.width, outputExtent.height};
+    if (target.headless) {
+        targetImage = g.createImage("target", targetDesc);
+    } else {
+        // The swapchain image: acquired with undefined contents (the acquire semaphore waits at
+        // colour-attachment output, which the first barrier's source stage chains with), left
+        // ready for presentation.
+        targetImage = g.importImage("swapchain", VK_NULL_HANDLE, VK_NULL_HANDLE, targetDesc,
+                                    {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE},
+                                    {VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
+    }
+    pipelines.ensureEncodeFormat(target.format);
+    PassDesc pass;
+    pass.name = "encode";
+    pass.type = PassType::Graphics;
+    pass.uses = {{stage.output, Access::SampledFragment}, {targetImage, Access::ColorAttachmentWrite}};
+    pass.record = [this](PassContext& pc) {
+        VkCommandBuffer cmd = pc.commandBuffer();
+        const DescriptorBinding bindings[] = {
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.output), pipelines.nearest, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+        };
+        VkDescriptorSet set = descriptors.get(kEncodePass, pc.frameIndex(), pipelines.encode.setLayout, bindings);
+        gpu::EncodePush push{isSrgb(target.format) ? 0u : 1u, 0, 0, 0};
+        setViewportAndScissor(cmd, outputExtent);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.encode.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.encode.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, pipelines.encode.layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+    };
+    g.addPass(std::move(pass));
+}
+
+Renderer::Renderer(Context& ctx, const RendererDesc& desc) {
+    validate(desc);
+    impl_ = std::make_unique<Impl>(ctx, desc);
+    impl_->computeExtents();
+}
+
+Renderer::~Renderer() = default;
+
+void Renderer::build(const TargetDesc& target) {
+    Impl& r = *impl_;
+    if (target.framesInFlight < 1 || target.framesInFlight > 8)
+        throw Error("frames in flight " + std::to_string(target.framesInFlight) + " is out of range [1, 8]");
+    if (target.headless && target.format != VK_FORMAT_R8G8B8A8_SRGB && target.format != VK_FORMAT_R8G8B8A8_UNORM)
+        throw Error("a headless target must be R8G8B8A8 (SRGB or UNORM) so it can be written as PNG");
+    r.target = target;
+    r.graph = std::make_unique<FrameGraph>(r.ctx);
+    r.descriptors.reset();
+    r.stage = {};
+    r.stage.renderExtent = r.renderExtent;
+    r.stage.outputExtent = r.outputExtent;
+
+    r.addGBufferPass();
+    r.addLightingPass();
+    r.graph->addHook("after_lighting");
+    r.graph->addHook("before_output");
+    if (r.desc.upscale == UpscaleMode::Native && !r.upscaler) {
+        r.stage.output = r.stage.color;  // nothing to resample
+    } else {
+        r.stage.output = r.graph->createImage("output", {kColorFormat, r.outputExtent.width, r.outputExtent.height});
+        if (r.upscaler) r.upscaler(*r.graph, r.stage);
+        else r.addUpscalePass();
+    }
+    r.graph->addHook("after_output");
+    r.addEncodePass();
+    r.graph->addHook("before_present");
+    if (target.headless) r.addReadback(target.channels);
+    for (const BuildHookFn& hook : r.buildHooks) hook(*r.graph, r.stage);
+    r.graph->bake();
+}
+
+void Renderer::resize(uint32_t outputWidth, uint32_t outputHeight) {
+    RendererDesc d = impl_->desc;
+    d.outputWidth = outputWidth;
+    d.outputHeight = outputHeight;
+    validate(d);
+    impl_->desc = d;
+    impl_->computeExtents();
+}
+
+void Renderer::setUpscaler(UpscalerFn fn) { impl_->upscaler = std::move(fn); }
+void Renderer::addBuildHook(BuildHookFn fn) { impl_->buildHooks.push_back(std::move(fn)); }
+
+void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& params, GpuTimer* timer,
+                      VkImage targetImage, VkImageView targetView) {
+    Impl& r = *impl_;
+    if (!r.graph) throw Error("Renderer::record called before build()");
+    if (slot >= r.target.framesInFlight)
+        throw Error("frame slot " + std::to_string(slot) + " is out of range (built for " +
+                    std::to_string(r.target.framesInFlight) + " frames in flight)");
+    r.frame = params;
+    r.camera = cameraMatrices(params.camera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
+    r.previousCamera = cameraMatrices(params.previousCamera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
+    if (!r.target.headless) {
+        if (!targetImage || !targetView) throw Error("Renderer::record: a windowed target needs this frame's swapchain image and view");
+        r.graph->rebindImportedImage(r.targetImage, targetImage, targetView);
+    } else {
+        r.graph->rebindImportedBuffer(r.frameReadback.buffer, r.frameReadback.slots[slot].handle());
+        for (ReadbackImage& rb : r.channelReadbacks) r.graph->rebindImportedBuffer(rb.buffer, rb.slots[slot].handle());
+    }
+    r.graph->execute(cmd, slot, timer);
+}
+
+FrameReadback renderSingleFrame(Context& ctx, Renderer& renderer, const FrameParams& params, uint32_t channels) {
+    TargetDesc target;
+    target.headless = true;
+    target.channels = channels;
+    target.framesInFlight = 1;
+    renderer.build(target);
+    ctx.submitAndWait([&](VkCommandBuffer cmd) { renderer.record(cmd, 0, params); });
+    return renderer.readback(0);
+}
+
+FrameGraph& Renderer::graph() { return *impl_->graph; }
+const RendererDesc& Renderer::desc() const { return impl_->desc; }
+VkExtent2D Renderer::renderExtent() const { return impl_->renderExtent; }
+VkExtent2D Renderer::outputExtent() const { return impl_->outputExtent; }
+
+}  // namespace engine

@@ -1,0 +1,59 @@
+#pragma once
+// Renderer internals shared by renderer.cpp (graph building, recording) and
+// renderer_readback.cpp (host copies of read-back images).
+#include "engine/buffer.h"
+#include "engine/renderer.h"
+#include "engine/scene.h"
+#include "renderer_descriptors.h"
+#include "renderer_pipelines.h"
+
+#include <memory>
+#include <vector>
+
+namespace engine {
+
+// One image copied to host memory every frame (headless).
+struct ReadbackImage {
+    Channel channel;                 // unused for the 8-bit frame
+    ResourceHandle image = kInvalidResource;
+    ResourceHandle buffer = kInvalidResource;  // imported; re-pointed at the slot's Buffer
+    VkFormat format = VK_FORMAT_UNDEFINED;
+    VkExtent2D extent{};
+    std::vector<Buffer> slots;       // one host buffer per frame slot
+};
+
+struct Renderer::Impl {
+    Impl(Context& c, const RendererDesc& d);
+
+    Context& ctx;
+    RendererDesc desc;
+    GpuScene scene;
+    RendererPipelines pipelines;
+    DescriptorCache descriptors;
+    std::unique_ptr<FrameGraph> graph;
+    TargetDesc target;
+    UpscalerFn upscaler;
+    std::vector<BuildHookFn> buildHooks;
+
+    VkExtent2D renderExtent{}, outputExtent{};
+    OutputStage stage;
+    ResourceHandle visibility = kInvalidResource;
+    ResourceHandle targetImage = kInvalidResource;
+    ReadbackImage frameReadback;                 // the 8-bit frame
+    std::vector<ReadbackImage> channelReadbacks;  // requested float channels
+
+    FrameParams frame;  // the frame being recorded (read by the pass callbacks)
+    CameraMatrices camera, previousCamera;
+
+    void computeExtents();
+    void addGBufferPass();
+    void addLightingPass();
+    void addUpscalePass();
+    void addEncodePass();
+    void addReadback(uint32_t channels);
+};
+
+// Bytes per texel of the formats the renderer reads back.
+uint32_t texelBytes(VkFormat format);
+
+}  // namespace engine

@@ -1,0 +1,102 @@
+#include "engine/window.h"
+
+#include "engine/error.h"
+
+#define GLFW_INCLUDE_VULKAN
+#include <GLFW/glfw3.h>
+
+namespace engine {
+namespace {
+
+std::string lastGlfwError() {
+    const char* description = nullptr;
+    int code = glfwGetError(&description);
+    return code == GLFW_NO_ERROR ? std::string("unknown error") : std::string(description ? description : "no description");
+}
+
+// GLFW is process-global: initialise on first use, terminate with the last window.
+int g_windows = 0;
+
+void initGlfw() {
+    if (g_windows++ > 0) return;
+    if (!glfwInit()) {
+        --g_windows;
+        throw Error("cannot open a window: GLFW failed to initialise (" + lastGlfwError() +
+                    "); is a display available? Use --headless, or run under xvfb-run");
+    }
+    if (!glfwVulkanSupported()) {
+        glfwTerminate();
+        --g_windows;
+        throw Error("cannot open a window: GLFW finds no Vulkan loader/ICD for presenting");
+    }
+}
+
+void releaseGlfw() {
+    if (--g_windows == 0) glfwTerminate();
+}
+
+}  // namespace
+
+std::vector<const char*> Window::requiredInstanceExtensions() {
+    initGlfw();
+    uint32_t n = 0;
+    const char** names = glfwGetRequiredInstanceExtensions(&n);
+    std::vector<const char*> out(names, names + n);
+    releaseGlfw();  // the strings are static in GLFW and stay valid after terminate
+    return out;
+}
+
+Window::Window(const std::string& title, uint32_t width, uint32_t height) {
+    initGlfw();
+    glfwWindowHint(GLFW_CLIENT_API, GLFW_NO_API);
+    glfwWindowHint(GLFW_RESIZABLE, GLFW_TRUE);
+    window_ = glfwCreateWindow(int(width), int(height), title.c_str(), nullptr, nullptr);
+    if (!window_) {
+        std::string why = lastGlfwError();
+        releaseGlfw();
+        throw Error("cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " window: " + why);
+    }
+    glfwSetWindowUserPointer(window_, this);
+    glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) {
+        static_cast<Window*>(glfwGetWindowUserPointer(w))->resized_ = true;
+    });
+}
+
+Window::~Window() {
+    if (surface_) vkDestroySurfaceKHR(instance_, surface_, nullptr);
+    if (window_) glfwDestroyWindow(window_);
+    releaseGlfw();
+}
+
+VkSurfaceKHR Window::createSurface(VkInstance instance) {
+    if (surface_) return surface_;
+    VkResult r = glfwCreateWindowSurface(instance, window_, nullptr, &surface_);
+    if (r != VK_SUCCESS) throw Error("cannot create a Vulkan surface for the window: " + lastGlfwError(), r);
+    instance_ = instance;
+    return surface_;
+}
+
+void Window::pollEvents() { glfwPollEvents(); }
+
+void Window::waitWhileMinimized() {
+    for (VkExtent2D e = framebufferExtent(); (e.width == 0 || e.height == 0) && !shouldClose(); e = framebufferExtent())
+        glfwWaitEvents();
+}
+
+bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
+void Window::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
+void Window::setSize(uint32_t width, uint32_t height) { glfwSetWindowSize(window_, int(width), int(height)); }
+
+VkExtent2D Window::framebufferExtent() const {
+    int w = 0, h = 0;
+    glfwGetFramebufferSize(window_, &w, &h);
+    return {uint32_t(w), uint32_t(h)};
+}
+
+bool Window::takeResized() {
+    bool r = resized_;
+    resized_ = false;
+    return r;
+}
+
+}  // namespace engine

@@ -1,0 +1,31 @@
+#version 460
+// G-buffer pass, vertex stage: world-space static geometry, current and previous clip
+// positions for motion vectors.
+#extension GL_GOOGLE_include_directive : require
+#include "renderer_shared.h"
+
+layout(push_constant) uniform Push { GBufferPush pc; };
+
+layout(location = 0) in vec3 inPosition;
+layout(location = 1) in vec3 inNormal;
+layout(location = 2) in vec2 inUv;
+layout(location = 3) in uint inMaterial;
+layout(location = 4) in vec4 inColor;  // R8G8B8A8_UNORM
+
+layout(location = 0) out vec3 outNormal;
+layout(location = 1) out vec2 outUv;
+layout(location = 2) flat out uint outMaterial;
+layout(location = 3) out vec3 outColor;
+layout(location = 4) out vec4 outClip;
+layout(location = 5) out vec4 outPrevClip;
+
+void main() {
+    vec4 world = vec4(inPosition, 1.0);
+    outClip = pc.viewProj * world;
+    outPrevClip = pc.prevViewProj * world;
+    outNormal = inNormal;
+    outUv = inUv;
+    outMaterial = inMaterial;
+    outColor = inColor.rgb;
+    gl_Position = outClip;
+}

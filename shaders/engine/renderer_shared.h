@@ -1,0 +1,105 @@
+// Structs and constants shared by the renderer's C++ code and its GLSL shaders, so the two
+// cannot drift apart (C++ side: static_asserts on the sizes in renderer.cpp/scene.cpp).
+#ifndef ENGINE_RENDERER_SHARED_H
+#define ENGINE_RENDERER_SHARED_H
+
+#ifdef __cplusplus
+#include <glm/glm.hpp>
+#include <cstdint>
+namespace engine::gpu {
+using vec2 = glm::vec2;
+using vec4 = glm::vec4;
+using mat4 = glm::mat4;
+using uint = uint32_t;
+#define ENGINE_CONST inline constexpr
+#else
+#define ENGINE_CONST const
+#endif
+
+// Materials (procedural patterns evaluated in gbuffer.frag).
+ENGINE_CONST uint MATERIAL_GROUND = 0u;   // fine checkers with grid lines
+ENGINE_CONST uint MATERIAL_STRIPES = 1u;  // diagonal stripes
+ENGINE_CONST uint MATERIAL_TEXT = 2u;     // rows of procedural 5x7 glyphs
+ENGINE_CONST uint MATERIAL_METAL = 3u;    // glossy, tinted by the vertex color
+ENGINE_CONST uint MATERIAL_PAINT = 4u;    // plain vertex color, medium roughness
+ENGINE_CONST uint MATERIAL_WIRE = 5u;     // dark, slightly glossy metal
+
+// Analytic primitives mirrored by the mesh generator (raster) and the SDF (shadows).
+ENGINE_CONST uint PRIM_SPHERE = 0u;   // p0.xyz centre, p1.w radius
+ENGINE_CONST uint PRIM_BOX = 1u;      // p0.xyz centre, p1.xyz half extents, p2.x rotation about +y
+ENGINE_CONST uint PRIM_CAPSULE = 2u;  // p0.xyz, p1.xyz end points, p1.w radius
+ENGINE_CONST uint PRIM_FENCE = 3u;    // p0.xyz start on the ground, p1.xyz end, p1.w wire radius,
+                                      // p2 = (height, post spacing, rail count, 0)
+
+struct Primitive {
+    vec4 p0;  // w: PRIM_* as float
+    vec4 p1;
+    vec4 p2;
+};
+
+ENGINE_CONST uint LIGHT_DIRECTIONAL = 0u;
+ENGINE_CONST uint LIGHT_POINT = 1u;
+ENGINE_CONST uint MAX_LIGHTS = 8u;
+ENGINE_CONST uint MAX_PRIMITIVES = 64u;
+
+struct Light {
+    vec4 position;  // xyz: direction towards the light (directional) or position; w: LIGHT_*
+    vec4 color;     // rgb: radiance scale; w: angular radius (directional) or range (point)
+};
+
+// Static scene data for the lighting pass (one storage buffer, uploaded once).
+struct SceneData {
+    vec4 counts;       // x: lights, y: primitives, z: index of the shadowed point light (-1: none),
+                       // w: height above which nothing casts shadows
+    vec4 skyZenith;    // rgb
+    vec4 skyHorizon;   // rgb
+    vec4 ambient;      // rgb
+    Light lights[MAX_LIGHTS];
+    Primitive primitives[MAX_PRIMITIVES];
+};
+
+ENGINE_CONST uint SHADOW_OFF = 0u;
+ENGINE_CONST uint SHADOW_ANALYTIC = 1u;    // SDF soft-shadow estimate, deterministic, cheap
+ENGINE_CONST uint SHADOW_STOCHASTIC = 2u;  // area-light sampling, `shadowSamples` rays per pixel
+
+// Push constants (128 bytes is the guaranteed minimum; each stays within it).
+struct GBufferPush {
+    mat4 viewProj;
+    mat4 prevViewProj;
+};
+
+struct LightingPush {
+    mat4 invViewProj;
+    vec4 cameraPosition;  // xyz
+    uint width;
+    uint height;
+    uint shadowMode;      // SHADOW_*
+    uint shadowSamples;
+    uint frameSeed;
+    uint lightingEnabled;  // 0: write albedo only (a test of the golden check)
+    uint pad0;
+    uint pad1;
+};
+
+ENGINE_CONST uint UPSCALE_BILINEAR = 0u;
+ENGINE_CONST uint UPSCALE_BICUBIC = 1u;
+
+struct UpscalePush {
+    uint srcWidth;
+    uint srcHeight;
+    uint dstWidth;
+    uint dstHeight;
+};
+
+struct EncodePush {
+    uint applySrgb;  // 1 when the target format is UNORM and the shader must encode sRGB itself
+    uint pad0;
+    uint pad1;
+    uint pad2;
+};
+
+#ifdef __cplusplus
+}  // namespace engine::gpu
+#undef ENGINE_CONST
+#endif
+#endif
