@@ -67,6 +67,21 @@ struct GraphCompileReport {
     uint32_t barriers = 0;                 // between dependent dispatches only
 };
 
+// A compiled graph: one dispatchable whose inputs are the graph inputs followed by one more,
+// "constants" — owned by the plugin: bind a buffer holding `constantData` to the
+// OperatorInitializer (like a weight tensor), and leave it empty at execution. Outputs are the
+// graph outputs. Intermediates live in the temporary resource, weights and other constants in
+// the persistent resource.
+struct CompiledGraph {
+    std::unique_ptr<CompiledOperator> op;
+    std::vector<uint8_t> constantData;  // fp32 values of every constant, 256-byte aligned blocks
+    GraphCompileReport report;
+};
+
+// Compiles `desc` for `device`. `flags`: ExecutionFlags and GraphCompileFlags. Errors name the
+// node ("graph node 3 (convolution 'enc2'): ...").
+Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags = 0);
+
 // Evaluates the graph node by node on the CPU (referenceEvaluate, double precision): for tests
 // and for applications validating a model. Inputs and outputs in graph binding order.
 Result<std::vector<HostTensor>> referenceEvaluateGraph(const GraphDesc& desc, const std::vector<HostTensor>& inputs);
