@@ -1,0 +1,249 @@
+// End to end on the GPU: a small graph (compute -> compute -> graphics clear -> compute ->
+// transfer to an imported readback buffer) runs over several frames in flight with a
+// GpuTimer, descriptor sets from the per-frame arenas and aliased transients. Contents are
+// checked per frame; the fixture fails on any validation or synchronization message.
+#include "vulkan_test.h"
+
+#include "engine/buffer.h"
+#include "engine/error.h"
+#include "engine/frame_graph.h"
+#include "engine/frames.h"
+#include "engine/gpu_timer.h"
+#include "fg_test_shaders.h"
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <span>
+#include <vector>
+
+using engine::Access;
+using engine::PassType;
+
+namespace {
+
+// A compute pipeline whose bindings are all of the given descriptor types (set 0).
+class Kernel {
+public:
+    Kernel(VkDevice device, std::span<const uint32_t> spirv, std::vector<VkDescriptorType> bindings, uint32_t pushBytes)
+        : device_(device) {
+        std::vector<VkDescriptorSetLayoutBinding> b;
+        for (uint32_t i = 0; i < bindings.size(); ++i)
+            b.push_back({i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        dci.bindingCount = uint32_t(b.size());
+        dci.pBindings = b.data();
+        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
+        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
+        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        lci.setLayoutCount = 1;
+        lci.pSetLayouts = &setLayout;
+        lci.pushConstantRangeCount = 1;
+        lci.pPushConstantRanges = &range;
+        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
+        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        mci.codeSize = spirv.size_bytes();
+        mci.pCode = spirv.data();
+        VkShaderModule module = VK_NULL_HANDLE;
+        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &module));
+        VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
+                     "main", nullptr};
+        pci.layout = layout;
+        const VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
+        vkDestroyShaderModule(device_, module, nullptr);
+        ENGINE_VK(r);
+    }
+    ~Kernel() {
+        vkDestroyPipeline(device_, pipeline, nullptr);
+        vkDestroyPipelineLayout(device_, layout, nullptr);
+        vkDestroyDescriptorSetLayout(device_, setLayout, nullptr);
+    }
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+private:
+    VkDevice device_;
+};
+
+struct BufferPush {
+    uint32_t count, useSrc, mul, add, indexMul;
+};
+
+constexpr uint32_t kCount = 256;
+constexpr uint32_t kWidth = 16, kHeight = 8;
+constexpr VkDeviceSize kBufferBytes = kCount * sizeof(uint32_t);
+constexpr VkDeviceSize kImageBytes = kWidth * kHeight * 4;
+constexpr VkDeviceSize kPaintOffset = kBufferBytes;
+constexpr VkDeviceSize kClearOffset = kBufferBytes + kImageBytes;
+constexpr VkDeviceSize kReadbackBytes = kBufferBytes + 2 * kImageBytes;
+constexpr float kClear[4] = {0.25f, 0.5f, 0.75f, 1.0f};
+
+class FrameGraphExecute : public testsupport::VulkanTest {};
+
+void checkReadback(const engine::Buffer& readback, uint64_t frame) {
+    readback.invalidate();
+    const auto* words = static_cast<const uint32_t*>(readback.mapped());
+    for (uint32_t i = 0; i < kCount; ++i)
+        ASSERT_EQ(words[i], 3 * (uint32_t(frame) + i) + 1) << "frame " << frame << " element " << i;
+    const auto* paint = static_cast<const uint8_t*>(readback.mapped()) + kPaintOffset;
+    for (uint32_t y = 0; y < kHeight; ++y)
+        for (uint32_t x = 0; x < kWidth; ++x) {
+            const uint8_t* t = paint + (y * kWidth + x) * 4;
+            ASSERT_EQ(t[0], x);
+            ASSERT_EQ(t[1], y);
+            ASSERT_EQ(t[2], uint8_t(frame));
+            ASSERT_EQ(t[3], 255);
+        }
+    const auto* clear = static_cast<const uint8_t*>(readback.mapped()) + kClearOffset;
+    for (uint32_t p = 0; p < kWidth * kHeight; ++p)
+        for (int c = 0; c < 4; ++c) ASSERT_NEAR(clear[p * 4 + c], kClear[c] * 255.0f, 1.0f) << "pixel " << p;
+}
+
+TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
+    const VkDevice device = ctx().device();
+    Kernel bufferKernel(device, fgtest::shaders::fg_buffer_comp(),
+                        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(BufferPush));
+    Kernel imageKernel(device, fgtest::shaders::fg_image_comp(), {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(uint32_t));
+
+    engine::Frames frames(ctx(), {.framesInFlight = 2});
+    engine::GpuTimer timer(ctx(), {.framesInFlight = 2});
+    engine::Buffer ones(ctx(), kBufferBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload);
+    std::fill_n(static_cast<uint32_t*>(ones.mapped()), kCount, 1u);
+    std::array<engine::Buffer, 2> readbacks;
+    for (auto& rb : readbacks) {
+        rb = engine::Buffer(ctx(), kReadbackBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
+        std::memset(rb.mapped(), 0xCD, kReadbackBytes);
+    }
+
+    engine::FrameGraph graph(ctx());
+    const auto onesH = graph.importBuffer("ones", ones.handle(), kBufferBytes, {}, {});
+    const auto readbackH = graph.importBuffer("readback", readbacks[0].handle(), kReadbackBytes, {},
+                                              {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    const auto a = graph.createBuffer("a", {kBufferBytes, 0});
+    const auto b = graph.createBuffer("b", {kBufferBytes, 0});
+    const auto e = graph.createBuffer("e", {kBufferBytes, 0});
+    const auto paint = graph.createImage("paint", {VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 0});
+    const auto clear = graph.createImage("clear", {VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 0});
+
+    engine::Frame* frame = nullptr;  // the frame being recorded (record callbacks allocate from its arena)
+    auto runBufferKernel = [&](engine::PassContext& pc, engine::ResourceHandle src, engine::ResourceHandle dst, BufferPush push) {
+        const VkDescriptorSet set = frame->descriptors->allocate(bufferKernel.setLayout);
+        const VkDescriptorBufferInfo infos[2] = {{pc.buffer(src), 0, VK_WHOLE_SIZE}, {pc.buffer(dst), 0, VK_WHOLE_SIZE}};
+        VkWriteDescriptorSet writes[2];
+        for (uint32_t i = 0; i < 2; ++i) {
+            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+            writes[i].dstSet = set;
+            writes[i].dstBinding = i;
+            writes[i].descriptorCount = 1;
+            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+            writes[i].pBufferInfo = &infos[i];
+        }
+        vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
+        const VkCommandBuffer cmd = pc.commandBuffer();
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, bufferKernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cmd, (kCount + 63) / 64, 1, 1);
+    };
+    auto computePass = [](std::string name, std::vector<engine::ResourceUse> uses, engine::RecordFn fn) {
+        engine::PassDesc p;
+        p.name = std::move(name);
+        p.type = PassType::Compute;
+        p.uses = std::move(uses);
+        p.record = std::move(fn);
+        return p;
+    };
+
+    graph.addPass(computePass("seed", {{onesH, Access::StorageBufferRead}, {a, Access::StorageBufferWrite}},
+                              [&](engine::PassContext& pc) {
+                                  runBufferKernel(pc, onesH, a, {kCount, 1, uint32_t(frame->number), 0, 1});
+                              }));
+    graph.addPass(computePass("triple", {{a, Access::StorageBufferRead}, {b, Access::StorageBufferWrite}},
+                              [&](engine::PassContext& pc) { runBufferKernel(pc, a, b, {kCount, 1, 3, 0, 0}); }));
+    graph.addPass(computePass("paint", {{paint, Access::StorageImageWrite}}, [&](engine::PassContext& pc) {
+        const VkDescriptorSet set = frame->descriptors->allocate(imageKernel.setLayout);
+        const VkDescriptorImageInfo info{VK_NULL_HANDLE, pc.imageView(paint), VK_IMAGE_LAYOUT_GENERAL};
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.dstSet = set;
+        write.descriptorCount = 1;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        write.pImageInfo = &info;
+        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        const uint32_t tag = uint32_t(frame->number & 0xff);
+        vkCmdBindPipeline(pc.commandBuffer(), VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.pipeline);
+        vkCmdBindDescriptorSets(pc.commandBuffer(), VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(pc.commandBuffer(), imageKernel.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(tag), &tag);
+        vkCmdDispatch(pc.commandBuffer(), (kWidth + 7) / 8, (kHeight + 7) / 8, 1);
+    }));
+    engine::PassDesc clearPass;
+    clearPass.name = "clear";
+    clearPass.type = PassType::Graphics;
+    clearPass.uses = {{clear, Access::ColorAttachmentWrite}};
+    std::copy(std::begin(kClear), std::end(kClear), clearPass.clearColor);
+    VkExtent2D seenExtent{};
+    clearPass.record = [&](engine::PassContext& pc) { seenExtent = pc.renderExtent(); };  // the clear is the point
+    graph.addPass(clearPass);
+    graph.addPass(computePass("plusOne", {{b, Access::StorageBufferRead}, {e, Access::StorageBufferWrite}},
+                              [&](engine::PassContext& pc) { runBufferKernel(pc, b, e, {kCount, 1, 1, 1, 0}); }));
+    engine::PassDesc copy;
+    copy.name = "readback";
+    copy.type = PassType::Transfer;
+    copy.uses = {{e, Access::TransferRead}, {paint, Access::TransferRead}, {clear, Access::TransferRead},
+                 {readbackH, Access::TransferWrite}};
+    copy.record = [&](engine::PassContext& pc) {
+        const VkCommandBuffer cmd = pc.commandBuffer();
+        const VkBufferCopy region{0, 0, kBufferBytes};
+        vkCmdCopyBuffer(cmd, pc.buffer(e), pc.buffer(readbackH), 1, &region);
+        for (auto [image, offset] : {std::pair{paint, kPaintOffset}, std::pair{clear, kClearOffset}}) {
+            VkBufferImageCopy ic{};
+            ic.bufferOffset = offset;
+            ic.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+            ic.imageExtent = {kWidth, kHeight, 1};
+            vkCmdCopyImageToBuffer(cmd, pc.image(image), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pc.buffer(readbackH), 1, &ic);
+        }
+    };
+    graph.addPass(copy);
+    graph.bake();
+    EXPECT_TRUE(graph.aliased(a, e)) << "a (seed..triple) and e (plusOne..readback) have disjoint lifetimes";
+    EXPECT_FALSE(graph.aliased(a, b));
+    EXPECT_LT(graph.stats().transientBytes, graph.stats().transientBytesUnaliased);
+
+    constexpr uint64_t kFrames = 7;
+    uint64_t checked = 0;
+    for (uint64_t n = 0; n < kFrames; ++n) {
+        frame = &frames.beginFrame();
+        ASSERT_EQ(frame->number, n);
+        engine::Buffer& readback = readbacks[frame->slot];
+        if (n >= 2) {  // this slot's previous frame completed: its results are ready
+            checkReadback(readback, n - 2);
+            ++checked;
+            std::memset(readback.mapped(), 0xCD, kReadbackBytes);
+        }
+        graph.rebindImportedBuffer(readbackH, readback.handle());
+        timer.beginFrame(frame->cmd, frame->slot);
+        graph.execute(frame->cmd, frame->slot, &timer);
+        frames.endFrame();
+    }
+    frames.waitIdle();
+    for (uint64_t n = kFrames - 2; n < kFrames; ++n, ++checked) checkReadback(readbacks[n % 2], n);
+    EXPECT_EQ(checked, kFrames);
+    EXPECT_EQ(seenExtent.width, kWidth);
+    EXPECT_EQ(seenExtent.height, kHeight);
+
+    for (uint32_t slot = 0; slot < 2; ++slot) timer.collect(slot);
+    const auto timings = timer.timings();
+    if (ctx().features().timestamps) {
+        std::vector<std::string> names;
+        for (const auto& t : timings) {
+            names.push_back(t.name);
+            EXPECT_GE(t.lastMs, 0.0) << t.name;
+            EXPECT_GE(t.medianMs, 0.0) << t.name;
+            EXPECT_EQ(t.samples, kFrames) << t.name;
+        }
+        EXPECT_EQ(names, (std::vector<std::string>{"seed", "triple", "paint", "clear", "plusOne", "readback"}));
+    }
+}
+
+}  // namespace
