@@ -1,4 +1,5 @@
 #include "ops/convolution_shape.h"
+#include "ops/fused_activation.h"
 
 #include <algorithm>
 
@@ -47,6 +48,7 @@ Status checkParameters(const ConvolutionDesc& d, const std::string& op) {
     if (d.dilations[0] == 0 || d.dilations[1] == 0)
         return invalidArgument(op + ": dilations must be non-zero, got " + pair(d.dilations));
     if (d.groups == 0) return invalidArgument(op + ": groups must be at least 1");
+    MLP_TRY(checkFusedActivation(d.activation, op));
     for (int i = 0; i < 2; ++i) {
         const char* dim = i == 0 ? "height" : "width";
         if (!d.transposed && d.outputPadding[i] != 0)

@@ -1,4 +1,5 @@
 #include "ops/gemm_shape.h"
+#include "ops/fused_activation.h"
 
 #include <algorithm>
 
@@ -89,6 +90,7 @@ Status checkShapes(const GemmDesc& d, const std::string& op) {
 Status validateGemm(const GemmDesc& d, const PlanContext& pc) {
     std::string op = describe("gemm", d.name);
     MLP_TRY(checkTensors(d, pc, op));
+    MLP_TRY(checkFusedActivation(d.activation, op));
     return checkShapes(d, op);
 }
 

@@ -1,0 +1,301 @@
+// Convolution and transposed convolution on the GPU against the CPU reference: the tiled path
+// (ungrouped) and the generic one (groups, transposed), odd sizes and channel counts, strides,
+// dilation, asymmetric pads, NHWC via strides, owned (packed) and bound weights, fp16, every
+// fused activation, the layers of ESPCN and FSRCNN, and every validation error.
+#include "op_test.h"
+
+#include <gtest/gtest.h>
+
+#include <string>
+
+using namespace mlplugin;
+
+namespace {
+
+constexpr DataType F32 = DataType::Float32;
+constexpr DataType F16 = DataType::Float16;
+
+class Convolution : public testsupport::VulkanTest {};
+
+struct ConvParams {
+    uint32_t batch = 1, inC = 3, h = 13, w = 11, outC = 5, kH = 3, kW = 3;
+    std::array<uint32_t, 2> strides{1, 1}, dilations{1, 1}, padBegin{1, 1}, padEnd{1, 1}, outputPadding{0, 0};
+    uint32_t groups = 1;
+    bool transposed = false;
+    bool bias = true;
+    bool owned = true;        // filter and bias owned by the plugin (packed at initialization)
+    bool nhwc = false;        // input and output laid out NHWC through strides
+    bool paddedFilter = false;  // filter rows padded (non-packed strides), only when not owned
+    DataType type = F32;
+    Activation activation;
+};
+
+TensorDesc activations(const ConvParams& p, uint32_t c, uint32_t h, uint32_t w) {
+    if (!p.nhwc) return TensorDesc::make(p.type, {p.batch, c, h, w});
+    return TensorDesc::strided(p.type, {p.batch, c, h, w}, {h * w * c, 1, w * c, c});
+}
+
+ConvolutionDesc makeConv(const ConvParams& p, const std::string& name = "conv") {
+    ConvolutionDesc d;
+    d.name = name;
+    d.transposed = p.transposed;
+    d.strides = p.strides;
+    d.dilations = p.dilations;
+    d.padBegin = p.padBegin;
+    d.padEnd = p.padEnd;
+    d.outputPadding = p.outputPadding;
+    d.groups = p.groups;
+    d.activation = p.activation;
+    d.input = activations(p, p.inC, p.h, p.w);
+    uint32_t flags = p.owned ? TensorFlagOwnedByPlugin : TensorFlagNone;
+    uint32_t f0 = p.transposed ? p.inC : p.outC, f1 = p.transposed ? p.outC / p.groups : p.inC / p.groups;
+    if (p.paddedFilter)  // each kernel row padded to kW + 2, each filter to a few extra elements
+        d.filter = TensorDesc::strided(p.type, {f0, f1, p.kH, p.kW}, {f1 * p.kH * (p.kW + 2) + 3, p.kH * (p.kW + 2), p.kW + 2, 1}, flags);
+    else
+        d.filter = TensorDesc::make(p.type, {f0, f1, p.kH, p.kW}, flags);
+    if (p.bias) d.bias = TensorDesc::make(p.type, {p.outC}, flags);
+    d.output = activations(p, p.outC, convolutionOutputSize(d, 0), convolutionOutputSize(d, 1));
+    return d;
+}
+
+void check(const ConvParams& p, const std::string& name = "conv", uint32_t seed = 1) {
+    SCOPED_TRACE(name);
+    optest::checkOperator(makeConv(p, name), {}, seed);
+}
+
+bool skipWithoutFp16() { return !optest::fp16Supported(); }
+
+std::string compileError(const ConvolutionDesc& d) {
+    auto compiled = optest::device().compileOperator(d);
+    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
+}
+
+TEST_F(Convolution, OutputSize) {
+    ConvolutionDesc d = makeConv({.h = 64, .w = 64, .strides = {2, 2}});
+    EXPECT_EQ(convolutionOutputSize(d, 0), 32u);
+    d = makeConv({.h = 13, .w = 11, .kH = 9, .kW = 9, .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4},
+                  .outputPadding = {1, 1}, .transposed = true});
+    EXPECT_EQ(convolutionOutputSize(d, 0), 26u);  // FSRCNN x2: (13 - 1) * 2 - 8 + 9 + 1
+    EXPECT_EQ(convolutionOutputSize(d, 1), 22u);
+    d = makeConv({.h = 4, .w = 4, .kH = 5, .kW = 5, .padBegin = {0, 0}, .padEnd = {0, 0}});
+    EXPECT_EQ(convolutionOutputSize(d, 0), 0u);  // kernel larger than the input
+    EXPECT_EQ(convolutionOutputSize(d, 2), 0u);
+}
+
+TEST_F(Convolution, Tiled3x3OwnedAndBoundWeights) {
+    check({}, "owned");
+    check({.owned = false}, "bound");
+    check({.owned = false, .paddedFilter = true}, "bound, padded filter strides");
+    check({.bias = false}, "no bias");
+}
+
+TEST_F(Convolution, OddChannelCountsAndKernels) {
+    check({.inC = 17, .outC = 33}, "17 -> 33, 3x3 (input channel chunks and an output block tail)");
+    check({.inC = 33, .h = 7, .w = 9, .outC = 17, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}}, "1x1");
+    check({.inC = 5, .outC = 3, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}}, "5x5");
+    check({.inC = 3, .h = 1, .w = 1, .outC = 33, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}}, "1x1 spatial");
+    check({.inC = 5, .h = 1, .w = 1, .outC = 3}, "1x1 spatial, 3x3 kernel all padding");
+    check({.batch = 2, .inC = 5, .h = 9, .w = 17, .outC = 17, .kH = 3, .kW = 5, .padBegin = {1, 2}, .padEnd = {1, 2}}, "batch 2, 3x5");
+}
+
+TEST_F(Convolution, StridesDilationAsymmetricPads) {
+    check({.inC = 5, .outC = 7, .strides = {2, 2}}, "stride 2");
+    check({.inC = 5, .h = 12, .w = 16, .outC = 7, .strides = {2, 3}, .padBegin = {0, 1}, .padEnd = {1, 2}}, "stride 2x3, pads 0/1 1/2");
+    check({.inC = 4, .outC = 6, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}}, "dilation 2");
+    check({.inC = 4, .outC = 6, .kH = 5, .kW = 3, .strides = {2, 1}, .dilations = {1, 3}, .padBegin = {0, 3}, .padEnd = {2, 0}},
+          "5x3, stride 2x1, dilation 1x3, asymmetric pads");
+    check({.inC = 3, .h = 40, .w = 48, .outC = 5, .kH = 9, .kW = 9, .strides = {3, 4}, .dilations = {3, 4}, .padBegin = {0, 0},
+           .padEnd = {0, 4}},
+          "9x9 dilated past the tiled kernel's shared memory (generic)");
+}
+
+TEST_F(Convolution, GroupsAndDepthwise) {
+    check({.inC = 6, .outC = 4, .groups = 2}, "groups 2");
+    check({.inC = 6, .outC = 4, .groups = 2, .owned = false}, "groups 2, bound weights");
+    check({.inC = 17, .outC = 17, .groups = 17}, "depthwise 17");
+    check({.inC = 8, .outC = 16, .strides = {2, 2}, .groups = 8, .owned = false}, "depthwise x2 multiplier, stride 2");
+}
+
+TEST_F(Convolution, NhwcViaStrides) {
+    check({.inC = 5, .outC = 7, .nhwc = true}, "tiled");
+    check({.inC = 6, .outC = 4, .groups = 2, .nhwc = true}, "generic");
+    ConvolutionDesc mixed = makeConv({.inC = 5, .outC = 7, .nhwc = true});
+    mixed.output = TensorDesc::make(F32, {1, 7, 13, 11});  // NHWC in, NCHW out
+    optest::checkOperator(mixed);
+}
+
+TEST_F(Convolution, BiasAs4D) {
+    ConvolutionDesc d = makeConv({.inC = 3, .outC = 5});
+    d.bias = TensorDesc::make(F32, {1, 5, 1, 1}, TensorFlagOwnedByPlugin);
+    optest::checkOperator(d);
+    d.bias = TensorDesc::strided(F32, {1, 5, 1, 1}, {0, 3, 0, 0});  // bound, every third element
+    optest::checkOperator(d);
+}
+
+TEST_F(Convolution, Transposed) {
+    // FSRCNN's last layer: 9x9, stride 2, pads 4, output padding 1.
+    ConvParams fsrcnn{.inC = 8, .outC = 3, .kH = 9, .kW = 9, .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4},
+                      .outputPadding = {1, 1}, .transposed = true};
+    check(fsrcnn, "FSRCNN 9x9 stride 2 owned");
+    fsrcnn.owned = false;
+    fsrcnn.paddedFilter = true;
+    check(fsrcnn, "FSRCNN 9x9 stride 2 bound, padded filter");
+    check({.inC = 6, .h = 5, .w = 7, .outC = 4, .strides = {2, 3}, .padBegin = {0, 1}, .padEnd = {1, 0}, .outputPadding = {1, 2},
+           .groups = 2, .transposed = true},
+          "groups 2, stride 2x3, asymmetric pads");
+    check({.inC = 4, .h = 5, .w = 6, .outC = 6, .kH = 3, .kW = 2, .strides = {1, 2}, .dilations = {2, 1}, .padBegin = {0, 0},
+           .padEnd = {0, 0}, .transposed = true, .owned = false},
+          "dilation 2x1, no pads, bound weights");
+    check({.batch = 2, .inC = 3, .h = 4, .w = 3, .outC = 5, .strides = {2, 2}, .transposed = true, .nhwc = true}, "batch 2, NHWC");
+}
+
+TEST_F(Convolution, EspcnLayers) {
+    check({.inC = 3, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .activation = tanhActivation()}, "5x5 3->64");
+    check({.inC = 64, .outC = 32, .activation = tanhActivation()}, "3x3 64->32");
+    check({.inC = 32, .h = 5, .w = 4, .outC = 12}, "3x3 32->12 small spatial");
+}
+
+TEST_F(Convolution, EveryFusedActivation) {
+    const Activation all[] = {linear(0.5f, -0.25f), relu(), leakyRelu(0.1f), elu(0.7f), selu(), sigmoid(), hardSigmoid(),
+                              tanhActivation(), softplus(2.0f), gelu(), silu(), hardSwish()};
+    for (const Activation& a : all) {
+        SCOPED_TRACE(toString(a.type));
+        // Inputs in [-1, 1) over 27 taps: pre-activation values spread over about [-3, 3].
+        optest::checkOperator(makeConv({.inC = 3, .h = 7, .w = 6, .outC = 5, .activation = a}));
+        optest::checkOperator(makeConv({.inC = 4, .h = 7, .w = 6, .outC = 4, .groups = 2, .activation = a}));
+    }
+}
+
+TEST_F(Convolution, Fp16) {
+    if (skipWithoutFp16()) GTEST_SKIP() << "no fp16 on this device";
+    check({.inC = 17, .outC = 33, .type = F16}, "tiled, owned weights packed as fp16");
+    check({.inC = 5, .outC = 7, .owned = false, .nhwc = true, .type = F16, .activation = relu()}, "tiled, bound, NHWC");
+    check({.inC = 6, .outC = 4, .groups = 2, .type = F16}, "generic groups 2");
+    check({.inC = 8, .outC = 3, .kH = 9, .kW = 9, .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4}, .outputPadding = {1, 1},
+           .transposed = true, .type = F16},
+          "transposed 9x9 stride 2");
+    // Mixed: fp16 activations with fp32 weights and bias, bound and owned.
+    for (bool owned : {false, true}) {
+        ConvolutionDesc d = makeConv({.inC = 5, .outC = 7, .type = F16});
+        uint32_t flags = owned ? TensorFlagOwnedByPlugin : TensorFlagNone;
+        d.filter = TensorDesc::make(F32, {7, 5, 3, 3}, flags);
+        d.bias = TensorDesc::make(F32, {7}, flags);
+        SCOPED_TRACE(owned ? "mixed owned" : "mixed bound");
+        optest::checkOperator(d);
+    }
+}
+
+TEST_F(Convolution, HalfPrecisionComputationFlag) {
+    if (skipWithoutFp16()) GTEST_SKIP() << "no fp16 on this device";
+    optest::RunOptions options;
+    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+    optest::checkOperator(makeConv({.inC = 17, .outC = 33, .type = F16}), options);
+}
+
+// --- validation ---------------------------------------------------------------------------
+
+TEST_F(Convolution, RejectsChannelMismatches) {
+    ConvolutionDesc d = makeConv({.inC = 16, .outC = 8, .groups = 4}, "enc1");
+    d.input.sizes[1] = 17;
+    EXPECT_EQ(compileError(d), "convolution 'enc1': input channels 17 not divisible by groups 4");
+    d = makeConv({.inC = 8, .outC = 8, .groups = 4}, "g");
+    d.filter.sizes[0] = 6;
+    EXPECT_EQ(compileError(d), "convolution 'g': filter output channels 6 not divisible by groups 4");
+    d = makeConv({.inC = 8, .outC = 4}, "f");
+    d.filter.sizes[1] = 7;
+    EXPECT_EQ(compileError(d), "convolution 'f': filter [4, 7, 3, 3] has 7 input channels per group, expected input channels 8 / "
+                               "groups 1 = 8");
+    d = makeConv({.inC = 8, .outC = 4}, "o");
+    d.output.sizes[1] = 5;
+    EXPECT_EQ(compileError(d), "convolution 'o': output channels 5 do not match the 4 implied by filter [4, 8, 3, 3] and groups 1");
+    d = makeConv({.inC = 8, .outC = 4, .transposed = true}, "t");
+    d.filter.sizes[0] = 6;
+    EXPECT_EQ(compileError(d), "convolution 't': transposed filter [6, 4, 3, 3] must start with the input channels 8 ([inC, outC/groups, "
+                               "kH, kW])");
+    d = makeConv({.batch = 2}, "b");
+    d.output.sizes[0] = 1;
+    EXPECT_EQ(compileError(d), "convolution 'b': output batch 1 differs from input batch 2");
+}
+
+TEST_F(Convolution, RejectsWrongOutputSize) {
+    ConvolutionDesc d = makeConv({.h = 64, .w = 64, .strides = {2, 2}}, "enc1");
+    d.output.sizes[2] = 31;
+    EXPECT_EQ(compileError(d), "convolution 'enc1': output height 31 does not match the 32 implied by input 64, kernel 3, stride 2, "
+                               "pads 1/1, dilation 1");
+    d = makeConv({.h = 13, .w = 11, .kH = 9, .kW = 9, .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4}, .outputPadding = {1, 1},
+                  .transposed = true},
+                 "up");
+    d.output.sizes[3] = 21;
+    EXPECT_EQ(compileError(d), "convolution 'up': output width 21 does not match the 22 implied by input 11, kernel 9, stride 2, "
+                               "pads 4/4, dilation 1, output padding 1");
+    d = makeConv({.h = 4, .w = 4, .kH = 5, .kW = 5, .padBegin = {0, 0}, .padEnd = {0, 0}}, "big");
+    d.output.sizes[2] = d.output.sizes[3] = 1;
+    EXPECT_EQ(compileError(d), "convolution 'big': no valid output height for input 4, kernel 5, stride 1, pads 0/0, dilation 1 "
+                               "(the kernel does not fit)");
+}
+
+TEST_F(Convolution, RejectsBadParameters) {
+    ConvolutionDesc d = makeConv({}, "p");
+    d.strides = {0, 1};
+    EXPECT_EQ(compileError(d), "convolution 'p': strides must be non-zero, got 0x1");
+    d = makeConv({}, "p");
+    d.dilations = {1, 0};
+    EXPECT_EQ(compileError(d), "convolution 'p': dilations must be non-zero, got 1x0");
+    d = makeConv({}, "p");
+    d.groups = 0;
+    EXPECT_EQ(compileError(d), "convolution 'p': groups must be at least 1");
+    d = makeConv({.strides = {2, 2}, .transposed = true}, "p");
+    d.outputPadding = {0, 2};
+    EXPECT_EQ(compileError(d), "convolution 'p': output padding 2 must be smaller than stride 2 (width)");
+    d = makeConv({}, "p");
+    d.outputPadding = {1, 0};
+    EXPECT_EQ(compileError(d), "convolution 'p': output padding 1x0 is only valid for a transposed convolution");
+    d = makeConv({.activation = softplus(0.0f)}, "p");
+    EXPECT_EQ(compileError(d), "convolution 'p': softplus steepness (alpha) must not be 0");
+    d = makeConv({}, "p");
+    d.activation.type = ActivationType(99);
+    EXPECT_EQ(compileError(d), "convolution 'p': unknown activation 99");
+}
+
+TEST_F(Convolution, RejectsBadTensors) {
+    ConvolutionDesc d = makeConv({}, "r");
+    d.filter = TensorDesc::make(F32, {5, 3, 9}, TensorFlagOwnedByPlugin);
+    EXPECT_EQ(compileError(d), "convolution 'r': filter must be 4-D, got rank 3 [5, 3, 9]");
+    d = makeConv({}, "r");
+    d.input = TensorDesc::make(F32, {3, 13, 11});
+    EXPECT_EQ(compileError(d), "convolution 'r': input must be 4-D, got rank 3 [3, 13, 11]");
+    d = makeConv({}, "r");
+    d.bias = TensorDesc::make(F32, {6});
+    EXPECT_EQ(compileError(d), "convolution 'r': bias must be [5] or [1, 5, 1, 1] (the output channels), got [6]");
+    d = makeConv({}, "r");
+    d.bias = TensorDesc::make(F32, {5, 1});
+    EXPECT_EQ(compileError(d), "convolution 'r': bias must be [5] or [1, 5, 1, 1] (the output channels), got [5, 1]");
+    d = makeConv({}, "r");
+    d.input.flags = TensorFlagOwnedByPlugin;
+    EXPECT_EQ(compileError(d), "convolution 'r': input cannot be owned by the plugin (only filter and bias are weights)");
+    d = makeConv({}, "r");
+    d.output.flags = TensorFlagOwnedByPlugin;
+    EXPECT_NE(compileError(d).find("convolution 'r'"), std::string::npos) << compileError(d);
+    EXPECT_NE(compileError(d).find("only valid on inputs"), std::string::npos) << compileError(d);
+    d = makeConv({}, "r");
+    d.output = TensorDesc::strided(F32, {1, 5, 13, 11}, {0, 1, 0, 1});  // channels and columns alias: a race
+    auto compiled = optest::device().compileOperator(d);
+    ASSERT_FALSE(compiled.ok());
+    EXPECT_EQ(compiled.error().code, ErrorCode::InvalidArgument);
+    EXPECT_NE(compiled.error().message.find("convolution 'r' output"), std::string::npos) << compiled.error().message;
+}
+
+TEST_F(Convolution, RejectsFp16WithoutDeviceSupport) {
+    // The message and code come from the shared tensor check; on devices with fp16 the same desc compiles.
+    ConvolutionDesc d = makeConv({.type = F16}, "h");
+    auto compiled = optest::device().compileOperator(d);
+    if (optest::device().capabilities().fp16Storage) {
+        EXPECT_TRUE(compiled.ok()) << compiled.error().message;
+    } else {
+        ASSERT_FALSE(compiled.ok());
+        EXPECT_EQ(compiled.error().code, ErrorCode::Unsupported);
+        EXPECT_NE(compiled.error().message.find("convolution 'h' input is fp16"), std::string::npos) << compiled.error().message;
+    }
+}
+
+}  // namespace
