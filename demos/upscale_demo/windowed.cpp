@@ -33,6 +33,7 @@ struct WindowedApp {
     const Options& o;
     engine::Window window;
     engine::Context ctx;
+    engine::Surface surface;  // after ctx: destroyed before the instance
     engine::Frames frames;
     engine::GpuTimer timer;
     engine::Swapchain swapchain;
@@ -52,9 +53,10 @@ struct WindowedApp {
         : o(options),
           window("upscale_demo", o.width, o.height),
           ctx(contextDesc(o)),
+          surface(window.createSurface(ctx.instance())),
           frames(ctx, {.framesInFlight = kFramesInFlight}),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
-          swapchain(ctx, window.createSurface(ctx.instance()), window.framebufferExtent(), kFramesInFlight),
+          swapchain(ctx, surface.handle(), window.framebufferExtent(), kFramesInFlight),
           renderer(ctx, rendererDesc(o, swapchain.extent())) {
         buildGraph();
     }

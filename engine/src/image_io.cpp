@@ -53,7 +53,9 @@ void writeNpy(const std::string& path, std::span<const float> data, std::span<co
         count *= d;
         dims += std::to_string(d) + ", ";
     }
-    if (shape.size() > 1) dims.resize(dims.size() - 2);  // "(3,)" keeps its comma, "(2, 3)" does not
+    // Python tuple syntax: "(3,)" keeps its comma, "(2, 3)" does not.
+    if (shape.size() == 1) dims.resize(dims.size() - 1);
+    else if (shape.size() > 1) dims.resize(dims.size() - 2);
     if (count != data.size())
         throw Error("writeNpy " + path + ": " + std::to_string(data.size()) + " values do not fill shape (" + dims + ")");
     std::string header = "{'descr': '<f4', 'fortran_order': False, 'shape': (" + dims + "), }";

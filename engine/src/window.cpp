@@ -62,18 +62,34 @@ Window::Window(const std::string& title, uint32_t width, uint32_t height) {
     });
 }
 
-Window::~Window() {
+Surface::~Surface() {
     if (surface_) vkDestroySurfaceKHR(instance_, surface_, nullptr);
+}
+
+Surface::Surface(Surface&& other) noexcept : instance_(other.instance_), surface_(other.surface_) {
+    other.surface_ = VK_NULL_HANDLE;
+}
+
+Surface& Surface::operator=(Surface&& other) noexcept {
+    if (this != &other) {
+        if (surface_) vkDestroySurfaceKHR(instance_, surface_, nullptr);
+        instance_ = other.instance_;
+        surface_ = other.surface_;
+        other.surface_ = VK_NULL_HANDLE;
+    }
+    return *this;
+}
+
+Window::~Window() {
     if (window_) glfwDestroyWindow(window_);
     releaseGlfw();
 }
 
-VkSurfaceKHR Window::createSurface(VkInstance instance) {
-    if (surface_) return surface_;
-    VkResult r = glfwCreateWindowSurface(instance, window_, nullptr, &surface_);
+Surface Window::createSurface(VkInstance instance) {
+    VkSurfaceKHR surface = VK_NULL_HANDLE;
+    VkResult r = glfwCreateWindowSurface(instance, window_, nullptr, &surface);
     if (r != VK_SUCCESS) throw Error("cannot create a Vulkan surface for the window: " + lastGlfwError(), r);
-    instance_ = instance;
-    return surface_;
+    return Surface(instance, surface);
 }
 
 void Window::pollEvents() { glfwPollEvents(); }

@@ -11,6 +11,23 @@ struct GLFWwindow;
 
 namespace engine {
 
+// A VkSurfaceKHR owned by the app; destroy it before the instance (declare it after the Context).
+class Surface {
+public:
+    Surface() = default;
+    Surface(VkInstance instance, VkSurfaceKHR surface) : instance_(instance), surface_(surface) {}
+    ~Surface();
+    Surface(Surface&& other) noexcept;
+    Surface& operator=(Surface&& other) noexcept;
+    Surface(const Surface&) = delete;
+    Surface& operator=(const Surface&) = delete;
+    VkSurfaceKHR handle() const { return surface_; }
+
+private:
+    VkInstance instance_ = VK_NULL_HANDLE;
+    VkSurfaceKHR surface_ = VK_NULL_HANDLE;
+};
+
 class Window {
 public:
     // Throws engine::Error when GLFW cannot initialise (no display: run with --headless or
@@ -23,8 +40,8 @@ public:
     // Instance extensions the surface needs (pass to ContextDesc::instanceExtensions).
     static std::vector<const char*> requiredInstanceExtensions();
 
-    // Creates the surface once the instance exists; the window destroys it.
-    VkSurfaceKHR createSurface(VkInstance instance);
+    // Creates a surface for this window once the instance exists.
+    Surface createSurface(VkInstance instance);
 
     void pollEvents();
     // Blocks while the window is minimised (framebuffer 0x0) so no zero-sized swapchain is made.
@@ -40,8 +57,6 @@ public:
 
 private:
     GLFWwindow* window_ = nullptr;
-    VkInstance instance_ = VK_NULL_HANDLE;
-    VkSurfaceKHR surface_ = VK_NULL_HANDLE;
     bool resized_ = false;
 };
 

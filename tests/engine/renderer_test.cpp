@@ -1,0 +1,219 @@
+#include "vulkan_test.h"
+
+#include "engine/camera.h"
+#include "engine/error.h"
+#include "engine/renderer.h"
+
+#include <algorithm>
+#include <cmath>
+#include <numeric>
+
+namespace {
+
+using testsupport::VulkanTest;
+
+engine::RendererDesc smallDesc(engine::UpscaleMode mode = engine::UpscaleMode::Bilinear) {
+    engine::RendererDesc d;
+    d.outputWidth = 64;
+    d.outputHeight = 48;
+    d.renderScale = 0.5f;
+    d.upscale = mode;
+    return d;
+}
+
+engine::FrameParams params(uint32_t frame = 10) { return engine::FrameParams::onPath(0, frame, 30.0f, 1.0f); }
+
+const engine::FrameReadback::FloatImage& channel(const engine::FrameReadback& rb, engine::Channel c) {
+    auto it = std::find_if(rb.channels.begin(), rb.channels.end(), [&](const auto& i) { return i.channel == c; });
+    if (it == rb.channels.end()) throw std::runtime_error(std::string("channel missing: ") + engine::toString(c));
+    return *it;
+}
+
+double mean(const std::vector<float>& v) { return std::accumulate(v.begin(), v.end(), 0.0) / double(v.size()); }
+
+TEST_F(VulkanTest, RendererReadsBackEveryChannelAtItsResolution) {
+    engine::Renderer r(ctx(), smallDesc());
+    uint32_t all = engine::Channel::Color | engine::Channel::Depth | engine::Channel::Normal | engine::Channel::Albedo |
+                   engine::Channel::Motion | engine::Channel::SunVisibility | engine::Channel::Output;
+    engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, params(), all);
+    EXPECT_EQ(rb.frame.width, 64u);
+    EXPECT_EQ(rb.frame.height, 48u);
+    ASSERT_EQ(rb.channels.size(), 7u);
+    const auto& depth = channel(rb, engine::Channel::Depth);
+    EXPECT_EQ(depth.width, 32u);
+    EXPECT_EQ(depth.height, 24u);
+    EXPECT_EQ(depth.components, 1u);
+    EXPECT_EQ(channel(rb, engine::Channel::Output).width, 64u);
+    EXPECT_EQ(channel(rb, engine::Channel::Motion).components, 2u);
+    EXPECT_EQ(channel(rb, engine::Channel::Normal).components, 3u);
+
+    // The orbit camera sees both sky (depth 1) and geometry; geometry has unit normals.
+    size_t sky = std::count(depth.data.begin(), depth.data.end(), 1.0f);
+    EXPECT_GT(sky, 0u);
+    EXPECT_LT(sky, depth.data.size());
+    const auto& normal = channel(rb, engine::Channel::Normal);
+    for (size_t i = 0; i < depth.data.size(); ++i) {
+        if (depth.data[i] >= 1.0f) continue;
+        float len = std::sqrt(normal.data[3 * i] * normal.data[3 * i] + normal.data[3 * i + 1] * normal.data[3 * i + 1] +
+                              normal.data[3 * i + 2] * normal.data[3 * i + 2]);
+        ASSERT_NEAR(len, 1.0f, 0.01f) << "pixel " << i;
+    }
+    // Not a constant image.
+    auto [lo, hi] = std::minmax_element(rb.frame.pixels.begin(), rb.frame.pixels.end());
+    EXPECT_GT(int(*hi) - int(*lo), 100);
+}
+
+TEST_F(VulkanTest, MotionVectorsFollowTheCamera) {
+    engine::Renderer r(ctx(), smallDesc(engine::UpscaleMode::Native));
+    engine::FrameParams still = params();
+    still.previousCamera = still.camera;
+    auto motion = channel(engine::renderSingleFrame(ctx(), r, still, uint32_t(engine::Channel::Motion)), engine::Channel::Motion);
+    EXPECT_TRUE(std::all_of(motion.data.begin(), motion.data.end(), [](float v) { return v == 0.0f; }));
+
+    engine::FrameParams moving = params();
+    moving.previousCamera = engine::camera(0, 0.0f);  // one second earlier on the orbit
+    motion = channel(engine::renderSingleFrame(ctx(), r, moving, uint32_t(engine::Channel::Motion)), engine::Channel::Motion);
+    float largest = 0;
+    for (float v : motion.data) largest = std::max(largest, std::fabs(v));
+    EXPECT_GT(largest, 0.01f);
+}
+
+TEST_F(VulkanTest, BilinearAndBicubicAreDifferentFilters) {
+    engine::Renderer bilinear(ctx(), smallDesc(engine::UpscaleMode::Bilinear));
+    engine::Renderer bicubic(ctx(), smallDesc(engine::UpscaleMode::Bicubic));
+    engine::Image8 a = engine::renderSingleFrame(ctx(), bilinear, params()).frame;
+    engine::Image8 b = engine::renderSingleFrame(ctx(), bicubic, params()).frame;
+    engine::ImageDiff d = engine::compareImages(a, b);
+    EXPECT_GT(d.meanAbsDiff, 0.1);
+    EXPECT_GT(d.psnr, 20.0) << "both should still show the same scene";
+}
+
+TEST_F(VulkanTest, GraphHasTheDocumentedPassesAndHooks) {
+    engine::Renderer r(ctx(), smallDesc(engine::UpscaleMode::Bicubic));
+    engine::renderSingleFrame(ctx(), r, params());
+    EXPECT_EQ(r.graph().passOrder(), (std::vector<std::string>{"gbuffer", "lighting", "upscale_bicubic", "encode", "readback"}));
+    auto hooks = r.graph().hooks();
+    for (const char* h : {"after_lighting", "before_output", "after_output", "before_present"})
+        EXPECT_NE(std::find(hooks.begin(), hooks.end(), h), hooks.end()) << h;
+}
+
+// A stand-in for the ML upscaler: fills the output image with one colour.
+TEST_F(VulkanTest, ExternalUpscalerReplacesTheBuiltInFilter) {
+    engine::Renderer r(ctx(), smallDesc(engine::UpscaleMode::Bilinear));
+    engine::OutputStage seen;
+    r.setUpscaler([&](engine::FrameGraph& g, const engine::OutputStage& stage) {
+        seen = stage;
+        engine::PassDesc pass;
+        pass.name = "test_upscaler";
+        pass.type = engine::PassType::Transfer;
+        pass.uses = {{stage.color, engine::Access::TransferRead}, {stage.output, engine::Access::TransferWrite}};
+        pass.record = [stage](engine::PassContext& pc) {
+            VkClearColorValue c{{0.25f, 0.5f, 0.75f, 1.0f}};
+            VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            vkCmdClearColorImage(pc.commandBuffer(), pc.image(stage.output), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &c, 1, &range);
+        };
+        g.addPass(std::move(pass));
+    });
+    engine::Image8 frame = engine::renderSingleFrame(ctx(), r, params()).frame;
+    EXPECT_EQ(seen.renderExtent.width, 32u);
+    EXPECT_EQ(seen.outputExtent.width, 64u);
+    auto order = r.graph().passOrder();
+    EXPECT_NE(std::find(order.begin(), order.end(), "test_upscaler"), order.end());
+    EXPECT_EQ(std::find(order.begin(), order.end(), "upscale_bilinear"), order.end());
+    // sRGB encoding of 0.25 / 0.5 / 0.75.
+    for (size_t i = 0; i < frame.pixels.size(); i += 4) {
+        ASSERT_NEAR(frame.pixels[i + 0], 137, 1);
+        ASSERT_NEAR(frame.pixels[i + 1], 188, 1);
+        ASSERT_NEAR(frame.pixels[i + 2], 225, 1);
+    }
+}
+
+TEST_F(VulkanTest, BuildHookPassRunsAtItsHook) {
+    engine::Renderer r(ctx(), smallDesc(engine::UpscaleMode::Native));
+    r.addBuildHook([](engine::FrameGraph& g, const engine::OutputStage& stage) {
+        engine::PassDesc pass;
+        pass.name = "darken";
+        pass.type = engine::PassType::Transfer;
+        pass.uses = {{stage.color, engine::Access::TransferWrite}};
+        pass.record = [stage](engine::PassContext& pc) {
+            VkClearColorValue c{{0, 0, 0, 1}};
+            VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+            vkCmdClearColorImage(pc.commandBuffer(), pc.image(stage.color), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &c, 1, &range);
+        };
+        g.insertAtHook("after_lighting", std::move(pass));
+    });
+    engine::Image8 frame = engine::renderSingleFrame(ctx(), r, params()).frame;
+    auto order = r.graph().passOrder();
+    ASSERT_GE(order.size(), 3u);
+    EXPECT_EQ(order[2], "darken");
+    for (size_t i = 0; i < frame.pixels.size(); i += 4) ASSERT_EQ(frame.pixels[i], 0) << "pixel " << i / 4;
+}
+
+TEST_F(VulkanTest, StochasticShadowsAreNoisyAndConvergeToTheReference) {
+    engine::RendererDesc desc = smallDesc(engine::UpscaleMode::Native);
+    desc.shadows = engine::ShadowMode::Stochastic;
+    desc.shadowSamples = 1;
+    engine::Renderer noisy(ctx(), desc);
+    const uint32_t vis = uint32_t(engine::Channel::SunVisibility);
+    engine::FrameParams p = params();
+    auto a = channel(engine::renderSingleFrame(ctx(), noisy, p, vis), engine::Channel::SunVisibility).data;
+    p.frameSeed += 1;
+    auto b = channel(engine::renderSingleFrame(ctx(), noisy, p, vis), engine::Channel::SunVisibility).data;
+    EXPECT_NE(a, b) << "a new seed must give a new noise pattern";
+    for (float v : a) ASSERT_TRUE(v == 0.0f || v == 1.0f) << "one sample per pixel is binary";
+
+    desc.shadowSamples = 256;
+    engine::Renderer converged(ctx(), desc);
+    auto ref = channel(engine::renderSingleFrame(ctx(), converged, p, vis), engine::Channel::SunVisibility).data;
+    EXPECT_NEAR(mean(a), mean(ref), 0.05);
+    size_t fractional = std::count_if(ref.begin(), ref.end(), [](float v) { return v > 0.02f && v < 0.98f; });
+    EXPECT_GT(fractional, 0u) << "the converged reference has penumbrae";
+}
+
+TEST_F(VulkanTest, BadRendererDescriptionsAreClearErrors) {
+    auto expectError = [&](engine::RendererDesc d, const std::string& needle) {
+        try {
+            engine::Renderer r(ctx(), d);
+            ADD_FAILURE() << "expected engine::Error mentioning " << needle;
+        } catch (const engine::Error& e) {
+            EXPECT_NE(std::string(e.what()).find(needle), std::string::npos) << e.what();
+        }
+    };
+    engine::RendererDesc d = smallDesc();
+    d.outputWidth = 0;
+    expectError(d, "output width 0");
+    d = smallDesc();
+    d.outputHeight = 20000;
+    expectError(d, "output height 20000");
+    d = smallDesc();
+    d.renderScale = 0.0f;
+    expectError(d, "render scale");
+    d = smallDesc();
+    d.shadows = engine::ShadowMode::Stochastic;
+    d.shadowSamples = 0;
+    expectError(d, "shadow samples 0");
+}
+
+TEST(CameraPaths, AreDeterministicDistinctAndNamed) {
+    ASSERT_GE(engine::cameraPathCount(), 4u);
+    for (uint32_t p = 0; p < engine::cameraPathCount(); ++p) {
+        engine::CameraPose a = engine::camera(p, 3.5f), b = engine::camera(p, 3.5f), c = engine::camera(p, 4.5f);
+        EXPECT_EQ(a.position, b.position);
+        EXPECT_NE(a.position, c.position) << engine::cameraPathName(p) << " does not move";
+        EXPECT_EQ(engine::cameraPathIndex(engine::cameraPathName(p)), p);
+        for (uint32_t q = 0; q < p; ++q) EXPECT_NE(engine::camera(q, 3.5f).position, a.position);
+    }
+    EXPECT_THROW(engine::camera(engine::cameraPathCount(), 0.0f), engine::Error);
+    EXPECT_EQ(engine::cameraPathIndex("no_such_path"), UINT32_MAX);
+}
+
+TEST(CameraPaths, JitterShiftsProjectionBySubPixels) {
+    engine::CameraPose pose = engine::camera(0, 1.0f);
+    engine::CameraMatrices m0 = engine::cameraMatrices(pose, 100, 50);
+    engine::CameraMatrices m1 = engine::cameraMatrices(pose, 100, 50, {0.5f, 0.0f});
+    glm::vec4 clip0 = m0.viewProj * glm::vec4(pose.target, 1.0f), clip1 = m1.viewProj * glm::vec4(pose.target, 1.0f);
+    float dxPixels = (clip1.x / clip1.w - clip0.x / clip0.w) * 0.5f * 100.0f;
+    EXPECT_NEAR(dxPixels, 0.5f, 1e-3f);
+}
+
+}  // namespace

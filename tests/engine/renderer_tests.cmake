@@ -1,0 +1,40 @@
+# Renderer, image I/O, golden image, demo CLI and window tests (included from tests/CMakeLists.txt).
+vkml_test(engine_image_io_tests engine/image_io_test.cpp)
+vkml_test(engine_renderer_tests engine/renderer_test.cpp)
+vkml_test(engine_golden_tests engine/golden_test.cpp)
+target_include_directories(engine_golden_tests PRIVATE ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
+target_compile_definitions(engine_golden_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
+
+if(TARGET upscale_demo)
+  set(_check ${CMAKE_CURRENT_SOURCE_DIR}/engine/run_and_check.cmake)
+  set(_out ${CMAKE_CURRENT_BINARY_DIR}/demo_cli_out)
+  # demo_cli_test(name "<args>" <expected exit: zero|nonzero> <output regex> [files...])
+  function(demo_cli_test name args expect regex)
+    string(REPLACE ";" "\\;" cmd "$<TARGET_FILE:upscale_demo>;${args}")
+    add_test(NAME demo_cli.${name}
+             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${cmd}" -DEXPECT_EXIT=${expect} "-DEXPECT_OUTPUT=${regex}"
+                     "-DEXPECT_FILES=${ARGN}" -P ${_check})
+  endfunction()
+  demo_cli_test(unknown_flag "--bogus" nonzero "unknown option '--bogus'")
+  demo_cli_test(zero_width "--headless;--width;0" nonzero "--width: 0 is out of range \\[16, 16384\\]")
+  demo_cli_test(huge_height "--headless;--height;99999" nonzero "--height: 99999 is out of range")
+  demo_cli_test(non_numeric_frames "--headless;--frames;ten" nonzero "--frames: 'ten' is not a non-negative integer")
+  demo_cli_test(trailing_garbage "--headless;--width;64px" nonzero "--width: '64px' is not a non-negative integer")
+  demo_cli_test(bad_scale "--render-scale;abc" nonzero "--render-scale: 'abc' is not a number")
+  demo_cli_test(bad_mode "--mode;lanczos" nonzero "--mode: 'lanczos' is not one of native, bilinear, bicubic")
+  demo_cli_test(bad_path "--path;99" nonzero "--path: 99 is out of range")
+  demo_cli_test(missing_value "--headless;--out" nonzero "--out needs a value")
+  demo_cli_test(bad_channel "--channels;depth,colour" nonzero "--channels: 'colour' is not one of")
+  demo_cli_test(unwritable_out "--headless;--out;/proc/vkml_demo_out" nonzero "cannot create output directory '/proc/vkml_demo_out'")
+  demo_cli_test(bad_device "--headless;--device;42;--out;${_out}/bad_device" nonzero "device index 42 is out of range")
+  demo_cli_test(help "--help" zero "--render-scale")
+  demo_cli_test(headless_run
+    "--headless;--frames;2;--width;48;--height;32;--mode;bicubic;--path;text_dolly;--validation;--channels;depth,motion;--out;${_out}/run"
+    zero "rendered 2 frame\\(s\\) 24x16 -> 48x32 \\(bicubic\\)"
+    ${_out}/run/frame_00000.png ${_out}/run/frame_00001.png ${_out}/run/report.json ${_out}/run/depth_00001.npy
+    ${_out}/run/motion_00000.npy)
+  set_tests_properties(demo_cli.headless_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+
+  add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
+  set_tests_properties(demo_window_smoke PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()
