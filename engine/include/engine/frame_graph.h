@@ -10,6 +10,26 @@
 //
 // Lifecycle: build (declare resources, passes, hooks) -> bake() once -> execute() every frame.
 // Rebuild and re-bake when the resolution or the set of passes changes.
+//
+// Contract (details and rationale: docs/FRAME_GRAPH.md):
+//  - Ordering: a read sees the latest write declared before it; a read of a transient with no
+//    earlier writer sees the first later writer (the reader moves after it). Writes stay after
+//    earlier reads (WAR) and writes (WAW). Otherwise declaration order is kept.
+//  - Record callbacks record only their work: no barriers on graph resources, no render pass
+//    begin/end (the graph does both), no submission. They may bind anything, push constants,
+//    allocate descriptor sets from the frame's DescriptorArena, and barrier their own
+//    internal resources (e.g. between dispatches of an ML graph).
+//  - Images are single-mip, single-layer 2D (transients); barriers on imported images cover
+//    all mips and layers. Transient contents are undefined at the start of every frame.
+//  - An imported resource is in `before` when the command buffer starts executing and is left
+//    in `after` (after.layout UNDEFINED: keep the last layout; after.stages NONE with no
+//    layout change: no trailing barrier, the caller synchronizes, e.g. with a semaphore).
+//  - execute() may record the same baked graph for consecutive frames in flight on ONE queue:
+//    a transient's first barrier waits for the previous frame's last accesses of its memory.
+//  - Destroying the graph or re-baking destroys transients: only once the GPU finished every
+//    frame that executed it (Frames::waitIdle, or defer the destruction).
+//  - Errors: graph errors throw engine::Error from bake() naming pass and resource; handles
+//    not from this graph throw too. Not thread-safe.
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -106,9 +126,10 @@ struct PassDesc {
     RecordFn record;
 };
 
-// One barrier batch recorded before a pass (exposed for tests and debugging).
+// One barrier batch recorded before a pass (exposed for tests and debugging). Handles of
+// imported resources are refreshed at execute() (after a rebind they may be stale here).
 struct BarrierBatch {
-    uint32_t beforePass = 0;  // index into the baked order
+    uint32_t beforePass = 0;  // index into the baked order; passCount: after the last pass
     std::vector<VkImageMemoryBarrier2> images;
     std::vector<VkBufferMemoryBarrier2> buffers;
     std::vector<VkMemoryBarrier2> memory;
@@ -154,8 +175,9 @@ public:
     // one pass), orders, allocates and aliases transients, computes barriers. Throws
     // engine::Error with a message naming the pass and resource on a graph error.
     void bake();
-    // Records every pass (and its barriers) into `cmd`. With a timer, each pass is wrapped
-    // in timestamp queries under its name.
+    // Records every pass (and its barriers) into `cmd`. With a timer, each pass (barriers,
+    // rendering and callback) is wrapped in a scope named after the pass; call
+    // timer->beginFrame(cmd, frameIndex) first. Allocates nothing per frame.
     void execute(VkCommandBuffer cmd, uint32_t frameIndex, GpuTimer* timer = nullptr);
 
     // Introspection (valid after bake()).
