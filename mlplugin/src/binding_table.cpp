@@ -151,9 +151,9 @@ Status BindingTableImpl::missing(const SlotRule& rule) const {
 }
 
 Status BindingTableImpl::checkRecordable(const Dispatchable& dispatchable) const {
-    if (!target_) return invalidArgument("cannot record '" + dispatchable.name() + "': the binding table has no dispatchable (its last reset failed)");
+    if (!target_) return invalidArgument("cannot record " + dispatchable.name() + ": the binding table has no dispatchable (its last reset failed)");
     if (dispatchable_ != &dispatchable)
-        return invalidArgument("cannot record '" + dispatchable.name() + "' with a binding table created for " + target_->label +
+        return invalidArgument("cannot record " + dispatchable.name() + " with a binding table created for " + target_->label +
                                " (reset the table to re-target it)");
     for (size_t i = 0; i < target_->inputs.size(); ++i)
         if (target_->inputs[i].use == SlotUse::Required && !inputsBound_[i]) return missing(target_->inputs[i]);

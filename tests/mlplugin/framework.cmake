@@ -4,3 +4,6 @@ add_library(mlp_op_test STATIC op_test.cpp)
 target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)
+
+vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp
+  LIBS mlp_op_test GTest::gmock)
