@@ -10,10 +10,11 @@ if(TARGET upscale_demo)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/demo_cli_out)
   # demo_cli_test(name "<args>" <expected exit: zero|nonzero> <output regex> [files...])
   function(demo_cli_test name args expect regex)
-    string(REPLACE ";" "\\;" cmd "$<TARGET_FILE:upscale_demo>;${args}")
+    string(REPLACE ";" "|" files "${ARGN}")
+    string(REPLACE ";" "|" cmd "$<TARGET_FILE:upscale_demo>;${args}")  # '|' survives add_test
     add_test(NAME demo_cli.${name}
              COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${cmd}" -DEXPECT_EXIT=${expect} "-DEXPECT_OUTPUT=${regex}"
-                     "-DEXPECT_FILES=${ARGN}" -P ${_check})
+                     "-DEXPECT_FILES=${files}" -P ${_check})
   endfunction()
   demo_cli_test(unknown_flag "--bogus" nonzero "unknown option '--bogus'")
   demo_cli_test(zero_width "--headless;--width;0" nonzero "--width: 0 is out of range \\[16, 16384\\]")

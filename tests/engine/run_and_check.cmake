@@ -1,6 +1,9 @@
 # Runs one command and checks its exit status and output; for tests of executables.
-#   cmake -DCOMMAND="exe;arg1;arg2" -DEXPECT_EXIT=nonzero|zero -DEXPECT_OUTPUT=<regex>
-#         [-DREJECT_OUTPUT=<regex>] [-DEXPECT_FILES="f1;f2"] -P run_and_check.cmake
+#   cmake -DCOMMAND="exe|arg1|arg2" -DEXPECT_EXIT=nonzero|zero -DEXPECT_OUTPUT=<regex>
+#         [-DREJECT_OUTPUT=<regex>] [-DEXPECT_FILES="f1|f2"] -P run_and_check.cmake
+# Lists use '|' because ';' does not survive add_test's argument passing.
+string(REPLACE "|" ";" COMMAND "${COMMAND}")
+string(REPLACE "|" ";" EXPECT_FILES "${EXPECT_FILES}")
 execute_process(COMMAND ${COMMAND} RESULT_VARIABLE rc OUTPUT_VARIABLE out ERROR_VARIABLE err TIMEOUT 300)
 set(all "${out}${err}")
 message("exit status: ${rc}\n--- output ---\n${all}--------------")
