@@ -104,6 +104,43 @@ const char* accessNotAllowedIn(Access access, PassType type) {
     return "it is not a known Access value";
 }
 
+// Two reads of one image in one pass share a layout: equal layouts trivially, and a depth
+// image that is both depth-tested (read-only) and sampled lives in DEPTH_STENCIL_READ_ONLY.
+bool unifyLayouts(VkImageLayout a, VkImageLayout b, VkImageLayout& out) {
+    if (a == b) {
+        out = a;
+        return true;
+    }
+    const auto depthRead = VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL;
+    const auto sampled = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+    if ((a == depthRead && b == sampled) || (a == sampled && b == depthRead)) {
+        out = depthRead;
+        return true;
+    }
+    return false;
+}
+
+AccessInfo passAccess(const PassDesc& pass, ResourceHandle resource, bool isImage) {
+    AccessInfo merged;
+    bool first = true;
+    for (const ResourceUse& use : pass.uses) {
+        if (use.resource != resource) continue;
+        const AccessInfo info = accessInfo(use.access, pass.type);
+        if (first) {
+            merged = info;
+            first = false;
+            continue;
+        }
+        if (merged.write || info.write || (isImage && !unifyLayouts(merged.layout, info.layout, merged.layout)))
+            throw Error("frame graph: pass '" + pass.name + "' uses a resource in conflicting ways");  // validateUses() said which
+        merged.stages |= info.stages;
+        merged.access |= info.access;
+        merged.imageUsage |= info.imageUsage;
+        merged.bufferUsage |= info.bufferUsage;
+    }
+    return merged;
+}
+
 bool isWrite(Access access) { return accessInfo(access, PassType::Compute).write; }
 
 const char* toString(Access access) {
@@ -209,12 +246,14 @@ void FrameGraph::rebindImportedImage(ResourceHandle h, VkImage image, VkImageVie
     if (!r.imported || !r.isImage) throw Error("frame graph: rebindImportedImage: '" + r.name + "' is not an imported image");
     r.image = image;
     r.view = view;
+    impl_->patchAllBatches();
 }
 
 void FrameGraph::rebindImportedBuffer(ResourceHandle h, VkBuffer buffer) {
     Resource& r = impl_->resource(h);
     if (!r.imported || r.isImage) throw Error("frame graph: rebindImportedBuffer: '" + r.name + "' is not an imported buffer");
     r.buffer = buffer;
+    impl_->patchAllBatches();
 }
 
 uint32_t FrameGraph::addPass(PassDesc pass) {

@@ -88,8 +88,13 @@ void FrameGraph::Impl::validateUses(const std::vector<uint32_t>& sequence) const
                             " inside dynamic rendering; put copies in a Transfer or Compute pass");
             for (size_t v = 0; v < u; ++v) {
                 if (pass.uses[v].resource != use.resource) continue;
-                throw Error(where + " uses " + quoted(r.name) + " twice (as " + toString(pass.uses[v].access) + " and " +
-                            accessName + "); a pass declares one access per resource (use a ReadWrite access to read and write)");
+                const Access other = pass.uses[v].access;
+                const std::string twice = where + " uses " + quoted(r.name) + " twice (as " + toString(other) + " and " + accessName + ")";
+                if (isWrite(other) || isWrite(use.access))
+                    throw Error(twice + "; a pass declares one access per resource it writes (use a ReadWrite access to read and write)");
+                VkImageLayout shared;
+                if (r.isImage && !unifyLayouts(accessInfo(other, pass.type).layout, info.layout, shared))
+                    throw Error(twice + ", which need different image layouts");
             }
         }
     }

@@ -135,11 +135,15 @@ void FrameGraph::Impl::deriveBarriers() {
             BarrierBatch batch;
             batch.beforePass = i;
             BatchOwners batchOwners;
-            for (const ResourceUse& use : pass.uses) {
+            for (size_t u = 0; u < pass.uses.size(); ++u) {
+                const ResourceUse& use = pass.uses[u];
+                const auto sameResource = [&](const ResourceUse& v) { return v.resource == use.resource; };
+                if (std::any_of(pass.uses.begin(), pass.uses.begin() + long(u), sameResource)) continue;  // merged below
                 const Resource& r = resources[use.resource];
                 Dependency dep{};
                 const bool discard = !r.imported && r.firstUse == i ? true : discardsContents(use, pass);
-                if (applyUse(tracks[use.resource], r.isImage, accessInfo(use.access, pass.type), discard, dep) && emit)
+                const AccessInfo info = passAccess(pass, use.resource, r.isImage);
+                if (applyUse(tracks[use.resource], r.isImage, info, discard, dep) && emit)
                     addBarrier(batch, batchOwners, r, use.resource, dep);
             }
             if (!emit || (batch.images.empty() && batch.buffers.empty())) continue;

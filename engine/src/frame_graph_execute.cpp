@@ -79,7 +79,7 @@ void FrameGraph::Impl::prepareRendering() {
                             std::to_string(r.imageDesc.height) + "); attachments of one pass must have one size");
             }
             VkRenderingAttachmentInfo info{VK_STRUCTURE_TYPE_RENDERING_ATTACHMENT_INFO};
-            info.imageLayout = accessInfo(use.access, pass.type).layout;
+            info.imageLayout = passAccess(pass, use.resource, true).layout;
             info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
             if (color) {
                 info.loadOp = pass.loadColor ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
@@ -110,17 +110,14 @@ void FrameGraph::execute(VkCommandBuffer cmd, uint32_t frameIndex, GpuTimer* tim
         const PassDesc& pass = g.passes[bp.pass];
         context.setPass(bp);
         if (timer) timer->beginScope(cmd, pass.name);
-        if (bp.batch >= 0) {
-            BarrierBatch& batch = g.batches[size_t(bp.batch)];
-            g.patchHandles(batch, g.owners[size_t(bp.batch)]);
-            recordBatch(cmd, batch);
-        }
+        if (bp.batch >= 0) recordBatch(cmd, g.batches[size_t(bp.batch)]);
         if (bp.rendering) {
             for (size_t i = 0; i < bp.colorTargets.size(); ++i) bp.colorInfos[i].imageView = g.resources[bp.colorTargets[i]].view;
             if (bp.depthTarget != kInvalidResource) bp.depthInfo.imageView = g.resources[bp.depthTarget].view;
-            for (const VkRenderingAttachmentInfo& info : bp.colorInfos)
-                if (info.imageView == VK_NULL_HANDLE)
-                    throw Error("frame graph: pass '" + pass.name + "' renders to an image imported without an image view");
+            bool missingView = bp.depthTarget != kInvalidResource && bp.depthInfo.imageView == VK_NULL_HANDLE;
+            for (const VkRenderingAttachmentInfo& info : bp.colorInfos) missingView |= info.imageView == VK_NULL_HANDLE;
+            if (missingView)
+                throw Error("frame graph: pass '" + pass.name + "' renders to an image imported without an image view");
             VkRenderingInfo ri{VK_STRUCTURE_TYPE_RENDERING_INFO};
             ri.renderArea = {{0, 0}, bp.extent};
             ri.layerCount = 1;
@@ -133,11 +130,7 @@ void FrameGraph::execute(VkCommandBuffer cmd, uint32_t frameIndex, GpuTimer* tim
         if (bp.rendering) vkCmdEndRendering(cmd);
         if (timer) timer->endScope(cmd);
     }
-    if (g.finalBatch >= 0) {
-        BarrierBatch& batch = g.batches[size_t(g.finalBatch)];
-        g.patchHandles(batch, g.owners[size_t(g.finalBatch)]);
-        recordBatch(cmd, batch);
-    }
+    if (g.finalBatch >= 0) recordBatch(cmd, g.batches[size_t(g.finalBatch)]);
 }
 
 }  // namespace engine

@@ -23,6 +23,11 @@ struct AccessInfo {
 };
 
 AccessInfo accessInfo(Access access, PassType type);
+// All uses of `resource` in `pass` merged into one (several reads may share a resource when
+// their layouts agree; validateUses() rejects every other repetition).
+AccessInfo passAccess(const PassDesc& pass, ResourceHandle resource, bool isImage);
+// The layout two reads of one image in one pass can share, if any.
+bool unifyLayouts(VkImageLayout a, VkImageLayout b, VkImageLayout& out);
 // Null when `access` may appear in a pass of `type`, otherwise why not.
 const char* accessNotAllowedIn(Access access, PassType type);
 const char* toString(PassType type);
@@ -131,6 +136,9 @@ struct FrameGraph::Impl {
     const Resource& resource(ResourceHandle h) const;
     Resource& resource(ResourceHandle h);
     void patchHandles(BarrierBatch& batch, const BatchOwners& owners) const;
+    void patchAllBatches() {
+        for (size_t b = 0; b < batches.size(); ++b) patchHandles(batches[b], owners[b]);
+    }
 };
 
 }  // namespace engine

@@ -80,6 +80,14 @@ TEST_F(FrameGraphBake, ConflictingUsesInOnePassAreReported) {
     EXPECT_CONTAINS(msg, "pass 'feedback' uses 'color' twice (as SampledFragment and ColorAttachmentWrite)");
 }
 
+TEST_F(FrameGraphBake, ReadsNeedingDifferentLayoutsInOnePassAreReported) {
+    engine::FrameGraph g(ctx());
+    const auto img = g.createImage("features", color);
+    g.addPass(pass("make", PassType::Compute, {{img, Access::StorageImageWrite}}));
+    g.addPass(pass("use", PassType::Compute, {{img, Access::SampledCompute}, {img, Access::StorageImageRead}}));
+    EXPECT_CONTAINS(bakeError(g), "pass 'use' uses 'features' twice (as SampledCompute and StorageImageRead), which need different image layouts");
+}
+
 TEST_F(FrameGraphBake, WrongKindsOfAccessAreReported) {
     {
         engine::FrameGraph g(ctx());

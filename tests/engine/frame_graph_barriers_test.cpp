@@ -224,6 +224,32 @@ TEST_F(FrameGraphBarriers, ImportedResourcesStartAndEndInTheirExternalStates) {
     const auto nextImage = reinterpret_cast<VkImage>(uintptr_t(0x3000));
     g.rebindImportedImage(swapchain, nextImage, VK_NULL_HANDLE);
     EXPECT_EQ(g.physicalImage(swapchain), nextImage);
+    EXPECT_EQ(imageBarrier(g, "", swapchain)->image, nextImage);
+}
+
+TEST_F(FrameGraphBarriers, SeveralReadsOfOneResourceInAPassShareOneBarrier) {
+    engine::FrameGraph g(ctx());
+    const auto depth = g.createImage("depth", {VK_FORMAT_D32_SFLOAT, 64, 32, 0});
+    const auto target = g.createImage("target", color);
+    const auto args = g.createBuffer("args", bytes);
+    g.addPass(pass("prepass", PassType::Graphics, {{depth, Access::DepthAttachmentWrite}}));
+    g.addPass(pass("args", PassType::Compute, {{args, Access::StorageBufferWrite}}));
+    g.addPass(pass("fog", PassType::Graphics,
+                   {{depth, Access::DepthAttachmentRead}, {depth, Access::SampledFragment},
+                    {target, Access::ColorAttachmentWrite}, {args, Access::IndirectRead}, {args, Access::StorageBufferRead}}));
+    g.bake();
+    const auto d = imageBarrier(g, "fog", depth);
+    ASSERT_TRUE(d);
+    EXPECT_EQ(d->newLayout, VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL);
+    EXPECT_EQ(d->dstStageMask, kFragmentTests | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
+    EXPECT_EQ(d->dstAccessMask, VK_ACCESS_2_DEPTH_STENCIL_ATTACHMENT_READ_BIT | VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+    const auto a = bufferBarrier(g, "fog", args);
+    ASSERT_TRUE(a);
+    EXPECT_EQ(a->dstStageMask, VK_PIPELINE_STAGE_2_DRAW_INDIRECT_BIT | VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT |
+                                   VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
+    size_t depthBarriers = 0;
+    for (const auto& b : fgtest::batchBefore(g, fgtest::orderIndex(g, "fog"))->images) depthBarriers += b.image == g.physicalImage(depth);
+    EXPECT_EQ(depthBarriers, 1u);
 }
 
 }  // namespace

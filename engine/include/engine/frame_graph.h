@@ -19,6 +19,8 @@
 //    begin/end (the graph does both), no submission. They may bind anything, push constants,
 //    allocate descriptor sets from the frame's DescriptorArena, and barrier their own
 //    internal resources (e.g. between dispatches of an ML graph).
+//  - A resource appears once in a pass's uses, except several reads that can share a layout
+//    (a depth image both depth-tested read-only and sampled: DEPTH_STENCIL_READ_ONLY_OPTIMAL).
 //  - Images are single-mip, single-layer 2D (transients); barriers on imported images cover
 //    all mips and layers. Transient contents are undefined at the start of every frame.
 //  - An imported resource is in `before` when the command buffer starts executing and is left
@@ -127,7 +129,7 @@ struct PassDesc {
 };
 
 // One barrier batch recorded before a pass (exposed for tests and debugging). Handles of
-// imported resources are refreshed at execute() (after a rebind they may be stale here).
+// imported resources follow rebindImported*().
 struct BarrierBatch {
     uint32_t beforePass = 0;  // index into the baked order; passCount: after the last pass
     std::vector<VkImageMemoryBarrier2> images;
