@@ -7,3 +7,9 @@ vkml_warnings(mlp_op_test)
 
 vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp
   LIBS mlp_op_test GTest::gmock)
+
+# The minimal sample app runs as a test: validation layer on, non-zero exit on any message or
+# wrong result.
+if(TARGET ml_minimal)
+  add_test(NAME ml_minimal COMMAND ml_minimal --validation)
+endif()
