@@ -12,7 +12,7 @@
 #include "fg_test_shaders.h"
 
 #include <algorithm>
-#include <array>
+#include <string>
 #include <cstring>
 #include <span>
 #include <vector>
@@ -67,6 +67,89 @@ private:
     VkDevice device_;
 };
 
+// A fullscreen-triangle pipeline for dynamic rendering into one RGBA8 attachment, sampling
+// one combined image sampler (set 0, binding 0) with texelFetch.
+class FullscreenPipeline {
+public:
+    FullscreenPipeline(VkDevice device, VkFormat colorFormat) : device_(device) {
+        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        ENGINE_VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
+        const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
+                                                   nullptr};
+        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+        dci.bindingCount = 1;
+        dci.pBindings = &binding;
+        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
+        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+        lci.setLayoutCount = 1;
+        lci.pSetLayouts = &setLayout;
+        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
+
+        VkShaderModule modules[2] = {module(fgtest::shaders::fg_fullscreen_vert()), module(fgtest::shaders::fg_swizzle_frag())};
+        VkPipelineShaderStageCreateInfo stages[2] = {
+            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, modules[0], "main", nullptr},
+            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main", nullptr}};
+        VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
+        VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
+        assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
+        VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
+        viewport.viewportCount = 1;
+        viewport.scissorCount = 1;
+        VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
+        raster.cullMode = VK_CULL_MODE_NONE;
+        raster.lineWidth = 1.0f;
+        VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
+        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
+        VkPipelineColorBlendAttachmentState blendAttachment{};
+        blendAttachment.colorWriteMask = 0xf;
+        VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
+        blend.attachmentCount = 1;
+        blend.pAttachments = &blendAttachment;
+        const VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
+        dynamic.dynamicStateCount = 2;
+        dynamic.pDynamicStates = dynamicStates;
+        VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
+        rendering.colorAttachmentCount = 1;
+        rendering.pColorAttachmentFormats = &colorFormat;
+        VkGraphicsPipelineCreateInfo pci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
+        pci.stageCount = 2;
+        pci.pStages = stages;
+        pci.pVertexInputState = &vertexInput;
+        pci.pInputAssemblyState = &assembly;
+        pci.pViewportState = &viewport;
+        pci.pRasterizationState = &raster;
+        pci.pMultisampleState = &multisample;
+        pci.pColorBlendState = &blend;
+        pci.pDynamicState = &dynamic;
+        pci.layout = layout;
+        const VkResult r = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
+        for (VkShaderModule m : modules) vkDestroyShaderModule(device_, m, nullptr);
+        ENGINE_VK(r);
+    }
+    ~FullscreenPipeline() {
+        vkDestroyPipeline(device_, pipeline, nullptr);
+        vkDestroyPipelineLayout(device_, layout, nullptr);
+        vkDestroyDescriptorSetLayout(device_, setLayout, nullptr);
+        vkDestroySampler(device_, sampler, nullptr);
+    }
+    VkSampler sampler = VK_NULL_HANDLE;
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+
+private:
+    VkShaderModule module(std::span<const uint32_t> spirv) const {
+        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        mci.codeSize = spirv.size_bytes();
+        mci.pCode = spirv.data();
+        VkShaderModule m = VK_NULL_HANDLE;
+        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &m));
+        return m;
+    }
+    VkDevice device_;
+};
+
 struct BufferPush {
     uint32_t count, useSrc, mul, add, indexMul;
 };
@@ -77,10 +160,12 @@ constexpr VkDeviceSize kBufferBytes = kCount * sizeof(uint32_t);
 constexpr VkDeviceSize kImageBytes = kWidth * kHeight * 4;
 constexpr VkDeviceSize kPaintOffset = kBufferBytes;
 constexpr VkDeviceSize kClearOffset = kBufferBytes + kImageBytes;
-constexpr VkDeviceSize kReadbackBytes = kBufferBytes + 2 * kImageBytes;
+constexpr VkDeviceSize kCompositeOffset = kBufferBytes + 2 * kImageBytes;
+constexpr VkDeviceSize kReadbackBytes = kBufferBytes + 3 * kImageBytes;
 constexpr float kClear[4] = {0.25f, 0.5f, 0.75f, 1.0f};
 
-class FrameGraphExecute : public testsupport::VulkanTest {};
+// Parameter: frames in flight.
+class FrameGraphExecute : public testsupport::VulkanTest, public ::testing::WithParamInterface<uint32_t> {};
 
 void checkReadback(const engine::Buffer& readback, uint64_t frame) {
     readback.invalidate();
@@ -99,19 +184,28 @@ void checkReadback(const engine::Buffer& readback, uint64_t frame) {
     const auto* clear = static_cast<const uint8_t*>(readback.mapped()) + kClearOffset;
     for (uint32_t p = 0; p < kWidth * kHeight; ++p)
         for (int c = 0; c < 4; ++c) ASSERT_NEAR(clear[p * 4 + c], kClear[c] * 255.0f, 1.0f) << "pixel " << p;
+    // The composite pass drew `paint` with red and blue swapped.
+    const auto* composite = static_cast<const uint8_t*>(readback.mapped()) + kCompositeOffset;
+    for (uint32_t p = 0; p < kWidth * kHeight; ++p) {
+        ASSERT_EQ(composite[p * 4 + 0], paint[p * 4 + 2]) << "pixel " << p;
+        ASSERT_EQ(composite[p * 4 + 1], paint[p * 4 + 1]) << "pixel " << p;
+        ASSERT_EQ(composite[p * 4 + 2], paint[p * 4 + 0]) << "pixel " << p;
+    }
 }
 
-TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
+TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
+    const uint32_t inFlight = GetParam();
     const VkDevice device = ctx().device();
     Kernel bufferKernel(device, fgtest::shaders::fg_buffer_comp(),
                         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER}, sizeof(BufferPush));
     Kernel imageKernel(device, fgtest::shaders::fg_image_comp(), {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE}, sizeof(uint32_t));
+    FullscreenPipeline swizzle(device, VK_FORMAT_R8G8B8A8_UNORM);
 
-    engine::Frames frames(ctx(), {.framesInFlight = 2});
-    engine::GpuTimer timer(ctx(), {.framesInFlight = 2});
+    engine::Frames frames(ctx(), {.framesInFlight = inFlight});
+    engine::GpuTimer timer(ctx(), {.framesInFlight = inFlight});
     engine::Buffer ones(ctx(), kBufferBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload);
     std::fill_n(static_cast<uint32_t*>(ones.mapped()), kCount, 1u);
-    std::array<engine::Buffer, 2> readbacks;
+    std::vector<engine::Buffer> readbacks(inFlight);
     for (auto& rb : readbacks) {
         rb = engine::Buffer(ctx(), kReadbackBytes, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
         std::memset(rb.mapped(), 0xCD, kReadbackBytes);
@@ -126,6 +220,7 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     const auto e = graph.createBuffer("e", {kBufferBytes, 0});
     const auto paint = graph.createImage("paint", {VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 0});
     const auto clear = graph.createImage("clear", {VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 0});
+    const auto composite = graph.createImage("composite", {VK_FORMAT_R8G8B8A8_UNORM, kWidth, kHeight, 0});
 
     engine::Frame* frame = nullptr;  // the frame being recorded (record callbacks allocate from its arena)
     auto runBufferKernel = [&](engine::PassContext& pc, engine::ResourceHandle src, engine::ResourceHandle dst, BufferPush push) {
@@ -185,18 +280,20 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     VkExtent2D seenExtent{};
     clearPass.record = [&](engine::PassContext& pc) { seenExtent = pc.renderExtent(); };  // the clear is the point
     graph.addPass(clearPass);
+    graph.addHook("post-clear");
     graph.addPass(computePass("plusOne", {{b, Access::StorageBufferRead}, {e, Access::StorageBufferWrite}},
                               [&](engine::PassContext& pc) { runBufferKernel(pc, b, e, {kCount, 1, 1, 1, 0}); }));
     engine::PassDesc copy;
     copy.name = "readback";
     copy.type = PassType::Transfer;
     copy.uses = {{e, Access::TransferRead}, {paint, Access::TransferRead}, {clear, Access::TransferRead},
-                 {readbackH, Access::TransferWrite}};
+                 {composite, Access::TransferRead}, {readbackH, Access::TransferWrite}};
     copy.record = [&](engine::PassContext& pc) {
         const VkCommandBuffer cmd = pc.commandBuffer();
         const VkBufferCopy region{0, 0, kBufferBytes};
         vkCmdCopyBuffer(cmd, pc.buffer(e), pc.buffer(readbackH), 1, &region);
-        for (auto [image, offset] : {std::pair{paint, kPaintOffset}, std::pair{clear, kClearOffset}}) {
+        for (auto [image, offset] :
+             {std::pair{paint, kPaintOffset}, std::pair{clear, kClearOffset}, std::pair{composite, kCompositeOffset}}) {
             VkBufferImageCopy ic{};
             ic.bufferOffset = offset;
             ic.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
@@ -205,7 +302,35 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
         }
     };
     graph.addPass(copy);
+
+    // An "external" graphics pass, inserted at the hook (registered last, runs in the middle).
+    engine::PassDesc draw;
+    draw.name = "composite";
+    draw.type = PassType::Graphics;
+    draw.uses = {{paint, Access::SampledFragment}, {composite, Access::ColorAttachmentWrite}};
+    draw.record = [&](engine::PassContext& pc) {
+        const VkCommandBuffer cmd = pc.commandBuffer();
+        const VkDescriptorSet set = frame->descriptors->allocate(swizzle.setLayout);
+        const VkDescriptorImageInfo info{swizzle.sampler, pc.imageView(paint), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        write.dstSet = set;
+        write.descriptorCount = 1;
+        write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        write.pImageInfo = &info;
+        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        const VkExtent2D extent = pc.renderExtent();
+        const VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
+        const VkRect2D scissor{{0, 0}, extent};
+        vkCmdSetViewport(cmd, 0, 1, &viewport);
+        vkCmdSetScissor(cmd, 0, 1, &scissor);
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, swizzle.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, swizzle.layout, 0, 1, &set, 0, nullptr);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
+    };
+    graph.insertAtHook("post-clear", draw);
     graph.bake();
+    EXPECT_EQ(graph.passOrder(),
+              (std::vector<std::string>{"seed", "triple", "paint", "clear", "composite", "plusOne", "readback"}));
     EXPECT_TRUE(graph.aliased(a, e)) << "a (seed..triple) and e (plusOne..readback) have disjoint lifetimes";
     EXPECT_FALSE(graph.aliased(a, b));
     EXPECT_LT(graph.stats().transientBytes, graph.stats().transientBytesUnaliased);
@@ -216,8 +341,8 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
         frame = &frames.beginFrame();
         ASSERT_EQ(frame->number, n);
         engine::Buffer& readback = readbacks[frame->slot];
-        if (n >= 2) {  // this slot's previous frame completed: its results are ready
-            checkReadback(readback, n - 2);
+        if (n >= inFlight) {  // this slot's previous frame completed: its results are ready
+            checkReadback(readback, n - inFlight);
             ++checked;
             std::memset(readback.mapped(), 0xCD, kReadbackBytes);
         }
@@ -227,12 +352,12 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
         frames.endFrame();
     }
     frames.waitIdle();
-    for (uint64_t n = kFrames - 2; n < kFrames; ++n, ++checked) checkReadback(readbacks[n % 2], n);
+    for (uint64_t n = kFrames - inFlight; n < kFrames; ++n, ++checked) checkReadback(readbacks[n % inFlight], n);
     EXPECT_EQ(checked, kFrames);
     EXPECT_EQ(seenExtent.width, kWidth);
     EXPECT_EQ(seenExtent.height, kHeight);
 
-    for (uint32_t slot = 0; slot < 2; ++slot) timer.collect(slot);
+    for (uint32_t slot = 0; slot < inFlight; ++slot) timer.collect(slot);
     const auto timings = timer.timings();
     if (ctx().features().timestamps) {
         std::vector<std::string> names;
@@ -242,8 +367,11 @@ TEST_F(FrameGraphExecute, SmallGraphOverFramesInFlight) {
             EXPECT_GE(t.medianMs, 0.0) << t.name;
             EXPECT_EQ(t.samples, kFrames) << t.name;
         }
-        EXPECT_EQ(names, (std::vector<std::string>{"seed", "triple", "paint", "clear", "plusOne", "readback"}));
+        EXPECT_EQ(names, (std::vector<std::string>{"seed", "triple", "paint", "clear", "composite", "plusOne", "readback"}));
     }
 }
+
+INSTANTIATE_TEST_SUITE_P(FramesInFlight, FrameGraphExecute, ::testing::Values(1u, 2u, 3u),
+                         [](const ::testing::TestParamInfo<uint32_t>& p) { return std::to_string(p.param) + "InFlight"; });
 
 }  // namespace
