@@ -124,24 +124,36 @@ void tessellateFence(MeshBuilder& mesh, const Fence& f, uint32_t color) {
     }
 }
 
+vec4 boundingSphere(const gpu::Primitive& p) {
+    switch (uint32_t(p.p0.w)) {
+    case gpu::PRIM_SPHERE: return vec4(vec3(p.p0), p.p1.w);
+    case gpu::PRIM_BOX: return vec4(vec3(p.p0), glm::length(vec3(p.p1)));
+    case gpu::PRIM_CAPSULE: return vec4(0.5f * (vec3(p.p0) + vec3(p.p1)), 0.5f * glm::distance(vec3(p.p0), vec3(p.p1)) + p.p1.w);
+    default: {  // fence: the box spanned by its two ends and its height
+        vec3 halfDiagonal = 0.5f * (vec3(p.p1) - vec3(p.p0)) + vec3(0, 0.5f * p.p2.x, 0);
+        return vec4(vec3(p.p0) + halfDiagonal, glm::length(halfDiagonal) + p.p1.w);
+    }
+    }
+}
+
 class SceneBuilder {
 public:
     explicit SceneBuilder(SceneGeometry& g) : g_(g), mesh_(g) {}
 
     void sphere(vec3 c, float r, uint32_t material, uint32_t color) {
-        add({vec4(c, float(gpu::PRIM_SPHERE)), vec4(0, 0, 0, r), vec4(0)});
+        add({vec4(c, float(gpu::PRIM_SPHERE)), vec4(0, 0, 0, r), vec4(0), vec4(0)});
         mesh_.sphere(c, r, material, color);
     }
     void box(vec3 c, vec3 half, float rotY, uint32_t material, uint32_t color) {
-        add({vec4(c, float(gpu::PRIM_BOX)), vec4(half, 0), vec4(rotY, 0, 0, 0)});
+        add({vec4(c, float(gpu::PRIM_BOX)), vec4(half, 0), vec4(rotY, 0, 0, 0), vec4(0)});
         mesh_.box(c, half, rotY, material, color);
     }
     void wire(vec3 a, vec3 b, float r, uint32_t material, uint32_t color) {
-        add({vec4(a, float(gpu::PRIM_CAPSULE)), vec4(b, r), vec4(0)});
+        add({vec4(a, float(gpu::PRIM_CAPSULE)), vec4(b, r), vec4(0), vec4(0)});
         mesh_.cylinder(a, b, r, material, color);
     }
     void fence(const Fence& f, uint32_t color) {
-        add({vec4(f.start, float(gpu::PRIM_FENCE)), vec4(f.end, f.wireRadius), vec4(f.height, f.postSpacing, float(f.rails), 0)});
+        add({vec4(f.start, float(gpu::PRIM_FENCE)), vec4(f.end, f.wireRadius), vec4(f.height, f.postSpacing, float(f.rails), 0), vec4(0)});
         tessellateFence(mesh_, f, color);
     }
     void light(vec3 positionOrDirection, uint32_t type, vec3 color, float w) {
@@ -154,7 +166,8 @@ public:
     MeshBuilder& mesh() { return mesh_; }
 
 private:
-    void add(const gpu::Primitive& p) {
+    void add(gpu::Primitive p) {
+        p.bounds = boundingSphere(p);
         auto& d = g_.data;
         uint32_t n = uint32_t(d.counts.y);
         if (n >= gpu::MAX_PRIMITIVES) throw Error("demo scene: more than MAX_PRIMITIVES primitives");

@@ -22,14 +22,32 @@ const float PI = 3.14159265359;
 const int MAX_STEPS = 64;
 const float MAX_DISTANCE = 40.0;
 
-float sceneDistance(vec3 p) {
-    float d = 1e9;
+// Primitives whose bounding sphere comes within `margin` of the segment origin + dir * [0, maxT]
+// (bit i of the 64-bit mask = primitive i). Marching only those keeps the per-step cost at the
+// two or three primitives near the ray instead of the whole scene.
+uvec2 candidates(vec3 origin, vec3 dir, float maxT, float margin) {
+    uvec2 mask = uvec2(0u);
     uint n = uint(scene.counts.y);
-    for (uint i = 0u; i < n; ++i) d = min(d, sdPrimitive(scene.primitives[i], p));
+    for (uint i = 0u; i < n; ++i) {
+        vec4 bounds = scene.primitives[i].bounds;
+        vec3 oc = bounds.xyz - origin;
+        float t = clamp(dot(oc, dir), 0.0, maxT);
+        if (length(oc - dir * t) < bounds.w + margin) mask[i >> 5u] |= 1u << (i & 31u);
+    }
+    return mask;
+}
+
+float sceneDistance(vec3 p, uvec2 mask) {
+    float d = 1e9;
+    for (uint word = 0u; word < 2u; ++word) {
+        for (uint bits = mask[word]; bits != 0u; bits &= bits - 1u) {
+            uint i = word * 32u + uint(findLSB(bits));
+            d = min(d, sdPrimitive(scene.primitives[i], p));
+        }
+    }
     return d;
 }
 
-// Penumbra estimate from the closest miss along the ray (one ray, deterministic).
 // Distance along `dir` after which the ray is above every occluder (scene.counts.w is the top
 // of the scene's bounding box): shadow rays towards high lights stop after a few steps.
 float exitDistance(vec3 origin, vec3 dir, float maxT) {
@@ -38,12 +56,16 @@ float exitDistance(vec3 origin, vec3 dir, float maxT) {
     return dir.y > 1e-4 ? min(maxT, (top - origin.y) / dir.y) : maxT;
 }
 
+// Penumbra estimate from the closest miss along the ray (one ray, deterministic). Primitives
+// farther than maxT / k from the ray cannot lower the estimate below 1, so they are culled.
 float softShadow(vec3 origin, vec3 dir, float maxT, float k) {
+    maxT = exitDistance(origin, dir, maxT);
+    uvec2 mask = candidates(origin, dir, maxT, maxT / k);
+    if (mask == uvec2(0u)) return 1.0;
     float result = 1.0;
     float t = 0.02;
-    maxT = exitDistance(origin, dir, maxT);
     for (int i = 0; i < MAX_STEPS && t < maxT; ++i) {
-        float d = sceneDistance(origin + dir * t);
+        float d = sceneDistance(origin + dir * t, mask);
         if (d < 0.0005) return 0.0;
         result = min(result, k * d / t);
         t += clamp(d, 0.01, 1.0);
@@ -52,10 +74,11 @@ float softShadow(vec3 origin, vec3 dir, float maxT, float k) {
 }
 
 float hardShadow(vec3 origin, vec3 dir, float maxT) {
-    float t = 0.02;
     maxT = exitDistance(origin, dir, maxT);
-    for (int i = 0; i < MAX_STEPS && t < maxT; ++i) {
-        float d = sceneDistance(origin + dir * t);
+    uvec2 mask = candidates(origin, dir, maxT, 0.0);
+    float t = 0.02;
+    for (int i = 0; i < MAX_STEPS && t < maxT && mask != uvec2(0u); ++i) {
+        float d = sceneDistance(origin + dir * t, mask);
         if (d < 0.0005) return 0.0;
         t += max(d, 0.002);
     }

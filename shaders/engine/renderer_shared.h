@@ -35,6 +35,7 @@ struct Primitive {
     vec4 p0;  // w: PRIM_* as float
     vec4 p1;
     vec4 p2;
+    vec4 bounds;  // bounding sphere: xyz centre, w radius (shadow-ray culling)
 };
 
 ENGINE_CONST uint LIGHT_DIRECTIONAL = 0u;
