@@ -84,7 +84,7 @@ void main() {
             sB[kb][col] = (n < N && kB < K) ? loadElem(B_SLOT, B_TYPE, bBase + kB * B_STRIDE_K + n * B_STRIDE_N) : 0.0;
         }
         barrier();
-        [[unroll]] for (uint kk = 0; kk < KT; ++kk) {
+        for (uint kk = 0; kk < KT; ++kk) {
             float a[PER_THREAD], b[PER_THREAD];
             [[unroll]] for (uint i = 0; i < PER_THREAD; ++i) a[i] = sA[kk][ty + 16 * i];
             [[unroll]] for (uint j = 0; j < PER_THREAD; ++j) b[j] = sB[kk][tx + 16 * j];
