@@ -46,9 +46,11 @@ engine::RendererDesc rendererDesc(const Options& o) {
 }  // namespace
 
 void runHeadless(engine::Context& ctx, const Options& o) {
+    // Declared so that `frames` is destroyed first: it waits for submitted frames before the
+    // timer's query pools and the renderer's resources go (also when a write below throws).
+    engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
     engine::Renderer renderer(ctx, rendererDesc(o));
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
-    engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
     renderer.build({.headless = true, .format = VK_FORMAT_R8G8B8A8_SRGB, .channels = o.channels, .framesInFlight = kFramesInFlight});
 
     // Which frame each slot holds, so its read-back is written when the slot comes round again.

@@ -34,10 +34,10 @@ struct WindowedApp {
     engine::Window window;
     engine::Context ctx;
     engine::Surface surface;  // after ctx: destroyed before the instance
-    engine::Frames frames;
     engine::GpuTimer timer;
     engine::Swapchain swapchain;
     engine::Renderer renderer;
+    engine::Frames frames;  // last: destroyed first, waiting for the GPU before anything it uses goes
 
     static engine::ContextDesc contextDesc(const Options& o) {
         engine::ContextDesc d;
@@ -54,10 +54,10 @@ struct WindowedApp {
           window("upscale_demo", o.width, o.height),
           ctx(contextDesc(o)),
           surface(window.createSurface(ctx.instance())),
-          frames(ctx, {.framesInFlight = kFramesInFlight}),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
           swapchain(ctx, surface.handle(), window.framebufferExtent(), kFramesInFlight),
-          renderer(ctx, rendererDesc(o, swapchain.extent())) {
+          renderer(ctx, rendererDesc(o, swapchain.extent())),
+          frames(ctx, {.framesInFlight = kFramesInFlight}) {
         buildGraph();
     }
 
