@@ -5,4 +5,4 @@ set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 "$root/tools/install_deps.sh"
 "$root/tools/build.sh"
-exec "${BUILD_DIR:-$root/build}/demos/upscale_demo" --headless --frames 8 --width 640 --height 360 --out "$root/out" "$@"
+exec "${BUILD_DIR:-$root/build}/demos/upscale_demo/upscale_demo" --headless --frames 8 --width 640 --height 360 --out "$root/out" "$@"
