@@ -66,10 +66,10 @@ void FrameGraph::Impl::validateUses(const std::vector<uint32_t>& sequence) const
         for (size_t j = 0; j < i; ++j)
             if (passes[sequence[j]].name == pass.name)
                 throw Error(where + " is declared twice (pass names must be unique; timings are keyed by name)");
+        constexpr VkImageUsageFlags kAttachment =
+            VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT | VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
         bool hasAttachments = false;
-        for (const ResourceUse& u : pass.uses)
-            hasAttachments |= accessInfo(u.access, pass.type).imageUsage & VK_IMAGE_USAGE_COLOR_ATTACHMENT_BIT ||
-                              accessInfo(u.access, pass.type).imageUsage & VK_IMAGE_USAGE_DEPTH_STENCIL_ATTACHMENT_BIT;
+        for (const ResourceUse& u : pass.uses) hasAttachments |= (accessInfo(u.access, pass.type).imageUsage & kAttachment) != 0;
         for (size_t u = 0; u < pass.uses.size(); ++u) {
             const ResourceUse& use = pass.uses[u];
             if (use.resource >= resources.size())

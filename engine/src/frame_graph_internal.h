@@ -127,6 +127,7 @@ struct FrameGraph::Impl {
     void validateUses(const std::vector<uint32_t>& sequence) const;
     std::vector<uint32_t> orderPasses(const std::vector<uint32_t>& sequence) const;
     void computeLifetimesAndUsage();
+    void checkImageSupport(const Resource& r) const;
     void createTransients();
     void placeTransients();
     void deriveBarriers();

@@ -13,11 +13,19 @@
 #include "engine/error.h"
 
 #include <algorithm>
+#include <cstdio>
+#include <string>
 
 namespace engine {
 
 namespace {
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
+
+std::string hex(uint32_t v) {
+    char buf[16];
+    std::snprintf(buf, sizeof buf, "%x", v);
+    return buf;
+}
 
 bool hasDepth(VkFormat f) {
     switch (f) {
@@ -51,11 +59,29 @@ VkImageAspectFlags barrierAspect(VkFormat format) {
     }
 }
 
+// A format that cannot be used the way the passes declare is bad input: say so by name
+// instead of letting vkCreateImage fail validation.
+void FrameGraph::Impl::checkImageSupport(const Resource& r) const {
+    VkImageFormatProperties props{};
+    const VkResult result = vkGetPhysicalDeviceImageFormatProperties(
+        ctx.physicalDevice(), r.imageDesc.format, VK_IMAGE_TYPE_2D, VK_IMAGE_TILING_OPTIMAL, r.imageUsage, 0, &props);
+    const std::string what = "frame graph: transient image '" + r.name + "' (VkFormat " +
+                             std::to_string(int(r.imageDesc.format)) + ", usage 0x" + hex(r.imageUsage) + ")";
+    if (result == VK_ERROR_FORMAT_NOT_SUPPORTED)
+        throw Error(what + " is not supported by the device for the accesses its passes declare", result);
+    if (result != VK_SUCCESS) throw Error(what + ": vkGetPhysicalDeviceImageFormatProperties failed: " + toString(result), result);
+    if (r.imageDesc.width > props.maxExtent.width || r.imageDesc.height > props.maxExtent.height)
+        throw Error(what + " is " + std::to_string(r.imageDesc.width) + "x" + std::to_string(r.imageDesc.height) +
+                    ", larger than the device allows (" + std::to_string(props.maxExtent.width) + "x" +
+                    std::to_string(props.maxExtent.height) + ")");
+}
+
 void FrameGraph::Impl::createTransients() {
     const VkDevice device = ctx.device();
     for (Resource& r : resources) {
         if (r.imported || !r.used()) continue;
         if (r.isImage) {
+            checkImageSupport(r);
             VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
             ici.imageType = VK_IMAGE_TYPE_2D;
             ici.format = r.imageDesc.format;

@@ -114,6 +114,13 @@ TEST_F(FrameGraphBake, WrongKindsOfAccessAreReported) {
     }
 }
 
+TEST_F(FrameGraphBake, UnsupportedFormatForTheDeclaredAccessIsReported) {
+    engine::FrameGraph g(ctx());
+    const auto depthAsColor = g.createImage("shadowmap", {VK_FORMAT_D32_SFLOAT, 32, 32, 0});
+    g.addPass(pass("shadows", PassType::Graphics, {{depthAsColor, Access::ColorAttachmentWrite}}));
+    EXPECT_CONTAINS(bakeError(g), "transient image 'shadowmap' (VkFormat 126, usage 0x10) is not supported by the device");
+}
+
 TEST_F(FrameGraphBake, ExecuteBeforeBakeIsAnError) {
     engine::FrameGraph g(ctx());
     g.addPass(pass("p", PassType::Compute, {}));
