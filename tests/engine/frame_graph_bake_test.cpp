@@ -193,6 +193,10 @@ TEST_F(FrameGraphBake, TransientsWithDisjointLifetimesShareMemory) {
     EXPECT_FALSE(g.aliased(b, c));
     EXPECT_FALSE(g.aliased(a, i1)) << "images and buffers live in separate heaps";
     EXPECT_NE(g.physicalBuffer(a), g.physicalBuffer(b));
+    const std::string text = g.describe();
+    EXPECT_CONTAINS(text, "[2] Compute 'p2' b:StorageBufferWrite i2:StorageImageWrite");
+    EXPECT_CONTAINS(text, "barrier image 'i2' UNDEFINED -> GENERAL");
+    EXPECT_CONTAINS(text, "transient 'a' heap");
     EXPECT_EQ(g.stats().transientResources, 5u);
     EXPECT_LT(g.stats().transientBytes, g.stats().transientBytesUnaliased);
     EXPECT_GE(g.stats().transientBytes, 2 * bytes.size) << "a/b and c each need their own bytes";

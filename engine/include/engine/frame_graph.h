@@ -190,6 +190,9 @@ public:
     VkBuffer physicalBuffer(ResourceHandle h) const;
     // True when two transients were given overlapping memory.
     bool aliased(ResourceHandle a, ResourceHandle b) const;
+    // Human-readable baked graph: pass order with uses and barriers, transient placement.
+    // For logs and debugging; the format is not an API.
+    std::string describe() const;
 
 private:
     struct Impl;
