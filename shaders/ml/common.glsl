@@ -47,9 +47,10 @@ void storeElem(uint slot, uint dtype, uint index, float value) {
 }
 
 // Linear invocation index for 1-D work spread over x and y (see detail::linearGroups).
-uint linearInvocation() {
-    return gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x;
-}
+// A macro, not a function: this file is included before the shader's local_size layout, and
+// a function body here would see gl_WorkGroupSize as the default (1, 1, 1), so every workgroup
+// row after the first would start at the wrong index.
+#define linearInvocation() (gl_GlobalInvocationID.x + gl_GlobalInvocationID.y * gl_NumWorkGroups.x * gl_WorkGroupSize.x)
 
 // Activation functions; ids match mlplugin::ActivationType.
 #define ACT_NONE 0u
