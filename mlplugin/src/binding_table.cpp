@@ -37,8 +37,8 @@ Status BindingTableImpl::reset(const BindingTableDesc& desc) {
         if (!desc.range.sets[i]) return invalidArgument("binding table for " + impl->label + ": descriptor set " + n(i) + " of the range is VK_NULL_HANDLE");
 
     sets_.assign(desc.range.sets, desc.range.sets + impl->setCount);
-    inputsBound_.assign(impl->inputs.size(), false);
-    outputsBound_.assign(impl->outputs.size(), false);
+    inputsBound_ = std::make_unique<bool[]>(impl->inputs.size());
+    outputsBound_ = std::make_unique<bool[]>(impl->outputs.size());
     temporaryBound_ = persistentBound_ = false;
 
     // Every array element must be a valid descriptor (no descriptor indexing): start from "null".
@@ -86,7 +86,7 @@ Status BindingTableImpl::checkBinding(const SlotRule& rule, const BufferBinding&
     return {};
 }
 
-void BindingTableImpl::write(const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings) const {
+void BindingTableImpl::write(std::span<const SlotRule> rules, std::span<const BufferBinding> bindings) const {
     // At most kDescriptorsPerSet writes per set: fixed storage, no allocation.
     std::array<VkDescriptorBufferInfo, kDescriptorsPerSet * 2> infos;
     std::array<VkWriteDescriptorSet, kDescriptorsPerSet * 2> writes;
@@ -113,9 +113,8 @@ void BindingTableImpl::write(const std::vector<SlotRule>& rules, std::span<const
     flush();
 }
 
-Status BindingTableImpl::bindSlots(const char* verb, const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings,
-                                   std::vector<bool>& present) {
-    MLP_TRY(checkTarget(verb));
+Status BindingTableImpl::bindSlots(const char* verb, std::span<const SlotRule> rules, std::span<const BufferBinding> bindings,
+                                   std::span<bool> present) {
     if (bindings.size() != rules.size())
         return invalidArgument("binding table for " + target_->label + ": " + verb + " got " + n(bindings.size()) + " bindings, expected " +
                                n(rules.size()));
@@ -126,23 +125,24 @@ Status BindingTableImpl::bindSlots(const char* verb, const std::vector<SlotRule>
     return {};
 }
 
-Status BindingTableImpl::bindInputs(std::span<const BufferBinding> bindings) { return bindSlots("bindInputs", target_ ? target_->inputs : std::vector<SlotRule>{}, bindings, inputsBound_); }
-Status BindingTableImpl::bindOutputs(std::span<const BufferBinding> bindings) { return bindSlots("bindOutputs", target_ ? target_->outputs : std::vector<SlotRule>{}, bindings, outputsBound_); }
+Status BindingTableImpl::bindInputs(std::span<const BufferBinding> bindings) {
+    MLP_TRY(checkTarget("bindInputs"));
+    return bindSlots("bindInputs", target_->inputs, bindings, {inputsBound_.get(), target_->inputs.size()});
+}
+
+Status BindingTableImpl::bindOutputs(std::span<const BufferBinding> bindings) {
+    MLP_TRY(checkTarget("bindOutputs"));
+    return bindSlots("bindOutputs", target_->outputs, bindings, {outputsBound_.get(), target_->outputs.size()});
+}
 
 Status BindingTableImpl::bindTemporary(const BufferBinding& binding) {
     MLP_TRY(checkTarget("bindTemporary"));
-    std::vector<bool> present(1);
-    MLP_TRY(bindSlots("bindTemporary", {target_->temporary}, {&binding, 1}, present));
-    temporaryBound_ = present[0];
-    return {};
+    return bindSlots("bindTemporary", {&target_->temporary, 1}, {&binding, 1}, {&temporaryBound_, 1});
 }
 
 Status BindingTableImpl::bindPersistent(const BufferBinding& binding) {
     MLP_TRY(checkTarget("bindPersistent"));
-    std::vector<bool> present(1);
-    MLP_TRY(bindSlots("bindPersistent", {target_->persistent}, {&binding, 1}, present));
-    persistentBound_ = present[0];
-    return {};
+    return bindSlots("bindPersistent", {&target_->persistent, 1}, {&binding, 1}, {&persistentBound_, 1});
 }
 
 Status BindingTableImpl::missing(const SlotRule& rule) const {

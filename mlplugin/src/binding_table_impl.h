@@ -3,6 +3,7 @@
 #include "dispatchable_impl.h"
 #include "mlplugin/binding_table.h"
 
+#include <memory>
 #include <vector>
 
 namespace mlplugin::detail {
@@ -26,16 +27,17 @@ public:
 private:
     Status checkTarget(const char* verb) const;
     Status checkBinding(const SlotRule& rule, const BufferBinding& b) const;
-    Status bindSlots(const char* verb, const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings,
-                     std::vector<bool>& present);
-    void write(const std::vector<SlotRule>& rules, std::span<const BufferBinding> bindings) const;
+    Status bindSlots(const char* verb, std::span<const SlotRule> rules, std::span<const BufferBinding> bindings,
+                     std::span<bool> present);
+    void write(std::span<const SlotRule> rules, std::span<const BufferBinding> bindings) const;
     Status missing(const SlotRule& rule) const;
 
     const DeviceImpl& device_;
     const Dispatchable* dispatchable_ = nullptr;
     const DispatchableImpl* target_ = nullptr;  // null until a successful reset
     std::vector<VkDescriptorSet> sets_;
-    std::vector<bool> inputsBound_, outputsBound_;
+    // Which slots hold a binding (std::vector<bool> has no span view: plain bools).
+    std::unique_ptr<bool[]> inputsBound_, outputsBound_;
     bool temporaryBound_ = false, persistentBound_ = false;
 };
 

@@ -4,6 +4,7 @@
 
 #include "compiled_operator.h"
 
+#include <cstring>
 #include <string>
 #include <variant>
 
@@ -93,6 +94,8 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
     caps_.maxStorageBufferRange = limits.maxStorageBufferRange;
     caps_.minStorageBufferOffsetAlignment = limits.minStorageBufferOffsetAlignment;
     if (desc.cooperativeMatrixNVEnabled) {
+        if (!hasExtension(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
+            return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but the physical device does not support " VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
         if (!fns_.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
             return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but vkGetPhysicalDeviceCooperativeMatrixPropertiesNV is unavailable");
         uint32_t n = 0;
@@ -113,6 +116,16 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
     featureLevel_.dataTypes = {DataType::Float32};
     if (caps_.fp16Storage && caps_.fp16Arithmetic) featureLevel_.dataTypes.push_back(DataType::Float16);
     return {};
+}
+
+bool DeviceImpl::hasExtension(const char* name) const {
+    uint32_t count = 0;
+    if (fns_.vkEnumerateDeviceExtensionProperties(physicalDevice_, nullptr, &count, nullptr) != VK_SUCCESS) return false;
+    std::vector<VkExtensionProperties> extensions(count);
+    if (fns_.vkEnumerateDeviceExtensionProperties(physicalDevice_, nullptr, &count, extensions.data()) != VK_SUCCESS) return false;
+    for (const VkExtensionProperties& e : extensions)
+        if (std::strcmp(e.extensionName, name) == 0) return true;
+    return false;
 }
 
 Status DeviceImpl::createLayouts() {

@@ -67,6 +67,7 @@ private:
     DeviceImpl() = default;
     Status init(const DeviceDesc& desc);
     Status queryCapabilities(const DeviceDesc& desc);
+    bool hasExtension(const char* name) const;
     Status createLayouts();
     Status createNullBuffer();
 

@@ -66,6 +66,13 @@ TEST_F(DeviceTest, RequiresDynamicIndexingDeclared) {
     EXPECT_THAT(errorOf(d, ErrorCode::Unsupported), HasSubstr("shaderStorageBufferArrayDynamicIndexing"));
 }
 
+TEST_F(DeviceTest, RejectsFeaturesThePhysicalDeviceLacks) {
+    if (ctx().features().cooperativeMatrixNV) GTEST_SKIP() << "the device supports VK_NV_cooperative_matrix";
+    DeviceDesc d = validDesc();
+    d.cooperativeMatrixNVEnabled = true;
+    EXPECT_THAT(errorOf(d, ErrorCode::InvalidArgument), HasSubstr("does not support VK_NV_cooperative_matrix"));
+}
+
 TEST_F(DeviceTest, RejectsUnknownFlags) {
     DeviceDesc d = validDesc();
     d.flags = 0x80;
