@@ -18,7 +18,7 @@ layout(constant_id = 6) const uint OUT_DTYPE = DTYPE_F32;
 #define OUT_SLOT 1u
 #define GROUP_SIZE 128  // must match the planner's local size
 
-layout(push_constant, std430) uniform Push {
+layout(push_constant, scalar) uniform Push {  // scalar: tightly packed, as the planner pushes them
     uint planes;  // N * C
     uint channels;
     uvec2 inSize;  // (height, width)

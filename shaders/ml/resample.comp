@@ -23,7 +23,7 @@ layout(constant_id = 7) const uint OUT_DTYPE = DTYPE_F32;
 #define IN_SLOT 0u
 #define OUT_SLOT 1u
 
-layout(push_constant, std430) uniform Push {
+layout(push_constant, scalar) uniform Push {  // scalar: tightly packed, as the planner pushes them
     uint count;
     uint channels;
     uvec2 outSize;  // (height, width)
