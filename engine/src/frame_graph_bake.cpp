@@ -101,44 +101,47 @@ void FrameGraph::Impl::validateUses(const std::vector<uint32_t>& sequence) const
 }
 
 namespace {
+
 struct Edge {
-    uint32_t to;
-    ResourceHandle resource;
+    uint32_t other;            // successor in `succ`, predecessor in `pred`
+    ResourceHandle resource;  // what the dependency is about (for error messages)
 };
+
+// Dependencies between positions in the declaration sequence.
+struct Dependencies {
+    explicit Dependencies(size_t n) : succ(n), pred(n) {}
+    void add(uint32_t from, uint32_t to, ResourceHandle r) {
+        if (from == to) return;
+        succ[from].push_back({to, r});
+        pred[to].push_back({from, r});
+    }
+    std::vector<std::vector<Edge>> succ, pred;
+};
+
 }  // namespace
 
 // Dependencies, per resource in declaration order:
 //  - a read depends on the latest earlier write; a read of a transient with no earlier write
 //    depends on the first later write (the reader is moved after it);
 //  - a write depends on the previous write (WAW) and on every read of the previous version (WAR).
-// Passes are then sorted topologically, preferring declaration order among ready passes.
-std::vector<uint32_t> FrameGraph::Impl::orderPasses(const std::vector<uint32_t>& sequence) const {
-    const size_t n = sequence.size();
-    std::vector<std::vector<Edge>> succ(n), pred(n);
-    auto addEdge = [&](uint32_t from, uint32_t to, ResourceHandle r) {
-        if (from == to) return;
-        succ[from].push_back({to, r});
-        pred[to].push_back({from, r});
-    };
+static Dependencies findDependencies(const std::vector<PassDesc>& passes, const std::vector<Resource>& resources,
+                                     const std::vector<uint32_t>& sequence) {
+    Dependencies deps(sequence.size());
     std::vector<int64_t> lastWriter(resources.size(), -1);
     std::vector<std::vector<uint32_t>> readers(resources.size()), forwardReaders(resources.size());
-    for (uint32_t i = 0; i < n; ++i) {
+    for (uint32_t i = 0; i < sequence.size(); ++i) {
         for (const ResourceUse& use : passes[sequence[i]].uses) {
             const ResourceHandle r = use.resource;
             if (!isWrite(use.access)) {
-                if (lastWriter[r] >= 0) {
-                    addEdge(uint32_t(lastWriter[r]), i, r);
-                    readers[r].push_back(i);
-                } else if (resources[r].imported) {
-                    readers[r].push_back(i);  // reads the contents it had before the frame
-                } else {
-                    forwardReaders[r].push_back(i);
-                }
+                if (lastWriter[r] >= 0) deps.add(uint32_t(lastWriter[r]), i, r);
+                // An imported resource read before any write reads what it held before the frame.
+                if (lastWriter[r] >= 0 || resources[r].imported) readers[r].push_back(i);
+                else forwardReaders[r].push_back(i);
                 continue;
             }
-            if (lastWriter[r] >= 0) addEdge(uint32_t(lastWriter[r]), i, r);
-            for (uint32_t q : readers[r]) addEdge(q, i, r);
-            for (uint32_t q : forwardReaders[r]) addEdge(i, q, r);
+            if (lastWriter[r] >= 0) deps.add(uint32_t(lastWriter[r]), i, r);
+            for (uint32_t q : readers[r]) deps.add(q, i, r);
+            for (uint32_t q : forwardReaders[r]) deps.add(i, q, r);
             readers[r] = std::move(forwardReaders[r]);
             forwardReaders[r].clear();
             lastWriter[r] = i;
@@ -154,50 +157,61 @@ std::vector<uint32_t> FrameGraph::Impl::orderPasses(const std::vector<uint32_t>&
                     toString(access) + "), but no pass writes it; a transient has no contents until a pass writes it " +
                     "(import the resource if its contents come from outside the graph)");
     }
+    return deps;
+}
 
-    std::vector<uint32_t> indegree(n);
-    for (size_t i = 0; i < n; ++i) indegree[i] = uint32_t(pred[i].size());
-    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
-    for (uint32_t i = 0; i < n; ++i)
-        if (indegree[i] == 0) ready.push(i);
-    std::vector<uint32_t> ordered;
-    while (!ready.empty()) {
-        const uint32_t i = ready.top();
-        ready.pop();
-        ordered.push_back(sequence[i]);
-        for (const Edge& e : succ[i])
-            if (--indegree[e.to] == 0) ready.push(e.to);
-    }
-    if (ordered.size() == n) return ordered;
-
-    // Some passes never became ready: walk predecessors among them until one repeats.
+// Passes left with unmet dependencies after the topological sort contain a cycle: walk
+// predecessors among them until one repeats, and name every pass and resource on it.
+[[noreturn]] static void reportCycle(const std::vector<PassDesc>& passes, const std::vector<Resource>& resources,
+                                     const std::vector<uint32_t>& sequence, const Dependencies& deps,
+                                     const std::vector<uint32_t>& unmet) {
     uint32_t at = 0;
-    while (indegree[at] == 0) ++at;
+    while (unmet[at] == 0) ++at;
     std::vector<uint32_t> path;
-    std::vector<int64_t> seenAt(n, -1);
-    std::vector<ResourceHandle> via;
+    std::vector<ResourceHandle> via;  // path[k] depends on path[k + 1] through via[k]
+    std::vector<int64_t> seenAt(sequence.size(), -1);
     while (seenAt[at] < 0) {
         seenAt[at] = int64_t(path.size());
         path.push_back(at);
-        for (const Edge& e : pred[at]) {
-            if (indegree[e.to] == 0) continue;  // pred edges store the source in `to`
+        for (const Edge& e : deps.pred[at]) {
+            if (unmet[e.other] == 0) continue;  // already ordered: not on a cycle
             via.push_back(e.resource);
-            at = e.to;
+            at = e.other;
             break;
         }
     }
-    // path[k] depends on path[k+1] through via[k]; the cycle starts where `at` was first seen.
     std::string chain, reasons;
     for (size_t k = size_t(seenAt[at]); k < path.size(); ++k) {
         const std::string& consumer = passes[sequence[path[k]]].name;
-        const uint32_t producerIndex = k + 1 < path.size() ? path[k + 1] : at;
-        const std::string& producer = passes[sequence[producerIndex]].name;
+        const std::string& producer = passes[sequence[k + 1 < path.size() ? path[k + 1] : at]].name;
         chain = " -> " + quoted(consumer) + chain;
         reasons += (reasons.empty() ? "" : "; ") + quoted(consumer) + " must run after " + quoted(producer) +
                    " because of " + quoted(resources[via[k]].name);
     }
     chain = quoted(passes[sequence[at]].name) + chain;
     throw Error("frame graph: dependency cycle between passes " + chain + " (" + reasons + ")");
+}
+
+// Kahn's algorithm; among ready passes the earliest declared goes first, so the declaration
+// order is kept wherever the dependencies allow it.
+std::vector<uint32_t> FrameGraph::Impl::orderPasses(const std::vector<uint32_t>& sequence) const {
+    const Dependencies deps = findDependencies(passes, resources, sequence);
+    std::vector<uint32_t> unmet(sequence.size());
+    std::priority_queue<uint32_t, std::vector<uint32_t>, std::greater<>> ready;
+    for (uint32_t i = 0; i < sequence.size(); ++i) {
+        unmet[i] = uint32_t(deps.pred[i].size());
+        if (unmet[i] == 0) ready.push(i);
+    }
+    std::vector<uint32_t> ordered;
+    while (!ready.empty()) {
+        const uint32_t i = ready.top();
+        ready.pop();
+        ordered.push_back(sequence[i]);
+        for (const Edge& e : deps.succ[i])
+            if (--unmet[e.other] == 0) ready.push(e.other);
+    }
+    if (ordered.size() != sequence.size()) reportCycle(passes, resources, sequence, deps, unmet);
+    return ordered;
 }
 
 void FrameGraph::Impl::computeLifetimesAndUsage() {

@@ -5,6 +5,7 @@
 //   frame_graph_memory.cpp   transient VkImage/VkBuffer creation and memory aliasing
 //   frame_graph_barriers.cpp barrier and layout-transition derivation
 //   frame_graph_execute.cpp  recording
+//   frame_graph_describe.cpp text dump for debugging
 #include "engine/frame_graph.h"
 
 #include <string>

@@ -45,6 +45,21 @@ TEST_F(FrameGraphBake, CycleIsReportedWithPassesAndResources) {
     EXPECT_CONTAINS(msg, "because of 'y'");
 }
 
+TEST_F(FrameGraphBake, LongerCycleIsWalkedInExecutionOrder) {
+    engine::FrameGraph g(ctx());
+    const auto x = g.createBuffer("x", bytes);
+    const auto y = g.createBuffer("y", bytes);
+    const auto z = g.createBuffer("z", bytes);
+    g.addPass(pass("head", PassType::Compute, {}));  // not on the cycle: never named
+    g.addPass(pass("A", PassType::Compute, {{z, Access::StorageBufferRead}, {x, Access::StorageBufferWrite}}));
+    g.addPass(pass("B", PassType::Compute, {{x, Access::StorageBufferRead}, {y, Access::StorageBufferWrite}}));
+    g.addPass(pass("C", PassType::Compute, {{y, Access::StorageBufferRead}, {z, Access::StorageBufferWrite}}));
+    const std::string msg = bakeError(g);
+    EXPECT_CONTAINS(msg, "dependency cycle between passes 'A' -> 'B' -> 'C' -> 'A'");
+    EXPECT_CONTAINS(msg, "'A' must run after 'C' because of 'z'");
+    EXPECT_EQ(msg.find("head"), std::string::npos) << msg;
+}
+
 TEST_F(FrameGraphBake, ReadOfANeverWrittenTransientIsReported) {
     engine::FrameGraph g(ctx());
     const auto gbuffer = g.createImage("gbuffer", color);
