@@ -124,39 +124,45 @@ void addBarrier(BarrierBatch& batch, BatchOwners& owners, const Resource& r, Res
     }
 }
 
-}  // namespace
+// Where walkFrame() puts the batches it emits (null: a dry run that only tracks state).
+struct BatchSink {
+    std::vector<BakedPass>& order;
+    std::vector<BarrierBatch>& batches;
+    std::vector<BatchOwners>& owners;
+};
 
-void FrameGraph::Impl::deriveBarriers() {
-    // Walk the frame once (emitting nothing) to learn every resource's final accesses, then
-    // once more with each transient starting from the accesses of the bytes' other tenants.
-    auto walk = [&](std::vector<Track> tracks, bool emit) {
-        for (uint32_t i = 0; i < order.size(); ++i) {
-            const PassDesc& pass = passes[order[i].pass];
-            BarrierBatch batch;
-            batch.beforePass = i;
-            BatchOwners batchOwners;
-            for (size_t u = 0; u < pass.uses.size(); ++u) {
-                const ResourceUse& use = pass.uses[u];
-                const auto sameResource = [&](const ResourceUse& v) { return v.resource == use.resource; };
-                if (std::any_of(pass.uses.begin(), pass.uses.begin() + long(u), sameResource)) continue;  // merged below
-                const Resource& r = resources[use.resource];
-                Dependency dep{};
-                const bool discard = !r.imported && r.firstUse == i ? true : discardsContents(use, pass);
-                const AccessInfo info = passAccess(pass, use.resource, r.isImage);
-                if (applyUse(tracks[use.resource], r.isImage, info, discard, dep) && emit)
-                    addBarrier(batch, batchOwners, r, use.resource, dep);
-            }
-            if (!emit || (batch.images.empty() && batch.buffers.empty())) continue;
-            order[i].batch = int32_t(batches.size());
-            batches.push_back(std::move(batch));
-            owners.push_back(std::move(batchOwners));
+// Applies every pass's uses in baked order to `tracks` (one per resource), emitting one batch
+// per pass that needs barriers. Several reads of one resource in a pass are merged.
+std::vector<Track> walkFrame(const std::vector<BakedPass>& order, const std::vector<PassDesc>& passes,
+                             const std::vector<Resource>& resources, std::vector<Track> tracks, BatchSink* sink) {
+    for (uint32_t i = 0; i < order.size(); ++i) {
+        const PassDesc& pass = passes[order[i].pass];
+        BarrierBatch batch;
+        batch.beforePass = i;
+        BatchOwners batchOwners;
+        for (size_t u = 0; u < pass.uses.size(); ++u) {
+            const ResourceUse& use = pass.uses[u];
+            const auto sameResource = [&](const ResourceUse& v) { return v.resource == use.resource; };
+            if (std::any_of(pass.uses.begin(), pass.uses.begin() + long(u), sameResource)) continue;  // merged
+            const Resource& r = resources[use.resource];
+            // A transient's first use discards: its bytes held something else (or last frame).
+            const bool discard = (!r.imported && r.firstUse == i) || discardsContents(use, pass);
+            Dependency dep{};
+            if (applyUse(tracks[use.resource], r.isImage, passAccess(pass, use.resource, r.isImage), discard, dep) && sink)
+                addBarrier(batch, batchOwners, r, use.resource, dep);
         }
-        return tracks;
-    };
+        if (!sink || (batch.images.empty() && batch.buffers.empty())) continue;
+        sink->order[i].batch = int32_t(sink->batches.size());
+        sink->batches.push_back(std::move(batch));
+        sink->owners.push_back(std::move(batchOwners));
+    }
+    return tracks;
+}
 
-    std::vector<Track> initial;
-    for (const Resource& r : resources) initial.push_back(initialTrack(r));
-    const std::vector<Track> finals = walk(initial, false);
+// Each transient starts the frame waiting for the final accesses of every transient that
+// shares its bytes, itself included (previous frame on the same queue).
+void startTransientsAfterTenants(const std::vector<Resource>& resources, const std::vector<Track>& finals,
+                                 std::vector<Track>& initial) {
     for (ResourceHandle h = 0; h < resources.size(); ++h) {
         const Resource& r = resources[h];
         if (r.heap < 0) continue;
@@ -168,12 +174,11 @@ void FrameGraph::Impl::deriveBarriers() {
             initial[h].writeAccess |= finals[q].writeAccess;
         }
     }
-    const std::vector<Track> tracks = walk(initial, true);
+}
 
-    // Leave imported resources in the state the caller asked for.
-    BarrierBatch last;
-    last.beforePass = uint32_t(order.size());
-    BatchOwners lastOwners;
+// The batch after the last pass that leaves imported resources in their `after` state.
+void transitionImportsToAfterState(const std::vector<Resource>& resources, const std::vector<Track>& tracks,
+                                   BarrierBatch& batch, BatchOwners& owners) {
     for (ResourceHandle h = 0; h < resources.size(); ++h) {
         const Resource& r = resources[h];
         if (!r.imported) continue;
@@ -183,8 +188,26 @@ void FrameGraph::Impl::deriveBarriers() {
         if (!layoutChange && (src == VK_PIPELINE_STAGE_2_NONE || r.after.stages == VK_PIPELINE_STAGE_2_NONE)) continue;
         const Dependency dep{src, r.after.stages, t.writeAccess, r.after.access, t.layout,
                              layoutChange ? r.after.layout : t.layout};
-        addBarrier(last, lastOwners, r, h, dep);
+        addBarrier(batch, owners, r, h, dep);
     }
+}
+
+}  // namespace
+
+void FrameGraph::Impl::deriveBarriers() {
+    // Walk the frame once (emitting nothing) to learn every resource's final accesses, then
+    // once more with each transient starting from the accesses of its bytes' tenants.
+    std::vector<Track> initial;
+    for (const Resource& r : resources) initial.push_back(initialTrack(r));
+    const std::vector<Track> finals = walkFrame(order, passes, resources, initial, nullptr);
+    startTransientsAfterTenants(resources, finals, initial);
+    BatchSink sink{order, batches, owners};
+    const std::vector<Track> tracks = walkFrame(order, passes, resources, initial, &sink);
+
+    BarrierBatch last;
+    last.beforePass = uint32_t(order.size());
+    BatchOwners lastOwners;
+    transitionImportsToAfterState(resources, tracks, last, lastOwners);
     if (!last.images.empty() || !last.buffers.empty()) {
         finalBatch = int32_t(batches.size());
         batches.push_back(std::move(last));
