@@ -177,13 +177,13 @@ Result<RowNormalization> validateMvn(const PlanContext& pc, const MeanVarianceNo
     RowNormalization n{&d.input, &d.output, d.scale ? &*d.scale : nullptr, d.bias ? &*d.bias : nullptr};
     if (d.scale) {
         MLP_TRY(checkTensor(*d.scale, op, "scale", false, pc));
-        auto s = broadcastStrides(*d.scale, d.input, op + ": scale");
+        auto s = broadcastStrides(*d.scale, d.input, op + ": scale", "input");
         MLP_TRY(s);
         n.scaleStrides = *s;
     }
     if (d.bias) {
         MLP_TRY(checkTensor(*d.bias, op, "bias", false, pc));
-        auto s = broadcastStrides(*d.bias, d.input, op + ": bias");
+        auto s = broadcastStrides(*d.bias, d.input, op + ": bias", "input");
         MLP_TRY(s);
         n.biasStrides = *s;
     }

@@ -52,6 +52,9 @@ ConstantSource constantSource(Plan& plan, const PlanContext& pc, const TensorDes
     launch.pipeline = uint32_t(plan.pipelines.size() - 1);
     launch.groups = linearGroups(span, kLocalSize);
     pushWords(launch, {uint32_t(span), base});
+    // Packs write disjoint ranges, but every launch writes through the same descriptor array, so
+    // synchronization validation cannot tell them apart. The initializer runs once: serialize.
+    launch.barrierBefore = !plan.initialize.empty();
     plan.initialize.push_back(launch);
     plan.persistentBytes += (span * sizeof(float) + 15) & ~uint64_t(15);
     return {kPersistentSlot, uint32_t(DataType::Float32), base};

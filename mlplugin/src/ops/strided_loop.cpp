@@ -4,7 +4,7 @@
 
 namespace mlplugin::detail {
 
-Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output, const std::string& what) {
+Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output, const std::string& what, const char* targetName) {
     Dims result{};
     Dims inStrides = input.effectiveStrides();
     for (uint32_t i = 0; i < input.rank; ++i) {
@@ -13,14 +13,14 @@ Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output,
         if (o < 0) {
             if (input.sizes[i] != 1)
                 return invalidArgument(what + " size " + std::to_string(input.sizes[i]) + " at dim " + std::to_string(i) +
-                                       " has no matching dim in the output (rank " + std::to_string(output.rank) + ")");
+                                       " has no matching dim in the " + targetName + " (rank " + std::to_string(output.rank) + ")");
             continue;
         }
         if (input.sizes[i] == output.sizes[o]) result[o] = inStrides[i];
         else if (input.sizes[i] == 1) result[o] = 0;
         else
             return invalidArgument(what + " size " + std::to_string(input.sizes[i]) + " at dim " + std::to_string(i) +
-                                   " cannot broadcast to output size " + std::to_string(output.sizes[o]));
+                                   " cannot broadcast to " + targetName + " size " + std::to_string(output.sizes[o]));
     }
     return result;
 }

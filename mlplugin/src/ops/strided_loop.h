@@ -14,8 +14,10 @@ namespace mlplugin::detail {
 using Dims = std::array<uint32_t, kMaxTensorRank>;
 
 // Strides that address `input` with `output`'s coordinates: sizes right-aligned, a dim of size 1
-// (or missing) repeats with stride 0. `what` names the input in errors ("element_wise 'x': input b").
-Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output, const std::string& what);
+// (or missing) repeats with stride 0. `what` names the input in errors ("element_wise 'x': input b"),
+// `targetName` the tensor it broadcasts to.
+Result<Dims> broadcastStrides(const TensorDesc& input, const TensorDesc& output, const std::string& what,
+                              const char* targetName = "output");
 
 // A loop over `sizes` (rank dims) addressing several tensors, collapsed: dims of size 1 are
 // dropped and neighbours merged where every tensor's strides are contiguous across them. The
