@@ -1,5 +1,6 @@
 // TensorDesc and the CPU-side helpers every operator relies on; no GPU needed.
 #include "mlplugin/cpu_reference.h"
+#include "mlplugin/half.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/tensor_desc.h"
 
@@ -130,4 +131,15 @@ TEST(CpuReference, RejectsWrongInputCount) {
     auto r = referenceEvaluate(add, {});
     ASSERT_FALSE(r.ok());
     EXPECT_NE(r.error().message.find("given 0 inputs, expected 2"), std::string::npos) << r.error().message;
+}
+
+TEST(Half, ConversionsRoundTripAndRoundToNearestEven) {
+    for (float v : {0.0f, 1.0f, -2.5f, 65504.0f, 0.1f, 6.1035156e-05f, 5.9604645e-08f, 1000.3f}) {
+        float back = halfToFloat(floatToHalf(v));
+        EXPECT_EQ(double(back), roundToHalf(v)) << v;
+    }
+    EXPECT_EQ(floatToHalf(1.0f + 1.0f / 2048), floatToHalf(1.0f));  // tie to even
+    EXPECT_TRUE(std::isinf(halfToFloat(floatToHalf(1e6f))));
+    EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(NAN))));
+    EXPECT_EQ(floatToHalf(-0.0f), 0x8000u);
 }

@@ -21,4 +21,5 @@ list(APPEND MLP_SOURCES
   src/graph/graph_plan.cpp
   src/graph/graph_reference.cpp
   src/graph/graph_builder.cpp
+  src/half.cpp
 )

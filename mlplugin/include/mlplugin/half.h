@@ -1,0 +1,15 @@
+#pragma once
+// IEEE binary16 conversions for uploading fp16 tensors and reading them back
+// (round to nearest even, overflow to infinity, NaN preserved).
+#include <cstddef>
+#include <cstdint>
+#include <span>
+
+namespace mlplugin {
+
+uint16_t floatToHalf(float value);
+float halfToFloat(uint16_t bits);
+void floatsToHalves(std::span<const float> in, std::span<uint16_t> out);
+void halvesToFloats(std::span<const uint16_t> in, std::span<float> out);
+
+}  // namespace mlplugin
