@@ -2,7 +2,7 @@
 #extension GL_GOOGLE_include_directive : require
 // Initializer: copies an up-to-4-D tensor (any strides) from its input slot into the
 // persistent resource, packed row-major and converted to DST_DTYPE. Used for biases and GEMM
-// operands owned by the plugin. Constant ids mirror PackTensorConst in mlplugin/src/ops/pack.h.
+// operands owned by the plugin. Constant ids mirror PackTensorConst in mlplugin/src/ops/weight_packing.cpp.
 #include "common.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;

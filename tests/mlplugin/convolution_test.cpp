@@ -2,6 +2,7 @@
 // (ungrouped) and the generic one (groups, transposed), odd sizes and channel counts, strides,
 // dilation, asymmetric pads, NHWC via strides, owned (packed) and bound weights, fp16, every
 // fused activation, the layers of ESPCN and FSRCNN, and every validation error.
+#include "kernel.h"  // plans, for the CPU-only checks at the end
 #include "op_test.h"
 
 #include <gtest/gtest.h>
@@ -296,6 +297,64 @@ TEST_F(Convolution, RejectsFp16WithoutDeviceSupport) {
         EXPECT_EQ(compiled.error().code, ErrorCode::Unsupported);
         EXPECT_NE(compiled.error().message.find("convolution 'h' input is fp16"), std::string::npos) << compiled.error().message;
     }
+}
+
+// --- plans (CPU only): kernel choice, dispatch limits at 4K, persistent layout -----------
+
+detail::PlanContext fp16Context() {
+    detail::PlanContext pc;
+    pc.fp16Storage = true;
+    return pc;
+}
+
+void expectDispatchLimits(const detail::Plan& plan) {
+    for (const auto* launches : {&plan.execute, &plan.initialize})
+        for (const detail::Launch& l : *launches)
+            for (uint32_t g : l.groups) {
+                EXPECT_GE(g, 1u);
+                EXPECT_LE(g, 65535u);
+            }
+}
+
+const char* kernelOf(const detail::Plan& plan) { return plan.pipelines[plan.execute.at(0).pipeline].debugName; }
+
+TEST(ConvolutionPlan, Uhd4KTiledWithPackedWeights) {
+    auto plan = detail::planConvolution(fp16Context(), makeConv({.inC = 3, .h = 2160, .w = 3840, .outC = 32}));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(kernelOf(*plan), "conv2d_tiled");
+    expectDispatchLimits(*plan);
+    // Filter packed as [32/16][3*3*3][16] fp32 = 3456 bytes; the bias at the next 256-byte boundary.
+    EXPECT_EQ(plan->persistentBytes, 3584u + 32 * 4);
+    EXPECT_EQ(plan->initialize.size(), 2u);
+}
+
+TEST(ConvolutionPlan, Uhd4KGenericAndTransposed) {
+    auto depthwise = detail::planConvolution(fp16Context(), makeConv({.inC = 32, .h = 2160, .w = 3840, .outC = 32, .groups = 32}));
+    ASSERT_TRUE(depthwise.ok()) << depthwise.error().message;
+    EXPECT_STREQ(kernelOf(*depthwise), "conv2d");
+    expectDispatchLimits(*depthwise);
+    auto upscale = detail::planConvolution(fp16Context(), makeConv({.inC = 32, .h = 1080, .w = 1920, .outC = 3, .kH = 9, .kW = 9,
+                                                                    .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4},
+                                                                    .outputPadding = {1, 1}, .transposed = true, .type = F16}));
+    ASSERT_TRUE(upscale.ok()) << upscale.error().message;
+    EXPECT_STREQ(kernelOf(*upscale), "conv2d");
+    expectDispatchLimits(*upscale);
+}
+
+TEST(ConvolutionPlan, PersistentLayoutFollowsOwnershipAndPrecision) {
+    auto fp16 = detail::planConvolution(fp16Context(), makeConv({.type = F16}));
+    ASSERT_TRUE(fp16.ok());
+    EXPECT_EQ(fp16->persistentBytes, 1024u + 5 * 2);  // [1][27][16] fp16 = 864 bytes, bias at 1024
+    auto bound = detail::planConvolution(fp16Context(), makeConv({.owned = false}));
+    ASSERT_TRUE(bound.ok());
+    EXPECT_EQ(bound->persistentBytes, 0u);
+    EXPECT_TRUE(bound->initialize.empty());
+    ConvolutionDesc biasOnly = makeConv({.owned = false});
+    biasOnly.bias->flags = TensorFlagOwnedByPlugin;
+    auto plan = detail::planConvolution(fp16Context(), biasOnly);
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(plan->persistentBytes, 5u * 4);
+    EXPECT_EQ(plan->initialize.size(), 1u);
 }
 
 }  // namespace

@@ -1,6 +1,7 @@
 // GEMM on the GPU against the CPU reference: every transpose combination, alpha/beta, C
 // broadcast, batch dims with broadcasting, several tiles with tails, strided operands,
 // plugin-owned operands, fp16, fused activations, and every validation error.
+#include "kernel.h"  // plans, for the CPU-only checks at the end
 #include "op_test.h"
 
 #include <gtest/gtest.h>
@@ -177,6 +178,23 @@ TEST_F(Gemm, RejectsBadRanksAndParameters) {
     d = makeGemm({}, "");
     d.b.sizes[0] = 0;
     EXPECT_EQ(compileError(d), "gemm B: size of dim 0 is 0");
+}
+
+// --- plans (CPU only) --------------------------------------------------------------------
+
+TEST(GemmPlan, TallMatrixSplitsRowTilesOverLaunches) {
+    // A 1x1 convolution over a 4K image as a GEMM: 8294400 rows = 129600 row tiles of 64.
+    GemmDesc d = makeGemm({.m = 3840 * 2160, .n = 32, .k = 32, .c = {32}, .type = F16, .bFlags = TensorFlagOwnedByPlugin});
+    detail::PlanContext pc;
+    pc.fp16Storage = true;
+    auto plan = detail::planGemm(pc, d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->execute.size(), 2u);
+    EXPECT_EQ(plan->execute[0].groups[1], 65535u);
+    EXPECT_EQ(plan->execute[1].groups[1], 129600u - 65535u);
+    EXPECT_EQ(plan->execute[1].push[0], 65535u);  // first row tile of the second launch
+    EXPECT_EQ(plan->persistentBytes, 32u * 32 * 2);  // B packed as fp16
+    EXPECT_EQ(plan->initialize.size(), 1u);
 }
 
 }  // namespace
