@@ -8,9 +8,29 @@
 #include "engine/frames.h"
 #include "engine/upload_ring.h"
 
+#include "engine/frame_graph.h"
+#include "engine/gpu_timer.h"
+
 #include <array>
+#include <cstdlib>
+#include <new>
 #include <string>
 #include <vector>
+
+// Counts C++ heap allocations made by the current thread while counting is on: the steady-state
+// test below records frames and expects none (driver worker threads are not counted).
+namespace {
+thread_local bool t_countAllocations = false;
+thread_local uint64_t t_allocations = 0;
+}  // namespace
+
+void* operator new(std::size_t size) {
+    if (t_countAllocations) ++t_allocations;
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 
 namespace {
 
@@ -181,6 +201,67 @@ TEST_F(Frames, SubmitWaitsAndSignalsSemaphores) {
     ENGINE_VK(vkWaitForFences(ctx().device(), 1, &fence, VK_TRUE, UINT64_MAX));
     vkDestroyFence(ctx().device(), fence, nullptr);
     for (VkSemaphore s : sems) vkDestroySemaphore(ctx().device(), s, nullptr);
+}
+
+// Steady state: beginFrame, timer, frame graph execution (barriers, dynamic rendering,
+// callbacks, timestamps), rebinding an import and endFrame allocate nothing on the heap.
+// Own context without the validation layer, whose bookkeeping allocates per call.
+TEST(FramesSteadyState, RecordingFramesAllocatesNothing) {
+    engine::ContextDesc desc;
+    desc.validation = false;
+    engine::Context ctx(desc);
+    engine::Frames frames(ctx, {.framesInFlight = 2});
+    engine::GpuTimer timer(ctx, {.framesInFlight = 2});
+    std::array<engine::Buffer, 2> readbacks = {
+        engine::Buffer(ctx, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback),
+        engine::Buffer(ctx, 4096, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback)};
+
+    engine::FrameGraph graph(ctx);
+    const auto image = graph.createImage("color", {VK_FORMAT_R8G8B8A8_UNORM, 16, 16, 0});
+    const auto scratch = graph.createBuffer("scratch", {1024, 0});
+    const auto readback = graph.importBuffer("readback", readbacks[0].handle(), 4096, {},
+                                             {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    engine::PassDesc fill;
+    fill.name = "fill";
+    fill.type = engine::PassType::Transfer;
+    fill.uses = {{scratch, engine::Access::TransferWrite}};
+    fill.record = [&](engine::PassContext& pc) { vkCmdFillBuffer(pc.commandBuffer(), pc.buffer(scratch), 0, VK_WHOLE_SIZE, 7); };
+    engine::PassDesc clear;
+    clear.name = "clear";
+    clear.type = engine::PassType::Graphics;
+    clear.uses = {{image, engine::Access::ColorAttachmentWrite}};
+    engine::PassDesc copy;
+    copy.name = "copy";
+    copy.type = engine::PassType::Transfer;
+    copy.uses = {{image, engine::Access::TransferRead}, {scratch, engine::Access::TransferRead},
+                 {readback, engine::Access::TransferWrite}};
+    copy.record = [&](engine::PassContext& pc) {
+        VkBufferImageCopy ic{};
+        ic.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+        ic.imageExtent = {16, 16, 1};
+        vkCmdCopyImageToBuffer(pc.commandBuffer(), pc.image(image), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pc.buffer(readback), 1, &ic);
+        const VkBufferCopy bc{0, 1024, 1024};
+        vkCmdCopyBuffer(pc.commandBuffer(), pc.buffer(scratch), pc.buffer(readback), 1, &bc);
+    };
+    graph.addPass(fill);
+    graph.addPass(clear);
+    graph.addPass(copy);
+    graph.bake();
+
+    auto recordFrame = [&] {
+        engine::Frame& f = frames.beginFrame();
+        graph.rebindImportedBuffer(readback, readbacks[f.slot].handle());
+        timer.beginFrame(f.cmd, f.slot);
+        graph.execute(f.cmd, f.slot, &timer);
+        frames.endFrame();
+    };
+    for (int i = 0; i < 4; ++i) recordFrame();  // warm-up: timer series, driver caches
+    t_allocations = 0;
+    t_countAllocations = true;
+    for (int i = 0; i < 8; ++i) recordFrame();
+    t_countAllocations = false;
+    EXPECT_EQ(t_allocations, 0u) << "heap allocations while recording 8 steady-state frames";
+    frames.waitIdle();
 }
 
 }  // namespace
