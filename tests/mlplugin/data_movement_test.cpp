@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -176,6 +177,15 @@ TEST_F(DataMovement, SplitStridedAndMixedPrecision) {
     checkExact(split(TensorDesc::make(F32, {2, 8, 3, 8}), {TensorDesc::make(F16, {2, 4, 3, 8}), TensorDesc::make(F32, {2, 4, 3, 8})}, 1));
 }
 
+TEST_F(DataMovement, FiveDimensionalConcatSplitTranspose) {
+    REQUIRE_FP16();
+    checkExact(concat({TensorDesc::make(F16, {2, 1, 3, 2, 5}), TensorDesc::make(F16, {2, 1, 3, 2, 2})}, TensorDesc::make(F16, {2, 1, 3, 2, 7}),
+                      4));
+    checkExact(split(TensorDesc::make(F32, {2, 3, 4, 2, 3}), {TensorDesc::make(F32, {2, 3, 1, 2, 3}), TensorDesc::make(F16, {2, 3, 3, 2, 3})},
+                     2));
+    checkExact(transpose(TensorDesc::make(F16, {2, 3, 4, 5, 6}), TensorDesc::make(F16, {6, 4, 2, 5, 3}), {4, 2, 0, 3, 1}));
+}
+
 // ---- depth <-> space ----
 
 DepthToSpaceDesc depthToSpace(const TensorDesc& in, const TensorDesc& out, uint32_t b, DepthSpaceOrder order) {
@@ -334,6 +344,45 @@ TEST_F(DataMovement, ValidationErrors) {
     // Output strides that make elements overlap come from the shared tensor validation.
     EXPECT_NE(compileError(transpose(TensorDesc::make(F32, {2, 3}), TensorDesc::strided(F32, {3, 2}, {1, 1}), {1, 0})).find("transpose 't' output"),
               std::string::npos);
+}
+
+// A second plugin device on the test's VkDevice that was told 16-bit storage is off.
+std::unique_ptr<Device> deviceWithoutFp16() {
+    engine::Context& ctx = testsupport::context();
+    DeviceDesc desc;
+    desc.instance = ctx.instance();
+    desc.physicalDevice = ctx.physicalDevice();
+    desc.device = ctx.device();
+    desc.queueFamilyIndex = ctx.queueFamily();
+    desc.getInstanceProcAddr = vkGetInstanceProcAddr;
+    desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;
+    desc.flags = DeviceFlagDebug;
+    auto created = createDevice(desc);
+    EXPECT_TRUE(created.ok()) << created.error().message;
+    return created.ok() ? std::move(created).value() : nullptr;
+}
+
+TEST_F(DataMovement, Fp16WithoutDeviceSupportIsUnsupported) {
+    std::unique_ptr<Device> device = deviceWithoutFp16();
+    ASSERT_TRUE(device);
+    auto expectUnsupported = [&](const OperatorDesc& desc) {
+        auto compiled = device->compileOperator(desc);
+        ASSERT_FALSE(compiled.ok()) << operatorLabel(desc);
+        EXPECT_EQ(compiled.error().code, ErrorCode::Unsupported) << compiled.error().message;
+        EXPECT_NE(compiled.error().message.find("fp16"), std::string::npos) << compiled.error().message;
+    };
+    expectUnsupported(transpose(TensorDesc::make(F16, {2, 3}), TensorDesc::make(F32, {3, 2}), {1, 0}));
+    expectUnsupported(pad(TensorDesc::make(F32, {2, 3}), TensorDesc::make(F16, {2, 3}), PadMode::Edge, {}, {}));
+    PoolingDesc pool;
+    pool.input = TensorDesc::make(F16, {1, 1, 4, 4});
+    pool.output = TensorDesc::make(F16, {1, 1, 3, 3});
+    expectUnsupported(pool);
+    ResampleDesc rs;
+    rs.input = TensorDesc::make(F16, {1, 1, 4, 4});
+    rs.output = TensorDesc::make(F16, {1, 1, 8, 8});
+    expectUnsupported(rs);
+    // The same descs in fp32 compile on that device.
+    EXPECT_TRUE(device->compileOperator(transpose(TensorDesc::make(F32, {2, 3}), TensorDesc::make(F32, {3, 2}), {1, 0})).ok());
 }
 
 }  // namespace
