@@ -51,13 +51,13 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
     engine::Renderer renderer(ctx, rendererDesc(o));
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
-    renderer.build({.headless = true, .format = VK_FORMAT_R8G8B8A8_SRGB, .channels = o.channels, .framesInFlight = kFramesInFlight});
+    renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = o.channels, .framesInFlight = kFramesInFlight});
 
     // Which frame each slot holds, so its read-back is written when the slot comes round again.
     std::vector<std::optional<uint64_t>> pending(kFramesInFlight);
     for (uint32_t i = 0; i < o.frames; ++i) {
         engine::Frame& f = frames.beginFrame();
-        if (pending[f.slot]) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
+        if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
         renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o.path, i, o.fps, o.startTime), &timer);
         frames.endFrame();
@@ -65,7 +65,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     }
     frames.waitIdle();
     for (uint32_t s = 0; s < kFramesInFlight; ++s) {
-        if (pending[s]) writeFrame(o.outDir, *pending[s], renderer.readback(s));
+        if (pending[s] && o.writeImages) writeFrame(o.outDir, *pending[s], renderer.readback(s));
         timer.collect(s);
     }
 

@@ -91,6 +91,7 @@ Usage: upscale_demo [options]
   --no-lighting           write albedo instead of lit colour
   --channels LIST         headless: also write float .npy of color,depth,normal,albedo,motion,sun_visibility,output
   --out DIR               output directory (headless; default upscale_out)
+  --no-images             headless: write report.json only (timing runs)
   --device INDEX          Vulkan physical device index
   --validation            enable the Khronos validation layer (+ synchronization validation)
   --write-golden FILE     render the golden-test frame (96x64, native, path 0, t=2) to FILE
@@ -128,6 +129,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--no-lighting", [&] { o.lighting = false; }},
         {"--validation", [&] { o.validation = true; }},
         {"--resize-test", [&] { o.resizeTest = true; }},
+        {"--no-images", [&] { o.writeImages = false; }},
     };
     for (size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i], value;

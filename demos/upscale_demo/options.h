@@ -29,6 +29,7 @@ struct Options {
     bool validation = false;
     std::string outDir = "upscale_out";
     uint32_t channels = 0;  // engine::Channel bits written as .npy
+    bool writeImages = true;  // false: timing runs write report.json only
     std::string writeGolden;  // path: render the golden frame (golden.h) and write it as PNG
     bool resizeTest = false;
 };

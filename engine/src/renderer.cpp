@@ -172,18 +172,17 @@ void Renderer::Impl::addUpscalePass() {
 }
 
 void Renderer::Impl::addEncodePass() {
-    FrameGraph& g = *graph;
-    ImageDesc targetDesc{target.format, outputExtent.width, outputExtent.height};
     if (target.headless) {
-        targetImage = g.createImage("target", targetDesc);
-    } else {
-        // The swapchain image: acquired with undefined contents (the acquire semaphore waits at
-        // colour-attachment output, which the first barrier's source stage chains with), left
-        // ready for presentation.
-        targetImage = g.importImage("swapchain", VK_NULL_HANDLE, VK_NULL_HANDLE, targetDesc,
-                                    {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE},
-                                    {VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
+        targetImage = graph->createImage("target", {kHeadlessTargetFormat, outputExtent.width, outputExtent.height});
+        addComputeEncodePass();
+        return;
     }
+    // The swapchain image: acquired with undefined contents (the acquire semaphore waits at
+    // colour-attachment output, which the first barrier's source stage chains with), left
+    // ready for presentation.
+    targetImage = graph->importImage("swapchain", VK_NULL_HANDLE, VK_NULL_HANDLE, {target.format, outputExtent.width, outputExtent.height},
+                                     {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT, VK_ACCESS_2_NONE},
+                                     {VK_IMAGE_LAYOUT_PRESENT_SRC_KHR, VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE});
     pipelines.ensureEncodeFormat(target.format);
     PassDesc pass;
     pass.name = "encode";
@@ -202,7 +201,29 @@ void Renderer::Impl::addEncodePass() {
         vkCmdPushConstants(cmd, pipelines.encode.layout, VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
         vkCmdDraw(cmd, 3, 1, 0, 0);
     };
-    g.addPass(std::move(pass));
+    graph->addPass(std::move(pass));
+}
+
+void Renderer::Impl::addComputeEncodePass() {
+    PassDesc pass;
+    pass.name = "encode";
+    pass.type = PassType::Compute;
+    pass.uses = {{stage.output, Access::SampledCompute}, {targetImage, Access::StorageImageWrite}};
+    pass.record = [this](PassContext& pc) {
+        VkCommandBuffer cmd = pc.commandBuffer();
+        const PipelineWithLayout& p = pipelines.encodeCompute;
+        const DescriptorBinding bindings[] = {
+            {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.output), pipelines.nearest, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(targetImage), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+        };
+        VkDescriptorSet set = descriptors.get(kEncodePass, pc.frameIndex(), p.setLayout, bindings);
+        gpu::UpscalePush push{outputExtent.width, outputExtent.height, outputExtent.width, outputExtent.height};
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+        vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+        vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);
+        vkCmdDispatch(cmd, groups(outputExtent.width), groups(outputExtent.height), 1);
+    };
+    graph->addPass(std::move(pass));
 }
 
 Renderer::Renderer(Context& ctx, const RendererDesc& desc) {
@@ -217,8 +238,8 @@ void Renderer::build(const TargetDesc& target) {
     Impl& r = *impl_;
     if (target.framesInFlight < 1 || target.framesInFlight > 8)
         throw Error("frames in flight " + std::to_string(target.framesInFlight) + " is out of range [1, 8]");
-    if (target.headless && target.format != VK_FORMAT_R8G8B8A8_SRGB && target.format != VK_FORMAT_R8G8B8A8_UNORM)
-        throw Error("a headless target must be R8G8B8A8 (SRGB or UNORM) so it can be written as PNG");
+    if (!target.headless && target.format == VK_FORMAT_UNDEFINED)
+        throw Error("a windowed target needs the swapchain's format (TargetDesc::format)");
     r.target = target;
     r.graph = std::make_unique<FrameGraph>(r.ctx);
     r.descriptors.reset();

@@ -50,6 +50,7 @@ struct Renderer::Impl {
     void addLightingPass();
     void addUpscalePass();
     void addEncodePass();
+    void addComputeEncodePass();
     void addReadback(uint32_t channels);
 };
 

@@ -189,6 +189,10 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
             p->pipeline = createCompute(device_, upscaleLayout, shaders::upscale_comp(), &spec);
         }
 
+        encodeCompute.setLayout = upscaleSet;
+        encodeCompute.layout = upscaleLayout;
+        encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp(), nullptr);
+
         const VkDescriptorType encodeBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         encode.setLayout = createSetLayout(device_, encodeBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
         encode.layout = createLayout(device_, encode.setLayout, sizeof(gpu::EncodePush), VK_SHADER_STAGE_FRAGMENT_BIT);
@@ -220,7 +224,8 @@ void RendererPipelines::destroy(PipelineWithLayout& p, bool keepLayouts) {
 RendererPipelines::~RendererPipelines() { release(); }
 
 void RendererPipelines::release() {
-    destroy(upscaleBilinear, /*keepLayouts=*/true);  // shares its layouts with upscaleBicubic
+    destroy(upscaleBilinear, /*keepLayouts=*/true);  // share their layouts with upscaleBicubic
+    destroy(encodeCompute, /*keepLayouts=*/true);
     for (PipelineWithLayout* p : {&gbuffer, &lighting, &upscaleBicubic, &encode}) destroy(*p);
     if (nearest) vkDestroySampler(device_, nearest, nullptr);
     if (linear) vkDestroySampler(device_, linear, nullptr);

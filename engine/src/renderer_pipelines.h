@@ -14,6 +14,7 @@ inline constexpr VkFormat kMotionFormat = VK_FORMAT_R16G16_SFLOAT;
 inline constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 inline constexpr VkFormat kColorFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 inline constexpr VkFormat kVisibilityFormat = VK_FORMAT_R16_SFLOAT;
+inline constexpr VkFormat kHeadlessTargetFormat = VK_FORMAT_R8G8B8A8_UNORM;  // sRGB-encoded by encode.comp
 
 struct PipelineWithLayout {
     VkPipeline pipeline = VK_NULL_HANDLE;
@@ -33,7 +34,9 @@ public:
 
     VkSampler nearest = VK_NULL_HANDLE;
     VkSampler linear = VK_NULL_HANDLE;
-    PipelineWithLayout gbuffer, lighting, upscaleBilinear, upscaleBicubic, encode;
+    // encode: graphics, into a swapchain image; encodeCompute: into the headless RGBA8 target
+    // (shares the upscale pipelines' layouts).
+    PipelineWithLayout gbuffer, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute;
     VkFormat encodeFormat = VK_FORMAT_UNDEFINED;
 
 private:

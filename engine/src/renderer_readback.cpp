@@ -75,7 +75,7 @@ void Renderer::Impl::addReadback(uint32_t channels) {
         rb.buffer = g.importBuffer(std::string("readback.") + name, rb.slots[0].handle(), size, before, afterHost);
         return rb;
     };
-    frameReadback = make(Channel::Color, targetImage, target.format, outputExtent, "frame");
+    frameReadback = make(Channel::Color, targetImage, kHeadlessTargetFormat, outputExtent, "frame");
     channelReadbacks.clear();
     for (Channel c : kAllChannels) {
         if (!(channels & uint32_t(c))) continue;

@@ -1,6 +1,7 @@
 #version 460
-// Final pass: output-resolution colour into the presentable / read-back 8-bit target.
-// sRGB targets encode in hardware; for UNORM targets the shader applies the sRGB curve.
+// Final pass (windowed): output-resolution colour into the swapchain image, which only supports
+// attachment writes. sRGB targets encode in hardware; for UNORM ones the shader applies the curve.
+// Headless targets use encode.comp (compute is much faster than raster on compute-first GPUs).
 #extension GL_GOOGLE_include_directive : require
 #include "renderer_shared.h"
 
@@ -9,9 +10,7 @@ layout(push_constant) uniform Push { EncodePush pc; };
 layout(location = 0) in vec2 inUv;
 layout(location = 0) out vec4 outColor;
 
-vec3 linearToSrgb(vec3 c) {
-    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
-}
+#include "srgb.glsl"
 
 void main() {
     vec3 c = clamp(texelFetch(source, ivec2(gl_FragCoord.xy), 0).rgb, 0.0, 1.0);

@@ -65,11 +65,11 @@ const char* toString(Channel c);  // "color", "depth", ... (file stems)
 
 // Where the encode pass writes.
 struct TargetDesc {
-    // Headless: a transient image of `format` read back into host memory every frame (the
-    // 8-bit frame plus the `channels` requested). Windowed: an imported swapchain image, left
-    // in PRESENT_SRC_KHR; record() gets the image of the frame.
+    // Headless: a transient R8G8B8A8 image (sRGB-encoded by a compute pass) read back into host
+    // memory every frame, with the `channels` requested. Windowed: an imported swapchain image
+    // of `format`, left in PRESENT_SRC_KHR; record() gets the image of the frame.
     bool headless = true;
-    VkFormat format = VK_FORMAT_R8G8B8A8_SRGB;
+    VkFormat format = VK_FORMAT_UNDEFINED;  // windowed only: the swapchain format
     uint32_t channels = 0;        // Channel bits to read back (headless only)
     uint32_t framesInFlight = 2;  // read-back slots
 };
