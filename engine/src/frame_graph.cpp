@@ -74,6 +74,8 @@ AccessInfo accessInfo(Access access, PassType type) {
     case Access::VertexBufferRead:
         return {VK_PIPELINE_STAGE_2_VERTEX_ATTRIBUTE_INPUT_BIT, VK_ACCESS_2_VERTEX_ATTRIBUTE_READ_BIT,
                 VK_IMAGE_LAYOUT_UNDEFINED, 0, VK_BUFFER_USAGE_VERTEX_BUFFER_BIT, false};
+    case Access::UniformBufferRead:
+        return {shader, VK_ACCESS_2_UNIFORM_READ_BIT, VK_IMAGE_LAYOUT_UNDEFINED, 0, VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, false};
     }
     return {};
 }
@@ -94,6 +96,8 @@ const char* accessNotAllowedIn(Access access, PassType type) {
     case Access::StorageBufferRead:
     case Access::StorageBufferWrite:
     case Access::StorageBufferReadWrite:
+        return type != PassType::Transfer ? nullptr : "a Transfer pass runs no shaders";
+    case Access::UniformBufferRead:
         return type != PassType::Transfer ? nullptr : "a Transfer pass runs no shaders";
     case Access::IndirectRead:
         return type != PassType::Transfer ? nullptr : "a Transfer pass draws and dispatches nothing";
@@ -160,6 +164,7 @@ const char* toString(Access access) {
     case Access::TransferWrite: return "TransferWrite";
     case Access::IndirectRead: return "IndirectRead";
     case Access::VertexBufferRead: return "VertexBufferRead";
+    case Access::UniformBufferRead: return "UniformBufferRead";
     }
     return "Access(?)";
 }

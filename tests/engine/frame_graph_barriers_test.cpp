@@ -173,6 +173,21 @@ TEST_F(FrameGraphBarriers, ReadAfterReadNeedsNoBarrierUnlessTheLayoutChanges) {
     EXPECT_TRUE(relayout->srcStageMask & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
 }
 
+TEST_F(FrameGraphBarriers, RawBufferComputeToGraphicsUniform) {
+    engine::FrameGraph g(ctx());
+    const auto params = g.createBuffer("params", bytes);
+    const auto target = g.createImage("target", color);
+    g.addPass(pass("update", PassType::Compute, {{params, Access::StorageBufferWrite}}));
+    g.addPass(pass("draw", PassType::Graphics, {{params, Access::UniformBufferRead}, {target, Access::ColorAttachmentWrite}}));
+    g.bake();
+    const auto raw = bufferBarrier(g, "draw", params);
+    ASSERT_TRUE(raw);
+    EXPECT_EQ(raw->srcStageMask, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
+    EXPECT_EQ(raw->srcAccessMask, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    EXPECT_EQ(raw->dstStageMask, VK_PIPELINE_STAGE_2_VERTEX_SHADER_BIT | VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT);
+    EXPECT_EQ(raw->dstAccessMask, VK_ACCESS_2_UNIFORM_READ_BIT);
+}
+
 TEST_F(FrameGraphBarriers, ReadInANewStageWaitsForTheWrite) {
     engine::FrameGraph g(ctx());
     const auto buf = g.createBuffer("params", bytes);

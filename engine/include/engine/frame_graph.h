@@ -66,6 +66,7 @@ enum class Access : uint32_t {
     TransferWrite,          // image or buffer: copy/blit/clear destination
     IndirectRead,           // buffer: indirect draw/dispatch arguments
     VertexBufferRead,       // buffer: vertex input
+    UniformBufferRead,      // buffer: uniform block in the pass's shaders (compute, or vertex+fragment)
 };
 bool isWrite(Access access);
 const char* toString(Access access);
