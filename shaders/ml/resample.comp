@@ -40,7 +40,16 @@ float sourceCoord(uint o, uint outLen, uint inLen, float scale) {
     return (float(o) + 0.5) / scale - 0.5;
 }
 
-uint nearestIndex(float c, uint inLen) {
+// A coordinate within a few ULP of an integer or half-integer is moved onto it: nearest's
+// floor/ceil/tie decisions then do not depend on the division's precision (Vulkan allows
+// 2.5 ULP; the reference divides exactly). Same as snapToBoundary() in resample.cpp.
+float snapToBoundary(float c) {
+    float boundary = floor(c * 2.0 + 0.5) * 0.5;
+    return abs(c - boundary) <= max(abs(c), 1.0) * 5e-7 ? boundary : c;
+}
+
+uint nearestIndex(float coordinate, uint inLen) {
+    float c = snapToBoundary(coordinate);
     float r;
     if (ROUNDING == ROUND_PREFER_FLOOR) r = ceil(c - 0.5);
     else if (ROUNDING == ROUND_PREFER_CEIL) r = floor(c + 0.5);

@@ -3,8 +3,9 @@
 // positive scale. Given scales must agree with the sizes: out = floor(in * scale).
 //
 // Source coordinates are computed in fp32 by both the shader and the reference (as ONNX
-// Runtime does), so a coordinate that lands exactly on a rounding tie resolves identically;
-// interpolation in the reference is in double.
+// Runtime does), and nearest snaps coordinates within a few ULP of a rounding boundary onto
+// it, so ties and exact integers resolve identically on any GPU; interpolation in the
+// reference is in double.
 #include "index_util.h"
 #include "ml_shaders.h"
 
@@ -56,7 +57,15 @@ float sourceCoord(CoordinateTransform t, uint32_t o, uint32_t outLen, uint32_t i
     return (float(o) + 0.5f) / scale - 0.5f;
 }
 
-uint32_t nearestIndex(NearestRounding r, float c, uint32_t inLen) {
+// Mirrors snapToBoundary() in resample.comp: GPU division may be a few ULP off the exact
+// quotient, which must not flip a floor/ceil/tie decision.
+float snapToBoundary(float c) {
+    float boundary = std::floor(c * 2.0f + 0.5f) * 0.5f;
+    return std::fabs(c - boundary) <= std::max(std::fabs(c), 1.0f) * 5e-7f ? boundary : c;
+}
+
+uint32_t nearestIndex(NearestRounding r, float coordinate, uint32_t inLen) {
+    float c = snapToBoundary(coordinate);
     double i = 0;
     double floorC = std::floor(double(c)), frac = double(c) - floorC;
     switch (r) {
