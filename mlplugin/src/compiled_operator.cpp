@@ -43,9 +43,7 @@ std::string describe(const OperatorDesc& desc) {
 }
 
 // A planner bug must not reach the GPU: check what would otherwise be undefined behaviour.
-Status checkLaunches(const std::vector<Launch>& launches, const Plan& plan, const std::string& label,
-                     const Capabilities& caps, const char* which) {
-    (void)caps;
+Status checkLaunches(const std::vector<Launch>& launches, const Plan& plan, const std::string& label, const char* which) {
     for (size_t i = 0; i < launches.size(); ++i) {
         const Launch& l = launches[i];
         std::string where = "internal error compiling " + label + ": " + which + " launch " + std::to_string(i);
@@ -135,8 +133,8 @@ Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, co
     Result<Plan> planned = planFor(device.planContext(flags), desc);
     if (!planned) return planned.error();
     const Plan& plan = *planned;
-    MLP_TRY(checkLaunches(plan.execute, plan, label, device.capabilities(), "execute"));
-    MLP_TRY(checkLaunches(plan.initialize, plan, label, device.capabilities(), "initialize"));
+    MLP_TRY(checkLaunches(plan.execute, plan, label, "execute"));
+    MLP_TRY(checkLaunches(plan.initialize, plan, label, "initialize"));
     if (plan.execute.empty()) return invalidArgument("internal error compiling " + label + ": the plan has no launches");
 
     auto op = std::make_unique<CompiledOperatorImpl>();

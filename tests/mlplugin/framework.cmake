@@ -5,7 +5,7 @@ target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)
 
-vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp
+vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
   LIBS mlp_op_test GTest::gmock)
 
 # The minimal sample app runs as a test: validation layer on, non-zero exit on any message or

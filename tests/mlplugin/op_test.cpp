@@ -193,6 +193,64 @@ private:
 
 std::string describe(const OperatorDesc& desc) { return operatorLabel(desc) + " (" + operatorKind(desc) + ")"; }
 
+void copyToDevice(VkCommandBuffer cmd, const GpuBuffer& b) {
+    if (!b.staging.handle()) return;
+    VkBufferCopy copy{0, 0, b.size};
+    vkCmdCopyBuffer(cmd, b.staging.handle(), b.device.handle(), 1, &copy);
+}
+
+// Everything one run binds: tensors in operator order, temporary and persistent resources.
+struct RunBuffers {
+    std::vector<GpuBuffer> inputs, outputs;
+    GpuBuffer temporary, persistent;
+    std::vector<BufferBinding> initInputs, execInputs, outBindings;  // owned inputs go to the initializer
+    BufferBinding persistentBinding;
+
+    RunBuffers(const OperatorDesc& desc, const std::vector<HostTensor>& host, const BindingProperties& props, const RunOptions& options) {
+        std::vector<const TensorDesc*> ins = operatorInputs(desc), outs = operatorOutputs(desc);
+        inputs.resize(ins.size());
+        initInputs.resize(ins.size());
+        execInputs.resize(ins.size());
+        for (size_t i = 0; i < ins.size(); ++i) {
+            if (!ins[i]) continue;
+            std::vector<uint8_t> bytes = encode(host[i]);
+            inputs[i] = makeBuffer(bytes.size(), &bytes);
+            (ins[i]->ownedByPlugin() ? initInputs[i] : execInputs[i]) = bindingOf(inputs[i]);
+        }
+        for (const TensorDesc* out : outs) {
+            std::vector<uint8_t> bytes = options.poisonOutputs ? poison(*out) : std::vector<uint8_t>(out->requiredBytes());
+            outputs.push_back(makeBuffer(bytes.size(), &bytes));
+            outBindings.push_back(bindingOf(outputs.back()));
+        }
+        if (props.temporaryBytes) {
+            std::vector<uint8_t> bytes = options.junkTemporary ? junk(props.temporaryBytes) : std::vector<uint8_t>(props.temporaryBytes);
+            temporary = makeBuffer(props.temporaryBytes, &bytes);
+        }
+        if (props.persistentBytes) {
+            persistent = makeBuffer(props.persistentBytes, nullptr);
+            persistentBinding = bindingOf(persistent);
+        }
+    }
+
+    void recordUploads(VkCommandBuffer cmd) const {
+        for (const GpuBuffer& b : inputs) copyToDevice(cmd, b);
+        for (const GpuBuffer& b : outputs) copyToDevice(cmd, b);
+        copyToDevice(cmd, temporary);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    }
+
+    void recordReadback(VkCommandBuffer cmd, const std::vector<engine::Buffer>& readback) const {
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                      VK_ACCESS_2_TRANSFER_READ_BIT);
+        for (size_t i = 0; i < outputs.size(); ++i) {
+            VkBufferCopy copy{0, 0, outputs[i].size};
+            vkCmdCopyBuffer(cmd, outputs[i].device.handle(), readback[i].handle(), 1, &copy);
+        }
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+    }
+};
+
 #define OPTEST_TRY(expr, what)                                                                   \
     do {                                                                                         \
         auto&& optest_result_ = (expr);                                                          \
@@ -204,37 +262,15 @@ std::string describe(const OperatorDesc& desc) { return operatorLabel(desc) + " 
 
 std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTensor>& inputs, const RunOptions& options) {
     Device& dev = device();
+    if (inputs.size() != operatorInputs(desc).size()) {
+        ADD_FAILURE() << describe(desc) << ": " << inputs.size() << " host inputs given, the operator has " << operatorInputs(desc).size();
+        return {};
+    }
     auto compiled = dev.compileOperator(desc, options.executionFlags);
     OPTEST_TRY(compiled, "compileOperator");
     CompiledOperator& op = **compiled;
-    std::vector<const TensorDesc*> inDescs = operatorInputs(desc);
-    std::vector<const TensorDesc*> outDescs = operatorOutputs(desc);
-    if (inputs.size() != inDescs.size()) {
-        ADD_FAILURE() << describe(desc) << ": " << inputs.size() << " host inputs given, the operator has " << inDescs.size();
-        return {};
-    }
-
-    // Buffers: inputs (uploaded), outputs (poisoned), temporary (junk), persistent.
-    std::vector<GpuBuffer> inBuffers(inDescs.size()), outBuffers(outDescs.size());
-    std::vector<BufferBinding> initInputs(inDescs.size()), execInputs(inDescs.size()), outBindings(outDescs.size());
-    for (size_t i = 0; i < inDescs.size(); ++i) {
-        if (!inDescs[i]) continue;
-        std::vector<uint8_t> bytes = encode(inputs[i]);
-        inBuffers[i] = makeBuffer(bytes.size(), &bytes);
-        (inDescs[i]->ownedByPlugin() ? initInputs[i] : execInputs[i]) = bindingOf(inBuffers[i]);
-    }
-    for (size_t i = 0; i < outDescs.size(); ++i) {
-        std::vector<uint8_t> bytes = options.poisonOutputs ? poison(*outDescs[i]) : std::vector<uint8_t>(outDescs[i]->requiredBytes());
-        outBuffers[i] = makeBuffer(bytes.size(), &bytes);
-        outBindings[i] = bindingOf(outBuffers[i]);
-    }
     BindingProperties props = op.bindingProperties();
-    GpuBuffer temporary, persistent;
-    if (props.temporaryBytes) {
-        std::vector<uint8_t> bytes = options.junkTemporary ? junk(props.temporaryBytes) : std::vector<uint8_t>(props.temporaryBytes);
-        temporary = makeBuffer(props.temporaryBytes, &bytes);
-    }
-    if (props.persistentBytes) persistent = makeBuffer(props.persistentBytes, nullptr);
+    RunBuffers buffers(desc, inputs, props, options);
 
     // Initializer and operator tables over one pool the test owns.
     CompiledOperator* ops[] = {&op};
@@ -245,54 +281,35 @@ std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTens
     DescriptorRange all = sets.range();
     auto initTable = dev.createBindingTable({initializer->get(), {all.sets, initSets}});
     OPTEST_TRY(initTable, "createBindingTable (initializer)");
-    OPTEST_TRY((*initTable)->bindInputs(initInputs), "bindInputs (initializer)");
-    BufferBinding persistentBinding = props.persistentBytes ? bindingOf(persistent) : BufferBinding{};
-    OPTEST_TRY((*initTable)->bindOutputs({&persistentBinding, 1}), "bindOutputs (initializer)");
+    OPTEST_TRY((*initTable)->bindInputs(buffers.initInputs), "bindInputs (initializer)");
+    OPTEST_TRY((*initTable)->bindOutputs({&buffers.persistentBinding, 1}), "bindOutputs (initializer)");
     auto table = dev.createBindingTable({&op, {all.sets + initSets, props.descriptorSetCount}});
     OPTEST_TRY(table, "createBindingTable");
-    OPTEST_TRY((*table)->bindInputs(execInputs), "bindInputs");
-    OPTEST_TRY((*table)->bindOutputs(outBindings), "bindOutputs");
-    if (props.temporaryBytes) OPTEST_TRY((*table)->bindTemporary(bindingOf(temporary)), "bindTemporary");
-    if (props.persistentBytes) OPTEST_TRY((*table)->bindPersistent(persistentBinding), "bindPersistent");
+    OPTEST_TRY((*table)->bindInputs(buffers.execInputs), "bindInputs");
+    OPTEST_TRY((*table)->bindOutputs(buffers.outBindings), "bindOutputs");
+    if (props.temporaryBytes) OPTEST_TRY((*table)->bindTemporary(bindingOf(buffers.temporary)), "bindTemporary");
+    if (props.persistentBytes) OPTEST_TRY((*table)->bindPersistent(buffers.persistentBinding), "bindPersistent");
     auto recorder = dev.createCommandRecorder();
     OPTEST_TRY(recorder, "createCommandRecorder");
 
     engine::Context& ctx = testsupport::context();
     std::vector<engine::Buffer> readback;
-    for (const GpuBuffer& b : outBuffers) readback.emplace_back(ctx, b.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
+    for (const GpuBuffer& b : buffers.outputs) readback.emplace_back(ctx, b.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
     Status recorded;
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        for (std::vector<GpuBuffer>* group : {&inBuffers, &outBuffers})
-            for (GpuBuffer& b : *group) {
-                if (!b.staging.handle()) continue;
-                VkBufferCopy copy{0, 0, b.size};
-                vkCmdCopyBuffer(cmd, b.staging.handle(), b.device.handle(), 1, &copy);
-            }
-        if (temporary.staging.handle()) {
-            VkBufferCopy copy{0, 0, temporary.size};
-            vkCmdCopyBuffer(cmd, temporary.staging.handle(), temporary.device.handle(), 1, &copy);
-        }
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                      VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+        buffers.recordUploads(cmd);
         recorded = (*recorder)->record(cmd, **initializer, **initTable);
         if (!recorded) return;
         recordComputeBarrier(dev, cmd);
         recorded = (*recorder)->record(cmd, op, **table);
-        if (!recorded) return;
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                      VK_ACCESS_2_TRANSFER_READ_BIT);
-        for (size_t i = 0; i < outBuffers.size(); ++i) {
-            VkBufferCopy copy{0, 0, outBuffers[i].size};
-            vkCmdCopyBuffer(cmd, outBuffers[i].device.handle(), readback[i].handle(), 1, &copy);
-        }
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT);
+        if (recorded) buffers.recordReadback(cmd, readback);
     });
     OPTEST_TRY(recorded, "record");
 
     std::vector<HostTensor> outputs;
-    for (size_t i = 0; i < outDescs.size(); ++i) {
+    for (size_t i = 0; i < readback.size(); ++i) {
         readback[i].invalidate();
-        outputs.push_back(decode(*outDescs[i], static_cast<const uint8_t*>(readback[i].mapped())));
+        outputs.push_back(decode(*operatorOutputs(desc)[i], static_cast<const uint8_t*>(readback[i].mapped())));
     }
     return outputs;
 }
