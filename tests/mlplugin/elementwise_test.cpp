@@ -231,3 +231,14 @@ TEST_F(ElementWise, RejectsBadTensors) {
 }
 
 }  // namespace
+
+namespace {
+
+// A 4K fp32 NCHW image to fp16 NHWC: 24.9M elements on the generic path, more workgroups than
+// fit in x (the dispatch spreads over y).
+TEST_F(ElementWise, FourKImageLayoutAndPrecisionConversion) {
+    if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device";
+    optest::checkOperator(unary(ElementWiseOp::Identity, TensorDesc::make(F32, {1, 3, 2160, 3840}), nhwc(F16, 1, 3, 2160, 3840)));
+}
+
+}  // namespace

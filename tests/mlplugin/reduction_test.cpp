@@ -163,3 +163,12 @@ TEST_F(Reduction, RejectsBadDescs) {
 }
 
 }  // namespace
+
+namespace {
+
+// More than 65535 rows, each a workgroup: the groups spread over y (detail::linearGroups).
+TEST_F(Reduction, ManyLongRowsSpreadOverY) {
+    optest::checkOperator(reduce(ReduceOp::ArgMin, TensorDesc::make(F32, {70001, 33}), 0b10));
+}
+
+}  // namespace
