@@ -20,9 +20,9 @@ namespace {
 std::string quoted(const std::string& s) { return "'" + s + "'"; }
 }  // namespace
 
-void FrameGraph::bake() {
+void FrameGraph::bake(DeferredDeletion* retire) {
     Impl& g = *impl_;
-    g.releasePhysical();
+    g.releasePhysical(retire);
     g.baked = false;
     const std::vector<uint32_t> sequence = g.flattenHooks();
     g.validateUses(sequence);

@@ -133,7 +133,8 @@ struct FrameGraph::Impl {
     void placeTransients();
     void deriveBarriers();
     void prepareRendering();
-    void releasePhysical();
+    // Destroys (or, with `retire`, hands over for later destruction) what bake() created.
+    void releasePhysical(DeferredDeletion* retire = nullptr);
 
     const Resource& resource(ResourceHandle h) const;
     Resource& resource(ResourceHandle h);

@@ -10,6 +10,7 @@
 #include "frame_graph_internal.h"
 
 #include "engine/context.h"
+#include "engine/deferred_deletion.h"
 #include "engine/error.h"
 
 #include <algorithm>
@@ -181,15 +182,32 @@ void FrameGraph::Impl::placeTransients() {
     }
 }
 
-// Destroys what bake() created. The caller guarantees the GPU no longer uses it (see the
-// FrameGraph contract: destroy or re-bake only after the frames that used it completed).
-void FrameGraph::Impl::releasePhysical() {
-    const VkDevice device = ctx.device();
+namespace {
+// Vulkan objects of one bake, destroyed together (now, or later by DeferredDeletion).
+struct BakedObjects {
+    VkDevice device = VK_NULL_HANDLE;
+    std::vector<VkImageView> views;
+    std::vector<VkImage> images;
+    std::vector<VkBuffer> buffers;
+    std::vector<VkDeviceMemory> memory;
+    void destroy() const {
+        for (VkImageView v : views) vkDestroyImageView(device, v, nullptr);
+        for (VkImage i : images) vkDestroyImage(device, i, nullptr);
+        for (VkBuffer b : buffers) vkDestroyBuffer(device, b, nullptr);
+        for (VkDeviceMemory m : memory) vkFreeMemory(device, m, nullptr);
+    }
+};
+}  // namespace
+
+// Without `retire` the caller guarantees the GPU no longer uses the objects (see the
+// FrameGraph contract); with it, they live until the frames recorded so far completed.
+void FrameGraph::Impl::releasePhysical(DeferredDeletion* retire) {
+    BakedObjects objects{ctx.device(), {}, {}, {}, {}};
     for (Resource& r : resources) {
         if (r.imported) continue;
-        if (r.view) vkDestroyImageView(device, r.view, nullptr);
-        if (r.image) vkDestroyImage(device, r.image, nullptr);
-        if (r.buffer) vkDestroyBuffer(device, r.buffer, nullptr);
+        if (r.view) objects.views.push_back(r.view);
+        if (r.image) objects.images.push_back(r.image);
+        if (r.buffer) objects.buffers.push_back(r.buffer);
         r.view = VK_NULL_HANDLE;
         r.image = VK_NULL_HANDLE;
         r.buffer = VK_NULL_HANDLE;
@@ -197,7 +215,10 @@ void FrameGraph::Impl::releasePhysical() {
         r.offset = r.size = 0;
     }
     for (Heap& h : heaps)
-        if (h.memory) vkFreeMemory(device, h.memory, nullptr);
+        if (h.memory) objects.memory.push_back(h.memory);
+    const bool any = !objects.views.empty() || !objects.images.empty() || !objects.buffers.empty() || !objects.memory.empty();
+    if (retire && any) retire->defer([objects] { objects.destroy(); });
+    else objects.destroy();
     heaps.clear();
     order.clear();
     batches.clear();

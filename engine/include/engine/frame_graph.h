@@ -28,8 +28,9 @@
 //    layout change: no trailing barrier, the caller synchronizes, e.g. with a semaphore).
 //  - execute() may record the same baked graph for consecutive frames in flight on ONE queue:
 //    a transient's first barrier waits for the previous frame's last accesses of its memory.
-//  - Destroying the graph or re-baking destroys transients: only once the GPU finished every
-//    frame that executed it (Frames::waitIdle, or defer the destruction).
+//  - Destroying the graph destroys its transients: only once the GPU finished every frame
+//    that executed it (Frames::waitIdle, or retire the graph through DeferredDeletion).
+//    Re-baking while frames are in flight: pass Frames::deletion() to bake().
 //  - Errors: graph errors throw engine::Error from bake() naming pass and resource; handles
 //    not from this graph throw too. Not thread-safe.
 #include <vulkan/vulkan.h>
@@ -44,6 +45,7 @@
 namespace engine {
 
 class Context;
+class DeferredDeletion;
 class GpuTimer;
 
 using ResourceHandle = uint32_t;
@@ -177,7 +179,10 @@ public:
     // Validates (unknown hook, read of a never-written transient, cycle, conflicting use in
     // one pass), orders, allocates and aliases transients, computes barriers. Throws
     // engine::Error with a message naming the pass and resource on a graph error.
-    void bake();
+    // Re-baking replaces the transients of the previous bake: they are destroyed at once, or,
+    // with `retire`, handed to it (e.g. Frames::deletion()) so frames still in flight keep
+    // them until they complete.
+    void bake(DeferredDeletion* retire = nullptr);
     // Records every pass (and its barriers) into `cmd`. With a timer, each pass (barriers,
     // rendering and callback) is wrapped in a scope named after the pass; call
     // timer->beginFrame(cmd, frameIndex) first. Allocates nothing per frame.
