@@ -13,3 +13,9 @@ vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_tes
 if(TARGET ml_minimal)
   add_test(NAME ml_minimal COMMAND ml_minimal --validation)
 endif()
+
+# Allocation counting replaces global operator new: its own binary, without the validation layer.
+add_executable(mlplugin_record_alloc_tests record_alloc_test.cpp)
+target_link_libraries(mlplugin_record_alloc_tests PRIVATE mlplugin engine GTest::gtest_main)
+vkml_warnings(mlplugin_record_alloc_tests)
+gtest_discover_tests(mlplugin_record_alloc_tests DISCOVERY_TIMEOUT 60)

@@ -1,0 +1,95 @@
+// CommandRecorder::record must not allocate in steady state (it runs every frame). Global
+// operator new is replaced here to count C++ allocations; the context has no validation layer
+// (itself C++, it allocates while tracking commands) and lavapipe allocates with malloc, so
+// what is counted between the two marks is the plugin's own allocations.
+#include "engine/buffer.h"
+#include "engine/context.h"
+#include "mlplugin/mlplugin.h"
+
+#include <gtest/gtest.h>
+
+#include <atomic>
+#include <cstdlib>
+#include <new>
+#include <vector>
+
+namespace {
+std::atomic<uint64_t> g_allocations{0};
+}
+
+void* operator new(std::size_t size) {
+    g_allocations.fetch_add(1, std::memory_order_relaxed);
+    if (void* p = std::malloc(size ? size : 1)) return p;
+    throw std::bad_alloc();
+}
+void operator delete(void* p) noexcept { std::free(p); }
+void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+
+namespace {
+
+using namespace mlplugin;
+
+uint64_t allocationsDuring(engine::Context& ctx, Device& device, uint32_t frames) {
+    ElementWiseDesc add;
+    add.name = "add";
+    add.op = ElementWiseOp::Add;
+    add.a = TensorDesc::make(DataType::Float32, {256});
+    add.b = add.a;
+    add.output = add.a;
+    uint64_t atCompile = g_allocations.load();
+    auto op = device.compileOperator(add);
+    EXPECT_TRUE(op.ok());
+    EXPECT_GT(g_allocations.load(), atCompile) << "the counting operator new is not in use: this test could not fail";
+    engine::Buffer buf(ctx, 1024 * 3, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal);
+
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet};
+    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &size};
+    VkDescriptorPool pool;
+    EXPECT_EQ(vkCreateDescriptorPool(ctx.device(), &dpci, nullptr, &pool), VK_SUCCESS);
+    VkDescriptorSetLayout layout = device.descriptorSetLayout();
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &layout};
+    VkDescriptorSet set;
+    EXPECT_EQ(vkAllocateDescriptorSets(ctx.device(), &ai, &set), VK_SUCCESS);
+
+    auto table = device.createBindingTable({op->get(), {&set, 1}});
+    EXPECT_TRUE(table.ok());
+    std::vector<BufferBinding> inputs{{buf.handle(), 0, 1024}, {buf.handle(), 1024, 1024}};
+    BufferBinding output{buf.handle(), 2048, 1024};
+    EXPECT_TRUE((*table)->bindInputs(inputs).ok());
+    EXPECT_TRUE((*table)->bindOutputs({&output, 1}).ok());
+    auto recorder = device.createCommandRecorder();
+
+    uint64_t counted = 0;
+    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+        EXPECT_TRUE((*recorder)->record(cmd, **op, **table).ok());  // warm-up
+        uint64_t before = g_allocations.load();
+        for (uint32_t i = 0; i < frames; ++i) {
+            recordComputeBarrier(device, cmd);
+            if (!(*recorder)->record(cmd, **op, **table).ok()) ADD_FAILURE() << "record failed";
+        }
+        counted = g_allocations.load() - before;
+    });
+    vkDestroyDescriptorPool(ctx.device(), pool, nullptr);
+    return counted;
+}
+
+TEST(RecordAllocations, NoneInSteadyState) {
+    engine::ContextDesc cd;
+    cd.applicationName = "record-alloc-test";
+    engine::Context ctx(cd);
+    for (uint32_t flags : {uint32_t(DeviceFlagNone), uint32_t(DeviceFlagDebug)}) {
+        DeviceDesc d;
+        d.instance = ctx.instance();
+        d.physicalDevice = ctx.physicalDevice();
+        d.device = ctx.device();
+        d.queueFamilyIndex = ctx.queueFamily();
+        d.getInstanceProcAddr = vkGetInstanceProcAddr;
+        d.shaderStorageBufferArrayDynamicIndexingEnabled = true;
+        d.flags = flags;
+        auto device = createDevice(d);
+        ASSERT_TRUE(device.ok()) << device.error().message;
+        EXPECT_EQ(allocationsDuring(ctx, **device, 100), 0u) << "flags " << flags;
+    }
+}
+
+}  // namespace
