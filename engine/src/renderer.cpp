@@ -241,6 +241,7 @@ void Renderer::build(const TargetDesc& target) {
     if (!target.headless && target.format == VK_FORMAT_UNDEFINED)
         throw Error("a windowed target needs the swapchain's format (TargetDesc::format)");
     r.target = target;
+    r.built = false;
     r.graph = std::make_unique<FrameGraph>(r.ctx);
     r.descriptors.reset();
     r.stage = {};
@@ -264,6 +265,7 @@ void Renderer::build(const TargetDesc& target) {
     if (target.headless) r.addReadback(target.channels);
     for (const BuildHookFn& hook : r.buildHooks) hook(*r.graph, r.stage);
     r.graph->bake();
+    r.built = true;
 }
 
 void Renderer::resize(uint32_t outputWidth, uint32_t outputHeight) {
@@ -273,15 +275,22 @@ void Renderer::resize(uint32_t outputWidth, uint32_t outputHeight) {
     validate(d);
     impl_->desc = d;
     impl_->computeExtents();
+    impl_->built = false;  // the graph's images have the old size until build()
 }
 
-void Renderer::setUpscaler(UpscalerFn fn) { impl_->upscaler = std::move(fn); }
-void Renderer::addBuildHook(BuildHookFn fn) { impl_->buildHooks.push_back(std::move(fn)); }
+void Renderer::setUpscaler(UpscalerFn fn) {
+    impl_->upscaler = std::move(fn);
+    impl_->built = false;
+}
+void Renderer::addBuildHook(BuildHookFn fn) {
+    impl_->buildHooks.push_back(std::move(fn));
+    impl_->built = false;
+}
 
 void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& params, GpuTimer* timer,
                       VkImage targetImage, VkImageView targetView) {
     Impl& r = *impl_;
-    if (!r.graph) throw Error("Renderer::record called before build()");
+    if (!r.built) throw Error("Renderer::record: build() the renderer first (after construction and after every resize)");
     if (slot >= r.target.framesInFlight)
         throw Error("frame slot " + std::to_string(slot) + " is out of range (built for " +
                     std::to_string(r.target.framesInFlight) + " frames in flight)");
@@ -308,7 +317,10 @@ FrameReadback renderSingleFrame(Context& ctx, Renderer& renderer, const FramePar
     return renderer.readback(0);
 }
 
-FrameGraph& Renderer::graph() { return *impl_->graph; }
+FrameGraph& Renderer::graph() {
+    if (!impl_->graph) throw Error("Renderer::graph: no graph before the first build()");
+    return *impl_->graph;
+}
 const RendererDesc& Renderer::desc() const { return impl_->desc; }
 VkExtent2D Renderer::renderExtent() const { return impl_->renderExtent; }
 VkExtent2D Renderer::outputExtent() const { return impl_->outputExtent; }

@@ -31,6 +31,7 @@ struct Renderer::Impl {
     RendererPipelines pipelines;
     DescriptorCache descriptors;
     std::unique_ptr<FrameGraph> graph;
+    bool built = false;  // false after a change that needs build() (resize, new upscaler or hook)
     TargetDesc target;
     UpscalerFn upscaler;
     std::vector<BuildHookFn> buildHooks;

@@ -194,6 +194,16 @@ TEST_F(VulkanTest, BadRendererDescriptionsAreClearErrors) {
     expectError(d, "shadow samples 0");
 }
 
+TEST_F(VulkanTest, RecordingWithoutARebuildAfterResizeIsAnError) {
+    engine::Renderer r(ctx(), smallDesc());
+    engine::renderSingleFrame(ctx(), r, params());
+    r.resize(128, 96);
+    EXPECT_THROW(ctx().submitAndWait([&](VkCommandBuffer cmd) { r.record(cmd, 0, params()); }), engine::Error);
+    engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, params());  // rebuilds
+    EXPECT_EQ(rb.frame.width, 128u);
+    EXPECT_EQ(r.renderExtent().width, 64u);
+}
+
 TEST(CameraPaths, AreDeterministicDistinctAndNamed) {
     ASSERT_GE(engine::cameraPathCount(), 4u);
     for (uint32_t p = 0; p < engine::cameraPathCount(); ++p) {
