@@ -81,6 +81,16 @@ TEST_F(DataMovement, TransposeStridedAndMixedPrecision) {
     checkExact(transpose(TensorDesc::make(F32, {5, 17}), TensorDesc::make(F16, {17, 5}), {1, 0}));
 }
 
+TEST_F(DataMovement, TransposeThroughSharedMemoryTiles) {
+    REQUIRE_FP16();
+    // Both fast dims >= 16 and different: the tiled kernel, with partial tiles at the edges.
+    checkExact(transpose(TensorDesc::make(F32, {2, 40, 5, 7}), TensorDesc::make(F32, {2, 5, 7, 40}), {0, 2, 3, 1}));
+    checkExact(transpose(TensorDesc::make(F32, {33, 50}), TensorDesc::make(F32, {50, 33}), {1, 0}));
+    checkExact(transpose(nhwc(F16, 1, 37, 6, 9), TensorDesc::make(F16, {1, 37, 6, 9}), {0, 1, 2, 3}));
+    checkExact(transpose(TensorDesc::make(F16, {64, 96}), TensorDesc::make(F32, {96, 64}), {1, 0}));
+    checkExact(transpose(TensorDesc::make(F32, {2, 3, 20, 2, 18}), TensorDesc::make(F16, {2, 2, 3, 18, 20}), {0, 3, 1, 4, 2}));
+}
+
 TEST_F(DataMovement, LargeCopySpreadsWorkgroupsOverY) {
     REQUIRE_FP16();
     // 9M elements / 128 per workgroup is more than 65535 workgroups: linearGroups uses y.
@@ -217,6 +227,7 @@ TEST_F(DataMovement, DepthToSpaceBothOrders) {
         checkExact(depthToSpace(TensorDesc::make(F32, {1, 4, 1, 1}), TensorDesc::make(F32, {1, 1, 2, 2}), 2, order));
         checkExact(depthToSpace(nhwc(F16, 1, 68, 3, 5), paddedRows(F16, 1, 17, 6, 10, 3), 2, order));
         checkExact(depthToSpace(TensorDesc::make(F16, {2, 12, 3, 5}), nhwc(F32, 2, 3, 6, 10), 2, order));
+        checkExact(depthToSpace(TensorDesc::make(F32, {1, 64, 4, 20}), nhwc(F32, 1, 16, 8, 40), 2, order));  // tiled
     }
 }
 

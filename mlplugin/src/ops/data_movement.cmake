@@ -10,5 +10,7 @@ list(APPEND MLP_SOURCES
 list(APPEND MLP_SHADERS
   SHADER strided_copy_f32 SOURCE shaders/ml/strided_copy.comp
   SHADER strided_copy_f16 SOURCE shaders/ml/strided_copy.comp DEFINES HAS_F16
+  SHADER transpose_tiled_f32 SOURCE shaders/ml/transpose_tiled.comp
+  SHADER transpose_tiled_f16 SOURCE shaders/ml/transpose_tiled.comp DEFINES HAS_F16
   SHADER pad_f32 SOURCE shaders/ml/pad.comp
   SHADER pad_f16 SOURCE shaders/ml/pad.comp DEFINES HAS_F16)

@@ -10,6 +10,11 @@ namespace mlplugin::detail {
 namespace {
 
 constexpr uint32_t kLocalSize = 128;
+constexpr uint32_t kTile = 32;       // TILE in transpose_tiled.comp
+constexpr uint32_t kTileRows = 8;    // ROWS in transpose_tiled.comp
+// Below this many elements along either fast dim a tile is mostly idle invocations, and the
+// plain copy's reads are already close to contiguous (e.g. NCHW -> NHWC with 3 channels).
+constexpr uint32_t kMinTiledSize = 16;
 
 // Drops size-1 dims, orders dims by output stride (outermost first) so consecutive
 // invocations write consecutive elements whatever the output layout, then merges neighbours
@@ -64,6 +69,56 @@ CopyView inVec4Units(CopyView v) {
     return v;
 }
 
+// Dims of a tiled transpose: R is the output's contiguous dim (the innermost after
+// normalization), Q the input's; the rest are the batch. Empty when the plain copy is better.
+struct TiledDims {
+    uint32_t q = 0, r = 0;
+    bool ok = false;
+};
+
+TiledDims tiledDims(const CopyView& v) {
+    TiledDims t;
+    if (v.rank < 2) return t;
+    t.r = v.rank - 1;
+    if (v.outStrides[t.r] != 1 || v.inStrides[t.r] == 1 || v.sizes[t.r] < kMinTiledSize) return t;
+    for (uint32_t d = 0; d < t.r; ++d)
+        if (v.inStrides[d] == 1 && v.sizes[d] >= kMinTiledSize) {
+            t.q = d;
+            t.ok = true;
+        }
+    return t;
+}
+
+void appendTiled(Plan& plan, bool f16Variant, const CopyView& v, TiledDims t, CopyEnd in, CopyEnd out) {
+    std::array<uint32_t, 4> batchSizes{1, 1, 1, 1}, batchIn{}, batchOut{};
+    uint32_t batchRank = 0;
+    uint64_t batch = 1;
+    for (uint32_t d = 0; d < v.rank; ++d) {
+        if (d == t.q || d == t.r) continue;
+        batchSizes[batchRank] = v.sizes[d];
+        batchIn[batchRank] = uint32_t(v.inStrides[d]);
+        batchOut[batchRank] = uint32_t(v.outStrides[d]);
+        batch *= v.sizes[d];
+        ++batchRank;
+    }
+    uint32_t tilesQ = divUp(v.sizes[t.q], kTile), tilesR = divUp(v.sizes[t.r], kTile);
+    uint64_t tiles = batch * tilesQ * tilesR;
+
+    PipelineSpec spec;
+    spec.spirv = f16Variant ? shaders::transpose_tiled_f16() : shaders::transpose_tiled_f32();
+    spec.specConstants = {kTile, kTileRows, 1, batchRank, uint32_t(in.type), uint32_t(out.type)};
+    spec.debugName = "transpose_tiled";
+    Launch launch;
+    launch.pipeline = addPipeline(plan, std::move(spec));
+    launch.groups = linearGroups(tiles, 1);  // one workgroup per tile
+    pushWords(launch, {uint32_t(tiles), in.slot, out.slot, uint32_t(v.inBase), uint32_t(v.outBase), v.sizes[t.q], v.sizes[t.r],
+                       tilesQ, tilesR, uint32_t(v.inStrides[t.r]), uint32_t(v.outStrides[t.q])});
+    for (uint32_t w : batchSizes) pushWords(launch, {w});
+    for (uint32_t w : batchIn) pushWords(launch, {w});
+    for (uint32_t w : batchOut) pushWords(launch, {w});
+    plan.execute.push_back(launch);
+}
+
 }  // namespace
 
 CopyView boxView(const TensorDesc& box, const TensorDesc& in, const TensorDesc& out) {
@@ -78,6 +133,7 @@ void appendCopy(Plan& plan, bool f16Variant, CopyView view, CopyEnd in, CopyEnd 
     CopyView v = normalized(view);
     bool vec4 = vectorizable(v);
     if (vec4) v = inVec4Units(v);
+    if (TiledDims t = tiledDims(v); !vec4 && t.ok) return appendTiled(plan, f16Variant, v, t, in, out);
 
     PipelineSpec spec;
     spec.spirv = f16Variant ? shaders::strided_copy_f16() : shaders::strided_copy_f32();

@@ -36,8 +36,10 @@ struct CopyEnd {
 };
 
 // Appends a launch (and its pipeline, shared with earlier identical ones) copying `view` from
-// `in` to `out`. Reorders dims so writes are coalesced, merges contiguous dims, and moves 4
-// elements per invocation when the layout allows it. `f16Variant`: use the HAS_F16 shader.
+// `in` to `out`. Reorders dims so writes are coalesced, merges contiguous dims, moves 4
+// elements per invocation when the layout allows it, and goes through shared-memory tiles when
+// the input's and the output's contiguous dims differ (transpose_tiled.comp).
+// `f16Variant`: use the HAS_F16 shaders.
 void appendCopy(Plan& plan, bool f16Variant, CopyView view, CopyEnd in, CopyEnd out);
 
 }  // namespace mlplugin::detail
