@@ -143,6 +143,8 @@ Status DeviceImpl::createLayouts() {
     plci.pPushConstantRanges = &push;
     if (VkResult r = fns_.vkCreatePipelineLayout(device_, &plci, nullptr, &pipelineLayout_); r != VK_SUCCESS)
         return vulkanError(r, "vkCreatePipelineLayout");
+    setObjectName(fns_, device_, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, uint64_t(setLayout_), "mlplugin descriptor set layout");
+    setObjectName(fns_, device_, VK_OBJECT_TYPE_PIPELINE_LAYOUT, uint64_t(pipelineLayout_), "mlplugin pipeline layout");
     return {};
 }
 
@@ -167,6 +169,7 @@ Status DeviceImpl::createNullBuffer() {
     mai.memoryTypeIndex = type;
     if (VkResult r = fns_.vkAllocateMemory(device_, &mai, nullptr, &nullMemory_); r != VK_SUCCESS) return vulkanError(r, "vkAllocateMemory (null buffer)");
     if (VkResult r = fns_.vkBindBufferMemory(device_, nullBuffer_, nullMemory_, 0); r != VK_SUCCESS) return vulkanError(r, "vkBindBufferMemory (null buffer)");
+    setObjectName(fns_, device_, VK_OBJECT_TYPE_BUFFER, uint64_t(nullBuffer_), "mlplugin null buffer (unbound slots)");
     return {};
 }
 

@@ -48,6 +48,7 @@ Result<VkPipeline> PipelineCache::create(const PipelineSpec& spec) const {
     VkResult r = fns_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
     fns_.vkDestroyShaderModule(device_, module, nullptr);
     if (r != VK_SUCCESS) return vulkanError(r, std::string("vkCreateComputePipelines for '") + spec.debugName + "'");
+    setObjectName(fns_, device_, VK_OBJECT_TYPE_PIPELINE, uint64_t(pipeline), spec.debugName);
     return pipeline;
 }
 

@@ -14,6 +14,7 @@ Result<VulkanFunctions> loadVulkanFunctions(PFN_vkGetInstanceProcAddr gipa, VkIn
 #undef MLP_LOAD_INSTANCE
     f.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV = reinterpret_cast<PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV>(
         gipa(instance, "vkGetPhysicalDeviceCooperativeMatrixPropertiesNV"));
+    f.vkSetDebugUtilsObjectNameEXT = reinterpret_cast<PFN_vkSetDebugUtilsObjectNameEXT>(gipa(instance, "vkSetDebugUtilsObjectNameEXT"));
     // Device-level entry points through vkGetDeviceProcAddr skip the loader's dispatch trampoline.
 #define MLP_LOAD_DEVICE(name)                                                                \
     f.name = reinterpret_cast<PFN_##name>(f.vkGetDeviceProcAddr(device, #name));             \
@@ -21,6 +22,13 @@ Result<VulkanFunctions> loadVulkanFunctions(PFN_vkGetInstanceProcAddr gipa, VkIn
     MLP_DEVICE_FUNCTIONS(MLP_LOAD_DEVICE)
 #undef MLP_LOAD_DEVICE
     return f;
+}
+
+void setObjectName(const VulkanFunctions& fns, VkDevice device, VkObjectType type, uint64_t handle, const char* name) {
+    if (!fns.vkSetDebugUtilsObjectNameEXT || !name || !*name) return;
+    VkDebugUtilsObjectNameInfoEXT info{VK_STRUCTURE_TYPE_DEBUG_UTILS_OBJECT_NAME_INFO_EXT, nullptr, type, handle, name};
+    // Naming is best effort: a failure changes nothing the plugin does.
+    (void)fns.vkSetDebugUtilsObjectNameEXT(device, &info);
 }
 
 }  // namespace mlplugin::detail

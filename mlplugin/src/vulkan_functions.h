@@ -45,7 +45,12 @@ struct VulkanFunctions {
 #undef MLP_DECLARE
     // Optional (VK_NV_cooperative_matrix); null when the instance does not expose it.
     PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV vkGetPhysicalDeviceCooperativeMatrixPropertiesNV = nullptr;
+    // Optional (VK_EXT_debug_utils, when the application enabled it): names for tools and messages.
+    PFN_vkSetDebugUtilsObjectNameEXT vkSetDebugUtilsObjectNameEXT = nullptr;
 };
+
+// Names `handle` for debuggers and validation messages when VK_EXT_debug_utils is available.
+void setObjectName(const VulkanFunctions& fns, VkDevice device, VkObjectType type, uint64_t handle, const char* name);
 
 // Loads every function; fails naming the first one the loader does not provide.
 Result<VulkanFunctions> loadVulkanFunctions(PFN_vkGetInstanceProcAddr getInstanceProcAddr, VkInstance instance,
