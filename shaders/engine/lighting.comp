@@ -127,10 +127,25 @@ vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float roughness, float metalness)
     return (diffuse + specular) * nl;
 }
 
+vec3 skyGradient(vec3 dir) {
+    return mix(scene.skyHorizon.rgb, scene.skyZenith.rgb, clamp(dir.y * 1.5, 0.0, 1.0));
+}
+
 vec3 sky(vec3 dir) {
-    vec3 c = mix(scene.skyHorizon.rgb, scene.skyZenith.rgb, clamp(dir.y * 1.5, 0.0, 1.0));
     vec3 sun = scene.lights[0].position.xyz;
-    return c + vec3(4.0, 3.6, 3.0) * smoothstep(cos(scene.lights[0].color.w), 1.0, dot(dir, sun));
+    return skyGradient(dir) + vec3(4.0, 3.6, 3.0) * smoothstep(cos(scene.lights[0].color.w), 1.0, dot(dir, sun));
+}
+
+// Environment reflection without tracing: the sky gradient above the horizon, a dim ground
+// below. Gives metals their look (the sun's highlight itself comes from the BRDF).
+vec3 environmentSpecular(vec3 n, vec3 v, vec3 albedo, float roughness, float metalness) {
+    vec3 r = reflect(-v, n);
+    vec3 env = r.y >= 0.0 ? skyGradient(r) : 0.35 * scene.skyHorizon.rgb;
+    vec3 F0 = mix(vec3(0.04), albedo, metalness);
+    float fresnel = pow(1.0 - max(dot(n, v), 0.0), 5.0);
+    vec3 F = F0 + (max(vec3(1.0 - roughness), F0) - F0) * fresnel;
+    float smoothness = 1.0 - roughness;
+    return env * F * smoothness * smoothness;
 }
 
 vec3 acesTonemap(vec3 x) {  // Narkowicz's fit
@@ -167,7 +182,9 @@ void main() {
     float roughness = max(albedoRough.a, 0.05);
     vec3 origin = p + n * 0.02;
 
-    vec3 color = scene.ambient.rgb * albedo * (0.6 + 0.4 * n.y);
+    float metalness = normalMetal.w;
+    vec3 color = scene.ambient.rgb * albedo * (1.0 - metalness) * (0.6 + 0.4 * n.y) +
+                 environmentSpecular(n, v, albedo, roughness, metalness);
     float visibility = 1.0;
     uint lights = uint(scene.counts.x);
     int shadowedPoint = int(scene.counts.z);
@@ -189,7 +206,7 @@ void main() {
             if (int(i) == shadowedPoint && pc.shadowMode != SHADOW_OFF && dot(n, l) > 0.0 && window > 0.0)
                 shadow = softShadow(origin, l, dist - 0.05, 16.0);
         }
-        color += brdf(n, v, l, albedo, roughness, normalMetal.w) * radiance * shadow * PI;
+        color += brdf(n, v, l, albedo, roughness, metalness) * radiance * shadow * PI;
     }
     imageStore(outColor, ip, vec4(acesTonemap(color * 0.8), 1.0));
     imageStore(outSunVisibility, ip, vec4(visibility));
