@@ -1,4 +1,5 @@
 // Device creation errors, capabilities and compile-time checks of the framework.
+#include "device_impl.h"  // internal: pipeline cache size
 #include "framework_fixture.h"
 
 #include <gtest/gtest.h>
@@ -116,6 +117,17 @@ TEST_F(DeviceTest, CompiledOperatorReportsItsBindings) {
     EXPECT_EQ(op->inputCount(), 2u);
     EXPECT_EQ(op->outputCount(), 1u);
     EXPECT_THAT(op->name(), HasSubstr("add1"));
+}
+
+TEST_F(DeviceTest, IdenticalOperatorsSharePipelines) {
+    auto& impl = dynamic_cast<detail::DeviceImpl&>(optest::device());
+    auto first = compile(addDesc(1001, "first"));
+    ASSERT_TRUE(first);
+    size_t pipelines = impl.pipelines().size();
+    EXPECT_GT(pipelines, 0u);
+    auto second = compile(addDesc(1001, "second"));  // same shape, another name: same pipelines
+    ASSERT_TRUE(second);
+    EXPECT_EQ(impl.pipelines().size(), pipelines);
 }
 
 TEST_F(DeviceTest, PlannerErrorsPropagate) {
