@@ -81,7 +81,8 @@ Usage: upscale_demo [options]
   --headless              render offscreen and write PNG frames + report.json to --out
   --frames N              frames to render (headless default 1; windowed default: until closed)
   --width W, --height H   output resolution, 16..16384 (default 1280x720)
-  --render-scale S        render resolution = output * S, 0.1..1 (default 0.5; native ignores it)
+  --render-scale S        render resolution = output * S, 0.1..2 (default 0.5; native ignores it;
+                          2 with bilinear = 2x2 supersampled reference)
   --mode M                output stage: native | bilinear | bicubic (default bilinear)
   --path K                camera path index or name (see --list-paths; default 0)
   --time T                start time in seconds along the path (default 0)
@@ -109,7 +110,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--frames", [&](const std::string& v) { o.frames = parseUint("--frames", v, 1, 1000000); }},
         {"--width", [&](const std::string& v) { o.width = parseUint("--width", v, engine::kMinResolution, engine::kMaxResolution); }},
         {"--height", [&](const std::string& v) { o.height = parseUint("--height", v, engine::kMinResolution, engine::kMaxResolution); }},
-        {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 1.0f); scaleGiven = true; }},
+        {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 2.0f); scaleGiven = true; }},
         {"--mode", [&](const std::string& v) { o.mode = parseMode(v); }},
         {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},

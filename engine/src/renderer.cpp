@@ -46,8 +46,12 @@ void validate(const RendererDesc& d) {
     };
     checkSize("width", d.outputWidth);
     checkSize("height", d.outputHeight);
-    if (!(d.renderScale >= 0.1f && d.renderScale <= 1.0f))
-        throw Error("render scale " + std::to_string(d.renderScale) + " is out of range [0.1, 1]");
+    if (!(d.renderScale >= 0.1f && d.renderScale <= 2.0f))
+        throw Error("render scale " + std::to_string(d.renderScale) + " is out of range [0.1, 2]");
+    if (d.upscale != UpscaleMode::Native &&
+        double(std::max(d.outputWidth, d.outputHeight)) * d.renderScale > double(kMaxResolution) + 0.5)
+        throw Error("render resolution (output x render scale " + std::to_string(d.renderScale) + ") exceeds " +
+                    std::to_string(kMaxResolution));
     if (d.shadows == ShadowMode::Stochastic && (d.shadowSamples < 1 || d.shadowSamples > 65536))
         throw Error("shadow samples " + std::to_string(d.shadowSamples) + " is out of range [1, 65536]");
 }

@@ -194,6 +194,30 @@ TEST_F(VulkanTest, BadRendererDescriptionsAreClearErrors) {
     expectError(d, "shadow samples 0");
 }
 
+// Render scale 2 + bilinear = 2x2 box filter of the native render at twice the resolution.
+TEST_F(VulkanTest, RenderScaleTwoIsASupersampledBoxFilter) {
+    engine::RendererDesc big = smallDesc(engine::UpscaleMode::Native);
+    big.outputWidth = 128;
+    big.outputHeight = 96;
+    engine::Renderer native(ctx(), big);
+    auto hi = channel(engine::renderSingleFrame(ctx(), native, params(), uint32_t(engine::Channel::Color)), engine::Channel::Color);
+    engine::RendererDesc ss = smallDesc(engine::UpscaleMode::Bilinear);
+    ss.renderScale = 2.0f;
+    engine::Renderer supersampled(ctx(), ss);
+    EXPECT_EQ(supersampled.renderExtent().width, 128u);
+    auto out = channel(engine::renderSingleFrame(ctx(), supersampled, params(), uint32_t(engine::Channel::Output)), engine::Channel::Output);
+    ASSERT_EQ(out.width, 64u);
+    double worst = 0;
+    for (uint32_t y = 0; y < out.height; ++y)
+        for (uint32_t x = 0; x < out.width; ++x)
+            for (uint32_t c = 0; c < 3; ++c) {
+                auto at = [&](uint32_t xx, uint32_t yy) { return double(hi.data[(size_t(yy) * hi.width + xx) * 3 + c]); };
+                double box = 0.25 * (at(2 * x, 2 * y) + at(2 * x + 1, 2 * y) + at(2 * x, 2 * y + 1) + at(2 * x + 1, 2 * y + 1));
+                worst = std::max(worst, std::fabs(box - double(out.data[(size_t(y) * out.width + x) * 3 + c])));
+            }
+    EXPECT_LT(worst, 0.01) << "fp16 storage and 8-bit filter weights allow ~1e-2";
+}
+
 TEST_F(VulkanTest, RecordingWithoutARebuildAfterResizeIsAnError) {
     engine::Renderer r(ctx(), smallDesc());
     engine::renderSingleFrame(ctx(), r, params());

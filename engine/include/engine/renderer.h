@@ -36,8 +36,9 @@ const char* toString(ShadowMode mode);
 struct RendererDesc {
     uint32_t outputWidth = 1280;
     uint32_t outputHeight = 720;
-    // Render resolution = round(output * renderScale), at least 1 pixel. Native renders at the
-    // output resolution whatever the scale.
+    // Render resolution = round(output * renderScale), at least 1 pixel, at most kMaxResolution.
+    // Native renders at the output resolution whatever the scale. Scale 2 with Bilinear is a
+    // 2x2 supersampled (box-filtered) frame: each output pixel centre falls between 4 texels.
     float renderScale = 1.0f;
     UpscaleMode upscale = UpscaleMode::Bilinear;
     ShadowMode shadows = ShadowMode::Analytic;
