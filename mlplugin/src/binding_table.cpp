@@ -57,11 +57,18 @@ Status BindingTableImpl::reset(const BindingTableDesc& desc) {
     if (!writes.empty()) device_.fns().vkUpdateDescriptorSets(device_.vkDevice(), uint32_t(writes.size()), writes.data(), 0, nullptr);
     dispatchable_ = desc.dispatchable;
     target_ = impl;
+    generation_ = impl->generation;
     return {};
 }
 
 Status BindingTableImpl::checkTarget(const char* verb) const {
     if (!target_) return invalidArgument(std::string("binding table: ") + verb + " on a table without a dispatchable (its last reset failed)");
+    return checkGeneration(verb);
+}
+
+Status BindingTableImpl::checkGeneration(const char* what) const {
+    if (generation_ != target_->generation)
+        return invalidArgument(std::string(what) + ": " + target_->label + " was reset after this binding table was created; reset the table too");
     return {};
 }
 
@@ -155,6 +162,7 @@ Status BindingTableImpl::checkRecordable(const Dispatchable& dispatchable) const
     if (dispatchable_ != &dispatchable)
         return invalidArgument("cannot record " + dispatchable.name() + " with a binding table created for " + target_->label +
                                " (reset the table to re-target it)");
+    MLP_TRY(checkGeneration("record"));
     for (size_t i = 0; i < target_->inputs.size(); ++i)
         if (target_->inputs[i].use == SlotUse::Required && !inputsBound_[i]) return missing(target_->inputs[i]);
     for (size_t i = 0; i < target_->outputs.size(); ++i)

@@ -26,6 +26,7 @@ public:
 
 private:
     Status checkTarget(const char* verb) const;
+    Status checkGeneration(const char* what) const;
     Status checkBinding(const SlotRule& rule, const BufferBinding& b) const;
     Status bindSlots(const char* verb, std::span<const SlotRule> rules, std::span<const BufferBinding> bindings,
                      std::span<bool> present);
@@ -35,6 +36,7 @@ private:
     const DeviceImpl& device_;
     const Dispatchable* dispatchable_ = nullptr;
     const DispatchableImpl* target_ = nullptr;  // null until a successful reset
+    uint32_t generation_ = 0;                    // target_->generation at reset
     std::vector<VkDescriptorSet> sets_;
     // Which slots hold a binding (std::vector<bool> has no span view: plain bools).
     std::unique_ptr<bool[]> inputsBound_, outputsBound_;

@@ -57,6 +57,9 @@ public:
     SlotRule temporary;
     SlotRule persistent;
     std::vector<RecordedLaunch> launches;
+    // Bumped whenever the rules above change (OperatorInitializer::reset): tables created
+    // before must be reset, their bookkeeping no longer matches.
+    uint32_t generation = 0;
 
     // Debug layer: an error when the dispatchable cannot run yet (persistent resource never
     // initialized). Called at record time.

@@ -81,6 +81,7 @@ void OperatorInitializerImpl::addOperator(const CompiledOperatorImpl& op) {
 }
 
 Status OperatorInitializerImpl::reset(std::span<CompiledOperator* const> ops) {
+    ++generation;
     operators_.clear();
     inputs.clear();
     outputs.clear();

@@ -45,6 +45,25 @@ TEST_F(InitializerTest, EmptyThenReset) {
     EXPECT_THAT((*init)->name(), HasSubstr("bn1"));
 }
 
+TEST_F(InitializerTest, TablesMustBeResetAfterTheInitializer) {
+    auto bn1 = compile(batchNormDesc(3, true, "bn1"));
+    auto bn2 = compile(batchNormDesc(4, true, "bn2"));
+    ASSERT_TRUE(bn1 && bn2);
+    CompiledOperator* one[] = {bn1.get()};
+    CompiledOperator* two[] = {bn1.get(), bn2.get()};
+    auto init = optest::device().createOperatorInitializer(one);
+    ASSERT_TRUE(init.ok());
+    DescriptorPool pool(2);
+    auto sets = pool.allocate(2);
+    auto table = optest::device().createBindingTable({init->get(), rangeOf(sets)});
+    ASSERT_TRUE(table.ok());
+    ASSERT_TRUE((*init)->reset(two).ok());  // now 10 inputs: the table's bookkeeping is for 5
+    std::vector<BufferBinding> inputs(10);
+    EXPECT_THAT(messageOf((*table)->bindInputs(inputs)), HasSubstr("was reset after this binding table was created"));
+    ASSERT_TRUE((*table)->reset({init->get(), rangeOf(sets)}).ok());
+    EXPECT_TRUE((*table)->bindInputs(inputs).ok());
+}
+
 TEST_F(InitializerTest, RejectsNullAndDuplicateOperators) {
     auto bn = compile(batchNormDesc(3, true));
     ASSERT_TRUE(bn);
