@@ -20,7 +20,7 @@ Status checkJoin(const PlanContext& pc, const std::string& op, const TensorDesc&
     MLP_TRY(checkTensor(joined, op, piecesAreInputs ? "output" : "input", !piecesAreInputs, pc));
     for (size_t i = 0; i < pieces.size(); ++i) {
         std::string field = std::string(pieceName) + " " + str(i);
-        MLP_TRY(checkTensor(pieces[i], op, field.c_str(), piecesAreInputs == false, pc));
+        MLP_TRY(checkTensor(pieces[i], op, field.c_str(), !piecesAreInputs, pc));
     }
     if (axis >= joined.rank) return invalidArgument(op + ": axis " + str(axis) + " is out of range for rank " + str(joined.rank));
     uint64_t total = 0;

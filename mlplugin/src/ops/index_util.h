@@ -26,18 +26,18 @@ inline std::string sizesString(const uint32_t* sizes, uint32_t rank) {
     return s + "]";
 }
 
+inline Status checkRank(const std::string& op, const char* field, const TensorDesc& t, uint32_t rank) {
+    if (t.rank != rank) return invalidArgument(op + ": " + field + " rank is " + str(t.rank) + ", expected " + str(rank));
+    return {};
+}
+
 // "<op>: <field> sizes [1,2,3] differ from the expected [1,2,4]" (or the rank differs).
 inline Status checkSizes(const std::string& op, const char* field, const TensorDesc& t, const Index& expected, uint32_t rank) {
-    if (t.rank != rank) return invalidArgument(op + ": " + field + " rank is " + str(t.rank) + ", expected " + str(rank));
+    MLP_TRY(checkRank(op, field, t, rank));
     for (uint32_t d = 0; d < rank; ++d)
         if (t.sizes[d] != expected[d])
             return invalidArgument(op + ": " + field + " sizes " + sizesString(t.sizes.data(), rank) + " differ from the expected " +
                                    sizesString(expected.data(), rank));
-    return {};
-}
-
-inline Status checkRank(const std::string& op, const char* field, const TensorDesc& t, uint32_t rank) {
-    if (t.rank != rank) return invalidArgument(op + ": " + field + " rank is " + str(t.rank) + ", expected " + str(rank));
     return {};
 }
 
