@@ -79,6 +79,8 @@ TEST_F(DataMovement, TransposeStridedAndMixedPrecision) {
     checkExact(transpose(nhwc(F16, 2, 5, 3, 7), TensorDesc::make(F16, {2, 7, 3, 5}), {0, 3, 2, 1}));
     checkExact(transpose(TensorDesc::make(F16, {5, 17}), TensorDesc::make(F32, {17, 5}), {1, 0}));
     checkExact(transpose(TensorDesc::make(F32, {5, 17}), TensorDesc::make(F16, {17, 5}), {1, 0}));
+    // A broadcast input (stride 0) read into a dense output.
+    checkExact(transpose(TensorDesc::strided(F32, {3, 4}, {0, 1}), TensorDesc::make(F32, {4, 3}), {1, 0}));
 }
 
 TEST_F(DataMovement, TransposeThroughSharedMemoryTiles) {
