@@ -94,7 +94,7 @@ Status BindingTableImpl::checkBinding(const SlotRule& rule, const BufferBinding&
 }
 
 void BindingTableImpl::write(std::span<const SlotRule> rules, std::span<const BufferBinding> bindings) const {
-    // At most kDescriptorsPerSet writes per set: fixed storage, no allocation.
+    // Batched in fixed storage: no allocation however many descriptors a binding feeds.
     std::array<VkDescriptorBufferInfo, kDescriptorsPerSet * 2> infos;
     std::array<VkWriteDescriptorSet, kDescriptorsPerSet * 2> writes;
     uint32_t count = 0;
@@ -102,20 +102,30 @@ void BindingTableImpl::write(std::span<const SlotRule> rules, std::span<const Bu
         if (count) device_.fns().vkUpdateDescriptorSets(device_.vkDevice(), count, writes.data(), 0, nullptr);
         count = 0;
     };
-    for (size_t i = 0; i < rules.size(); ++i) {
-        const SlotRule& r = rules[i];
-        if (r.set == kNoSet) continue;
-        const BufferBinding& b = bindings[i];
-        bool use = b.buffer && r.use != SlotUse::Forbidden;
-        infos[count] = use ? VkDescriptorBufferInfo{b.buffer, b.offset, b.size} : VkDescriptorBufferInfo{device_.nullBuffer(), 0, VK_WHOLE_SIZE};
+    auto add = [&](uint32_t set, uint32_t slot, const VkDescriptorBufferInfo& info) {
+        infos[count] = info;
         VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = sets_[r.set];
-        w.dstArrayElement = r.slot;
+        w.dstSet = sets_[set];
+        w.dstArrayElement = slot;
         w.descriptorCount = 1;
         w.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
         w.pBufferInfo = &infos[count];
         writes[count++] = w;
         if (count == writes.size()) flush();
+    };
+    const VkDescriptorBufferInfo null{device_.nullBuffer(), 0, VK_WHOLE_SIZE};
+    for (size_t i = 0; i < rules.size(); ++i) {
+        const SlotRule& r = rules[i];
+        const BufferBinding& b = bindings[i];
+        bool use = b.buffer && r.use != SlotUse::Forbidden;
+        if (r.set != kNoSet) add(r.set, r.slot, use ? VkDescriptorBufferInfo{b.buffer, b.offset, b.size} : null);
+        for (const SubBinding& t : r.alsoWrites) {
+            // Targets lie within the rule's minBytes, which checkBinding proved the range covers.
+            assert(t.offset + t.size <= std::max(r.minBytes, b.size));
+            assert(t.offset % device_.capabilities().minStorageBufferOffsetAlignment == 0);
+            VkDeviceSize size = t.size ? t.size : b.size - t.offset;
+            add(t.set, t.slot, use ? VkDescriptorBufferInfo{b.buffer, b.offset + t.offset, size} : null);
+        }
     }
     flush();
 }

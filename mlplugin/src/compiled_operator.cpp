@@ -14,7 +14,9 @@ struct Overloaded : F... { using F::operator()...; };
 template <class... F>
 Overloaded(F...) -> Overloaded<F...>;
 
-Result<Plan> planFor(const PlanContext& pc, const OperatorDesc& desc) {
+}  // namespace
+
+Result<Plan> planOperator(const PlanContext& pc, const OperatorDesc& desc) {
     return std::visit(Overloaded{
         [&](const ElementWiseDesc& d) { return planElementWise(pc, d); },
         [&](const ConvolutionDesc& d) { return planConvolution(pc, d); },
@@ -35,6 +37,8 @@ Result<Plan> planFor(const PlanContext& pc, const OperatorDesc& desc) {
         [&](const SoftmaxDesc& d) { return planSoftmax(pc, d); },
     }, desc);
 }
+
+namespace {
 
 // "convolution 'conv1'", or just the kind for unnamed operators.
 std::string describe(const OperatorDesc& desc) {
@@ -110,7 +114,7 @@ void buildRules(CompiledOperatorImpl& op, const OperatorDesc& desc) {
 }  // namespace
 
 BindingProperties CompiledOperatorImpl::bindingProperties() const {
-    return {1, kDescriptorsPerSet, temporaryBytes, persistentBytes};
+    return {setCount, setCount * kDescriptorsPerSet, temporaryBytes, persistentBytes};
 }
 
 Status CompiledOperatorImpl::readyToRecord() const {
@@ -130,7 +134,7 @@ Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, co
     for (const TensorDesc* t : operatorOutputs(desc))
         if (t->ownedByPlugin()) return invalidArgument("failed to compile " + label + ": TensorFlagOwnedByPlugin is only valid on inputs");
 
-    Result<Plan> planned = planFor(device.planContext(flags), desc);
+    Result<Plan> planned = planOperator(device.planContext(flags), desc);
     if (!planned) return planned.error();
     const Plan& plan = *planned;
     MLP_TRY(checkLaunches(plan.execute, plan, label, "execute"));
@@ -150,7 +154,9 @@ Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, co
     if (!initialize) return initialize.error();
     op->launches = std::move(*execute);
     op->initializeLaunches = std::move(*initialize);
+    op->initializeSetCount = op->initializeLaunches.empty() ? 0 : 1;
     buildRules(*op, desc);
+    op->initializeInputTargets.resize(op->inputs.size());
     return std::unique_ptr<CompiledOperator>(std::move(op));
 }
 

@@ -20,7 +20,13 @@ public:
     std::vector<TensorDesc> inputDescs;  // absent optional inputs: rank 0
     std::vector<bool> inputOwned;        // TensorFlagOwnedByPlugin: bound to the initializer only
     std::vector<std::string> inputNames;  // "input 1 'filter'"
-    std::vector<RecordedLaunch> initializeLaunches;  // slots as at execution, set 0
+    // Initialization. Launch sets are relative to the operator's first set in the initializer's
+    // range; an operator alone uses one set (owned inputs at their input slot, the persistent
+    // resource at kPersistentSlot). Compiled graphs use several and say where each binding goes.
+    std::vector<RecordedLaunch> initializeLaunches;
+    uint32_t initializeSetCount = 0;
+    std::vector<std::vector<SubBinding>> initializeInputTargets;  // per input; empty: its own slot in set 0
+    std::vector<SubBinding> initializePersistentTargets;          // empty: kPersistentSlot in set 0
     uint64_t persistentBytes = 0;
     uint64_t temporaryBytes = 0;
     // Set when an initializer recorded this operator's initialization (the Debug layer reports
@@ -29,6 +35,8 @@ public:
 };
 
 Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags);
+// The family planner for `desc` (std::visit over the OperatorDesc variant).
+Result<Plan> planOperator(const PlanContext& pc, const OperatorDesc& desc);
 
 // Names for messages: "input 1 'filter'", "output 0 'output'" (operatorInputs/Outputs order).
 std::vector<std::string> inputSlotNames(const OperatorDesc& desc);

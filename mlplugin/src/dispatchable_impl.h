@@ -24,6 +24,17 @@ enum class SlotUse {
     Forbidden,  // must stay empty (owned tensor at execution, unused initializer slot, ...)
 };
 
+// A descriptor that a binding is written to: (set, slot), covering a sub-range of the bound
+// range (offset from its start; size 0 = the rest of it). Compiled graphs fan one binding out to
+// many node sets this way (an intermediate inside the temporary resource, a graph input read by
+// three nodes).
+struct SubBinding {
+    uint32_t set = kNoSet;
+    uint32_t slot = 0;
+    uint64_t offset = 0;
+    uint64_t size = 0;
+};
+
 struct SlotRule {
     std::string name;                  // "input 1 'filter'" (for messages)
     uint32_t set = kNoSet;             // index into the binding table's range; kNoSet: never written
@@ -33,6 +44,7 @@ struct SlotRule {
     uint64_t alignment = kTensorAlignment;
     std::string tensor;                // "fp32[4,5]" or "" (for messages)
     std::string whyForbidden;          // completes "... must not be bound: <why>"
+    std::vector<SubBinding> alsoWrites;  // further descriptors fed from this binding
 };
 
 // A launch with its pipeline and descriptor set resolved.

@@ -50,12 +50,24 @@ Status OperatorInitializerImpl::collect(std::span<CompiledOperator* const> opera
     return {};
 }
 
+// Targets of an operator's initializer binding, moved to the operator's first set `base`.
+std::vector<SubBinding> shifted(const std::vector<SubBinding>& targets, uint32_t base) {
+    std::vector<SubBinding> out = targets;
+    for (SubBinding& t : out) t.set += base;
+    return out;
+}
+
 void OperatorInitializerImpl::addOperator(const CompiledOperatorImpl& op) {
-    bool hasWork = !op.initializeLaunches.empty();
-    uint32_t set = hasWork ? setCount++ : kNoSet;
+    bool hasWork = op.initializeSetCount > 0;
+    uint32_t base = setCount;
+    setCount += op.initializeSetCount;
+    uint32_t ownSet = hasWork ? base : kNoSet;
     std::string of = " (" + op.label + " ";
     for (uint32_t k = 0; k < op.inputDescs.size(); ++k) {
-        SlotRule r{"input " + std::to_string(inputs.size()) + of + op.inputNames[k] + ")", set, k};
+        const std::vector<SubBinding>* targets = k < op.initializeInputTargets.size() ? &op.initializeInputTargets[k] : nullptr;
+        bool fansOut = targets && !targets->empty();
+        SlotRule r{"input " + std::to_string(inputs.size()) + of + op.inputNames[k] + ")", fansOut ? kNoSet : ownSet, k};
+        if (fansOut && hasWork) r.alsoWrites = shifted(*targets, base);
         bool present = op.inputDescs[k].rank > 0;
         r.tensor = present ? op.inputDescs[k].toString() : "";
         r.minBytes = present ? op.inputDescs[k].requiredBytes() : 0;
@@ -68,14 +80,17 @@ void OperatorInitializerImpl::addOperator(const CompiledOperatorImpl& op) {
         }
         inputs.push_back(std::move(r));
     }
-    SlotRule out{"output " + std::to_string(outputs.size()) + " (persistent resource of " + op.label + ")", set, kPersistentSlot};
+    bool persistentFansOut = !op.initializePersistentTargets.empty();
+    SlotRule out{"output " + std::to_string(outputs.size()) + " (persistent resource of " + op.label + ")",
+                 persistentFansOut ? kNoSet : ownSet, kPersistentSlot};
+    if (persistentFansOut && hasWork) out.alsoWrites = shifted(op.initializePersistentTargets, base);
     out.minBytes = op.persistentBytes;
     out.alignment = kPersistentAlignment;
     out.use = op.persistentBytes == 0 ? SlotUse::Forbidden : hasWork ? SlotUse::Required : SlotUse::Optional;
     if (op.persistentBytes == 0) out.whyForbidden = "the operator has no persistent resource (persistentBytes is 0)";
     outputs.push_back(std::move(out));
     for (RecordedLaunch l : op.initializeLaunches) {
-        l.set = set;
+        l.set += base;
         launches.push_back(l);
     }
 }
