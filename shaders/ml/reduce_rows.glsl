@@ -32,6 +32,10 @@ layout(push_constant) uniform Push {
     uint rowLength;
     uint sizes[5];
     uint strides[4 * 5];  // [tensor * 5 + dim]
+    // Long rows may be split into chunks, one workgroup each (kernels that support it combine
+    // per-chunk partial results in a second launch); otherwise chunks = 1, chunkLength = rowLength.
+    uint chunks;
+    uint chunkLength;
 } pc;
 
 shared float sharedValue[MAX_LOCAL];
@@ -39,11 +43,17 @@ shared uint sharedIndex[MAX_LOCAL];
 
 bool isReduced(int d) { return ((REDUCED_MASK >> uint(d)) & 1u) != 0u; }
 
+uint workgroupIndex() { return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x; }
+
 // Row index of this invocation / workgroup (may be >= pc.rows: then it has nothing to do).
 uint currentRow() {
-    if (ROW_PER_WORKGROUP) return gl_WorkGroupID.x + gl_WorkGroupID.y * gl_NumWorkGroups.x;
+    if (ROW_PER_WORKGROUP) return workgroupIndex() / pc.chunks;
     return linearInvocation();
 }
+// The chunk of the row this workgroup covers: elements [chunkBegin(), chunkEnd()).
+uint currentChunk() { return ROW_PER_WORKGROUP ? workgroupIndex() % pc.chunks : 0u; }
+uint chunkBegin() { return currentChunk() * pc.chunkLength; }
+uint chunkEnd() { return min(chunkBegin() + pc.chunkLength, pc.rowLength); }
 uint rowLane() { return ROW_PER_WORKGROUP ? gl_LocalInvocationID.x : 0u; }
 uint rowStep() { return ROW_PER_WORKGROUP ? gl_WorkGroupSize.x : 1u; }
 

@@ -133,6 +133,23 @@ TEST(NormalizationPlan, BatchNormFoldsAtInitializationOnlyWhenAllConstantsAreOwn
     EXPECT_EQ(mixed->execute.size(), 2u);
 }
 
+TEST(NormalizationPlan, LongRowsAreSplitIntoChunkStatisticsAndMerge) {
+    InstanceNormalizationDesc d;
+    d.input = d.output = TensorDesc::make(F32, {1, 3, 100, 100});  // 10000 per row
+    auto plan = planInstanceNormalization(withFp16(true), d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->execute.size(), 2u);
+    EXPECT_TRUE(plan->execute[1].barrierBefore);
+    EXPECT_EQ(plan->execute[0].groups[0], 3u * 3);  // 3 rows x 3 chunks
+    EXPECT_EQ(plan->temporaryBytes, 3u * 3 * 2 * 4);
+
+    d.input = d.output = TensorDesc::make(F32, {1, 3, 90, 90});  // 8100 per row: one workgroup each
+    plan = planInstanceNormalization(withFp16(true), d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->execute.size(), 1u);
+    EXPECT_EQ(plan->temporaryBytes, 0u);
+}
+
 TEST(ReductionPlan, ShortRowsPerInvocationLongRowsPerWorkgroup) {
     ReduceDesc r;
     r.input = TensorDesc::make(F32, {64, 3});

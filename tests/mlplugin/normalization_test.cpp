@@ -156,6 +156,27 @@ TEST_F(Normalization, MvnStridedAndFp16) {
     optest::checkOperator(h);
 }
 
+TEST_F(Normalization, LongRowsSplitIntoChunks) {
+    // Rows above 8192 elements: chunk statistics, then a merge (Chan) per chunk.
+    optest::checkOperator(instanceNorm(TensorDesc::make(F32, {1, 3, 97, 101}), true, true));  // 3 uneven chunks
+    InstanceNormalizationDesc owned = instanceNorm(TensorDesc::make(F32, {2, 2, 128, 130}), true, true, Owned);
+    owned.activation = relu();
+    optest::checkOperator(owned);
+    // A ramp: chunk means differ widely, so the merge's between-chunk variance term matters.
+    InstanceNormalizationDesc ramp = instanceNorm(TensorDesc::make(F32, {1, 1, 100, 100}), false, false);
+    HostTensor rampInput = optest::randomTensor(ramp.input, 21, -1, 1);
+    for (size_t i = 0; i < rampInput.data.size(); ++i) rampInput.data[i] += double(i) * 1e-3;
+    optest::checkOperator(ramp, {rampInput, HostTensor{}, HostTensor{}});
+    // An offset mean: the merge must not lose precision to catastrophic cancellation.
+    MeanVarianceNormalizationDesc offset = mvn(TensorDesc::make(F32, {2, 3, 50, 70}), 0b1110);
+    optest::checkOperator(offset, optest::randomInputs(offset, 9, 99, 101));
+    offset.normalizeVariance = false;
+    offset.axesMask = 0b1101;  // non-adjacent dims, 7000 * 2 per row
+    optest::checkOperator(offset);
+    if (!optest::fp16Supported()) return;
+    optest::checkOperator(instanceNorm(TensorDesc::make(F16, {1, 2, 100, 90}), true, false));
+}
+
 // --- validation ---------------------------------------------------------------------------
 
 TEST_F(Normalization, BatchNormRejectsBadDescs) {

@@ -124,18 +124,26 @@ Result<Plan> planRowNormalization(const PlanContext& pc, const RowNormalization&
 
     RowLayout layout = rowLayout(n.input->sizes, n.input->rank, n.reducedMask,
                                  {n.input->effectiveStrides(), n.output->effectiveStrides(), n.scaleStrides, n.biasStrides});
-    PipelineSpec p;
-    p.spirv = pc.fp16Storage && anyF16({n.input, n.output, n.scale, n.bias}) ? shaders::mvn_f16() : shaders::mvn_f32();
-    p.debugName = n.debugName;
-    p.specConstants = rowSpecConstants(layout);
-    p.specConstants.insert(p.specConstants.end(),
-                           {uint32_t(n.input->dataType), uint32_t(n.output->dataType), 3u, n.normalizeVariance ? 1u : 0u,
-                            asUint(n.epsilon), uint32_t(n.activation.type), asUint(n.activation.alpha),
-                            asUint(n.activation.beta), scale.slot, scale.dtype, scale.base, bias.slot, bias.dtype, bias.base});
-    plan.pipelines.push_back(std::move(p));
-    Launch launch = rowLaunch(layout);
-    launch.pipeline = uint32_t(plan.pipelines.size() - 1);
-    plan.execute.push_back(launch);
+    const bool split = splitLongRows(layout);
+    // PHASE 0: whole rows; split rows: PHASE 1 (chunk statistics), then PHASE 2 (merge, normalize).
+    for (uint32_t phase : split ? std::initializer_list<uint32_t>{1, 2} : std::initializer_list<uint32_t>{0}) {
+        PipelineSpec p;
+        p.spirv = pc.fp16Storage && anyF16({n.input, n.output, n.scale, n.bias}) ? shaders::mvn_f16() : shaders::mvn_f32();
+        p.debugName = n.debugName;
+        p.specConstants = rowSpecConstants(layout);
+        p.specConstants.insert(p.specConstants.end(),
+                               {uint32_t(n.input->dataType), uint32_t(n.output->dataType), 3u, n.normalizeVariance ? 1u : 0u,
+                                asUint(n.epsilon), uint32_t(n.activation.type), asUint(n.activation.alpha),
+                                asUint(n.activation.beta), scale.slot, scale.dtype, scale.base, bias.slot, bias.dtype,
+                                bias.base, phase});
+        plan.pipelines.push_back(std::move(p));
+        Launch launch = rowLaunch(layout);
+        launch.pipeline = uint32_t(plan.pipelines.size() - 1);
+        launch.barrierBefore = phase == 2;  // merges the statistics phase 1 wrote
+        plan.execute.push_back(launch);
+    }
+    // Per chunk: mean and M2.
+    if (split) plan.temporaryBytes = uint64_t(layout.rows) * layout.chunks * 2 * sizeof(float);
     return plan;
 }
 

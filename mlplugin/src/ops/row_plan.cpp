@@ -12,6 +12,9 @@ namespace {
 constexpr uint32_t kSerialRowLength = 32;
 constexpr uint32_t kSerialLocalSize = 64;
 constexpr uint32_t kMaxLocalSize = 256;  // MAX_LOCAL in reduce_rows.glsl
+// Rows longer than this are split into chunks of about kChunkLength (16 elements per lane).
+constexpr uint32_t kSplitRowLength = 8192;
+constexpr uint32_t kChunkLength = 4096;
 
 }  // namespace
 
@@ -28,7 +31,17 @@ RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, cons
     layout.rowPerWorkgroup = rowLength > kSerialRowLength;
     layout.localSize = layout.rowPerWorkgroup ? std::clamp<uint32_t>(std::bit_ceil(layout.rowLength), 32, kMaxLocalSize)
                                               : kSerialLocalSize;
+    layout.chunkLength = layout.rowLength;
     return layout;
+}
+
+bool splitLongRows(RowLayout& layout) {
+    if (!layout.rowPerWorkgroup || layout.rowLength <= kSplitRowLength) return false;
+    // At most one chunk per lane: the merge combines the chunks of a row in one workgroup.
+    uint32_t chunks = std::min(layout.localSize, divUp(layout.rowLength, kChunkLength));
+    layout.chunkLength = divUp(layout.rowLength, chunks);
+    layout.chunks = divUp(layout.rowLength, layout.chunkLength);  // no empty trailing chunk
+    return true;
 }
 
 std::vector<uint32_t> rowSpecConstants(const RowLayout& layout) {
@@ -37,11 +50,13 @@ std::vector<uint32_t> rowSpecConstants(const RowLayout& layout) {
 
 Launch rowLaunch(const RowLayout& layout) {
     Launch launch;
-    launch.groups = layout.rowPerWorkgroup ? linearGroups(layout.rows, 1) : linearGroups(layout.rows, layout.localSize);
+    launch.groups = layout.rowPerWorkgroup ? linearGroups(uint64_t(layout.rows) * layout.chunks, 1)
+                                           : linearGroups(layout.rows, layout.localSize);
     pushWords(launch, {layout.rows, layout.rowLength});
     for (uint32_t s : layout.loop.sizes) pushWords(launch, {s});
     for (const Dims& strides : layout.loop.strides)
         for (uint32_t s : strides) pushWords(launch, {s});
+    pushWords(launch, {layout.chunks, layout.chunkLength});
     return launch;
 }
 

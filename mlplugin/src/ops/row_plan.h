@@ -17,15 +17,23 @@ struct RowLayout {
     uint32_t rowLength = 1;
     bool rowPerWorkgroup = true;
     uint32_t localSize = 64;
+    // Long rows split into chunks of chunkLength elements, a workgroup each (see splitLongRows).
+    uint32_t chunks = 1;
+    uint32_t chunkLength = 1;
 };
 
 // `sizes`/`rank`: the iteration space (the input's sizes); `reducedMask`: dims that form a row;
 // strides per RowTensor in that space (zeros for tensors a kernel does not use).
 RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, const std::array<Dims, kRowTensors>& strides);
 
+// For kernels that merge per-chunk partial results (mvn.comp PHASE 1 / 2): splits rows too long
+// for one workgroup to finish quickly (a few rows of millions of elements would occupy a few
+// workgroups of the whole GPU). Returns whether it split.
+bool splitLongRows(RowLayout& layout);
+
 // Spec constants 0..4 of reduce_rows.glsl; kernels append theirs from id 5.
 std::vector<uint32_t> rowSpecConstants(const RowLayout& layout);
-// The launch: groups and push constants (rows, rowLength, sizes, strides).
+// The launch: groups (rows x chunks) and push constants (rows, rowLength, sizes, strides, chunks).
 Launch rowLaunch(const RowLayout& layout);
 
 }  // namespace mlplugin::detail
