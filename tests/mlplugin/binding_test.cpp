@@ -1,5 +1,6 @@
 // Binding-table validation: every error the always-on checks and the Debug layer report,
 // triggered on purpose, with the message checked for the operator, the slot and the numbers.
+#include "compiled_operator.h"  // internal: fan-out rules as compiled graphs build them
 #include "framework_fixture.h"
 
 #include <gtest/gtest.h>
@@ -192,6 +193,36 @@ TEST_F(BindingTest, ChecksThatKeepTheGpuSafeRunWithoutDebug) {
     // Contract checks are Debug-only: an unexpected temporary is ignored (left unbound) here.
     engine::Buffer scratch = hostBuffer({}, 512);
     EXPECT_TRUE((*t)->bindTemporary(whole(scratch)).ok());
+}
+
+TEST_F(BindingTest, OneBindingFansOutToSubRanges) {
+    // Rewire the add the way a compiled graph does: its one input binding feeds slot 0 (first
+    // 480 bytes) and slot 1 (480 bytes at offset 512) of set 0.
+    auto& impl = dynamic_cast<detail::CompiledOperatorImpl&>(*op);
+    impl.inputs[0].set = detail::kNoSet;
+    impl.inputs[0].minBytes = 512 + 480;
+    impl.inputs[0].alsoWrites = {{0, 0, 0, 480}, {0, 1, 512, 480}};
+    impl.inputs[1].set = detail::kNoSet;
+    impl.inputs[1].use = detail::SlotUse::Optional;
+    ASSERT_TRUE(table->reset({op.get(), rangeOf(sets)}).ok());
+    std::vector<float> packed(248, 0.0f);
+    for (uint32_t i = 0; i < kCount; ++i) {
+        packed[i] = float(i);
+        packed[128 + i] = 1000.0f * float(i);
+    }
+    engine::Buffer both = hostBuffer(packed);
+    EXPECT_THAT(messageOf(table->bindInputs(std::vector<BufferBinding>{{both.handle(), 0, 960}, {}})), HasSubstr("smaller than the 992 bytes"));
+    ASSERT_TRUE(table->bindInputs(std::vector<BufferBinding>{whole(both), {}}).ok());
+    ASSERT_TRUE(table->bindOutputs(std::vector<BufferBinding>{whole(out)}).ok());
+    auto recorder = optest::device().createCommandRecorder();
+    Status s;
+    ctx().submitAndWait([&](VkCommandBuffer cmd) {
+        s = (*recorder)->record(cmd, *op, *table);
+        hostReadBarrier(cmd);
+    });
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    std::vector<float> got = read(out, kCount);
+    for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], 1001.0f * float(i)) << i;
 }
 
 }  // namespace
