@@ -131,8 +131,11 @@ Status inferOperatorOutputs(OperatorDesc& op) {
             } else if constexpr (std::is_same_v<T, ResampleDesc>) {
                 if (o.input.rank != 4) return invalidArgument(label + ": input must be 4-D (NCHW)");
                 if (o.scales[0] <= 0 || o.scales[1] <= 0) return need("no scales given");
-                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], uint32_t(std::floor(o.input.sizes[2] * double(o.scales[0]))),
-                                               uint32_t(std::floor(o.input.sizes[3] * double(o.scales[1])))});
+                // Same rule as the resample planner: floor(in * scale) with a little slack, so a
+                // float scale like 0.7f (just below 0.7) still gives the intended size.
+                auto scaled = [](uint32_t in, float scale) { return uint32_t(std::floor(in * double(scale) + 1e-4)); };
+                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], scaled(o.input.sizes[2], o.scales[0]),
+                                               scaled(o.input.sizes[3], o.scales[1])});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
                 uint32_t b = o.blockSize;
                 if (o.input.rank != 4 || b == 0) return invalidArgument(label + ": input must be 4-D and blockSize > 0");
