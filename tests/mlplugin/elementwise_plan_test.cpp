@@ -167,6 +167,16 @@ TEST(ReductionPlan, ShortRowsPerInvocationLongRowsPerWorkgroup) {
     EXPECT_EQ(longRows->pipelines[0].specConstants[4], 1u);
     EXPECT_EQ(longRows->pipelines[0].specConstants[0], 256u);
     EXPECT_EQ(longRows->execute[0].groups[0], 5u);
+
+    r.input = TensorDesc::make(F32, {2, 10000});  // over 8192: partials of 3 chunks, then a merge
+    r.output = TensorDesc::make(F32, {2, 1});
+    auto split = planReduce(withFp16(true), r);
+    ASSERT_TRUE(split.ok()) << split.error().message;
+    ASSERT_EQ(split->execute.size(), 2u);
+    EXPECT_EQ(split->execute[0].groups[0], 2u * 3);
+    EXPECT_EQ(split->execute[1].groups[0], 2u);
+    EXPECT_TRUE(split->execute[1].barrierBefore);
+    EXPECT_EQ(split->temporaryBytes, 2u * 3 * 2 * 4);
 }
 
 }  // namespace

@@ -74,11 +74,22 @@ void checkArgExactly(const ReduceDesc& d) {
     for (uint64_t i = 0; i < d.output.elementCount(); ++i) ASSERT_EQ(got[0].data[i], (*want)[0].data[i]) << "output " << i;
 }
 
+TEST_F(Reduction, VeryLongRowsSplitIntoChunks) {
+    // Rows above 8192 elements: partials per chunk, then a merge per row.
+    const TensorDesc x = TensorDesc::make(F32, {2, 3, 97, 101});  // 9797 per row: 3 uneven chunks
+    for (ReduceOp op : kAllOps) {
+        SCOPED_TRACE("op " + std::to_string(uint32_t(op)));
+        optest::checkOperator(reduce(op, x, 0b1100));
+    }
+    optest::checkOperator(reduce(ReduceOp::Mean, x, 0b1111));  // a single row of 58782
+}
+
 TEST_F(Reduction, ArgMaxArgMinTiesGoToFirstOccurrence) {
     for (ReduceOp op : {ReduceOp::ArgMax, ReduceOp::ArgMin}) {
         checkArgExactly(reduce(op, TensorDesc::make(F32, {3, 9, 4}), 0b010));         // short rows
         checkArgExactly(reduce(op, TensorDesc::make(F32, {2, 3, 20, 30}), 0b1110));   // long rows across lanes
         checkArgExactly(reduce(op, TensorDesc::make(F32, {4, 6, 5}), 0b101));         // non-adjacent dims
+        checkArgExactly(reduce(op, TensorDesc::make(F32, {2, 100, 100}), 0b110));     // chunks merged across launches
     }
 }
 

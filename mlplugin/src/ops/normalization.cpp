@@ -5,7 +5,9 @@
 // folds them once at initialization into the persistent resource (scale', bias'); otherwise
 // the owned ones are packed into the persistent resource as fp32 copies and the fold runs at
 // every execution into the temporary resource. Instance / MVN scale and bias are read in place,
-// from their slot or from their persistent copy.
+// from their slot or from their persistent copy. Instance / MVN rows longer than 8192 elements
+// are split into chunks (statistics per chunk in the temporary resource, then a merge), see
+// row_plan.h and mvn.comp.
 #include "kernel.h"
 #include "ml_shaders.h"
 #include "ops/normalization_common.h"

@@ -89,8 +89,27 @@ Result<Plan> planReduce(const PlanContext& pc, const ReduceDesc& d) {
     MLP_TRY(validateReduce(pc, d, describe("reduce", d.name)));
     RowLayout layout = rowLayout(d.input.sizes, d.input.rank, d.axesMask,
                                  {d.input.effectiveStrides(), reducedOutputStrides(d.output, d.axesMask), Dims{}, Dims{}});
-    return rowPlan(layout, pc.fp16Storage && anyF16(d.input, d.output) ? shaders::reduce_f16() : shaders::reduce_f32(),
-                   {uint32_t(d.op), uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot}, "reduce");
+    const auto spirv = pc.fp16Storage && anyF16(d.input, d.output) ? shaders::reduce_f16() : shaders::reduce_f32();
+    const std::vector<uint32_t> constants{uint32_t(d.op), uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot};
+    auto withPhase = [&](uint32_t phase) {
+        std::vector<uint32_t> c = constants;
+        c.push_back(phase);
+        return c;
+    };
+    if (!splitLongRows(layout)) return rowPlan(layout, spirv, withPhase(0), "reduce");
+
+    // Long rows: a workgroup per chunk writes partials (value, index) to the temporary resource,
+    // then a workgroup per row merges them.
+    Plan plan = rowPlan(layout, spirv, withPhase(1), "reduce_partials");
+    Plan merge = rowPlan(layout, spirv, withPhase(2), "reduce_merge");
+    plan.pipelines.push_back(merge.pipelines[0]);
+    Launch mergeLaunch = merge.execute[0];
+    mergeLaunch.pipeline = 1;
+    mergeLaunch.groups = linearGroups(layout.rows, 1);
+    mergeLaunch.barrierBefore = true;
+    plan.execute.push_back(mergeLaunch);
+    plan.temporaryBytes = uint64_t(layout.rows) * layout.chunks * 2 * sizeof(float);
+    return plan;
 }
 
 Result<Plan> planSoftmax(const PlanContext& pc, const SoftmaxDesc& d) {
