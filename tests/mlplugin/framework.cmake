@@ -1,6 +1,7 @@
 # Tests for the framework (device, binding tables, recorder, initializer) and the operator
 # conformance harness every family's tests link.
-add_library(mlp_op_test STATIC op_test.cpp)
+# op_test_graph.cpp is only linked into binaries that call checkGraph (static-library semantics).
+add_library(mlp_op_test STATIC op_test.cpp op_test_graph.cpp)
 target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)

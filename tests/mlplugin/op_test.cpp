@@ -1,6 +1,7 @@
 // The operator conformance harness (op_test.h): runs an operator through the public API on the
 // shared validated context and compares with the CPU reference.
 #include "op_test.h"
+#include "op_test_internal.h"
 
 #include "engine/buffer.h"
 #include "engine/error.h"
@@ -206,8 +207,8 @@ struct RunBuffers {
     std::vector<BufferBinding> initInputs, execInputs, outBindings;  // owned inputs go to the initializer
     BufferBinding persistentBinding;
 
-    RunBuffers(const OperatorDesc& desc, const std::vector<HostTensor>& host, const BindingProperties& props, const RunOptions& options) {
-        std::vector<const TensorDesc*> ins = operatorInputs(desc), outs = operatorOutputs(desc);
+    RunBuffers(const std::vector<const TensorDesc*>& ins, const std::vector<HostTensor>& host, const std::vector<const TensorDesc*>& outs,
+               const BindingProperties& props, const RunOptions& options) {
         inputs.resize(ins.size());
         initInputs.resize(ins.size());
         execInputs.resize(ins.size());
@@ -255,22 +256,19 @@ struct RunBuffers {
     do {                                                                                         \
         auto&& optest_result_ = (expr);                                                          \
         if (!optest_result_.ok()) {                                                              \
-            ADD_FAILURE() << describe(desc) << ": " << what << ": " << optest_result_.error().message; \
+            ADD_FAILURE() << label << ": " << what << ": " << optest_result_.error().message;        \
             return {};                                                                           \
         }                                                                                        \
     } while (0)
 
-std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTensor>& inputs, const RunOptions& options) {
+}  // namespace
+
+std::vector<HostTensor> runCompiled(CompiledOperator& op, const std::vector<const TensorDesc*>& inDescs,
+                                    const std::vector<HostTensor>& inputs, const std::vector<const TensorDesc*>& outDescs,
+                                    const RunOptions& options, const std::string& label) {
     Device& dev = device();
-    if (inputs.size() != operatorInputs(desc).size()) {
-        ADD_FAILURE() << describe(desc) << ": " << inputs.size() << " host inputs given, the operator has " << operatorInputs(desc).size();
-        return {};
-    }
-    auto compiled = dev.compileOperator(desc, options.executionFlags);
-    OPTEST_TRY(compiled, "compileOperator");
-    CompiledOperator& op = **compiled;
     BindingProperties props = op.bindingProperties();
-    RunBuffers buffers(desc, inputs, props, options);
+    RunBuffers buffers(inDescs, inputs, outDescs, props, options);
 
     // Initializer and operator tables over one pool the test owns.
     CompiledOperator* ops[] = {&op};
@@ -309,9 +307,31 @@ std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTens
     std::vector<HostTensor> outputs;
     for (size_t i = 0; i < readback.size(); ++i) {
         readback[i].invalidate();
-        outputs.push_back(decode(*operatorOutputs(desc)[i], static_cast<const uint8_t*>(readback[i].mapped())));
+        outputs.push_back(decode(*outDescs[i], static_cast<const uint8_t*>(readback[i].mapped())));
     }
     return outputs;
+}
+
+void expectClose(const std::vector<HostTensor>& got, const std::vector<HostTensor>& want, const RunOptions& options,
+                 const std::string& label) {
+    ASSERT_EQ(got.size(), want.size()) << label;
+    for (size_t i = 0; i < got.size(); ++i) {
+        double tolerance = options.tolerance > 0 ? options.tolerance : got[i].desc.dataType == DataType::Float16 ? 1e-2 : 1e-4;
+        EXPECT_LT(relativeL2(got[i], want[i]), tolerance) << label << " output " << i << " " << got[i].desc.toString();
+    }
+}
+
+namespace {
+
+std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTensor>& inputs, const RunOptions& options) {
+    std::string label = describe(desc);
+    if (inputs.size() != operatorInputs(desc).size()) {
+        ADD_FAILURE() << label << ": " << inputs.size() << " host inputs given, the operator has " << operatorInputs(desc).size();
+        return {};
+    }
+    auto compiled = device().compileOperator(desc, options.executionFlags);
+    OPTEST_TRY(compiled, "compileOperator");
+    return runCompiled(**compiled, operatorInputs(desc), inputs, operatorOutputs(desc), options, label);
 }
 
 }  // namespace
@@ -402,12 +422,7 @@ void checkOperator(const OperatorDesc& desc, const std::vector<HostTensor>& inpu
     if (got.empty()) return;  // runOnGpu reported the failure
     auto want = referenceEvaluate(desc, inputs);
     ASSERT_TRUE(want.ok()) << operatorLabel(desc) << ": referenceEvaluate: " << want.error().message;
-    ASSERT_EQ(got.size(), want->size());
-    for (size_t i = 0; i < got.size(); ++i) {
-        double tolerance = options.tolerance > 0 ? options.tolerance : got[i].desc.dataType == DataType::Float16 ? 1e-2 : 1e-4;
-        EXPECT_LT(relativeL2(got[i], (*want)[i]), tolerance)
-            << describe(desc) << " output " << i << " " << got[i].desc.toString();
-    }
+    expectClose(got, *want, options, describe(desc));
 }
 
 }  // namespace optest
