@@ -132,6 +132,14 @@ TEST_F(Reduction, SoftmaxAndLogSoftmax) {
     }
 }
 
+TEST_F(Reduction, SoftmaxLongRowsSplitIntoChunks) {
+    // Rows above 8192 elements: (max, sum) per chunk, then a merge per chunk.
+    for (bool log : {false, true}) {
+        SoftmaxDesc d = softmax(TensorDesc::make(F32, {2, 3, 97, 101}), 0b1100, log);
+        optest::checkOperator(d, optest::randomInputs(d, 8, -30, 30));  // chunk maxima differ
+    }
+}
+
 TEST_F(Reduction, SoftmaxIsStableForLargeInputs) {
     // exp(100) overflows fp32: only the max-subtracted form stays finite.
     for (bool log : {false, true}) {

@@ -116,9 +116,24 @@ Result<Plan> planSoftmax(const PlanContext& pc, const SoftmaxDesc& d) {
     MLP_TRY(validateSoftmax(pc, d, describe("softmax", d.name)));
     RowLayout layout = rowLayout(d.input.sizes, d.input.rank, d.axesMask,
                                  {d.input.effectiveStrides(), d.output.effectiveStrides(), Dims{}, Dims{}});
-    return rowPlan(layout, pc.fp16Storage && anyF16(d.input, d.output) ? shaders::softmax_f16() : shaders::softmax_f32(),
-                   {uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot, d.logSoftmax ? 1u : 0u},
-                   d.logSoftmax ? "log_softmax" : "softmax");
+    const auto spirv = pc.fp16Storage && anyF16(d.input, d.output) ? shaders::softmax_f16() : shaders::softmax_f32();
+    const char* name = d.logSoftmax ? "log_softmax" : "softmax";
+    auto constants = [&](uint32_t phase) {
+        return std::vector<uint32_t>{uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot,
+                                     d.logSoftmax ? 1u : 0u, phase};
+    };
+    if (!splitLongRows(layout)) return rowPlan(layout, spirv, constants(0), name);
+
+    // Long rows: (max, sum) per chunk into the temporary resource, then merge and write per chunk.
+    Plan plan = rowPlan(layout, spirv, constants(1), name);
+    Plan write = rowPlan(layout, spirv, constants(2), name);
+    plan.pipelines.push_back(write.pipelines[0]);
+    Launch writeLaunch = write.execute[0];
+    writeLaunch.pipeline = 1;
+    writeLaunch.barrierBefore = true;
+    plan.execute.push_back(writeLaunch);
+    plan.temporaryBytes = uint64_t(layout.rows) * layout.chunks * 2 * sizeof(float);
+    return plan;
 }
 
 // --- CPU references ---------------------------------------------------------------------
