@@ -2,6 +2,7 @@
 // path when every tensor collapses to one contiguous run) and the CPU reference.
 #include "kernel.h"
 #include "ml_shaders.h"
+#include "ops/fused_activation.h"
 #include "ops/strided_loop.h"
 
 #include <algorithm>
@@ -42,20 +43,15 @@ constexpr uint32_t kLocalSize = 256;
 // Slots: a, b (bound empty for unary ops), output.
 constexpr uint32_t kOutputSlot = 2;
 
-bool validActivation(const Activation& a) { return uint32_t(a.type) <= uint32_t(ActivationType::HardSwish); }
-
 // Checks the desc; on success returns the strides of a and b addressed by output coordinates.
 Result<std::vector<Dims>> validate(const PlanContext& pc, const ElementWiseDesc& d, const std::string& op) {
     if (uint32_t(d.op) > uint32_t(ElementWiseOp::PRelu))
         return invalidArgument(op + ": unknown operation " + std::to_string(uint32_t(d.op)));
-    if (!validActivation(d.activation))
-        return invalidArgument(op + ": unknown activation type " + std::to_string(uint32_t(d.activation.type)));
+    MLP_TRY(checkFusedActivation(d.activation, op));
     if (isBinary(d.op) && !d.b) return invalidArgument(op + ": " + toString(d.op) + " needs input b");
     if (!isBinary(d.op) && d.b) return invalidArgument(op + ": " + toString(d.op) + " is unary but input b is given");
     if (d.op == ElementWiseOp::Clip && !(d.clipMin <= d.clipMax))
         return invalidArgument(op + ": clip min " + std::to_string(d.clipMin) + " is greater than clip max " + std::to_string(d.clipMax));
-    if (d.activation.type == ActivationType::Softplus && d.activation.alpha == 0)
-        return invalidArgument(op + ": softplus steepness (alpha) must not be 0");
     MLP_TRY(checkTensor(d.a, op, "input a", false, pc));
     if (d.b) MLP_TRY(checkTensor(*d.b, op, "input b", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));

@@ -1,6 +1,7 @@
 #include "ops/normalization_common.h"
 
 #include "ml_shaders.h"
+#include "ops/fused_activation.h"
 
 #include <cmath>
 
@@ -9,11 +10,7 @@ namespace mlplugin::detail {
 Status checkEpsilonAndActivation(float epsilon, const Activation& activation, const std::string& op) {
     if (!(epsilon >= 0) || !std::isfinite(epsilon))
         return invalidArgument(op + ": epsilon " + std::to_string(epsilon) + " must be finite and >= 0");
-    if (uint32_t(activation.type) > uint32_t(ActivationType::HardSwish))
-        return invalidArgument(op + ": unknown activation type " + std::to_string(uint32_t(activation.type)));
-    if (activation.type == ActivationType::Softplus && activation.alpha == 0)
-        return invalidArgument(op + ": softplus steepness (alpha) must not be 0");
-    return {};
+    return checkFusedActivation(activation, op);
 }
 
 Status checkAxesMask(uint32_t axesMask, uint32_t rank, const std::string& op) {
