@@ -1,25 +1,28 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Tiled direct convolution (groups == 1, not transposed). A workgroup of 8x8 invocations
-// computes a 16x8 tile of output pixels for OC_BLOCK output channels; each invocation owns 2
-// pixels x 16 channels of fp32 accumulators. Per pass, CI_CHUNK input channels of the input
-// tile plus its halo, and their weights, are staged in shared memory (16 KiB in all).
-// Any strides, dilation, padding and tensor layout: staging goes through the strided
-// accessors, so NHWC costs nothing extra in the inner loop.
+// computes a 32x8 tile of output pixels for OC_BLOCK output channels; each invocation owns 4
+// pixels (x = tx + 8 p) x 16 channels of fp32 accumulators. Per pass, CI_CHUNK input channels
+// of the input tile plus its halo, and their weights, are staged in shared memory (16 KiB in
+// all). Weights are read as vec4 broadcasts so an input value and a weight cost one shared
+// load per 4 FMAs. Any strides, dilation, padding and tensor layout: staging goes through the
+// strided accessors, so NHWC costs nothing extra in the inner loop.
 #include "conv2d_params.glsl"
 
 // Mirror kTiled* in mlplugin/src/ops/convolution.cpp.
-#define TILE_W 16
+#define TILE_W 32
 #define TILE_H 8
 #define OC_BLOCK 16
-#define PIXELS 2  // per invocation: x = tx and tx + 8
+#define OC_VEC (OC_BLOCK / 4)
+#define PIXELS 4  // per invocation: x = tx + 8 p
 #define INPUT_SMEM 2560
 #define WEIGHT_SMEM 1536
+#define STAGE_BATCH 8
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // 8 x 8 x 1
 
-shared float sInput[INPUT_SMEM];   // [ci][IN_TILE_H][IN_TILE_W]
-shared float sWeight[WEIGHT_SMEM]; // [ci][kH * kW][OC_BLOCK]
+shared float sInput[INPUT_SMEM];            // [ci][IN_TILE_H][IN_TILE_W]
+shared vec4 sWeight[WEIGHT_SMEM / 4];       // [ci][kH * kW][OC_BLOCK / 4]
 
 void main() {
     const uint threads = 64;
@@ -33,24 +36,46 @@ void main() {
     const uint inTile = IN_TILE_H * IN_TILE_W;
     const uint taps = K_H * K_W;
 
-    float acc[PIXELS][OC_BLOCK];
+    vec4 acc[PIXELS][OC_VEC];
     [[unroll]] for (uint p = 0; p < PIXELS; ++p)
-        [[unroll]] for (uint o = 0; o < OC_BLOCK; ++o) acc[p][o] = 0.0;
+        [[unroll]] for (uint q = 0; q < OC_VEC; ++q) acc[p][q] = vec4(0.0);
 
     for (uint c0 = 0; c0 < IN_C; c0 += CI_CHUNK) {
         uint cn = min(CI_CHUNK, IN_C - c0);
         barrier();  // the previous pass is done reading shared memory
-        for (uint i = tid; i < cn * inTile; i += threads) {
-            uint r = i % inTile;
-            int y = iy0 + int(r / IN_TILE_W), x = ix0 + int(r % IN_TILE_W);
-            bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
-            sInput[i] = inside ? loadInput(n, c0 + i / inTile, y, x) : 0.0;
+        // Staging loads are issued in batches of STAGE_BATCH before any is stored, so their
+        // global-memory latencies overlap instead of adding up.
+        uint inCount = cn * inTile;
+        for (uint base = tid; base < inCount; base += threads * STAGE_BATCH) {
+            float v[STAGE_BATCH];
+            [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+                uint i = base + j * threads;
+                uint r = i % inTile;
+                int y = iy0 + int(r / IN_TILE_W), x = ix0 + int(r % IN_TILE_W);
+                bool inside = i < inCount && y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+                // Unconditional load from clamped coordinates, then a select: a load behind a
+                // branch would not be batched by some compilers.
+                float value = loadInput(n, min(c0 + i / inTile, IN_C - 1), clamp(y, 0, int(IN_H) - 1), clamp(x, 0, int(IN_W) - 1));
+                v[j] = inside ? value : 0.0;
+            }
+            [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j)
+                if (base + j * threads < inCount) sInput[base + j * threads] = v[j];
         }
-        for (uint i = tid; i < cn * taps * OC_BLOCK; i += threads) {
-            uint oc = oc0 + i % OC_BLOCK;
-            uint k = i / OC_BLOCK;
-            uint tap = k % taps;
-            sWeight[i] = oc < OUT_C ? loadWeight(oc, c0 + k / taps, tap / K_W, tap % K_W) : 0.0;
+        uint wCount = cn * taps * OC_VEC;
+        for (uint base = tid; base < wCount; base += threads * STAGE_BATCH) {
+            vec4 w[STAGE_BATCH];
+            [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+                uint i = base + j * threads;
+                uint oc = oc0 + (i % OC_VEC) * 4;
+                uint k = i / OC_VEC;
+                uint ic = min(c0 + k / taps, IN_C - 1), ky = (k % taps) / K_W, kx = (k % taps) % K_W;
+                [[unroll]] for (uint c = 0; c < 4; ++c) {
+                    float value = loadWeight(min(oc + c, OUT_C - 1), ic, ky, kx);
+                    w[j][c] = (i < wCount && oc + c < OUT_C) ? value : 0.0;
+                }
+            }
+            [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j)
+                if (base + j * threads < wCount) sWeight[base + j * threads] = w[j];
         }
         barrier();
         for (uint ci = 0; ci < cn; ++ci) {
@@ -59,10 +84,10 @@ void main() {
                 for (uint kx = 0; kx < K_W; ++kx) {
                     float a[PIXELS];
                     [[unroll]] for (uint p = 0; p < PIXELS; ++p) a[p] = sInput[row + (tx + p * 8) * STRIDE_X + kx * DIL_X];
-                    uint wBase = (ci * taps + ky * K_W + kx) * OC_BLOCK;
-                    [[unroll]] for (uint o = 0; o < OC_BLOCK; ++o) {
-                        float w = sWeight[wBase + o];
-                        [[unroll]] for (uint p = 0; p < PIXELS; ++p) acc[p][o] += a[p] * w;
+                    uint wBase = (ci * taps + ky * K_W + kx) * OC_VEC;
+                    [[unroll]] for (uint q = 0; q < OC_VEC; ++q) {
+                        vec4 w = sWeight[wBase + q];
+                        [[unroll]] for (uint p = 0; p < PIXELS; ++p) acc[p][q] += a[p] * w;
                     }
                 }
             }
@@ -75,6 +100,6 @@ void main() {
         uint ox = ox0 + tx + p * 8;
         if (ox >= OUT_W) continue;
         [[unroll]] for (uint o = 0; o < OC_BLOCK; ++o)
-            if (oc0 + o < OUT_C) storeOutput(n, oc0 + o, oy, ox, acc[p][o]);
+            if (oc0 + o < OUT_C) storeOutput(n, oc0 + o, oy, ox, acc[p][o / 4][o % 4]);
     }
 }

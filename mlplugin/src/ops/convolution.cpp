@@ -30,7 +30,7 @@ enum PackConst : uint32_t {
 };
 
 // Mirror the #defines of shaders/ml/conv2d_tiled.comp.
-constexpr uint32_t kTiledTileW = 16, kTiledTileH = 8, kOcBlock = 16;
+constexpr uint32_t kTiledTileW = 32, kTiledTileH = 8, kOcBlock = 16;
 constexpr uint32_t kTiledInputSmem = 2560, kTiledWeightSmem = 1536;  // floats: 16 KiB together
 constexpr uint32_t kGenericLocalSize = 64, kPackLocalSize = 64;
 
