@@ -9,8 +9,10 @@
 //                      shared memory (long rows: instance norm over H*W, softmax over C*H*W);
 //   otherwise:         each invocation walks one short row alone (reductions over C of a
 //                      large image: millions of rows of a few elements).
-// Either way a kernel is written once: accumulate over i = rowLane(); i < pc.rowLength;
-// i += rowStep(), then combine with rowSum / rowMax / rowMin (no-ops in per-invocation mode).
+// Either way a kernel is written once: accumulate over i = chunkBegin() + rowLane();
+// i < chunkEnd(); i += rowStep(), then combine with rowSum / rowMax / rowMin (no-ops in
+// per-invocation mode). Very long rows may additionally be split into chunks, a workgroup each
+// (pc.chunks > 1); kernels that allow it merge the chunks' partial results in a second launch.
 #ifndef MLP_REDUCE_ROWS_GLSL
 #define MLP_REDUCE_ROWS_GLSL
 
