@@ -209,7 +209,7 @@ TEST_F(ElementWise, RejectsBadParameters) {
     clip.name = "c";
     clip.clipMin = 1;
     clip.clipMax = 0;
-    EXPECT_EQ(compileError(clip), "element_wise 'c': clip min 1.000000 is greater than clip max 0.000000");
+    EXPECT_EQ(compileError(clip), "element_wise 'c': clip min 1 is greater than clip max 0");
     ElementWiseDesc sp = unary(ElementWiseOp::Activation, t, t);
     sp.name = "";
     sp.activation = Activation{ActivationType::Softplus, 0.0f};

@@ -193,7 +193,7 @@ TEST_F(Normalization, BatchNormRejectsBadDescs) {
     EXPECT_EQ(compileError(bad), "batch_normalization 'bn': scale [2,3] must hold its 6 values along one dim");
     bad = d;
     bad.epsilon = -1;
-    EXPECT_EQ(compileError(bad), "batch_normalization 'bn': epsilon -1.000000 must be finite and >= 0");
+    EXPECT_EQ(compileError(bad), "batch_normalization 'bn': epsilon -1 must be finite and >= 0");
     bad = d;
     bad.input = bad.output = TensorDesc::make(F32, {5});
     EXPECT_EQ(compileError(bad), "batch_normalization 'bn': input [5] has rank 1, batch normalization needs [N, C, ...]");

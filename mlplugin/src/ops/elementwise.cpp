@@ -51,7 +51,7 @@ Result<std::vector<Dims>> validate(const PlanContext& pc, const ElementWiseDesc&
     if (isBinary(d.op) && !d.b) return invalidArgument(op + ": " + toString(d.op) + " needs input b");
     if (!isBinary(d.op) && d.b) return invalidArgument(op + ": " + toString(d.op) + " is unary but input b is given");
     if (d.op == ElementWiseOp::Clip && !(d.clipMin <= d.clipMax))
-        return invalidArgument(op + ": clip min " + std::to_string(d.clipMin) + " is greater than clip max " + std::to_string(d.clipMax));
+        return invalidArgument(op + ": clip min " + floatString(d.clipMin) + " is greater than clip max " + floatString(d.clipMax));
     MLP_TRY(checkTensor(d.a, op, "input a", false, pc));
     if (d.b) MLP_TRY(checkTensor(*d.b, op, "input b", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));

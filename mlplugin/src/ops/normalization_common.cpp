@@ -9,7 +9,7 @@ namespace mlplugin::detail {
 
 Status checkEpsilonAndActivation(float epsilon, const Activation& activation, const std::string& op) {
     if (!(epsilon >= 0) || !std::isfinite(epsilon))
-        return invalidArgument(op + ": epsilon " + std::to_string(epsilon) + " must be finite and >= 0");
+        return invalidArgument(op + ": epsilon " + floatString(epsilon) + " must be finite and >= 0");
     return checkFusedActivation(activation, op);
 }
 

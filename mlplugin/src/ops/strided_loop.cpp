@@ -1,6 +1,7 @@
 #include "ops/strided_loop.h"
 
 #include <algorithm>
+#include <charconv>
 
 namespace mlplugin::detail {
 
@@ -89,6 +90,12 @@ std::string sizesString(const TensorDesc& desc) {
     std::string s = "[";
     for (uint32_t i = 0; i < std::min(desc.rank, kMaxTensorRank); ++i) s += (i ? "," : "") + std::to_string(desc.sizes[i]);
     return s + "]";
+}
+
+std::string floatString(float v) {
+    char buf[32];
+    auto end = std::to_chars(buf, buf + sizeof buf, v).ptr;
+    return std::string(buf, end);
 }
 
 }  // namespace mlplugin::detail

@@ -43,5 +43,7 @@ uint64_t elementSpan(const TensorDesc& desc);
 
 // "[2,3,4]" for messages.
 std::string sizesString(const TensorDesc& desc);
+// Shortest round-trip form of a float for messages ("0.5", "-1", "1e-05").
+std::string floatString(float v);
 
 }  // namespace mlplugin::detail
