@@ -171,6 +171,10 @@ TEST_F(Reduction, RejectsBadDescs) {
     EXPECT_EQ(compileError(r), "reduce 'r': axesMask is empty (name at least one dim)");
     r.axesMask = 0b1001;
     EXPECT_EQ(compileError(r), "reduce 'r': axesMask 9 names dims beyond the input's rank 3");
+    r = reduce(ReduceOp::ArgMax, TensorDesc::make(F32, {3, 2049}), 0b10, F16);
+    EXPECT_EQ(compileError(r), "reduce 'r': argmax over 2049 elements into an fp16 output: indices above 2048 would not be exact");
+    r = reduce(ReduceOp::ArgMax, TensorDesc::make(F32, {3, 2048}), 0b10, F16);
+    EXPECT_EQ(compileError(r), "<compiled>");
     r = reduce(ReduceOp(42), TensorDesc::make(F32, {4}), 1);
     EXPECT_EQ(compileError(r), "reduce 'r': unknown reduce operation 42");
 

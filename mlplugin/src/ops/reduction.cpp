@@ -46,11 +46,14 @@ Status validateReduce(const PlanContext& pc, const ReduceDesc& d, const std::str
     if (!same)
         return invalidArgument(op + ": output sizes " + sizesString(d.output) + " should be " + sizesString(expected) +
                                " (input " + sizesString(d.input) + " with the axesMask dims reduced to 1)");
-    if ((d.op == ReduceOp::ArgMax || d.op == ReduceOp::ArgMin)) {
-        uint64_t rowLength = d.input.elementCount() / d.output.elementCount();
-        if (rowLength > (uint64_t(1) << 24))
-            return unsupported(op + ": " + toString(d.op) + " over " + std::to_string(rowLength) +
-                               " elements: indices above 2^24 are not exact as floats");
+    if (d.op == ReduceOp::ArgMax || d.op == ReduceOp::ArgMin) {
+        // Indices are written as floats: integers are exact up to 2^24 in fp32, 2^11 in fp16.
+        const bool half = d.output.dataType == DataType::Float16;
+        const uint64_t rowLength = d.input.elementCount() / d.output.elementCount();
+        if (rowLength > (uint64_t(1) << (half ? 11 : 24)))
+            return invalidArgument(op + ": " + toString(d.op) + " over " + std::to_string(rowLength) + " elements into an " +
+                                   mlplugin::toString(d.output.dataType) + " output: indices above " +
+                                   (half ? "2048" : "2^24") + " would not be exact");
     }
     return {};
 }
