@@ -1,0 +1,431 @@
+// Network layers: Conv, ConvTranspose, Gemm, MatMul, pooling, Resize/Upsample, normalization,
+// reductions, depth/space rearrangement.
+#include "onnx/loader.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlplugin::onnx_detail {
+namespace {
+
+// Reads a 2-element spatial attribute (kernel_shape, strides, dilations), `fallback` when absent.
+Result<std::array<uint32_t, 2>> spatialAttr(const Loader& l, const char* name, uint32_t fallback) {
+    auto v = l.intsAttr(name);
+    if (!v) return v.error();
+    if (v->empty()) return std::array<uint32_t, 2>{fallback, fallback};
+    if (v->size() != 2) return l.unsupportedHere(std::string("attribute '") + name + "' has " + std::to_string(v->size()) + " values; only 2-D (NCHW) is supported");
+    for (int64_t x : *v)
+        if (x <= 0 || x > 65535) return l.invalid(std::string("attribute '") + name + "' value " + std::to_string(x) + " is out of range");
+    return std::array<uint32_t, 2>{uint32_t((*v)[0]), uint32_t((*v)[1])};
+}
+
+struct Pads {
+    std::array<uint32_t, 2> begin{0, 0}, end{0, 0};
+};
+
+// pads / auto_pad of Conv and pooling. SAME_* pads so that out = ceil(in / stride).
+Result<Pads> spatialPads(const Loader& l, const TensorDesc& input, std::array<uint32_t, 2> kernel, std::array<uint32_t, 2> strides,
+                         std::array<uint32_t, 2> dilations) {
+    auto autoPad = l.stringAttr("auto_pad", "NOTSET");
+    if (!autoPad) return autoPad.error();
+    Pads p;
+    if (*autoPad == "NOTSET") {
+        auto pads = l.intsAttr("pads");
+        if (!pads) return pads.error();
+        if (pads->empty()) return p;
+        if (pads->size() != 4) return l.unsupportedHere("attribute 'pads' has " + std::to_string(pads->size()) + " values; only 2-D (4 pads) is supported");
+        for (int64_t x : *pads)
+            if (x < 0 || x > 65535) return l.invalid("pad " + std::to_string(x) + " is out of range");
+        p.begin = {uint32_t((*pads)[0]), uint32_t((*pads)[1])};
+        p.end = {uint32_t((*pads)[2]), uint32_t((*pads)[3])};
+    } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
+        for (int d = 0; d < 2; ++d) {
+            int64_t in = input.sizes[2 + d];
+            int64_t out = (in + strides[d] - 1) / strides[d];
+            int64_t span = int64_t(dilations[d]) * (kernel[d] - 1) + 1;
+            int64_t total = std::max<int64_t>(0, (out - 1) * strides[d] + span - in);
+            uint32_t small = uint32_t(total / 2), large = uint32_t(total - total / 2);
+            p.begin[d] = *autoPad == "SAME_UPPER" ? small : large;
+            p.end[d] = *autoPad == "SAME_UPPER" ? large : small;
+        }
+    } else if (*autoPad != "VALID") {
+        return l.invalid("auto_pad '" + *autoPad + "' is not one of NOTSET, SAME_UPPER, SAME_LOWER, VALID");
+    }
+    return p;
+}
+
+Result<GraphView> input4d(Loader& l, size_t i) {
+    auto g = l.graphInput(i);
+    if (!g) return g.error();
+    if (g->view.rank != 4) return l.unsupportedHere("input " + std::to_string(i) + " is " + g->view.toString() + "; only 4-D NCHW tensors are supported");
+    return g;
+}
+
+Status convertConv(Loader& l, bool transposed) {
+    if (transposed) MLP_TRY(l.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"}));
+    else MLP_TRY(l.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}));
+    auto x = input4d(l, 0);
+    if (!x) return x.error();
+    auto w = input4d(l, 1);
+    if (!w) return w.error();
+    std::optional<GraphView> b;
+    if (l.hasInput(2)) {
+        auto bv = l.graphInput(2);
+        if (!bv) return bv.error();
+        b = *bv;
+    }
+    ConvolutionDesc c;
+    c.transposed = transposed;
+    auto group = l.intAttr("group", 1);
+    if (!group) return group.error();
+    if (*group <= 0 || *group > 65535) return l.invalid("group " + std::to_string(*group) + " is out of range");
+    c.groups = uint32_t(*group);
+    std::array<uint32_t, 2> kernel{w->view.sizes[2], w->view.sizes[3]};
+    auto ks = spatialAttr(l, "kernel_shape", 0);
+    if (!ks) return ks.error();
+    if ((*ks)[0] && *ks != kernel) return l.invalid("kernel_shape does not match the weights " + w->view.toString());
+    auto strides = spatialAttr(l, "strides", 1);
+    if (!strides) return strides.error();
+    auto dil = spatialAttr(l, "dilations", 1);
+    if (!dil) return dil.error();
+    c.strides = *strides;
+    c.dilations = *dil;
+    if (!transposed) {
+        auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations);
+        if (!pads) return pads.error();
+        c.padBegin = pads->begin;
+        c.padEnd = pads->end;
+    } else {
+        auto outPad = spatialAttr(l, "output_padding", 0);
+        if (!outPad) return outPad.error();
+        c.outputPadding = *outPad;
+        auto autoPad = l.stringAttr("auto_pad", "NOTSET");
+        if (!autoPad) return autoPad.error();
+        auto outShape = l.intsAttr("output_shape");
+        if (!outShape) return outShape.error();
+        if (*autoPad != "NOTSET" && outShape->empty()) return l.unsupportedHere("auto_pad '" + *autoPad + "' without output_shape is not supported");
+        if (!outShape->empty()) {
+            // The pads that give output_shape (ONNX ConvTranspose's shape rule).
+            if (outShape->size() < 2) return l.invalid("output_shape needs 2 spatial dims");
+            size_t off = outShape->size() - 2;
+            for (int d = 0; d < 2; ++d) {
+                int64_t span = int64_t(c.dilations[d]) * (kernel[d] - 1) + 1;
+                int64_t total = int64_t(c.strides[d]) * (x->view.sizes[2 + d] - 1) + c.outputPadding[d] + span - (*outShape)[off + d];
+                if (total < 0) return l.unsupportedHere("output_shape larger than the full transposed convolution is not supported");
+                bool upper = *autoPad == "SAME_UPPER";
+                c.padBegin[d] = uint32_t(upper ? total / 2 : total - total / 2);
+                c.padEnd[d] = uint32_t(upper ? total - total / 2 : total / 2);
+            }
+        } else {
+            auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations);
+            if (!pads) return pads.error();
+            c.padBegin = pads->begin;
+            c.padEnd = pads->end;
+        }
+    }
+    return l.emit(c, {*x, *w, b});
+}
+
+Status convertGemm(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"alpha", "beta", "transA", "transB", "broadcast"}));
+    GemmDesc g;
+    auto alpha = l.floatAttr("alpha", 1.0f), beta = l.floatAttr("beta", 1.0f);
+    auto ta = l.intAttr("transA", 0), tb = l.intAttr("transB", 0);
+    if (!alpha) return alpha.error();
+    if (!beta) return beta.error();
+    if (!ta) return ta.error();
+    if (!tb) return tb.error();
+    g.alpha = *alpha;
+    g.beta = *beta;
+    g.transposeA = *ta != 0;
+    g.transposeB = *tb != 0;
+    auto a = l.graphInput(0), b = l.graphInput(1);
+    if (!a) return a.error();
+    if (!b) return b.error();
+    if (a->view.rank != 2 || b->view.rank != 2) return l.invalid("Gemm inputs must be 2-D, got " + a->view.toString() + " and " + b->view.toString());
+    std::optional<GraphView> c;
+    if (l.hasInput(2)) {
+        auto cv = l.graphInput(2);
+        if (!cv) return cv.error();
+        c = *cv;
+    }
+    return l.emit(g, {*a, *b, c});
+}
+
+Status convertMatMul(Loader& l) {
+    MLP_TRY(l.onlyAttributes({}));
+    auto a = l.graphInput(0), b = l.graphInput(1);
+    if (!a) return a.error();
+    if (!b) return b.error();
+    if (a->view.rank < 2 || b->view.rank < 2 || a->view.rank > 4 || b->view.rank > 4)
+        return l.unsupportedHere("MatMul of " + a->view.toString() + " and " + b->view.toString() + " is not supported (ranks 2 to 4)");
+    return l.emit(GemmDesc{}, {*a, *b});
+}
+
+Status convertPool(Loader& l, PoolingType type, bool global) {
+    auto x = input4d(l, 0);
+    if (!x) return x.error();
+    if (l.node().output_size() > 1 && !l.node().output(1).empty()) return l.unsupportedHere("the Indices output is not supported");
+    PoolingDesc p;
+    p.type = type;
+    if (global) {
+        MLP_TRY(l.onlyAttributes({}));
+        p.global = true;
+        return l.emit(p, {*x});
+    }
+    if (type == PoolingType::Max) MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}));
+    else MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"}));
+    auto k = spatialAttr(l, "kernel_shape", 0);
+    if (!k) return k.error();
+    if ((*k)[0] == 0) return l.invalid("attribute 'kernel_shape' is required");
+    auto s = spatialAttr(l, "strides", 1);
+    if (!s) return s.error();
+    auto d = spatialAttr(l, "dilations", 1);
+    if (!d) return d.error();
+    p.window = *k;
+    p.strides = *s;
+    p.dilations = *d;
+    auto pads = spatialPads(l, x->view, p.window, p.strides, p.dilations);
+    if (!pads) return pads.error();
+    p.padBegin = pads->begin;
+    p.padEnd = pads->end;
+    auto cip = l.intAttr("count_include_pad", 0);
+    if (!cip) return cip.error();
+    p.countIncludePad = *cip != 0;
+    auto ceil = l.intAttr("ceil_mode", 0);
+    if (!ceil) return ceil.error();
+    if (*ceil) {
+        // Ceil mode adds windows that start inside the input (or its begin padding) but end past
+        // the end padding: extend the end padding to cover them (excluded from max and from
+        // averages that do not count padding).
+        for (int i = 0; i < 2; ++i) {
+            int64_t in = x->view.sizes[2 + i], span = int64_t(p.dilations[i]) * (p.window[i] - 1) + 1;
+            int64_t avail = in + p.padBegin[i] + p.padEnd[i] - span;
+            if (avail < 0) return l.invalid("the window is larger than the padded input");
+            int64_t floorOut = avail / p.strides[i] + 1, ceilOut = (avail + p.strides[i] - 1) / p.strides[i] + 1;
+            if ((ceilOut - 1) * p.strides[i] >= in + p.padBegin[i]) --ceilOut;
+            if (ceilOut == floorOut) continue;
+            if (type == PoolingType::Average && p.countIncludePad)
+                return l.unsupportedHere("ceil_mode with count_include_pad changes the output size here; not supported");
+            p.padEnd[i] += uint32_t((ceilOut - 1) * p.strides[i] + span - (in + p.padBegin[i] + p.padEnd[i]));
+        }
+    }
+    return l.emit(p, {*x});
+}
+
+Result<ResampleMode> resampleMode(const Loader& l, const std::string& mode) {
+    if (mode == "nearest") return ResampleMode::Nearest;
+    if (mode == "linear" || mode == "bilinear") return ResampleMode::Linear;
+    return l.unsupportedHere("mode '" + mode + "' is not supported (nearest, linear)");
+}
+
+// Scales for N, C, H, W: N and C must stay.
+Status setScales(const Loader& l, ResampleDesc& r, const std::vector<double>& scales) {
+    if (scales.size() != 4) return l.unsupportedHere("scales has " + std::to_string(scales.size()) + " values; only 4-D NCHW is supported");
+    if (scales[0] != 1 || scales[1] != 1) return l.unsupportedHere("scaling the batch or channel dim is not supported");
+    if (!(scales[2] > 0 && scales[3] > 0 && scales[2] < 65536 && scales[3] < 65536)) return l.invalid("scales must be positive and finite");
+    r.scales = {float(scales[2]), float(scales[3])};
+    return {};
+}
+
+Status convertUpsampleOrResize(Loader& l, bool resize) {
+    auto x = input4d(l, 0);
+    if (!x) return x.error();
+    ResampleDesc r;
+    auto modeName = l.stringAttr("mode", "nearest");
+    if (!modeName) return modeName.error();
+    auto mode = resampleMode(l, *modeName);
+    if (!mode) return mode.error();
+    r.mode = *mode;
+    // Upsample and Resize-10: asymmetric coordinates, nearest rounds down.
+    r.transform = CoordinateTransform::Asymmetric;
+    r.rounding = NearestRounding::Floor;
+    if (!resize || l.opset() < 11) {
+        MLP_TRY(l.onlyAttributes({"mode", "scales", "height_scale", "width_scale"}));
+        std::vector<double> scales;
+        if (!resize && l.opset() < 9) {
+            auto s = l.floatsAttr("scales");
+            if (!s) return s.error();
+            scales.assign(s->begin(), s->end());
+        } else {
+            auto s = l.hostInput(1, "scales");
+            if (!s) return s.error();
+            scales = s->data;
+        }
+        MLP_TRY(setScales(l, r, scales));
+        return l.emit(r, {*x});
+    }
+    MLP_TRY(l.onlyAttributes({"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value"}));
+    auto ctm = l.stringAttr("coordinate_transformation_mode", "half_pixel");
+    if (!ctm) return ctm.error();
+    if (*ctm == "half_pixel") r.transform = CoordinateTransform::HalfPixel;
+    else if (*ctm == "align_corners") r.transform = CoordinateTransform::AlignCorners;
+    else if (*ctm == "asymmetric") r.transform = CoordinateTransform::Asymmetric;
+    else if (*ctm == "pytorch_half_pixel") r.transform = CoordinateTransform::PytorchHalfPixel;
+    else return l.unsupportedHere("coordinate_transformation_mode '" + *ctm + "' is not supported");
+    auto nm = l.stringAttr("nearest_mode", "round_prefer_floor");
+    if (!nm) return nm.error();
+    if (*nm == "round_prefer_floor") r.rounding = NearestRounding::RoundPreferFloor;
+    else if (*nm == "round_prefer_ceil") r.rounding = NearestRounding::RoundPreferCeil;
+    else if (*nm == "floor") r.rounding = NearestRounding::Floor;
+    else if (*nm == "ceil") r.rounding = NearestRounding::Ceil;
+    else return l.invalid("nearest_mode '" + *nm + "' is not valid");
+    auto exclude = l.intAttr("exclude_outside", 0);
+    if (!exclude) return exclude.error();
+    if (*exclude) return l.unsupportedHere("exclude_outside = 1 is not supported");
+    // Inputs: X, roi (tf_crop_and_resize only), scales, sizes; PyTorch leaves scales empty when
+    // it gives sizes.
+    std::vector<double> scales, sizes;
+    if (l.hasInput(2)) {
+        auto s = l.hostInput(2, "scales");
+        if (!s) return s.error();
+        scales = s->data;
+    }
+    if (l.hasInput(3)) {
+        auto s = l.hostInput(3, "sizes");
+        if (!s) return s.error();
+        sizes = s->data;
+    }
+    if (!sizes.empty()) {
+        if (!scales.empty()) return l.invalid("scales and sizes are both given");
+        if (sizes.size() != 4 || sizes[0] != x->view.sizes[0] || sizes[1] != x->view.sizes[1])
+            return l.unsupportedHere("sizes must be 4-D and keep the batch and channel dims");
+        auto out = toSizes({int64_t(sizes[0]), int64_t(sizes[1]), int64_t(sizes[2]), int64_t(sizes[3])}, "Resize output");
+        if (!out) return Error{out.error().code, l.where() + ": " + out.error().message};
+        r.output = packedDesc(x->view.dataType, *out);
+        return l.emit(r, {*x});
+    }
+    if (scales.empty()) return l.invalid("neither scales nor sizes is given");
+    MLP_TRY(setScales(l, r, scales));
+    return l.emit(r, {*x});
+}
+
+// The per-channel tensors of BatchNormalization/InstanceNormalization as [C] values.
+Status convertBatchNorm(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"epsilon", "momentum", "spatial", "is_test", "consumed_inputs", "training_mode"}));
+    auto spatial = l.intAttr("spatial", 1);
+    if (!spatial) return spatial.error();
+    if (*spatial != 1) return l.unsupportedHere("attribute 'spatial' = 0 is not supported");
+    auto training = l.intAttr("training_mode", 0);
+    if (!training) return training.error();
+    if (*training) return l.unsupportedHere("training_mode = 1 is not supported (inference only)");
+    for (int o = 1; o < l.node().output_size(); ++o)
+        if (!l.node().output(o).empty()) return l.unsupportedHere("training outputs (running mean/variance) are not supported");
+    auto eps = l.floatAttr("epsilon", 1e-5f);
+    if (!eps) return eps.error();
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    std::vector<std::optional<GraphView>> in{*x};
+    for (size_t i : {3, 4, 1, 2}) {  // ONNX: X, scale, B, mean, var; the desc: input, mean, variance, scale, bias
+        auto v = l.graphInput(i);
+        if (!v) return v.error();
+        in.push_back(*v);
+    }
+    return l.emit(BatchNormalizationDesc{.epsilon = *eps}, in);
+}
+
+Status convertInstanceNorm(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"epsilon"}));
+    auto eps = l.floatAttr("epsilon", 1e-5f);
+    if (!eps) return eps.error();
+    auto x = input4d(l, 0);
+    if (!x) return x.error();
+    auto s = l.graphInput(1), b = l.graphInput(2);
+    if (!s) return s.error();
+    if (!b) return b.error();
+    return l.emit(InstanceNormalizationDesc{.epsilon = *eps}, {*x, *s, *b});
+}
+
+Status convertReduce(Loader& l, ReduceOp op) {
+    bool axesFromInput = l.node().op_type() == "ReduceSum" && l.opset() >= 13;
+    if (axesFromInput) MLP_TRY(l.onlyAttributes({"keepdims", "noop_with_empty_axes"}));
+    else MLP_TRY(l.onlyAttributes({"axes", "keepdims"}));
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    std::vector<int64_t> axes;
+    if (axesFromInput) {
+        if (l.hasInput(1)) {
+            auto a = l.hostInput(1, "axes");
+            if (!a) return a.error();
+            axes.assign(a->data.begin(), a->data.end());
+        }
+        auto noop = l.intAttr("noop_with_empty_axes", 0);
+        if (!noop) return noop.error();
+        if (axes.empty() && *noop) {
+            l.setGraphOutput(0, *x);
+            return {};
+        }
+    } else {
+        auto a = l.intsAttr("axes");
+        if (!a) return a.error();
+        axes = *a;
+    }
+    uint32_t rank = x->view.rank, mask = 0;
+    for (int64_t a : axes) {
+        auto ax = l.axis(a, rank, "axis");
+        if (!ax) return ax.error();
+        mask |= 1u << *ax;
+    }
+    if (axes.empty()) mask = (1u << rank) - 1;
+    auto keep = l.intAttr("keepdims", 1);
+    if (!keep) return keep.error();
+    auto outs = l.addNode(ReduceDesc{.op = op, .axesMask = mask}, {*x});
+    if (!outs) return outs.error();
+    GraphView out = outs->at(0);
+    if (!*keep) {
+        std::vector<uint32_t> sizes;
+        for (uint32_t i = 0; i < rank; ++i)
+            if (!(mask & (1u << i))) sizes.push_back(out.view.sizes[i]);
+        if (sizes.empty()) sizes.push_back(1);
+        auto v = reshapeView(l, out, sizes);
+        if (!v) return v.error();
+        out = *v;
+    }
+    l.setGraphOutput(0, out);
+    return {};
+}
+
+template <class Desc>
+Status convertDepthSpace(Loader& l, bool hasMode) {
+    if (hasMode) MLP_TRY(l.onlyAttributes({"blocksize", "mode"}));
+    else MLP_TRY(l.onlyAttributes({"blocksize"}));
+    auto x = input4d(l, 0);
+    if (!x) return x.error();
+    auto bs = l.intAttr("blocksize", 0);
+    if (!bs) return bs.error();
+    if (*bs <= 0 || *bs > 256) return l.invalid("blocksize " + std::to_string(*bs) + " is out of range");
+    Desc d;
+    d.blockSize = uint32_t(*bs);
+    if (hasMode) {
+        auto m = l.stringAttr("mode", "DCR");
+        if (!m) return m.error();
+        if (*m == "CRD") d.order = DepthSpaceOrder::CRD;
+        else if (*m != "DCR") return l.invalid("mode '" + *m + "' is not DCR or CRD");
+    }
+    return l.emit(d, {*x});
+}
+
+}  // namespace
+
+void registerNetworkConverters(std::unordered_map<std::string, Converter>& t) {
+    t["Conv"] = [](Loader& l, const onnx::NodeProto&) { return convertConv(l, false); };
+    t["ConvTranspose"] = [](Loader& l, const onnx::NodeProto&) { return convertConv(l, true); };
+    t["Gemm"] = [](Loader& l, const onnx::NodeProto&) { return convertGemm(l); };
+    t["MatMul"] = [](Loader& l, const onnx::NodeProto&) { return convertMatMul(l); };
+    t["MaxPool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Max, false); };
+    t["AveragePool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Average, false); };
+    t["GlobalMaxPool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Max, true); };
+    t["GlobalAveragePool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Average, true); };
+    t["Upsample"] = [](Loader& l, const onnx::NodeProto&) { return convertUpsampleOrResize(l, false); };
+    t["Resize"] = [](Loader& l, const onnx::NodeProto&) { return convertUpsampleOrResize(l, true); };
+    t["BatchNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertBatchNorm(l); };
+    t["InstanceNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertInstanceNorm(l); };
+    t["ReduceMean"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Mean); };
+    t["ReduceSum"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Sum); };
+    t["ReduceMax"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Max); };
+    t["ReduceMin"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Min); };
+    t["DepthToSpace"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<DepthToSpaceDesc>(l, l.opset() >= 11); };
+    t["SpaceToDepth"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<SpaceToDepthDesc>(l, false); };
+}
+
+}  // namespace mlplugin::onnx_detail

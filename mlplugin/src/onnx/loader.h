@@ -1,0 +1,127 @@
+#pragma once
+// Internal state of one ONNX load: every ONNX tensor name maps to either a host tensor (known at
+// load time: initializers, Constant nodes, folded shape arithmetic) or a graph value seen
+// through a view (a packed TensorDesc over the value's memory, so Reshape/Squeeze/Flatten cost
+// nothing). Converters (converters_*.cpp) read inputs and attributes through this class and add
+// GraphDesc nodes.
+#include "mlplugin/onnx.h"
+
+#include <onnx/onnx_pb.h>  // with ONNX_ML: the onnx-ml.pb.h messages Debian ships
+
+#include <cstdint>
+#include <functional>
+#include <optional>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+namespace mlplugin::onnx_detail {
+
+// A tensor whose values the loader knows: int64 shape arithmetic and float weights alike, held
+// as double (exact for integers below 2^53).
+struct HostTensorValue {
+    std::vector<int64_t> dims;
+    std::vector<double> data;
+    bool integer = false;
+    uint64_t count() const;
+};
+
+// A graph value seen with `view` sizes (packed, same element count as the value, or the value's
+// own desc).
+struct GraphView {
+    ValueId value = kNoValue;
+    TensorDesc view;
+};
+
+struct LoaderValue {
+    std::optional<HostTensorValue> host;
+    std::optional<GraphView> graph;
+    ValueId materialized = kNoValue;  // host tensor copied into a graph constant on first GPU use
+};
+
+class Loader;
+using Converter = std::function<Status(Loader&, const onnx::NodeProto&)>;
+// Registered converters by op type (converters_*.cpp each add theirs).
+const std::unordered_map<std::string, Converter>& converters();
+void registerElementwiseConverters(std::unordered_map<std::string, Converter>& table);
+void registerNetworkConverters(std::unordered_map<std::string, Converter>& table);
+void registerShapeConverters(std::unordered_map<std::string, Converter>& table);
+
+class Loader {
+public:
+    Loader(GraphDesc& graph, int64_t opset, DataType computeType) : graph_(graph), opset_(opset), computeType_(computeType) {}
+
+    int64_t opset() const { return opset_; }
+    DataType computeType() const { return computeType_; }
+    GraphDesc& graph() { return graph_; }
+
+    // "node 'conv1' (Conv)": every message about the node being converted starts with this.
+    std::string where() const;
+    void setCurrentNode(const onnx::NodeProto* node, size_t index) { node_ = node; nodeIndex_ = index; }
+    const onnx::NodeProto& node() const { return *node_; }
+
+    Error invalid(const std::string& what) const;          // ErrorCode::InvalidModel
+    Error unsupportedHere(const std::string& what) const;  // ErrorCode::Unsupported
+
+    // --- values
+    bool has(const std::string& name) const { return values_.count(name) != 0; }
+    void define(const std::string& name, LoaderValue v) { values_[name] = std::move(v); }
+    const LoaderValue* find(const std::string& name) const;
+
+    size_t inputCount() const;                   // present (non-empty) or not, as declared
+    bool hasInput(size_t i) const;               // declared and not the empty name
+    Result<const LoaderValue*> input(size_t i) const;
+    // Input i as a host tensor (it must be known at load time: a shape, axes, pads...).
+    Result<HostTensorValue> hostInput(size_t i, const char* what) const;
+    // Input i as a graph value view; host tensors are materialized as graph constants.
+    Result<GraphView> graphInput(size_t i);
+    Result<GraphView> asGraph(const std::string& name);
+
+    // Defines output i of the current node.
+    void setHostOutput(size_t i, HostTensorValue t);
+    void setGraphOutput(size_t i, GraphView v);
+
+    // Adds `op` reading `inputs` (views: the node sees the view sizes) and names its outputs
+    // after the current node's outputs. Returns the output values.
+    Result<std::vector<GraphView>> addNode(OperatorDesc op, const std::vector<std::optional<GraphView>>& inputs);
+    // Single-output convenience: adds the node and defines the current node's output 0.
+    Status emit(OperatorDesc op, const std::vector<std::optional<GraphView>>& inputs);
+
+    // --- attributes
+    const onnx::AttributeProto* attribute(const std::string& name) const;
+    Result<int64_t> intAttr(const std::string& name, int64_t fallback) const;
+    Result<float> floatAttr(const std::string& name, float fallback) const;
+    Result<std::string> stringAttr(const std::string& name, const std::string& fallback) const;
+    Result<std::vector<int64_t>> intsAttr(const std::string& name) const;  // empty when absent
+    Result<std::vector<float>> floatsAttr(const std::string& name) const;
+    // Fails naming every attribute of the node that is not in `known`.
+    Status onlyAttributes(std::initializer_list<const char*> known) const;
+
+    // Normalizes a possibly negative axis against `rank`.
+    Result<uint32_t> axis(int64_t a, uint32_t rank, const char* what) const;
+
+    std::string nodeName() const;  // the ONNX node name, or "<OpType>_<index>"
+
+private:
+    GraphDesc& graph_;
+    int64_t opset_;
+    DataType computeType_;
+    std::unordered_map<std::string, LoaderValue> values_;
+    const onnx::NodeProto* node_ = nullptr;
+    size_t nodeIndex_ = 0;
+};
+
+// --- helpers shared by converters
+TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes);
+std::vector<uint32_t> sizesOf(const TensorDesc& d);
+std::vector<int64_t> dimsOf(const TensorDesc& d);
+// Checks dims (non-negative, <= kMaxTensorRank unless allowHighRank, element cap) and converts.
+Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what);
+// A view of the same packed data with other sizes (element counts must match).
+Result<GraphView> reshapeView(const Loader& l, const GraphView& v, const std::vector<uint32_t>& sizes);
+// Numpy-style broadcast of two host tensors through `f` (integer results truncated).
+Result<HostTensorValue> broadcastHost(const Loader& l, const HostTensorValue& a, const HostTensorValue& b, double (*f)(double, double));
+// ONNX TensorProto -> host tensor, validating dims, data type and payload size.
+Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what);
+
+}  // namespace mlplugin::onnx_detail

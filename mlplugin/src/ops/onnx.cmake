@@ -1,0 +1,20 @@
+# ONNX loader: a separate static library (mlplugin_onnx) so that mlplugin itself never depends on
+# protobuf. Built only where Debian's libonnx-dev and libprotobuf-dev are installed.
+find_package(Protobuf QUIET)
+find_library(ONNX_PROTO_LIBRARY onnx_proto)
+find_path(ONNX_INCLUDE_DIR onnx/onnx_pb.h)
+if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
+  add_library(mlplugin_onnx STATIC
+    src/onnx/model.cpp
+    src/onnx/loader.cpp
+    src/onnx/gelu_pattern.cpp
+    src/onnx/converters_elementwise.cpp
+    src/onnx/converters_network.cpp
+    src/onnx/converters_shape.cpp)
+  target_include_directories(mlplugin_onnx PRIVATE src ${ONNX_INCLUDE_DIR})
+  target_compile_definitions(mlplugin_onnx PRIVATE ONNX_ML=1 ONNX_NAMESPACE=onnx)
+  target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE ${ONNX_PROTO_LIBRARY} protobuf::libprotobuf)
+  vkml_warnings(mlplugin_onnx)
+else()
+  message(STATUS "mlplugin_onnx: libonnx-dev / libprotobuf-dev not found; the ONNX loader is not built")
+endif()
