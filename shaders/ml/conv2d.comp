@@ -20,6 +20,18 @@ int inputCoord(uint o, uint k, uint stride, uint dilation, uint pad, uint size) 
     return (c >= 0 && c < int(size)) ? c : -1;
 }
 
+// First tap that can feed output coordinate `o`: 0 for an ordinary convolution; for a transposed
+// one the first k in [0, step) with (o + pad - k * dilation) divisible by the stride, or `size`
+// when none is. Later candidates follow every `step` taps, so the loops skip the taps that
+// cannot contribute instead of testing each one.
+uint firstTap(uint o, uint stride, uint dilation, uint pad, uint step, uint size) {
+    if (TRANSPOSED == 0) return 0;
+    uint phase = (o + pad) % stride;
+    for (uint k = 0; k < step && k < size; ++k)
+        if ((k * dilation) % stride == phase) return k;
+    return size;
+}
+
 void main() {
     uint index = linearInvocation();
     if (index >= BATCH * OUT_C * OUT_H * OUT_W) return;
@@ -32,10 +44,11 @@ void main() {
     uint icBase = (oc / GROUP_OUT_C) * GROUP_IN_C;
 
     float acc = 0.0;
-    for (uint ky = 0; ky < K_H; ++ky) {
+    uint kx0 = firstTap(ox, STRIDE_X, DIL_X, PAD_L, TAP_STEP_X, K_W);
+    for (uint ky = firstTap(oy, STRIDE_Y, DIL_Y, PAD_T, TAP_STEP_Y, K_H); ky < K_H; ky += TAP_STEP_Y) {
         int iy = inputCoord(oy, ky, STRIDE_Y, DIL_Y, PAD_T, IN_H);
         if (iy < 0) continue;
-        for (uint kx = 0; kx < K_W; ++kx) {
+        for (uint kx = kx0; kx < K_W; kx += TAP_STEP_X) {
             int ix = inputCoord(ox, kx, STRIDE_X, DIL_X, PAD_L, IN_W);
             if (ix < 0) continue;
             for (uint icl = 0; icl < GROUP_IN_C; ++icl)

@@ -63,6 +63,10 @@ layout(constant_id = 49) const uint CI_CHUNK = 1;   // input channels staged per
 layout(constant_id = 50) const uint IN_TILE_H = 1;  // staged input rows (tile + halo)
 layout(constant_id = 51) const uint IN_TILE_W = 1;
 layout(constant_id = 52) const uint OC_BLOCKS = 1;  // ceil(OUT_C / OC_BLOCK)
+// conv2d.comp, transposed only: the taps feeding one output repeat every stride / gcd(stride,
+// dilation) taps.
+layout(constant_id = 53) const uint TAP_STEP_Y = 1;
+layout(constant_id = 54) const uint TAP_STEP_X = 1;
 
 #define INPUT_SLOT 0u
 

@@ -148,6 +148,10 @@ TEST_F(Convolution, Transposed) {
            .padEnd = {0, 0}, .transposed = true, .owned = false},
           "dilation 2x1, no pads, bound weights");
     check({.batch = 2, .inC = 3, .h = 4, .w = 3, .outC = 5, .strides = {2, 2}, .transposed = true, .nhwc = true}, "batch 2, NHWC");
+    // Stride and dilation sharing factors: the taps feeding an output repeat every stride / gcd.
+    check({.inC = 3, .h = 5, .w = 6, .outC = 2, .kH = 5, .kW = 4, .strides = {4, 6}, .dilations = {2, 4}, .padBegin = {3, 0},
+           .padEnd = {1, 2}, .outputPadding = {3, 1}, .transposed = true},
+          "stride 4x6, dilation 2x4");
 }
 
 TEST_F(Convolution, EspcnLayers) {

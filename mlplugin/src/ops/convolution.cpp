@@ -5,6 +5,7 @@
 #include "ops/weight_packing.h"
 
 #include <algorithm>
+#include <numeric>
 #include <optional>
 
 namespace mlplugin::detail {
@@ -21,6 +22,7 @@ enum ConvConst : uint32_t {
     kHasBias, kBSlot, kBType, kBOffset, kBStride,
     kAct, kActAlpha, kActBeta,
     kCiChunk, kInTileH, kInTileW, kOcBlocks,
+    kTapStepY, kTapStepX,
     kConvConstCount
 };
 // Specialization constant ids of shaders/ml/pack_conv_weights.comp.
@@ -149,6 +151,8 @@ std::vector<uint32_t> convSpecConstants(const ConvolutionDesc& d, const ConvGeom
     s[kHasBias] = b.has_value();
     if (b) s[kBSlot] = b->slot, s[kBType] = b->type, s[kBOffset] = b->offset, s[kBStride] = b->stride;
     s[kAct] = uint32_t(d.activation.type), s[kActAlpha] = asUint(d.activation.alpha), s[kActBeta] = asUint(d.activation.beta);
+    s[kTapStepY] = d.transposed ? d.strides[0] / std::gcd(d.strides[0], d.dilations[0]) : 1;
+    s[kTapStepX] = d.transposed ? d.strides[1] / std::gcd(d.strides[1], d.dilations[1]) : 1;
     return s;
 }
 
