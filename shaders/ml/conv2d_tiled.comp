@@ -4,9 +4,9 @@
 // computes a 32x8 tile of output pixels for OC_BLOCK output channels; each invocation owns 4
 // pixels (x = tx + 8 p) x 16 channels of fp32 accumulators. Per pass, CI_CHUNK input channels
 // of the input tile plus its halo, and their weights, are staged in shared memory (16 KiB in
-// all). Weights are read as vec4 broadcasts so an input value and a weight cost one shared
-// load per 4 FMAs. Any strides, dilation, padding and tensor layout: staging goes through the
-// strided accessors, so NHWC costs nothing extra in the inner loop.
+// all). Weights are read as vec4 broadcasts: per tap an invocation does 4 scalar and 4 vec4
+// shared loads for 64 FMAs. Any strides, dilation, padding and tensor layout: staging goes
+// through the strided accessors, so NHWC costs nothing extra in the inner loop.
 #include "conv2d_params.glsl"
 
 // Mirror kTiled* in mlplugin/src/ops/convolution.cpp.

@@ -1,5 +1,13 @@
 // Convolution planner: picks the tiled or the generic kernel, lays out the persistent
 // resource (packed filter, bias) and fills the specialization constants of conv2d_params.glsl.
+//
+// Kernels: conv2d_tiled.comp for ordinary ungrouped convolutions (the bulk of the FLOPs in
+// upscalers and denoisers); conv2d.comp, one output per invocation, for groups, transposed
+// convolutions and shapes whose tile + halo does not fit shared memory.
+// Weights: owned filters are packed at initialization as [outC/16][inC/g * kH * kW][16] in the
+// activations' precision (the order the tiled kernel stages them, contiguous per block), owned
+// biases as [outC]. Bound filters are read in place through the same address formula, so both
+// kernels take either. A tensor-core path would add its own packed layout next to packedFilter().
 #include "ml_shaders.h"
 #include "ops/convolution_shape.h"
 #include "ops/weight_packing.h"
