@@ -345,6 +345,20 @@ TEST(ConvolutionPlan, Uhd4KGenericAndTransposed) {
     expectDispatchLimits(*upscale);
 }
 
+TEST(ConvolutionPlan, Fp16NeedsDeviceSupport) {
+    detail::PlanContext noFp16;  // a device without 16-bit storage / shaderFloat16
+    auto plan = detail::planConvolution(noFp16, makeConv({.type = F16}, "h"));
+    ASSERT_FALSE(plan.ok());
+    EXPECT_EQ(plan.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(plan.error().message, "convolution 'h' input is fp16 but the device was created without 16-bit storage and shaderFloat16");
+    ConvolutionDesc fp16Filter = makeConv({}, "h");
+    fp16Filter.filter.dataType = F16;
+    plan = detail::planConvolution(noFp16, fp16Filter);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_EQ(plan.error().code, ErrorCode::Unsupported);
+    EXPECT_NE(plan.error().message.find("convolution 'h' filter is fp16"), std::string::npos) << plan.error().message;
+}
+
 TEST(ConvolutionPlan, PersistentLayoutFollowsOwnershipAndPrecision) {
     auto fp16 = detail::planConvolution(fp16Context(), makeConv({.type = F16}));
     ASSERT_TRUE(fp16.ok());

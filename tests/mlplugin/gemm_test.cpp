@@ -182,6 +182,16 @@ TEST_F(Gemm, RejectsBadRanksAndParameters) {
 
 // --- plans (CPU only) --------------------------------------------------------------------
 
+TEST(GemmPlan, Fp16NeedsDeviceSupport) {
+    detail::PlanContext noFp16;  // a device without 16-bit storage / shaderFloat16
+    GemmDesc d = makeGemm({}, "fc");
+    d.c->dataType = F16;
+    auto plan = detail::planGemm(noFp16, d);
+    ASSERT_FALSE(plan.ok());
+    EXPECT_EQ(plan.error().code, ErrorCode::Unsupported);
+    EXPECT_EQ(plan.error().message, "gemm 'fc' C is fp16 but the device was created without 16-bit storage and shaderFloat16");
+}
+
 TEST(GemmPlan, TallMatrixSplitsRowTilesOverLaunches) {
     // A 1x1 convolution over a 4K image as a GEMM: 8294400 rows = 129600 row tiles of 64.
     GemmDesc d = makeGemm({.m = 3840 * 2160, .n = 32, .k = 32, .c = {32}, .type = F16, .bFlags = TensorFlagOwnedByPlugin});
