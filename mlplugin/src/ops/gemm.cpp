@@ -22,6 +22,7 @@ enum GemmConst : uint32_t {
 };
 
 constexpr uint32_t kGemmTile = 64;  // mirrors TILE in gemm.comp
+constexpr uint32_t kSlotA = 0, kSlotB = 1, kSlotC = 2;  // input slots (operatorInputs order); the output is 3
 constexpr uint32_t kMaxGroups = 65535;
 
 // Where the kernel reads one operand: its input slot, or its packed copy in the persistent resource.
@@ -57,9 +58,9 @@ Result<Plan> planGemm(const PlanContext& pc, const GemmDesc& d) {
     Plan plan;
     plan.pipelines.push_back({});  // the GEMM kernel, filled in below
     PersistentLayout persistent;
-    OperandSource a = placeOperand(plan, persistent, d.a, 0, packType, f16);
-    OperandSource b = placeOperand(plan, persistent, d.b, 1, packType, f16);
-    OperandSource c = d.c ? placeOperand(plan, persistent, *d.c, 2, packType, f16) : OperandSource{};
+    OperandSource a = placeOperand(plan, persistent, d.a, kSlotA, packType, f16);
+    OperandSource b = placeOperand(plan, persistent, d.b, kSlotB, packType, f16);
+    OperandSource c = d.c ? placeOperand(plan, persistent, *d.c, kSlotC, packType, f16) : OperandSource{};
     plan.persistentBytes = persistent.totalBytes();
 
     std::vector<uint32_t> s(kGemmConstCount, 0);
