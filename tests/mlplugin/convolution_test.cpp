@@ -125,6 +125,16 @@ TEST_F(Convolution, NhwcViaStrides) {
     optest::checkOperator(mixed);
 }
 
+TEST_F(Convolution, PaddedRowsOnInputAndOutput) {
+    for (uint32_t groups : {1u, 2u}) {  // tiled and generic
+        ConvolutionDesc d = makeConv({.inC = 4, .outC = 6, .groups = groups});
+        d.input = TensorDesc::strided(F32, {1, 4, 13, 11}, {4 * 13 * 16, 13 * 16, 16, 1});
+        d.output = TensorDesc::strided(F32, {1, 6, 13, 11}, {6 * 14 * 12, 14 * 12, 12, 1});
+        SCOPED_TRACE(groups);
+        optest::checkOperator(d);
+    }
+}
+
 TEST_F(Convolution, BiasAs4D) {
     ConvolutionDesc d = makeConv({.inC = 3, .outC = 5});
     d.bias = TensorDesc::make(F32, {1, 5, 1, 1}, TensorFlagOwnedByPlugin);
