@@ -4,3 +4,6 @@ target_link_libraries(mlplugin_core_tests PRIVATE mlplugin GTest::gtest_main)
 target_include_directories(mlplugin_core_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 vkml_warnings(mlplugin_core_tests)
 gtest_discover_tests(mlplugin_core_tests DISCOVERY_TIMEOUT 60)
+
+# Compiled graphs on the GPU (needs the conformance harness).
+vkml_test(mlplugin_graph_tests graph_test.cpp LIBS mlp_op_test)

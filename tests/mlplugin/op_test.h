@@ -2,6 +2,7 @@
 // Operator conformance harness: random inputs (never zeros), GPU run through the public API
 // (compile, initialize, bind, record, submit), outputs poisoned beforehand, temporaries filled
 // with junk, comparison against mlplugin::referenceEvaluate in double.
+#include "mlplugin/graph.h"
 #include "mlplugin/mlplugin.h"
 #include "vulkan_test.h"
 
@@ -37,5 +38,10 @@ double relativeL2(const mlplugin::HostTensor& got, const mlplugin::HostTensor& w
 // randomInputs + runOnGpu + referenceEvaluate + relativeL2 per output, with EXPECT_LT.
 void checkOperator(const mlplugin::OperatorDesc& desc, const RunOptions& options = {}, uint32_t seed = 1);
 void checkOperator(const mlplugin::OperatorDesc& desc, const std::vector<mlplugin::HostTensor>& inputs, const RunOptions& options = {});
+
+// Compiles `graph` (GraphCompileFlags in `graphFlags`), runs it with random inputs through the
+// OperatorInitializer (constants blob) and the recorder, and compares every output with
+// referenceEvaluateGraph.
+void checkGraph(const mlplugin::GraphDesc& graph, const RunOptions& options, uint32_t graphFlags = 0, uint32_t seed = 1);
 
 }  // namespace optest

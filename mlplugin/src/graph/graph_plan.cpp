@@ -275,6 +275,7 @@ bool foldConstants(FusionState& s) {
             d.hasStrides = false;
             in.push_back({d, std::vector<double>(c.constantData.begin(), c.constantData.end())});
         }
+        in.resize(operatorInputs(node.op).size());  // absent trailing optional inputs
         OperatorDesc op = node.op;
         std::vector<const TensorDesc*> descs;
         for (auto& t : in) descs.push_back(t.desc.rank ? &t.desc : nullptr);

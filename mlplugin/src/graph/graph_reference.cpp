@@ -19,6 +19,7 @@ Result<std::vector<HostTensor>> referenceEvaluateGraph(const GraphDesc& desc, co
     for (const auto& pn : plan->nodes) {
         std::vector<HostTensor> in;
         for (ValueId v : pn.node.inputs) in.push_back(v == kNoValue ? HostTensor{} : values[v]);
+        in.resize(operatorInputs(pn.node.op).size());  // absent trailing optional inputs
         auto out = referenceEvaluate(pn.node.op, in);
         if (!out) return Error{out.error().code, pn.label + ": " + out.error().message};
         for (size_t o = 0; o < pn.node.outputs.size(); ++o) values[pn.node.outputs[o]] = std::move((*out)[o]);

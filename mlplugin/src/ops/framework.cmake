@@ -20,6 +20,7 @@ list(APPEND MLP_SOURCES
   src/graph/graph_desc.cpp
   src/graph/graph_plan.cpp
   src/graph/graph_reference.cpp
+  src/graph/graph_compile.cpp
   src/graph/graph_builder.cpp
   src/half.cpp
 )

@@ -1,0 +1,104 @@
+#include "networks.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace bench {
+
+using namespace mlplugin;
+
+std::vector<float> detWeights(uint32_t seed, size_t count, float scale) {
+    std::vector<float> w(count);
+    for (size_t i = 0; i < count; ++i) {
+        uint64_t x = (uint64_t(i) + uint64_t(seed) * 1000003ull) * 2654435761ull;
+        double frac = double(x & 0xffffffffull) / 4294967296.0;
+        w[i] = float((frac - 0.5) * 2.0 * scale);
+    }
+    return w;
+}
+
+namespace {
+
+struct Builder {
+    GraphBuilder g;
+    DataType type;
+    uint32_t seed = 1;
+
+    Expr weights(const std::string& name, std::vector<uint32_t> sizes, uint32_t fanIn) {
+        size_t n = 1;
+        TensorDesc d;
+        d.dataType = DataType::Float32;
+        d.rank = uint32_t(sizes.size());
+        for (size_t i = 0; i < sizes.size(); ++i) { d.sizes[i] = sizes[i]; n *= sizes[i]; }
+        return g.constant(name, d, detWeights(seed++, n, 1.0f / std::sqrt(float(fanIn))));
+    }
+    Expr conv(Expr x, uint32_t cin, uint32_t cout, uint32_t k, const std::string& name) {
+        Expr w = weights(name + ".weight", {cout, cin, k, k}, cin * k * k);
+        Expr b = weights(name + ".bias", {cout}, cin * k * k);
+        return conv2d(x, w, b, {.pad = k / 2, .name = name});
+    }
+    Expr prelu(Expr x, uint32_t channels, const std::string& name) {
+        Expr slope = g.constant(name + ".slope", TensorDesc::make(DataType::Float32, {1, channels, 1, 1}), std::vector<float>(channels, 0.25f));
+        return mlplugin::prelu(x, slope);
+    }
+    Network finish(std::string name, Expr out) {
+        g.output(out);
+        auto desc = g.finish();
+        if (!desc) throw std::runtime_error(name + ": " + desc.error().message);
+        Network n{std::move(name), std::move(*desc)};
+        n.gflop = graphGflop(n.graph);
+        n.outHeight = out.desc().sizes[2];
+        n.outWidth = out.desc().sizes[3];
+        return n;
+    }
+};
+
+}  // namespace
+
+Network espcn(DataType type, uint32_t width, uint32_t height) {
+    Builder b{{}, type};
+    Expr x = b.g.input("lowres", TensorDesc::make(type, {1, 3, height, width}));
+    Expr y = tanh(b.conv(x, 3, 64, 5, "conv1"));
+    y = tanh(b.conv(y, 64, 32, 3, "conv2"));
+    y = depthToSpace(b.conv(y, 32, 12, 3, "conv3"), 2);
+    return b.finish("espcn_x2", y);
+}
+
+Network fsrcnn(DataType type, uint32_t width, uint32_t height) {
+    Builder b{{}, type};
+    Expr x = b.g.input("lowres_y", TensorDesc::make(type, {1, 1, height, width}));
+    Expr y = b.prelu(b.conv(x, 1, 56, 5, "feature"), 56, "feature");
+    y = b.prelu(b.conv(y, 56, 12, 1, "shrink"), 12, "shrink");
+    for (int i = 0; i < 4; ++i) y = b.prelu(b.conv(y, 12, 12, 3, "map" + std::to_string(i)), 12, "map" + std::to_string(i));
+    y = b.prelu(b.conv(y, 12, 56, 1, "expand"), 56, "expand");
+    Expr w = b.weights("deconv.weight", {56, 1, 9, 9}, 56 * 9 * 9 / 4);
+    Expr bias = b.weights("deconv.bias", {1}, 56);
+    y = convTranspose2d(y, w, bias, {.stride = 2, .pad = 4, .outputPadding = 1, .name = "deconv"});
+    return b.finish("fsrcnn_x2", y);
+}
+
+Network singleConv(DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, cin, height, width}));
+    std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + "_" + std::to_string(cin) + "to" + std::to_string(cout);
+    return b.finish(name, b.conv(x, cin, cout, k, name));
+}
+
+double graphGflop(const GraphDesc& g) {
+    double flop = 0;
+    for (const GraphNode& n : g.nodes) {
+        if (const auto* c = std::get_if<ConvolutionDesc>(&n.op)) {
+            double k = double(c->filter.sizes[2]) * c->filter.sizes[3];
+            if (!c->transposed)
+                flop += 2.0 * double(c->output.elementCount()) * c->filter.sizes[1] * k;
+            else
+                flop += 2.0 * double(c->input.elementCount()) * c->filter.sizes[1] * k;
+        } else if (const auto* m = std::get_if<GemmDesc>(&n.op)) {
+            uint32_t kdim = m->transposeA ? m->a.sizes[m->a.rank - 2] : m->a.sizes[m->a.rank - 1];
+            flop += 2.0 * double(m->output.elementCount()) * kdim;
+        }
+    }
+    return flop / 1e9;
+}
+
+}  // namespace bench

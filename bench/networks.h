@@ -1,0 +1,32 @@
+#pragma once
+// Reference networks for benchmarks and tests, with deterministic weights that
+// bench/peer_torch.py reproduces exactly (see detWeights), so both sides run the same model.
+#include "mlplugin/graph_builder.h"
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace bench {
+
+// w[i] = (frac(((i + seed * 1000003) * 2654435761) / 2^32) - 0.5) * 2 * scale  (uint64 math)
+std::vector<float> detWeights(uint32_t seed, size_t count, float scale);
+
+struct Network {
+    std::string name;
+    mlplugin::GraphDesc graph;
+    double gflop = 0;        // multiply-adds x 2 over all convolutions/GEMMs
+    uint32_t outWidth = 0, outHeight = 0;
+};
+
+// ESPCN x2: conv 5x5 3->64 + tanh, conv 3x3 64->32 + tanh, conv 3x3 32->12, depth-to-space 2.
+Network espcn(mlplugin::DataType type, uint32_t width, uint32_t height);
+// FSRCNN x2 (d=56, s=12, m=4) on one channel: conv 5x5 1->56, 1x1 56->12, 4x 3x3 12->12,
+// 1x1 12->56 (each + PReLU), transposed 9x9 56->1 stride 2 (pad 4, output padding 1).
+Network fsrcnn(mlplugin::DataType type, uint32_t width, uint32_t height);
+// One convolution (kernel k, cin -> cout, same padding) at width x height.
+Network singleConv(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout);
+
+double graphGflop(const mlplugin::GraphDesc& g);
+
+}  // namespace bench

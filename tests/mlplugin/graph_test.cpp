@@ -1,0 +1,124 @@
+// Compiled graphs on the GPU against the whole-graph CPU reference: fused and unfused, aliased
+// and not, fp32 and fp16, with junk-filled temporaries so an intermediate overwritten while
+// still live shows up as a wrong output.
+#include "op_test.h"
+
+#include "mlplugin/graph.h"
+
+#include <random>
+
+using namespace mlplugin;
+
+namespace {
+
+std::vector<float> randomData(size_t n, uint32_t seed, float scale) {
+    std::mt19937 rng(seed);
+    std::uniform_real_distribution<float> u(-scale, scale);
+    std::vector<float> v(n);
+    for (auto& x : v) x = u(rng);
+    return v;
+}
+
+struct Net {
+    GraphDesc g;
+    DataType type;
+    uint32_t seed = 100;
+
+    TensorDesc t(std::initializer_list<uint32_t> s) { return TensorDesc::make(type, s); }
+    ValueId weights(const std::string& name, std::initializer_list<uint32_t> sizes) {
+        size_t n = 1;
+        for (uint32_t s : sizes) n *= s;
+        size_t fanIn = n / *sizes.begin();
+        return g.addConstant(name, TensorDesc::make(DataType::Float32, sizes), randomData(n, seed++, 1.5f / float(std::sqrt(double(fanIn)))));
+    }
+    ValueId conv(ValueId x, uint32_t inC, uint32_t outC, uint32_t k, const std::string& name, uint32_t stride = 1) {
+        ValueId w = weights(name + ".w", {outC, inC, k, k});
+        ValueId b = weights(name + ".b", {outC});
+        uint32_t p = k / 2;
+        ConvolutionDesc c{.name = name, .strides = {stride, stride}, .padBegin = {p, p}, .padEnd = {p, p}};
+        return g.addNode(c, {x, w, b}).value()[0];
+    }
+    ValueId act(ValueId x, Activation a, const std::string& name) {
+        return g.addNode(ElementWiseDesc{.name = name, .op = ElementWiseOp::Activation, .activation = a}, {x}).value()[0];
+    }
+};
+
+GraphDesc espcn(DataType type, uint32_t h, uint32_t w) {
+    Net n{{}, type};
+    ValueId x = n.g.addInput("lowres", n.t({1, 3, h, w}));
+    ValueId y = n.act(n.conv(x, 3, 16, 5, "conv1"), tanhActivation(), "tanh1");
+    y = n.act(n.conv(y, 16, 8, 3, "conv2"), tanhActivation(), "tanh2");
+    y = n.conv(y, 8, 12, 3, "conv3");
+    y = n.g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {y}).value()[0];
+    n.g.markOutput(y);
+    return n.g;
+}
+
+// Strided conv down, transposed conv up, concat with the skip, add, and a second output.
+GraphDesc unet(DataType type) {
+    Net n{{}, type};
+    ValueId x = n.g.addInput("x", n.t({1, 4, 12, 10}));
+    ValueId e1 = n.act(n.conv(x, 4, 8, 3, "enc1"), relu(), "relu1");
+    ValueId down = n.act(n.conv(e1, 8, 8, 3, "down", 2), relu(), "relu2");
+    ValueId mid = n.act(n.conv(down, 8, 8, 3, "mid"), leakyRelu(0.1f), "lrelu");
+    ValueId upW = n.weights("up.w", {8, 8, 2, 2});
+    ConvolutionDesc up{.name = "up", .transposed = true, .strides = {2, 2}};
+    ValueId u = n.g.addNode(up, {mid, upW}).value()[0];
+    ValueId cat = n.g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {u, e1}).value()[0];
+    ValueId dec = n.conv(cat, 16, 4, 3, "dec");
+    ValueId sum = n.g.addNode(ElementWiseDesc{.name = "skip", .op = ElementWiseOp::Add}, {dec, x}).value()[0];
+    n.g.markOutput(sum);
+    ValueId pooled = n.g.addNode(PoolingDesc{.name = "gap", .type = PoolingType::Average, .global = true}, {mid}).value()[0];
+    n.g.markOutput(pooled);
+    return n.g;
+}
+
+}  // namespace
+
+class GraphTest : public testsupport::VulkanTest, public ::testing::WithParamInterface<DataType> {};
+
+TEST_P(GraphTest, EspcnUpscalerMatchesReference) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    GraphDesc g = espcn(GetParam(), 11, 13);
+    optest::checkGraph(g, {});
+    optest::checkGraph(g, {}, GraphCompileFlagDisableFusion | GraphCompileFlagDisableAliasing);
+}
+
+TEST_P(GraphTest, UnetWithSkipsMatchesReferenceAndAliases) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    GraphDesc g = unet(GetParam());
+    auto compiled = compileGraph(optest::device(), g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_LT(compiled->report.temporaryBytes, compiled->report.temporaryBytesNaive);
+    EXPECT_GE(compiled->report.fusions.size(), 3u);
+    optest::checkGraph(g, {});
+    optest::checkGraph(g, {}, GraphCompileFlagDisableFusion);
+}
+
+INSTANTIATE_TEST_SUITE_P(Precision, GraphTest, ::testing::Values(DataType::Float32, DataType::Float16),
+                         [](const auto& p) { return std::string(toString(p.param)); });
+
+class GraphErrors : public testsupport::VulkanTest {};
+
+TEST_F(GraphErrors, InvalidNodeIsNamed) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", TensorDesc::make(DataType::Float32, {1, 6, 8, 8}));
+    ValueId w = g.addConstant("w", TensorDesc::make(DataType::Float32, {4, 3, 3, 3}), std::vector<float>(108, 0.5f));
+    ConvolutionDesc c{.name = "bad", .padBegin = {1, 1}, .padEnd = {1, 1}, .groups = 4};
+    auto y = g.addNode(c, {x, w});
+    ASSERT_TRUE(y.ok()) << y.error().message;
+    g.markOutput((*y)[0]);
+    auto compiled = compileGraph(optest::device(), g);
+    ASSERT_FALSE(compiled.ok());
+    EXPECT_NE(compiled.error().message.find("graph node 0 (convolution 'bad')"), std::string::npos) << compiled.error().message;
+}
+
+TEST_F(GraphErrors, ConstantOperandOfElementWiseIsCopiedToPersistent) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", TensorDesc::make(DataType::Float32, {1, 3, 5, 7}));
+    ValueId k = g.addConstant("k", TensorDesc::make(DataType::Float32, {1, 3, 1, 1}), {0.25f, -2.0f, 3.0f});
+    ValueId m = g.addNode(ElementWiseDesc{.name = "scale", .op = ElementWiseOp::Multiply}, {x, k}).value()[0];
+    ValueId r = g.addNode(ElementWiseDesc{.name = "sig", .op = ElementWiseOp::Activation, .activation = sigmoid()}, {m}).value()[0];
+    g.markOutput(r);
+    optest::checkGraph(g, {});
+}
