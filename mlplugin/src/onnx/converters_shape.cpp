@@ -497,12 +497,46 @@ Status convertPad(Loader& l) {
     return l.emit(p, {*x});
 }
 
+// Transposes a host tensor (shape arithmetic: PyTorch builds Pad's pads this way).
+HostTensorValue transposeHost(const HostTensorValue& in, const std::vector<uint32_t>& perm) {
+    HostTensorValue out;
+    out.integer = in.integer;
+    for (uint32_t p : perm) out.dims.push_back(in.dims[p]);
+    auto inStrides = stridesOf(in.dims);
+    std::vector<int64_t> idx(perm.size(), 0);
+    for (uint64_t e = 0, n = in.count(); e < n; ++e) {
+        uint64_t src = 0;
+        for (size_t i = 0; i < perm.size(); ++i) src += uint64_t(idx[i]) * inStrides[perm[i]];
+        out.data.push_back(in.data[src]);
+        for (size_t i = idx.size(); i-- > 0;) {
+            if (++idx[i] < out.dims[i]) break;
+            idx[i] = 0;
+        }
+    }
+    return out;
+}
+
 Status convertTranspose(Loader& l) {
     MLP_TRY(l.onlyAttributes({"perm"}));
-    auto x = l.graphInput(0);
-    if (!x) return x.error();
+    auto in = l.input(0);
+    if (!in) return in.error();
     auto perm = l.intsAttr("perm");
     if (!perm) return perm.error();
+    if ((*in)->host && (*in)->host->dims.size() <= 8) {
+        uint32_t rank = uint32_t((*in)->host->dims.size());
+        if (!perm->empty() && perm->size() != rank) return l.invalid("perm is not a permutation");
+        std::vector<uint32_t> p;
+        for (uint32_t i = 0; i < rank; ++i) p.push_back(perm->empty() ? rank - 1 - i : uint32_t(std::clamp<int64_t>((*perm)[i], 0, rank - 1)));
+        std::vector<bool> seen(rank, false);
+        for (uint32_t v : p) {
+            if (seen[v]) return l.invalid("perm is not a permutation");
+            seen[v] = true;
+        }
+        l.setHostOutput(0, transposeHost(*(*in)->host, p));
+        return {};
+    }
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
     uint32_t rank = x->view.rank;
     TransposeDesc t;
     if (perm->empty()) for (uint32_t i = 0; i < rank; ++i) t.permutation[i] = rank - 1 - i;
@@ -579,6 +613,7 @@ const std::unordered_map<std::string, Converter>& converters() {
         registerElementwiseConverters(t);
         registerNetworkConverters(t);
         registerShapeConverters(t);
+        registerHostConverters(t);
         return t;
     }();
     return table;

@@ -46,6 +46,7 @@ const std::unordered_map<std::string, Converter>& converters();
 void registerElementwiseConverters(std::unordered_map<std::string, Converter>& table);
 void registerNetworkConverters(std::unordered_map<std::string, Converter>& table);
 void registerShapeConverters(std::unordered_map<std::string, Converter>& table);
+void registerHostConverters(std::unordered_map<std::string, Converter>& table);
 
 class Loader {
 public:

@@ -10,7 +10,8 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
     src/onnx/gelu_pattern.cpp
     src/onnx/converters_elementwise.cpp
     src/onnx/converters_network.cpp
-    src/onnx/converters_shape.cpp)
+    src/onnx/converters_shape.cpp
+    src/onnx/converters_host.cpp)
   target_include_directories(mlplugin_onnx PRIVATE src ${ONNX_INCLUDE_DIR})
   target_compile_definitions(mlplugin_onnx PRIVATE ONNX_ML=1 ONNX_NAMESPACE=onnx)
   target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE ${ONNX_PROTO_LIBRARY} protobuf::libprotobuf)
@@ -18,3 +19,9 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
 else()
   message(STATUS "mlplugin_onnx: libonnx-dev / libprotobuf-dev not found; the ONNX loader is not built")
 endif()
+
+# .npy reading/writing for mlrun and the ONNX tests (no dependencies).
+add_library(mlplugin_npy STATIC src/npy/npy.cpp)
+target_include_directories(mlplugin_npy PUBLIC src/npy)
+target_link_libraries(mlplugin_npy PUBLIC mlplugin)
+vkml_warnings(mlplugin_npy)
