@@ -41,17 +41,21 @@ engine::Buffer upload(engine::Context& ctx, const void* bytes, uint64_t size) {
     return device;
 }
 
-std::vector<uint8_t> tensorBytes(const TensorDesc& desc, uint32_t seed) {
+// Image-like values in [0, 1), deterministic; `host` receives them as the GPU will see them.
+std::vector<uint8_t> tensorBytes(const TensorDesc& desc, uint32_t seed, HostTensor& host) {
     uint64_t count = desc.requiredBytes() / byteSize(desc.dataType);
     std::vector<float> values = detWeights(seed, count, 1.0f);
-    for (float& v : values) v = v * 0.5f + 0.5f;  // image-like range [0, 1)
+    for (float& v : values) v = v * 0.5f + 0.5f;
     std::vector<uint8_t> bytes(desc.requiredBytes());
+    host = {desc, std::vector<double>(count)};
     if (desc.dataType == DataType::Float16) {
         std::vector<uint16_t> halves(count);
         floatsToHalves(values, halves);
         std::memcpy(bytes.data(), halves.data(), halves.size() * 2);
+        for (uint64_t i = 0; i < count; ++i) host.data[i] = halfToFloat(halves[i]);
     } else {
         std::memcpy(bytes.data(), values.data(), values.size() * 4);
+        for (uint64_t i = 0; i < count; ++i) host.data[i] = values[i];
     }
     return bytes;
 }
@@ -80,7 +84,8 @@ GraphRunner::GraphRunner(engine::Context& ctx, Device& device, const GraphDesc& 
     std::vector<BufferBinding> execInputs, initInputs;
     for (size_t i = 0; i < graph.inputs.size(); ++i) {
         const TensorDesc& d = graph.values[graph.inputs[i]].desc;
-        std::vector<uint8_t> bytes = tensorBytes(d, uint32_t(1000 + i));
+        inputValues_.emplace_back();
+        std::vector<uint8_t> bytes = tensorBytes(d, uint32_t(1000 + i), inputValues_.back());
         inputs_.push_back(upload(ctx, bytes.data(), bytes.size()));
         execInputs.push_back({inputs_.back().handle(), 0, inputs_.back().size()});
         initInputs.push_back({});

@@ -29,6 +29,8 @@ public:
     Timing time(uint32_t warmup, uint32_t runs);
     // Host copies of the outputs after the last run (fp32 values).
     std::vector<std::vector<float>> readOutputs();
+    // The input values uploaded (fp16 inputs as their rounded values), for a CPU reference.
+    const std::vector<mlplugin::HostTensor>& inputValues() const { return inputValues_; }
 
 private:
     engine::Context& ctx_;
@@ -40,6 +42,7 @@ private:
     std::unique_ptr<mlplugin::BindingTable> table_;
     std::unique_ptr<mlplugin::CommandRecorder> recorder_;
     std::vector<const mlplugin::TensorDesc*> outputDescs_;
+    std::vector<mlplugin::HostTensor> inputValues_;
 };
 
 }  // namespace bench

@@ -10,6 +10,7 @@
 #include "networks.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
@@ -29,6 +30,7 @@ struct Options {
     std::string filter;
     int device = -1;
     bool validation = false;
+    bool verify = false;
 };
 
 void usage() {
@@ -40,7 +42,8 @@ void usage() {
         "  --json FILE   results as JSON (default ml_bench.json)\n"
         "  --filter TEXT only cases whose name contains TEXT\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
-        "  --validation  enable the Khronos validation layer");
+        "  --validation  enable the Khronos validation layer\n"
+        "  --verify      first check every network against the CPU reference (double) at 48x32");
 }
 
 bool parseUint(const char* s, uint32_t& out) {
@@ -61,6 +64,7 @@ bool parse(int argc, char** argv, Options& o) {
         if (a == "--help" || a == "-h") { usage(); std::exit(0); }
         else if (a == "--smoke") o.smoke = true;
         else if (a == "--validation") o.validation = true;
+        else if (a == "--verify") o.verify = true;
         else if (a == "--runs" || a == "--warmup") {
             const char* v = value(a.c_str());
             uint32_t n;
@@ -144,6 +148,38 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     return out;
 }
 
+// Every network in every precision at a small size against referenceEvaluateGraph.
+bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
+    bool ok = true;
+    std::printf("verification against the CPU reference (relative L2 error):\n");
+    for (DataType type : {DataType::Float32, DataType::Float16}) {
+        if (type == DataType::Float16 && !caps.fp16Storage) continue;
+        for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
+            if (type == DataType::Float32 && flags) continue;
+            for (bench::Network net : {bench::espcn(type, 48, 32), bench::fsrcnn(type, 48, 32)}) {
+                bench::GraphRunner runner(ctx, device, net.graph, flags);
+                runner.time(0, 1);
+                auto got = runner.readOutputs();
+                auto want = referenceEvaluateGraph(net.graph, runner.inputValues());
+                if (!want) throw engine::Error("reference: " + want.error().message);
+                double diff = 0, norm = 0;
+                for (size_t i = 0; i < (*want)[0].data.size(); ++i) {
+                    double d = got[0][i] - (*want)[0].data[i];
+                    diff += d * d;
+                    norm += (*want)[0].data[i] * (*want)[0].data[i];
+                }
+                double rel = std::sqrt(diff / std::max(norm, 1e-30));
+                double tolerance = type == DataType::Float16 ? 1e-2 : 1e-4;
+                bool pass = rel < tolerance;
+                ok &= pass;
+                std::printf("  %-10s %-5s%-6s %.2e (< %.0e) %s\n", net.name.c_str(), toString(type), flags ? "+arith" : "", rel, tolerance,
+                            pass ? "ok" : "FAILED");
+            }
+        }
+    }
+    return ok;
+}
+
 void writeJson(const std::string& path, const std::string& device, double copyGBs, const std::vector<Row>& rows) {
     std::ofstream f(path);
     if (!f) throw engine::Error("cannot write " + path);
@@ -187,17 +223,16 @@ int main(int argc, char** argv) {
         double copyGBs = copyBandwidthGBs(ctx, o.smoke ? (1u << 20) : (256u << 20), o.smoke ? 2 : 20);
         std::printf("copy bandwidth ceiling: %.0f GB/s (read + write)\n", copyGBs);
 
+        if (o.verify && !verify(ctx, **device, caps)) return 1;
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
             if (!o.filter.empty() && (c.name + " " + c.precision).find(o.filter) == std::string::npos) continue;
-            std::printf("  %-28s %-10s ...", c.name.c_str(), c.precision.c_str());
-            std::fflush(stdout);
             bench::Network net = c.build();
             bench::GraphRunner runner(ctx, **device, net.graph, c.flags);
             bench::Timing t = runner.time(o.warmup, o.runs);
             Row r{c.name, c.precision, "", net.gflop, t.medianMs, t.minMs, t.recordUs,
                   t.medianMs > 0 ? net.gflop / t.medianMs : 0.0, runner.compiled().report.dispatchablesOut};
-            std::printf("\r  %-28s %-10s %9.3f ms  %7.2f TFLOP/s  record %6.1f us\n", c.name.c_str(), c.precision.c_str(), r.medianMs,
+            std::printf("  %-28s %-10s %9.3f ms  %7.2f TFLOP/s  record %6.1f us\n", c.name.c_str(), c.precision.c_str(), r.medianMs,
                         r.tflops, r.recordUs);
             rows.push_back(r);
         }
