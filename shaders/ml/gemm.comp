@@ -75,13 +75,22 @@ void main() {
 
     for (uint k0 = 0; k0 < K; k0 += KT) {
         barrier();  // the previous step is done reading shared memory
-        for (uint e = tid; e < KT * TILE; e += threads) {
-            uint row = e / KT, kk = e % KT;  // A: consecutive invocations walk k
-            uint m = m0 + row, k = k0 + kk;
-            sA[kk][row] = (m < M && k < K) ? loadElem(A_SLOT, A_TYPE, aBase + m * A_STRIDE_M + k * A_STRIDE_K) : 0.0;
-            uint col = e % TILE, kb = e / TILE;  // B: consecutive invocations walk n
-            uint n = n0 + col, kB = k0 + kb;
-            sB[kb][col] = (n < N && kB < K) ? loadElem(B_SLOT, B_TYPE, bBase + kB * B_STRIDE_K + n * B_STRIDE_N) : 0.0;
+        // All staging loads first (unconditional, from clamped coordinates), then the selects and
+        // stores: loads behind branches would not overlap their latencies.
+        const uint perThread = KT * TILE / threads;
+        float va[perThread], vb[perThread];
+        [[unroll]] for (uint j = 0; j < perThread; ++j) {
+            uint e = tid + j * threads;
+            uint m = min(m0 + e / KT, M - 1), k = min(k0 + e % KT, K - 1);  // A: consecutive invocations walk k
+            va[j] = loadElem(A_SLOT, A_TYPE, aBase + m * A_STRIDE_M + k * A_STRIDE_K);
+            uint n = min(n0 + e % TILE, N - 1), kb = min(k0 + e / TILE, K - 1);  // B: consecutive invocations walk n
+            vb[j] = loadElem(B_SLOT, B_TYPE, bBase + kb * B_STRIDE_K + n * B_STRIDE_N);
+        }
+        [[unroll]] for (uint j = 0; j < perThread; ++j) {
+            uint e = tid + j * threads;
+            uint row = e / KT, kk = e % KT, col = e % TILE, kb = e / TILE;
+            sA[kk][row] = (m0 + row < M && k0 + kk < K) ? va[j] : 0.0;
+            sB[kb][col] = (n0 + col < N && k0 + kb < K) ? vb[j] : 0.0;
         }
         barrier();
         for (uint kk = 0; kk < KT; ++kk) {
