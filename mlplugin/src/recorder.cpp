@@ -43,6 +43,7 @@ public:
                 boundPipeline = l.pipeline;
             }
             if (l.set != boundSet) {
+                assert(l.set < d->setCount && "a launch uses a set outside the dispatchable's range (planner bug)");
                 VkDescriptorSet set = table->set(l.set);
                 fns.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, device_.pipelineLayout(), 0, 1, &set, 0, nullptr);
                 boundSet = l.set;
