@@ -9,6 +9,8 @@
 #include <gtest/gtest.h>
 
 #include <atomic>
+#include <chrono>
+#include <cstdio>
 #include <cstdlib>
 #include <new>
 #include <vector>
@@ -63,11 +65,15 @@ uint64_t allocationsDuring(engine::Context& ctx, Device& device, uint32_t frames
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         EXPECT_TRUE((*recorder)->record(cmd, **op, **table).ok());  // warm-up
         uint64_t before = g_allocations.load();
+        auto start = std::chrono::steady_clock::now();
         for (uint32_t i = 0; i < frames; ++i) {
             recordComputeBarrier(device, cmd);
             if (!(*recorder)->record(cmd, **op, **table).ok()) ADD_FAILURE() << "record failed";
         }
+        auto elapsed = std::chrono::duration<double, std::micro>(std::chrono::steady_clock::now() - start).count();
         counted = g_allocations.load() - before;
+        // Informational (timing is not asserted: shared CI machines are noisy).
+        std::printf("record + barrier: %.2f us per call (flags %u)\n", elapsed / frames, device.flags());
     });
     vkDestroyDescriptorPool(ctx.device(), pool, nullptr);
     return counted;
