@@ -1,0 +1,52 @@
+#pragma once
+// A compiled graph bound to buffers on an engine::Context, run the way an application runs one:
+// the initializer once (constants blob -> persistent resource), one binding table, the recorder
+// per execution. Inputs and outputs are exchanged as fp32 host values (converted to/from fp16
+// when the graph's tensors are fp16). Errors throw std::runtime_error with the plugin's message.
+#include "engine/buffer.h"
+#include "engine/context.h"
+#include "mlplugin/graph.h"
+#include "mlplugin/mlplugin.h"
+
+#include <memory>
+#include <vector>
+
+namespace mlrun {
+
+struct Timing {
+    double medianGpuMs = 0;     // timestamp queries around each execution
+    double medianRecordUs = 0;  // CPU time of CommandRecorder::record
+    uint32_t runs = 0;
+};
+
+class GraphSession {
+public:
+    GraphSession(engine::Context& ctx, mlplugin::Device& device, const mlplugin::GraphDesc& graph, uint32_t compileFlags = 0);
+    ~GraphSession();
+    GraphSession(const GraphSession&) = delete;
+    GraphSession& operator=(const GraphSession&) = delete;
+
+    const mlplugin::CompiledGraph& compiled() const { return compiled_; }
+    // One fp32 vector per graph input, packed in the input's shape.
+    void setInputs(const std::vector<std::vector<float>>& inputs);
+    void run();
+    // `runs` executions in one command buffer (after one warm-up), barriers between them.
+    Timing time(uint32_t runs);
+    std::vector<std::vector<float>> readOutputs();
+
+private:
+    engine::Context& ctx_;
+    mlplugin::Device& device_;
+    const mlplugin::GraphDesc& graph_;
+    mlplugin::CompiledGraph compiled_;
+    std::vector<engine::Buffer> inputs_, outputs_;
+    engine::Buffer temporary_, persistent_;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    std::unique_ptr<mlplugin::BindingTable> table_;
+    std::unique_ptr<mlplugin::CommandRecorder> recorder_;
+};
+
+// The plugin device over an engine context (DeviceFlagDebug when `debug`).
+std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
+
+}  // namespace mlrun

@@ -1,0 +1,208 @@
+// mlrun: runs an ONNX model through the plugin on a Vulkan device.
+//
+//   mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR
+//         [--precision fp32|fp16] [--device INDEX] [--iterations N] [--free-dim NAME=VALUE]
+//         [--validation]
+//   mlrun --list-devices | --help
+//
+// Writes every graph output as DIR/<output name>.npy (float32, C order). Exit codes: 0 success,
+// 1 the model or the run failed, 2 bad command line or input files.
+#include "graph_session.h"
+#include "mlplugin/onnx.h"
+#include "npy.h"
+
+#include <cstdio>
+#include <cstring>
+#include <exception>
+#include <filesystem>
+#include <map>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+constexpr const char* kUsage =
+    "usage: mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR\n"
+    "             [--precision fp32|fp16] [--device INDEX] [--iterations N]\n"
+    "             [--free-dim NAME=VALUE] [--validation]\n"
+    "       mlrun --list-devices\n"
+    "       mlrun --help\n"
+    "\n"
+    "Runs MODEL.onnx through the mlplugin on a Vulkan device and writes every graph output as\n"
+    "DIR/<output name>.npy (float32, C order). Inputs are .npy files (float32 '<f4' or float16\n"
+    "'<f2', C order); their shapes fix the model's free dimensions, as do --free-dim overrides.\n"
+    "  --precision fp16   compute in fp16 (inputs and outputs are converted)\n"
+    "  --device INDEX     Vulkan device index (see --list-devices)\n"
+    "  --iterations N     also time N executions: median GPU time (timestamps) and CPU record time\n"
+    "  --validation       enable the Khronos validation layer\n";
+
+struct UsageError {
+    std::string message;
+};
+
+struct Options {
+    std::string model;
+    std::vector<std::pair<std::string, std::string>> inputs;  // name, file
+    std::string outputDir;
+    mlplugin::DataType precision = mlplugin::DataType::Float32;
+    std::optional<uint32_t> device;
+    uint32_t iterations = 0;
+    std::map<std::string, uint32_t> freeDims;
+    bool validation = false;
+    bool listDevices = false;
+    bool help = false;
+};
+
+std::pair<std::string, std::string> splitAssignment(const std::string& flag, const std::string& arg) {
+    size_t eq = arg.find('=');
+    if (eq == std::string::npos || eq == 0 || eq + 1 == arg.size()) throw UsageError{flag + " expects NAME=VALUE, got '" + arg + "'"};
+    return {arg.substr(0, eq), arg.substr(eq + 1)};
+}
+
+uint32_t parseCount(const std::string& flag, const std::string& text) {
+    char* end = nullptr;
+    unsigned long v = std::strtoul(text.c_str(), &end, 10);
+    if (text.empty() || *end != '\0' || text[0] == '-' || v > 1000000) throw UsageError{flag + " expects a non-negative integer, got '" + text + "'"};
+    return uint32_t(v);
+}
+
+Options parse(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&]() -> std::string {
+            if (i + 1 >= argc) throw UsageError{a + " needs a value"};
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") o.help = true;
+        else if (a == "--list-devices") o.listDevices = true;
+        else if (a == "--validation") o.validation = true;
+        else if (a == "--input") o.inputs.push_back(splitAssignment(a, value()));
+        else if (a == "--output-dir") o.outputDir = value();
+        else if (a == "--device") o.device = parseCount(a, value());
+        else if (a == "--iterations") o.iterations = parseCount(a, value());
+        else if (a == "--free-dim") {
+            auto [name, v] = splitAssignment(a, value());
+            o.freeDims[name] = parseCount(a, v);
+            if (o.freeDims[name] == 0) throw UsageError{"--free-dim " + name + " must be positive"};
+        } else if (a == "--precision") {
+            std::string p = value();
+            if (p == "fp32") o.precision = mlplugin::DataType::Float32;
+            else if (p == "fp16") o.precision = mlplugin::DataType::Float16;
+            else throw UsageError{"--precision expects fp32 or fp16, got '" + p + "'"};
+        } else if (a.size() > 1 && a[0] == '-') {
+            throw UsageError{"unknown option '" + a + "'"};
+        } else if (o.model.empty()) {
+            o.model = a;
+        } else {
+            throw UsageError{"unexpected argument '" + a + "' (the model is '" + o.model + "')"};
+        }
+    }
+    if (o.help || o.listDevices) return o;
+    if (o.model.empty()) throw UsageError{"no model given"};
+    if (o.outputDir.empty()) throw UsageError{"--output-dir is required"};
+    return o;
+}
+
+int listDevices() {
+    for (const auto& d : engine::Context::listDevices())
+        std::printf("%u: %s%s%s\n", d.index, d.name.c_str(), d.suitable ? "" : "  (not usable: ", d.suitable ? "" : (d.whyNotSuitable + ")").c_str());
+    return 0;
+}
+
+// The output name as a file name: path separators and other odd characters become '_'.
+std::string fileNameFor(const std::string& name) {
+    std::string s = name;
+    for (char& c : s)
+        if (!(std::isalnum(static_cast<unsigned char>(c)) || c == '_' || c == '-' || c == '.')) c = '_';
+    if (s.empty() || s[0] == '.') s = "_" + s;
+    return s;
+}
+
+int run(const Options& o) {
+    // Inputs first: a bad file is a usage problem, reported before any device work.
+    std::map<std::string, npy::Array> arrays;
+    mlplugin::OnnxLoadOptions load;
+    load.freeDimensions = o.freeDims;
+    load.computeType = o.precision;
+    for (const auto& [name, file] : o.inputs) {
+        if (arrays.count(name)) throw UsageError{"input '" + name + "' is given twice"};
+        auto a = npy::read(file);
+        if (!a) throw UsageError{"input '" + name + "': " + a.error().message};
+        std::vector<uint32_t> shape;
+        for (uint64_t d : a->shape) {
+            if (d == 0 || d > UINT32_MAX) throw UsageError{"input '" + name + "': " + file + " has an empty or huge dim"};
+            shape.push_back(uint32_t(d));
+        }
+        load.inputShapes[name] = shape;
+        arrays[name] = std::move(a).value();
+    }
+    auto model = mlplugin::loadOnnxFile(o.model, load);
+    if (!model) {
+        std::fprintf(stderr, "mlrun: %s\n", model.error().message.c_str());
+        return 1;
+    }
+    std::vector<std::vector<float>> inputs;
+    for (const auto& name : model->inputNames) {
+        auto it = arrays.find(name);
+        if (it == arrays.end()) throw UsageError{"the model needs input '" + name + "'; pass --input " + name + "=FILE.npy"};
+        inputs.push_back(std::move(it->second.values));
+    }
+
+    engine::ContextDesc cd;
+    cd.applicationName = "mlrun";
+    cd.validation = o.validation;
+    cd.deviceIndex = o.device;
+    engine::Context ctx(cd);
+    auto device = mlrun::createDevice(ctx, o.validation);
+    mlrun::GraphSession session(ctx, *device, model->graph);
+    session.setInputs(inputs);
+    session.run();
+    auto outputs = session.readOutputs();
+
+    std::filesystem::create_directories(o.outputDir);
+    for (size_t i = 0; i < outputs.size(); ++i) {
+        const auto& desc = model->graph.values[model->graph.outputs[i]].desc;
+        npy::Array a;
+        for (uint32_t k = 0; k < desc.rank; ++k) a.shape.push_back(desc.sizes[k]);
+        a.values = std::move(outputs[i]);
+        std::string path = (std::filesystem::path(o.outputDir) / (fileNameFor(model->outputNames[i]) + ".npy")).string();
+        auto s = npy::write(path, a);
+        if (!s) {
+            std::fprintf(stderr, "mlrun: %s\n", s.error().message.c_str());
+            return 1;
+        }
+        std::printf("%s: %s -> %s\n", model->outputNames[i].c_str(), desc.toString().c_str(), path.c_str());
+    }
+    if (o.iterations) {
+        mlrun::Timing t = session.time(o.iterations);
+        std::printf("device: %s\n%u runs: median GPU %.3f ms, median CPU record %.1f us\n", ctx.deviceName().c_str(), t.runs, t.medianGpuMs,
+                    t.medianRecordUs);
+    }
+    if (o.validation && ctx.validationMessageCount() > 0) {
+        std::fprintf(stderr, "mlrun: %llu validation messages\n", static_cast<unsigned long long>(ctx.validationMessageCount()));
+        return 1;
+    }
+    return 0;
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    try {
+        Options o = parse(argc, argv);
+        if (o.help) {
+            std::fputs(kUsage, stdout);
+            return 0;
+        }
+        if (o.listDevices) return listDevices();
+        return run(o);
+    } catch (const UsageError& e) {
+        std::fprintf(stderr, "mlrun: %s\n(mlrun --help for usage)\n", e.message.c_str());
+        return 2;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "mlrun: %s\n", e.what());
+        return 1;
+    }
+}
