@@ -194,6 +194,13 @@ def handmade_models():
     write_npy("legacy8_output.npy", np.clip(xin, -0.5, 0.6).repeat(2, axis=2).repeat(3, axis=3))
 
 
+def bad_inputs():
+    """.npy files mlrun must reject: Fortran order, float64."""
+    a = np.arange(3 * 8 * 8, dtype=np.float32).reshape(1, 3, 8, 8)
+    np.save(os.path.join(OUT, "bad_fortran.npy"), np.asfortranarray(a[0].transpose(1, 2, 0)))
+    np.save(os.path.join(OUT, "bad_float64.npy"), a.astype(np.float64))
+
+
 def main():
     os.makedirs(OUT, exist_ok=True)
     torch.manual_seed(0)
@@ -209,6 +216,7 @@ def main():
     export(Elementwise(), "elementwise", [rand(1, 4, 3, 5), rand(1, 4, 1, 5)], ["input", "input2"], ["output"], OPSETS)
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
     handmade_models()
+    bad_inputs()
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"total {total} bytes")
     return 0

@@ -6,9 +6,71 @@ if(TARGET mlplugin_onnx)
   target_link_libraries(onnx_test_models PUBLIC mlplugin_onnx mlplugin_npy GTest::gtest)
   vkml_warnings(onnx_test_models)
 
-  # CPU only: loading, reference evaluation against PyTorch, malformed and unsupported models.
-  add_executable(mlplugin_onnx_load_tests onnx_load_test.cpp)
-  target_link_libraries(mlplugin_onnx_load_tests PRIVATE onnx_test_models GTest::gtest_main)
+  # CPU only: loading, reference evaluation against PyTorch; malformed, hostile and unsupported
+  # models (crafted with the protobuf classes).
+  add_executable(mlplugin_onnx_load_tests onnx_load_test.cpp onnx_error_test.cpp)
+  target_link_libraries(mlplugin_onnx_load_tests PRIVATE onnx_test_models mlplugin_onnx_proto GTest::gtest_main)
   vkml_warnings(mlplugin_onnx_load_tests)
   gtest_discover_tests(mlplugin_onnx_load_tests DISCOVERY_TIMEOUT 60)
+
+  if(TARGET mlrun)
+    # GPU: every model through compileGraph and the recorder, fp32 and fp16, against PyTorch.
+    vkml_test(mlplugin_onnx_gpu_tests onnx_gpu_test.cpp LIBS onnx_test_models mlrun_session mlp_op_test)
+
+    # The mlrun tool end to end: run a model, compare its .npy outputs with PyTorch's
+    # (npy_compare, a tiny checker), and bad command lines/inputs give clear errors.
+    add_executable(npy_compare npy_compare.cpp)
+    target_link_libraries(npy_compare PRIVATE mlplugin_npy)
+    vkml_warnings(npy_compare)
+    set(data ${PROJECT_SOURCE_DIR}/tests/data/onnx)
+    set(out ${CMAKE_CURRENT_BINARY_DIR}/mlrun_out)
+    # model^data stem^precision^tolerance
+    foreach(run "unet_op13^unet^fp32^1e-4" "normsoftmax_op9^normsoftmax^fp16^1e-2" "espcn_op17^espcn^fp32^1e-4")
+      string(REPLACE "^" ";" fields "${run}")
+      list(GET fields 0 model)
+      list(GET fields 1 stem)
+      list(GET fields 2 precision)
+      list(GET fields 3 tolerance)
+      set(dir ${out}/${model}_${precision})
+      add_test(NAME mlrun_${model}_${precision}
+        COMMAND mlrun ${data}/${model}.onnx --input input=${data}/${stem}_input.npy --output-dir ${dir}
+                --precision ${precision} --iterations 2 --validation)
+      set_tests_properties(mlrun_${model}_${precision} PROPERTIES FIXTURES_SETUP mlrun_${model}_${precision}
+        PASS_REGULAR_EXPRESSION "median GPU")
+      add_test(NAME mlrun_${model}_${precision}_check
+        COMMAND npy_compare ${dir}/output.npy ${data}/${stem}_output.npy ${tolerance})
+      set_tests_properties(mlrun_${model}_${precision}_check PROPERTIES FIXTURES_REQUIRED mlrun_${model}_${precision})
+    endforeach()
+    # Free dims from the given input's shape, with an explicit override on top.
+    add_test(NAME mlrun_free_dims
+      COMMAND mlrun ${data}/espcn_dynamic_op13.onnx --input input=${data}/espcn_dynamic_input.npy --free-dim height=5
+              --output-dir ${out}/dynamic)
+    set_tests_properties(mlrun_free_dims PROPERTIES FIXTURES_SETUP mlrun_free_dims PASS_REGULAR_EXPRESSION "fp32\\[1,1,10,14\\]")
+    add_test(NAME mlrun_free_dims_check COMMAND npy_compare ${out}/dynamic/output.npy ${data}/espcn_dynamic_output.npy 1e-4)
+    set_tests_properties(mlrun_free_dims_check PROPERTIES FIXTURES_REQUIRED mlrun_free_dims)
+
+    # Bad input (name^arguments, '|'-separated^message): each must exit non-zero saying why.
+    set(model ${data}/unet_op13.onnx)
+    set(bad_cases
+      "missing_file^--input|input=/nonexistent/x.npy^cannot open '/nonexistent/x.npy'"
+      "fortran_order^--input|input=${data}/bad_fortran.npy^Fortran-order arrays are not supported"
+      "wrong_dtype^--input|input=${data}/bad_float64.npy^dtype '<f8' is not supported"
+      "wrong_shape^--input|input=${data}/espcn_input.npy^dim 1 is 3, the given shape says 1"
+      "unknown_input^--input|other=${data}/unet_input.npy^has no such input"
+      "unknown_flag^--frobnicate^unknown option '--frobnicate'"
+      "bad_precision^--precision|fp8^--precision expects fp32 or fp16")
+    foreach(case IN LISTS bad_cases)
+      string(REPLACE "^" ";" fields "${case}")
+      list(GET fields 0 name)
+      list(GET fields 1 args)
+      list(GET fields 2 message)
+      add_test(NAME mlrun_bad_${name}
+        COMMAND ${CMAKE_COMMAND} -DCMD=$<TARGET_FILE:mlrun> "-DARGS=${model}|${args}|--output-dir|${out}/bad" "-DEXPECT=${message}"
+                -P ${CMAKE_CURRENT_SOURCE_DIR}/expect_failure.cmake)
+    endforeach()
+    add_test(NAME mlrun_help COMMAND mlrun --help)
+    set_tests_properties(mlrun_help PROPERTIES PASS_REGULAR_EXPRESSION "usage: mlrun MODEL.onnx")
+    add_test(NAME mlrun_list_devices COMMAND mlrun --list-devices)
+    set_tests_properties(mlrun_list_devices PROPERTIES PASS_REGULAR_EXPRESSION "0: ")
+  endif()
 endif()

@@ -231,6 +231,8 @@ Result<std::vector<GraphView>> Loader::addNode(OperatorDesc op, const std::vecto
     std::vector<GraphView> result;
     for (size_t o = 0; o < outs->size(); ++o) {
         ValueId v = (*outs)[o];
+        if (graph_.values[v].desc.elementCount() > kMaxOnnxTensorElements)
+            return invalid("output " + graph_.values[v].desc.toString() + " has more than " + std::to_string(kMaxOnnxTensorElements) + " elements");
         if (o < size_t(node_->output_size()) && !node_->output(int(o)).empty()) graph_.values[v].name = node_->output(int(o));
         result.push_back({v, graph_.values[v].desc});
     }

@@ -12,9 +12,14 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
     src/onnx/converters_network.cpp
     src/onnx/converters_shape.cpp
     src/onnx/converters_host.cpp)
-  target_include_directories(mlplugin_onnx PRIVATE src ${ONNX_INCLUDE_DIR})
-  target_compile_definitions(mlplugin_onnx PRIVATE ONNX_ML=1 ONNX_NAMESPACE=onnx)
-  target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE ${ONNX_PROTO_LIBRARY} protobuf::libprotobuf)
+  # The ONNX protobuf classes (onnx-ml.pb.h, namespace onnx) for the loader and for tests that
+  # craft models.
+  add_library(mlplugin_onnx_proto INTERFACE)
+  target_include_directories(mlplugin_onnx_proto INTERFACE ${ONNX_INCLUDE_DIR})
+  target_compile_definitions(mlplugin_onnx_proto INTERFACE ONNX_ML=1 ONNX_NAMESPACE=onnx)
+  target_link_libraries(mlplugin_onnx_proto INTERFACE ${ONNX_PROTO_LIBRARY} protobuf::libprotobuf)
+  target_include_directories(mlplugin_onnx PRIVATE src)
+  target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE mlplugin_onnx_proto)
   vkml_warnings(mlplugin_onnx)
 else()
   message(STATUS "mlplugin_onnx: libonnx-dev / libprotobuf-dev not found; the ONNX loader is not built")

@@ -1,0 +1,163 @@
+// Hostile and unsupported models: truncated and bit-flipped files, external data, size
+// mismatches, huge dims, cycles, unknown operators and attributes. Every one must fail with a
+// clear error (or load), never crash or allocate without bound.
+#include "onnx_models.h"
+
+#include <onnx/onnx_pb.h>
+
+#include <gtest/gtest.h>
+
+#include <fstream>
+#include <iterator>
+#include <random>
+
+namespace {
+
+using namespace mlplugin;
+
+std::vector<uint8_t> fileBytes(const std::string& name) {
+    std::ifstream f(onnxtest::dataPath(name), std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+}
+
+onnx::ModelProto parseModel(const std::string& name) {
+    onnx::ModelProto m;
+    auto bytes = fileBytes(name);
+    EXPECT_TRUE(m.ParseFromArray(bytes.data(), int(bytes.size())));
+    return m;
+}
+
+Result<OnnxModel> loadProto(const onnx::ModelProto& m, const OnnxLoadOptions& options = {}) {
+    std::string s = m.SerializeAsString();
+    return loadOnnx({reinterpret_cast<const uint8_t*>(s.data()), s.size()}, options);
+}
+
+void expectError(const Result<OnnxModel>& r, ErrorCode code, const std::vector<std::string>& mentions) {
+    ASSERT_FALSE(r.ok());
+    EXPECT_EQ(r.error().code, code) << r.error().message;
+    for (const auto& m : mentions) EXPECT_NE(r.error().message.find(m), std::string::npos) << "'" << m << "' not in: " << r.error().message;
+}
+
+TEST(OnnxErrors, TruncatedFilesAreRejected) {
+    for (const char* name : {"unet_op13.onnx", "normsoftmax_op17.onnx", "poolhead_op11.onnx"}) {
+        auto bytes = fileBytes(name);
+        ASSERT_GT(bytes.size(), 100u);
+        for (size_t len : {size_t(0), size_t(1), size_t(7), bytes.size() / 3, bytes.size() / 2, bytes.size() - 1}) {
+            auto r = loadOnnx({bytes.data(), len});
+            ASSERT_FALSE(r.ok()) << name << " truncated to " << len << " bytes loaded";
+            EXPECT_EQ(r.error().code, ErrorCode::InvalidModel) << r.error().message;
+        }
+    }
+}
+
+// Random bit flips: the loader either loads (a flip in a weight value) or reports an error;
+// every graph it returns is well-formed enough to plan.
+TEST(OnnxErrors, BitFlippedFilesFailCleanly) {
+    std::mt19937 rng(1234);
+    int rejected = 0, loaded = 0;
+    for (const char* name : {"unet_op9.onnx", "normsoftmax_op13.onnx", "elementwise_op11.onnx", "poolhead_op17.onnx"}) {
+        auto original = fileBytes(name);
+        for (int trial = 0; trial < 150; ++trial) {
+            auto bytes = original;
+            int flips = 1 + int(rng() % 4);
+            for (int f = 0; f < flips; ++f) bytes[rng() % bytes.size()] ^= uint8_t(1u << (rng() % 8));
+            auto r = loadOnnx(bytes);
+            if (!r.ok()) {
+                ++rejected;
+                EXPECT_FALSE(r.error().message.empty());
+                EXPECT_TRUE(r.error().code == ErrorCode::InvalidModel || r.error().code == ErrorCode::Unsupported ||
+                            r.error().code == ErrorCode::InvalidArgument)
+                    << r.error().message;
+            } else {
+                ++loaded;
+                for (const auto& v : r->graph.values) EXPECT_LE(v.desc.elementCount(), kMaxOnnxTensorElements);
+            }
+        }
+    }
+    EXPECT_GT(rejected, 0);
+    EXPECT_GT(loaded, 0);  // flips in weight bytes load: the test exercises both paths
+}
+
+TEST(OnnxErrors, UnsupportedOperatorIsNamed) {
+    auto r = loadOnnxFile(onnxtest::dataPath("unsupported_op.onnx"));
+    expectError(r, ErrorCode::Unsupported, {"'mystery'", "Hardmax", "Supported operators: ", "Conv", "Resize"});
+}
+
+TEST(OnnxErrors, UnsupportedAttributeIsNamed) {
+    auto m = parseModel("unet_op13.onnx");
+    for (auto& n : *m.mutable_graph()->mutable_node()) {
+        if (n.op_type() != "Conv") continue;
+        auto* a = n.add_attribute();
+        a->set_name("fancy_mode");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(1);
+        break;
+    }
+    expectError(loadProto(m), ErrorCode::Unsupported, {"(Conv)", "attribute 'fancy_mode'", "supported: "});
+}
+
+TEST(OnnxErrors, ExternalDataIsRejected) {
+    auto m = parseModel("espcn_op13.onnx");
+    auto* t = m.mutable_graph()->mutable_initializer(0);
+    std::string name = t->name();
+    t->clear_raw_data();
+    t->set_data_location(onnx::TensorProto::EXTERNAL);
+    auto* e = t->add_external_data();
+    e->set_key("location");
+    e->set_value("weights.bin");
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"'" + name + "'", "external data"});
+}
+
+TEST(OnnxErrors, InitializerSizeMismatchIsRejected) {
+    auto m = parseModel("espcn_op13.onnx");
+    auto* t = m.mutable_graph()->mutable_initializer(0);
+    std::string name = t->name();
+    t->mutable_raw_data()->resize(t->raw_data().size() - 4);
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"'" + name + "'", "raw data holds"});
+
+    auto huge = parseModel("espcn_op13.onnx");
+    huge.mutable_graph()->mutable_initializer(0)->set_dims(0, int64_t(1) << 40);
+    expectError(loadProto(huge), ErrorCode::InvalidModel, {"elements"});
+}
+
+TEST(OnnxErrors, HugeInputDimIsRejected) {
+    auto m = parseModel("espcn_op13.onnx");
+    auto* dim = m.mutable_graph()->mutable_input(0)->mutable_type()->mutable_tensor_type()->mutable_shape()->mutable_dim(2);
+    dim->set_dim_value(int64_t(1) << 30);
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"graph input 'input'", "elements"});
+}
+
+TEST(OnnxErrors, CycleIsRejected) {
+    auto m = parseModel("unet_op13.onnx");
+    auto* g = m.mutable_graph();
+    // The first node reads the output of the last: a cycle (and not topologically sorted).
+    std::string last = g->node(g->node_size() - 1).output(0);
+    *g->mutable_node(0)->mutable_input(0) = last;
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"node 0", "not defined before this node"});
+}
+
+TEST(OnnxErrors, FreeDimensionsMustBeFixed) {
+    auto r = loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"));
+    expectError(r, ErrorCode::InvalidArgument, {"graph input 'input'", "'height'"});
+    OnnxLoadOptions byShape;
+    byShape.inputShapes["input"] = {1, 1, 9, 4};
+    auto fixed = loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), byShape);
+    ASSERT_TRUE(fixed.ok()) << fixed.error().message;
+    const TensorDesc& out = fixed->graph.values[fixed->graph.outputs[0]].desc;
+    EXPECT_EQ(out.toString(), "fp32[1,1,18,8]");
+    OnnxLoadOptions wrong;
+    wrong.inputShapes["input"] = {1, 2, 9, 4};
+    expectError(loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), wrong), ErrorCode::InvalidArgument, {"dim 1"});
+}
+
+TEST(OnnxErrors, MissingFileIsAnIoError) {
+    expectError(loadOnnxFile("/nonexistent/model.onnx"), ErrorCode::IoError, {"/nonexistent/model.onnx"});
+}
+
+TEST(OnnxErrors, UnsupportedOpsetIsNamed) {
+    auto m = parseModel("espcn_op13.onnx");
+    m.mutable_opset_import(0)->set_version(19);
+    expectError(loadProto(m), ErrorCode::Unsupported, {"opset 19"});
+}
+
+}  // namespace
