@@ -80,12 +80,13 @@ class PoolHead(nn.Module):
 
 
 class Elementwise(nn.Module):
-    """Broadcasting arithmetic and every activation the loader maps."""
+    """Broadcasting arithmetic, every activation the loader maps, a batched MatMul."""
 
     def __init__(self):
         super().__init__()
         self.bias = nn.Parameter(torch.linspace(-0.5, 0.5, 4).reshape(4, 1, 1))
         self.prelu = nn.PReLU(4, 0.2)
+        self.mix = nn.Parameter(torch.linspace(-1, 1, 25).reshape(5, 5))
 
     def forward(self, x, y):
         a = (x + self.bias) * y - x / (y.abs() + 1.5)
@@ -94,7 +95,7 @@ class Elementwise(nn.Module):
         c = torch.clamp(c, -2.0, 3.0)
         d = F.leaky_relu(c, 0.2) + F.elu(a) + F.selu(b) + torch.sigmoid(c) + F.hardsigmoid(a) + F.hardswish(b)
         e = torch.tanh(d) + F.softplus(a) + F.gelu(c) + self.prelu(a) - F.relu(-b)
-        return e
+        return e + torch.matmul(e, self.mix) * 0.1
 
 
 class NormSoftmax(nn.Module):
@@ -120,7 +121,7 @@ class NormSoftmax(nn.Module):
         m = s.mean(dim=(2, 3), keepdim=True)
         s = s - m + s.sum(dim=1, keepdim=True) * 0.1 + s.amax(dim=3, keepdim=True) - s.amin(dim=2, keepdim=True)
         p = F.pad(s, (1, 1, 0, 2), mode="constant", value=0.5)
-        p = p[:, :, 1:7, 2:6]
+        p = p[:, :, 1:-1, 4:]  # negative and open ends (INT64_MAX in the export)
         a, b = torch.split(p, [2, 4], dim=1)
         t = b.permute(0, 1, 3, 2)
         u = a.unsqueeze(2).squeeze(2).expand(1, 2, 6, 4)

@@ -275,7 +275,8 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     if (*exclude) return l.unsupportedHere("exclude_outside = 1 is not supported");
     // Inputs: X, roi (tf_crop_and_resize only), scales, sizes; PyTorch leaves scales empty when
     // it gives sizes.
-    std::vector<double> scales, sizes;
+    std::vector<double> scales;
+    std::vector<int64_t> sizes;
     if (l.hasInput(2)) {
         auto s = l.hostInput(2, "scales");
         if (!s) return s.error();
@@ -284,13 +285,13 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     if (l.hasInput(3)) {
         auto s = l.hostInput(3, "sizes");
         if (!s) return s.error();
-        sizes = s->data;
+        sizes = toInts(*s);
     }
     if (!sizes.empty()) {
         if (!scales.empty()) return l.invalid("scales and sizes are both given");
         if (sizes.size() != 4 || sizes[0] != x->view.sizes[0] || sizes[1] != x->view.sizes[1])
             return l.unsupportedHere("sizes must be 4-D and keep the batch and channel dims");
-        auto out = toSizes({int64_t(sizes[0]), int64_t(sizes[1]), int64_t(sizes[2]), int64_t(sizes[3])}, "Resize output");
+        auto out = toSizes(sizes, "Resize output");
         if (!out) return Error{out.error().code, l.where() + ": " + out.error().message};
         r.output = packedDesc(x->view.dataType, *out);
         return l.emit(r, {*x});
@@ -347,7 +348,7 @@ Status convertReduce(Loader& l, ReduceOp op) {
         if (l.hasInput(1)) {
             auto a = l.hostInput(1, "axes");
             if (!a) return a.error();
-            axes.assign(a->data.begin(), a->data.end());
+            axes = toInts(*a);
         }
         auto noop = l.intAttr("noop_with_empty_axes", 0);
         if (!noop) return noop.error();

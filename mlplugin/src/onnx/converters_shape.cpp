@@ -26,8 +26,6 @@ HostTensorValue integerVector(const std::vector<int64_t>& values) {
     return h;
 }
 
-std::vector<int64_t> toInts(const HostTensorValue& h) { return {h.data.begin(), h.data.end()}; }
-
 // Axes from the attribute (before `inputOpset`) or input 1 (from it on).
 Result<std::vector<int64_t>> axesAttrOrInput(Loader& l, int64_t inputOpset, const char* name) {
     if (l.opset() < inputOpset) return l.intsAttr(name);
@@ -44,7 +42,9 @@ Status defineReshaped(Loader& l, const std::vector<int64_t>& dims) {
     if ((*v)->host) {
         HostTensorValue h = *(*v)->host;
         uint64_t count = 1;
-        for (int64_t d : dims) count *= uint64_t(d);
+        for (int64_t d : dims)
+            if (d < 0 || uint64_t(d) > kMaxOnnxTensorElements || (count *= uint64_t(d)) > kMaxOnnxTensorElements)
+                return l.invalid("cannot reshape to a dim of " + std::to_string(d));
         if (count != h.count()) return l.invalid("cannot reshape " + std::to_string(h.count()) + " elements to " + std::to_string(count));
         h.dims = dims;
         l.setHostOutput(0, std::move(h));
@@ -81,7 +81,7 @@ Status convertReshape(Loader& l) {
             inferred = int(i);
             continue;
         }
-        if (dims[i] <= 0) return l.invalid("shape entry " + std::to_string(dims[i]) + " is not valid");
+        if (dims[i] <= 0 || uint64_t(dims[i]) > kMaxOnnxTensorElements) return l.invalid("shape entry " + std::to_string(dims[i]) + " is not valid");
         known *= uint64_t(dims[i]);
         if (known > kMaxOnnxTensorElements) return l.invalid("shape is too large");
     }

@@ -12,6 +12,19 @@ uint64_t HostTensorValue::count() const {
     return n;
 }
 
+int64_t toInt64(double v) {
+    constexpr double kLimit = double(int64_t(1) << 62);
+    if (std::isnan(v)) return 0;
+    return int64_t(std::clamp(v, -kLimit, kLimit));
+}
+
+std::vector<int64_t> toInts(const HostTensorValue& h) {
+    std::vector<int64_t> r;
+    r.reserve(h.data.size());
+    for (double v : h.data) r.push_back(toInt64(v));
+    return r;
+}
+
 TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes) {
     TensorDesc t;
     t.dataType = type;

@@ -113,6 +113,10 @@ private:
 };
 
 // --- helpers shared by converters
+// Host values as integers: rounded toward zero and clamped to +-2^62, so that exporters'
+// "to the end" markers (INT64_MAX, not exact in double) and hostile values stay in range.
+int64_t toInt64(double v);
+std::vector<int64_t> toInts(const HostTensorValue& h);
 TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes);
 std::vector<uint32_t> sizesOf(const TensorDesc& d);
 std::vector<int64_t> dimsOf(const TensorDesc& d);

@@ -91,6 +91,7 @@ Status convertNodes(Loader& loader, const onnx::GraphProto& g) {
         }
         if (!node.domain().empty() && node.domain() != "ai.onnx")
             return loader.unsupportedHere("operator domain '" + node.domain() + "' is not supported (only the default ONNX domain is)");
+        if (node.output_size() == 0 || node.output(0).empty()) return loader.invalid("the node has no output");
         for (const auto& out : node.output())
             if (!out.empty() && loader.has(out)) return loader.invalid("output '" + out + "' is already defined (each tensor has one producer)");
         auto conv = table.find(node.op_type());
