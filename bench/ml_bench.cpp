@@ -144,6 +144,14 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
                 std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + " " + std::to_string(c) + "->" + std::to_string(cout) + " " + res;
                 out.push_back({name, p.name, p.flags, [=] { return bench::singleConv(p.type, sweep.w, sweep.h, k, c, cout); }});
             }
+        auto add = [&](std::string name, std::function<bench::Network()> build) { out.push_back({name + " " + res, p.name, p.flags, build}); };
+        DataType t = p.type;
+        Res sw = sweep;
+        add("conv3x3 64->32 +tanh", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
+        add("conv_transpose9x9 s2 56->1", [=] { return bench::transposedConv(t, sw.w / 2, sw.h / 2, 56, 1, 9, 2); });
+        add("depth_to_space 12->3", [=] { return bench::depthToSpaceOp(t, sw.w, sw.h, 12, 2); });
+        add("add 32ch", [=] { return bench::addOp(t, sw.w, sw.h, 32); });
+        add("resize bilinear x2 3ch", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 3); });
     }
     return out;
 }

@@ -84,6 +84,40 @@ Network singleConv(DataType type, uint32_t width, uint32_t height, uint32_t k, u
     return b.finish(name, b.conv(x, cin, cout, k, name));
 }
 
+Network singleConvActivation(DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout, Activation activation) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, cin, height, width}));
+    std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + "_" + toString(activation.type);
+    return b.finish(name, mlplugin::activation(b.conv(x, cin, cout, k, name), activation));
+}
+
+Network depthToSpaceOp(DataType type, uint32_t width, uint32_t height, uint32_t channels, uint32_t block) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, channels, height, width}));
+    return b.finish("depth_to_space", depthToSpace(x, block));
+}
+
+Network addOp(DataType type, uint32_t width, uint32_t height, uint32_t channels) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, channels, height, width}));
+    Expr y = b.g.input("y", TensorDesc::make(type, {1, channels, height, width}));
+    return b.finish("add", x + y);
+}
+
+Network resizeBilinearX2(DataType type, uint32_t width, uint32_t height, uint32_t channels) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, channels, height, width}));
+    return b.finish("resize_bilinear_x2", resize(x, 2.0f, 2.0f));
+}
+
+Network transposedConv(DataType type, uint32_t width, uint32_t height, uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, cin, height, width}));
+    Expr w = b.weights("w", {cin, cout, k, k}, cin * k * k / (stride * stride));
+    Expr bias = b.weights("b", {cout}, cin);
+    return b.finish("conv_transpose", convTranspose2d(x, w, bias, {.stride = stride, .pad = (k - 1) / 2, .outputPadding = stride - 1}));
+}
+
 double graphGflop(const GraphDesc& g) {
     double flop = 0;
     for (const GraphNode& n : g.nodes) {

@@ -27,6 +27,14 @@ Network fsrcnn(mlplugin::DataType type, uint32_t width, uint32_t height);
 // One convolution (kernel k, cin -> cout, same padding) at width x height.
 Network singleConv(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout);
 
+// Single operators for the sweep, on a [1, channels, height, width] input.
+Network singleConvActivation(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout,
+                             mlplugin::Activation activation);
+Network depthToSpaceOp(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels, uint32_t block);
+Network addOp(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels);
+Network resizeBilinearX2(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels);
+Network transposedConv(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride);
+
 double graphGflop(const mlplugin::GraphDesc& g);
 
 }  // namespace bench
