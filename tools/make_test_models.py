@@ -214,6 +214,10 @@ def main():
     export(UNet(), "unet", [rand(1, 3, 8, 8)], ["input"], ["output"], OPSETS)
     # Opset 9's Upsample has no half-pixel bilinear (PyTorch's align_corners=False): from 11 on.
     export(PoolHead(), "poolhead", [rand(1, 3, 8, 8)], ["input"], ["output"], [11, 13, 17])
+    # A free batch dim keeps PyTorch's Shape -> Gather -> Unsqueeze -> Concat -> Reshape chain for
+    # x.view(x.size(0), -1) in the file (static shapes let the exporter fold it).
+    export(PoolHead(), "poolhead_dynamic", [rand(2, 3, 8, 8)], ["input"], ["output"], [13],
+           dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
     export(Elementwise(), "elementwise", [rand(1, 4, 3, 5), rand(1, 4, 1, 5)], ["input", "input2"], ["output"], OPSETS)
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
     handmade_models()

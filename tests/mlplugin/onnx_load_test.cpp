@@ -4,6 +4,8 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+
 namespace {
 
 using namespace mlplugin;
@@ -34,5 +36,80 @@ TEST_P(OnnxModelTest, ReferenceMatchesPyTorch) {
 
 INSTANTIATE_TEST_SUITE_P(Models, OnnxModelTest, ::testing::ValuesIn(onnxtest::allModels()),
                          [](const auto& p) { return p.param.name; });
+
+}  // namespace
+
+namespace {
+
+using namespace mlplugin;
+
+Result<OnnxModel> load(const std::string& name) { return loadOnnxFile(onnxtest::dataPath(name + ".onnx")); }
+
+template <class Pred>
+size_t countNodes(const GraphDesc& g, Pred pred) {
+    size_t n = 0;
+    for (const auto& node : g.nodes) n += pred(node.op) ? 1 : 0;
+    return n;
+}
+
+bool isActivation(const OperatorDesc& op, ActivationType type) {
+    auto* e = std::get_if<ElementWiseDesc>(&op);
+    return e && e->op == ElementWiseOp::Activation && e->activation.type == type;
+}
+
+// PyTorch writes Gelu as Div -> Erf -> Add -> Mul -> Mul before opset 20; the loader turns the
+// chain into one Gelu activation (the plugin has no Erf).
+TEST(OnnxStructure, ErfChainBecomesGelu) {
+    for (const char* name : {"elementwise_op9", "elementwise_op17"}) {
+        auto m = load(name);
+        ASSERT_TRUE(m.ok()) << m.error().message;
+        EXPECT_EQ(countNodes(m->graph, [](const OperatorDesc& op) { return isActivation(op, ActivationType::Gelu); }), 1u) << name;
+    }
+}
+
+// Reshape/Flatten/Squeeze/Unsqueeze of runtime tensors are views: no copy nodes.
+TEST(OnnxStructure, ReshapesAreViews) {
+    for (const char* name : {"poolhead_op11", "poolhead_op13", "normsoftmax_op9", "normsoftmax_op13"}) {
+        auto m = load(name);
+        ASSERT_TRUE(m.ok()) << m.error().message;
+        size_t copies = countNodes(m->graph, [](const OperatorDesc& op) {
+            auto* e = std::get_if<ElementWiseDesc>(&op);
+            return e && e->op == ElementWiseOp::Identity && e->output.elementCount() == e->a.elementCount();
+        });
+        EXPECT_EQ(copies, 0u) << name;
+    }
+}
+
+// Shape -> Gather -> Unsqueeze -> Concat -> Reshape chains fold at load: no shape arithmetic
+// reaches the graph, whose nodes are all operators the plugin runs.
+TEST(OnnxStructure, ShapeChainsFold) {
+    OnnxLoadOptions o;
+    o.freeDimensions["batch"] = 3;
+    auto m = loadOnnxFile(onnxtest::dataPath("poolhead_dynamic_op13.onnx"), o);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(m->graph.inputs.size(), 1u);
+    // conv, relu, max pool, average pool, 2 resizes, 2 global pools, concat, gemm, sigmoid
+    EXPECT_EQ(m->graph.nodes.size(), 11u);
+    const TensorDesc& out = m->graph.values[m->graph.outputs[0]].desc;
+    EXPECT_EQ(out.toString(), "fp32[3,5]");
+}
+
+TEST(OnnxStructure, SupportedOperatorList) {
+    const auto& ops = supportedOnnxOperators();
+    EXPECT_TRUE(std::is_sorted(ops.begin(), ops.end()));
+    for (const char* op : {"Conv", "ConvTranspose", "Gemm", "MatMul", "Resize", "Upsample", "DepthToSpace", "SpaceToDepth", "Slice", "Pad",
+                           "Split", "Reshape", "BatchNormalization", "InstanceNormalization", "ReduceMean", "Softmax", "LogSoftmax",
+                           "ConstantOfShape", "Shape", "Gather", "Expand", "Tile", "HardSwish", "Softplus", "Cast"})
+        EXPECT_TRUE(std::binary_search(ops.begin(), ops.end(), op)) << op;
+}
+
+TEST(OnnxStructure, Fp16ComputeTypeAppliesToInputsAndOutputs) {
+    OnnxLoadOptions o;
+    o.computeType = DataType::Float16;
+    auto m = loadOnnxFile(onnxtest::dataPath("unet_op11.onnx"), o);
+    ASSERT_TRUE(m.ok()) << m.error().message;
+    EXPECT_EQ(m->graph.values[m->graph.inputs[0]].desc.dataType, DataType::Float16);
+    EXPECT_EQ(m->graph.values[m->graph.outputs[0]].desc.dataType, DataType::Float16);
+}
 
 }  // namespace

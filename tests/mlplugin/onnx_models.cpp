@@ -23,6 +23,9 @@ std::vector<ModelCase> allModels() {
     ModelCase dynamic{"espcn_dynamic_op13", "espcn_dynamic", {"input"}, {"output"}, {}};
     dynamic.options.freeDimensions = {{"height", 5}, {"width", 7}};
     cases.push_back(dynamic);
+    ModelCase batch{"poolhead_dynamic_op13", "poolhead_dynamic", {"input"}, {"output"}, {}};
+    batch.options.freeDimensions = {{"batch", 2}};
+    cases.push_back(batch);
     return cases;
 }
 

@@ -319,6 +319,21 @@ void registerElementwiseConverters(std::unordered_map<std::string, Converter>& t
     t["Softmax"] = [](Loader& l, const onnx::NodeProto&) { return convertSoftmax(l, false); };
     t["LogSoftmax"] = [](Loader& l, const onnx::NodeProto&) { return convertSoftmax(l, true); };
     t["Identity"] = [](Loader& l, const onnx::NodeProto&) { return convertIdentityOrCast(l, false); };
+    t["Sum"] = [](Loader& l, const onnx::NodeProto&) { return convertVariadic(l, ElementWiseOp::Add, [](double a, double b) { return a + b; }); };
+    // Inference-mode Dropout is the identity; the mask output and training mode are not supported.
+    t["Dropout"] = [](Loader& l, const onnx::NodeProto& n) -> Status {
+        MLP_TRY(l.onlyAttributes({"ratio", "seed", "is_test"}));
+        if (n.output_size() > 1 && !n.output(1).empty()) return l.unsupportedHere("the mask output is not supported");
+        if (l.hasInput(2)) {
+            auto training = l.hostInput(2, "training_mode");
+            if (!training) return training.error();
+            if (!training->data.empty() && training->data[0] != 0) return l.unsupportedHere("training_mode = true is not supported");
+        }
+        auto v = l.input(0);
+        if (!v) return v.error();
+        if ((*v)->host) l.setHostOutput(0, *(*v)->host); else l.setGraphOutput(0, *(*v)->graph);
+        return {};
+    };
     t["Cast"] = [](Loader& l, const onnx::NodeProto&) { return convertIdentityOrCast(l, true); };
 }
 

@@ -241,7 +241,7 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     r.transform = CoordinateTransform::Asymmetric;
     r.rounding = NearestRounding::Floor;
     if (!resize || l.opset() < 11) {
-        MLP_TRY(l.onlyAttributes({"mode", "scales", "height_scale", "width_scale"}));
+        MLP_TRY(l.onlyAttributes({"mode", "scales"}));
         std::vector<double> scales;
         if (!resize && l.opset() < 9) {
             auto s = l.floatsAttr("scales");

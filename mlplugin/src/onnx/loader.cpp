@@ -233,6 +233,15 @@ Result<std::vector<GraphView>> Loader::addNode(OperatorDesc op, const std::vecto
         if (!inputs[k]) { ids.push_back(kNoValue); continue; }
         const GraphView& g = *inputs[k];
         if (g.view == graph_.values[g.value].desc) { ids.push_back(g.value); continue; }
+        if (graph_.values[g.value].kind == GraphValue::Kind::Constant) {
+            // Constants get a copy with the view's desc: compile-time folding reads a
+            // constant's own desc.
+            GraphValue copy = graph_.values[g.value];
+            copy.desc = g.view;
+            graph_.values.push_back(std::move(copy));
+            ids.push_back(ValueId(graph_.values.size() - 1));
+            continue;
+        }
         graph_.values.push_back({graph_.values[g.value].name + "@view", g.view, GraphValue::Kind::Intermediate, {}});
         ids.push_back(ValueId(graph_.values.size() - 1));
         redirect.push_back({k, g.value});
