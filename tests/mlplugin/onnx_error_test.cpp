@@ -145,6 +145,9 @@ TEST(OnnxErrors, FreeDimensionsMustBeFixed) {
     ASSERT_TRUE(fixed.ok()) << fixed.error().message;
     const TensorDesc& out = fixed->graph.values[fixed->graph.outputs[0]].desc;
     EXPECT_EQ(out.toString(), "fp32[1,1,18,8]");
+    OnnxLoadOptions conflicting = byShape;
+    conflicting.freeDimensions["height"] = 10;
+    expectError(loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), conflicting), ErrorCode::InvalidArgument, {"'height'", "fixed to 10"});
     OnnxLoadOptions wrong;
     wrong.inputShapes["input"] = {1, 2, 9, 4};
     expectError(loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), wrong), ErrorCode::InvalidArgument, {"dim 1"});

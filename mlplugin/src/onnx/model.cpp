@@ -66,6 +66,9 @@ Result<std::vector<uint32_t>> inputShape(const onnx::ValueInfoProto& in, const O
             continue;
         }
         auto named = dim.has_dim_param() ? options.freeDimensions.find(dim.dim_param()) : options.freeDimensions.end();
+        if (named != options.freeDimensions.end() && fromShape && *fromShape != named->second)
+            return invalidArgument(what + " dim " + std::to_string(d) + " ('" + dim.dim_param() + "') is fixed to " + std::to_string(named->second) +
+                                   ", the given shape says " + std::to_string(*fromShape));
         if (named != options.freeDimensions.end()) dims.push_back(named->second);
         else if (fromShape) dims.push_back(*fromShape);
         else
