@@ -195,6 +195,64 @@ def handmade_models():
     write_npy("legacy8_output.npy", np.clip(xin, -0.5, 0.6).repeat(2, axis=2).repeat(3, axis=3))
 
 
+def handmade_ops():
+    """Opset 13 operators PyTorch's small models do not produce: SpaceToDepth, Gather of a
+    runtime tensor, Tile, Resize with sizes and align_corners, ReduceSum keepdims=0, and a graph
+    output that is a Flatten view."""
+    rng = np.random.default_rng(11)
+    x = rng.uniform(-1, 1, (1, 2, 4, 4)).astype(np.float32)
+    i64 = lambda name, v: helper.make_tensor(name, TensorProto.INT64, [len(v)] if isinstance(v, list) else [], v if isinstance(v, list) else [v])
+    inits = [i64("index", 3), i64("axes1", [1]), i64("repeats", [1, 3, 1, 1]),
+             i64("sizes", [1, 3, 3, 5]), helper.make_tensor("empty", TensorProto.FLOAT, [0], [])]
+    nodes = [
+        helper.make_node("SpaceToDepth", ["input"], ["s2d"], blocksize=2),
+        helper.make_node("Gather", ["s2d", "index"], ["g"], axis=1),
+        helper.make_node("Unsqueeze", ["g", "axes1"], ["u"]),
+        helper.make_node("Tile", ["u", "repeats"], ["t"]),
+        helper.make_node("Resize", ["t", "empty", "empty", "sizes"], ["r"], mode="linear",
+                         coordinate_transformation_mode="align_corners"),
+        helper.make_node("ReduceSum", ["r", "axes1"], ["output"], keepdims=0),
+        helper.make_node("Flatten", ["s2d"], ["output2"], axis=2),
+    ]
+    g = helper.make_graph(nodes, "ops13", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 2, 4, 4])],
+                          [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, 3, 5]),
+                           helper.make_tensor_value_info("output2", TensorProto.FLOAT, [8, 4])], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 13)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(OUT, "ops_op13.onnx"))
+    s2d = x.reshape(1, 2, 2, 2, 2, 2).transpose(0, 3, 5, 1, 2, 4).reshape(1, 8, 2, 2)
+    t = np.tile(s2d[:, 3][:, None], (1, 3, 1, 1)).astype(np.float64)
+
+    def align_corners(a, axis, size):
+        n = a.shape[axis]
+        pos = np.arange(size) * (n - 1) / (size - 1)
+        lo = np.floor(pos).astype(int)
+        hi = np.minimum(lo + 1, n - 1)
+        w = (pos - lo).reshape([-1 if d == axis else 1 for d in range(a.ndim)])
+        return np.take(a, lo, axis) * (1 - w) + np.take(a, hi, axis) * w
+
+    r = align_corners(align_corners(t, 2, 3), 3, 5)
+    write_npy("ops_input.npy", x)
+    write_npy("ops_output.npy", r.sum(axis=1))
+    write_npy("ops_output2.npy", s2d.reshape(8, 4))
+
+    # Opset 10: Resize with scales only (asymmetric, nearest rounds down), Slice with a negative step.
+    x10 = rng.uniform(-1, 1, (1, 2, 3, 3)).astype(np.float32)
+    inits = [helper.make_tensor("scales", TensorProto.FLOAT, [4], [1, 1, 2, 1.5]), i64("starts", [-1]), i64("ends", [-100]),
+             i64("axes", [3]), i64("steps", [-2])]
+    nodes = [helper.make_node("Resize", ["input", "scales"], ["r"], mode="nearest"),
+             helper.make_node("Slice", ["r", "starts", "ends", "axes", "steps"], ["output"])]
+    g = helper.make_graph(nodes, "ops10", [helper.make_tensor_value_info("input", TensorProto.FLOAT, [1, 2, 3, 3])],
+                          [helper.make_tensor_value_info("output", TensorProto.FLOAT, [1, 2, 6, 2])], inits)
+    model = helper.make_model(g, opset_imports=[helper.make_opsetid("", 10)])
+    onnx.checker.check_model(model)
+    onnx.save(model, os.path.join(OUT, "ops_op10.onnx"))
+    rows = np.floor(np.arange(6) / 2.0).astype(int)
+    cols = np.floor(np.arange(4) / 1.5).astype(int)
+    write_npy("ops10_input.npy", x10)
+    write_npy("ops10_output.npy", x10[:, :, rows][:, :, :, cols][:, :, :, ::-2])
+
+
 def bad_inputs():
     """.npy files mlrun must reject: Fortran order, float64."""
     a = np.arange(3 * 8 * 8, dtype=np.float32).reshape(1, 3, 8, 8)
@@ -221,6 +279,7 @@ def main():
     export(Elementwise(), "elementwise", [rand(1, 4, 3, 5), rand(1, 4, 1, 5)], ["input", "input2"], ["output"], OPSETS)
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
     handmade_models()
+    handmade_ops()
     bad_inputs()
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"total {total} bytes")

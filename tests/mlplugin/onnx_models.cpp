@@ -20,6 +20,8 @@ std::vector<ModelCase> allModels() {
     add("normsoftmax", {9, 11, 13, 17}, {"input"}, {"output", "output2"});
     cases.push_back({"legacy_op6", "legacy6", {"input"}, {"output"}, {}});
     cases.push_back({"legacy_op8", "legacy8", {"input"}, {"output"}, {}});
+    cases.push_back({"ops_op10", "ops10", {"input"}, {"output"}, {}});
+    cases.push_back({"ops_op13", "ops", {"input"}, {"output", "output2"}, {}});
     ModelCase dynamic{"espcn_dynamic_op13", "espcn_dynamic", {"input"}, {"output"}, {}};
     dynamic.options.freeDimensions = {{"height", 5}, {"width", 7}};
     cases.push_back(dynamic);

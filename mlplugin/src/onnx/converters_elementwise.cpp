@@ -64,7 +64,7 @@ struct BinaryOp {
     double (*fold)(double, double);
 };
 
-Status convertBinary(Loader& l, const onnx::NodeProto& n, BinaryOp b) {
+Status convertBinary(Loader& l, BinaryOp b) {
     MLP_TRY(l.onlyAttributes({"broadcast", "axis"}));
     if (l.inputCount() != 2) return l.invalid("expects 2 inputs, has " + std::to_string(l.inputCount()));
     auto a = l.input(0), bb = l.input(1);
@@ -87,7 +87,6 @@ Status convertBinary(Loader& l, const onnx::NodeProto& n, BinaryOp b) {
         if (!v) return v.error();
         gb = *v;
     }
-    (void)n;
     return l.emit(ElementWiseDesc{.op = b.op}, {*ga, *gb});
 }
 
@@ -257,7 +256,7 @@ Status convertIdentityOrCast(Loader& l, bool cast) {
 
 void registerElementwiseConverters(std::unordered_map<std::string, Converter>& t) {
     auto binary = [&](const char* name, ElementWiseOp op, double (*fold)(double, double)) {
-        t[name] = [op, fold](Loader& l, const onnx::NodeProto& n) { return convertBinary(l, n, {op, fold}); };
+        t[name] = [op, fold](Loader& l, const onnx::NodeProto&) { return convertBinary(l, {op, fold}); };
     };
     binary("Add", ElementWiseOp::Add, [](double a, double b) { return a + b; });
     binary("Sub", ElementWiseOp::Subtract, [](double a, double b) { return a - b; });
