@@ -153,6 +153,73 @@ TEST(OnnxErrors, FreeDimensionsMustBeFixed) {
     expectError(loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), wrong), ErrorCode::InvalidArgument, {"dim 1"});
 }
 
+// A model built here: input 'x' [1, 4] -> nodes -> output 'y'.
+onnx::ModelProto tinyModel(int64_t opset) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    auto* op = m.add_opset_import();
+    op->set_domain("");
+    op->set_version(opset);
+    auto* g = m.mutable_graph();
+    auto* in = g->add_input();
+    in->set_name("x");
+    auto* tt = in->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    tt->mutable_shape()->add_dim()->set_dim_value(1);
+    tt->mutable_shape()->add_dim()->set_dim_value(4);
+    g->add_output()->set_name("y");
+    return m;
+}
+
+onnx::TensorProto int64Tensor(const std::string& name, std::vector<int64_t> values) {
+    onnx::TensorProto t;
+    t.set_name(name);
+    t.set_data_type(onnx::TensorProto::INT64);
+    t.add_dims(int64_t(values.size()));
+    for (int64_t v : values) t.add_int64_data(v);
+    return t;
+}
+
+onnx::NodeProto* addNode(onnx::ModelProto& m, const std::string& type, std::vector<std::string> in, std::vector<std::string> out) {
+    auto* n = m.mutable_graph()->add_node();
+    n->set_op_type(type);
+    for (auto& s : in) n->add_input(s);
+    for (auto& s : out) n->add_output(s);
+    return n;
+}
+
+TEST(OnnxErrors, HugeLoadTimeTensorsAreRejected) {
+    auto m = tinyModel(13);
+    *m.mutable_graph()->add_initializer() = int64Tensor("shape", {int64_t(1) << 26, 4});
+    addNode(m, "ConstantOfShape", {"shape"}, {"big"});
+    addNode(m, "Add", {"x", "big"}, {"y"});
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"(ConstantOfShape)", "too large"});
+
+    auto r = tinyModel(13);
+    for (const char* n : {"start", "limit", "delta"}) {
+        onnx::TensorProto t = int64Tensor(n, {std::string(n) == "limit" ? (int64_t(1) << 40) : 1});
+        t.clear_dims();  // scalar
+        *r.mutable_graph()->add_initializer() = t;
+    }
+    addNode(r, "Range", {"start", "limit", "delta"}, {"big"});
+    addNode(r, "Add", {"x", "big"}, {"y"});
+    expectError(loadProto(r), ErrorCode::InvalidModel, {"(Range)", "too long"});
+}
+
+TEST(OnnxErrors, RuntimeInputToLoadTimeOperatorIsNamed) {
+    auto m = tinyModel(13);
+    *m.mutable_graph()->add_initializer() = int64Tensor("shape", {4, 1});
+    addNode(m, "Reshape", {"x", "x"}, {"y"})->set_name("reshape_by_data");
+    expectError(loadProto(m), ErrorCode::Unsupported, {"'reshape_by_data'", "shape (input 'x') must be known at load time"});
+}
+
+TEST(OnnxErrors, DuplicateProducerIsRejected) {
+    auto m = tinyModel(13);
+    addNode(m, "Relu", {"x"}, {"y"});
+    addNode(m, "Sigmoid", {"x"}, {"y"});
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"node 1", "'y' is already defined"});
+}
+
 TEST(OnnxErrors, MissingFileIsAnIoError) {
     expectError(loadOnnxFile("/nonexistent/model.onnx"), ErrorCode::IoError, {"/nonexistent/model.onnx"});
 }

@@ -22,7 +22,7 @@ Result<HostTensorValue> broadcastHost(const Loader& l, const HostTensorValue& a,
         out.dims[i] = std::max(da, db);
     }
     uint64_t count = out.count();
-    if (count > kMaxOnnxTensorElements) return l.invalid("folded tensor is too large");
+    if (count > kMaxFoldedElements) return l.invalid("folded tensor would have " + std::to_string(count) + " elements (at most " + std::to_string(kMaxFoldedElements) + ")");
     out.data.resize(count);
     std::vector<int64_t> idx(rank, 0);
     for (uint64_t e = 0; e < count; ++e) {

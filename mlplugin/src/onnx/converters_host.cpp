@@ -67,7 +67,7 @@ Status foldRange(Loader& l) {
     }
     if (v[2] == 0) return l.invalid("Range delta is 0");
     double n = std::ceil((v[1] - v[0]) / v[2]);
-    if (!(n <= double(kMaxOnnxTensorElements))) return l.invalid("Range is too long");
+    if (!(n <= double(kMaxFoldedElements))) return l.invalid("Range is too long");
     HostTensorValue out;
     out.integer = true;
     for (int64_t i = 0; i < int64_t(std::max(n, 0.0)); ++i) out.data.push_back(v[0] + double(i) * v[2]);

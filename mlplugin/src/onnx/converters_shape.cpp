@@ -194,8 +194,8 @@ Status convertConstantOfShape(Loader& l) {
     h.dims = toInts(*shape);
     uint64_t count = 1;
     for (int64_t d : h.dims) {
-        if (d < 0 || uint64_t(d) > kMaxOnnxTensorElements || (count *= uint64_t(d)) > kMaxOnnxTensorElements)
-            return l.invalid("shape is negative or too large");
+        if (d < 0 || uint64_t(d) > kMaxFoldedElements || (count *= uint64_t(d)) > kMaxFoldedElements)
+            return l.invalid("shape is negative or too large to fill at load time");
     }
     h.data.assign(count, value);
     l.setHostOutput(0, std::move(h));
@@ -336,7 +336,7 @@ Status convertGather(Loader& l) {
         uint64_t outer = 1, inner = 1;
         for (uint32_t i = 0; i < *axis; ++i) outer *= uint64_t(data.dims[i]);
         for (size_t i = *axis + 1; i < data.dims.size(); ++i) inner *= uint64_t(data.dims[i]);
-        if (outer * idx.size() * inner > kMaxOnnxTensorElements) return l.invalid("folded Gather is too large");
+        if (outer * idx.size() * inner > kMaxFoldedElements) return l.invalid("folded Gather is too large");
         for (uint64_t o = 0; o < outer; ++o)
             for (int64_t i : idx)
                 for (uint64_t k = 0; k < inner; ++k) out.data.push_back(data.data[(o * uint64_t(dim) + uint64_t(i)) * inner + k]);

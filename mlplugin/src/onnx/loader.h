@@ -17,6 +17,10 @@
 
 namespace mlplugin::onnx_detail {
 
+// Tensors the loader computes on the CPU (shape arithmetic, ConstantOfShape, folded Gather...)
+// are small in real models; the cap keeps hostile ones from allocating gigabytes of doubles.
+inline constexpr uint64_t kMaxFoldedElements = uint64_t(1) << 24;
+
 // A tensor whose values the loader knows: int64 shape arithmetic and float weights alike, held
 // as double (exact for integers below 2^53).
 struct HostTensorValue {
