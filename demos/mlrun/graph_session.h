@@ -19,6 +19,7 @@ struct Timing {
     uint32_t runs = 0;
 };
 
+// `graph` must outlive the session (its descs give the input/output shapes).
 class GraphSession {
 public:
     GraphSession(engine::Context& ctx, mlplugin::Device& device, const mlplugin::GraphDesc& graph, uint32_t compileFlags = 0);

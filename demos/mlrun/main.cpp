@@ -157,6 +157,10 @@ int run(const Options& o) {
     engine::Context ctx(cd);
     auto device = mlrun::createDevice(ctx, o.validation);
     mlrun::GraphSession session(ctx, *device, model->graph);
+    const mlplugin::GraphCompileReport& report = session.compiled().report;
+    std::printf("%s (opset %lld, %s): %u nodes -> %u dispatches, %llu temporary bytes, %llu persistent bytes\n", o.model.c_str(),
+                static_cast<long long>(model->opsetVersion), ctx.deviceName().c_str(), report.nodesIn, report.dispatchablesOut,
+                static_cast<unsigned long long>(report.temporaryBytes), static_cast<unsigned long long>(report.persistentBytes));
     session.setInputs(inputs);
     session.run();
     auto outputs = session.readOutputs();
@@ -177,8 +181,7 @@ int run(const Options& o) {
     }
     if (o.iterations) {
         mlrun::Timing t = session.time(o.iterations);
-        std::printf("device: %s\n%u runs: median GPU %.3f ms, median CPU record %.1f us\n", ctx.deviceName().c_str(), t.runs, t.medianGpuMs,
-                    t.medianRecordUs);
+        std::printf("%u runs: median GPU %.3f ms, median CPU record %.1f us\n", t.runs, t.medianGpuMs, t.medianRecordUs);
     }
     if (o.validation && ctx.validationMessageCount() > 0) {
         std::fprintf(stderr, "mlrun: %llu validation messages\n", static_cast<unsigned long long>(ctx.validationMessageCount()));

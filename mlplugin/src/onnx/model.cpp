@@ -57,20 +57,23 @@ Result<std::vector<uint32_t>> inputShape(const onnx::ValueInfoProto& in, const O
     std::vector<int64_t> dims;
     for (int d = 0; d < shape.dim_size(); ++d) {
         const auto& dim = shape.dim(d);
-        std::optional<int64_t> fromShape = given != options.inputShapes.end() ? std::optional<int64_t>(given->second[d]) : std::nullopt;
+        // The given shape's dim, or -1 when no shape was given (a plain value keeps GCC's
+        // -Wmaybe-uninitialized quiet, which misfires on std::optional at -O2).
+        int64_t givenDim = given != options.inputShapes.end() ? int64_t(given->second[d]) : -1;
+        bool fromShape = givenDim >= 0;
         if (dim.has_dim_value()) {
-            if (fromShape && *fromShape != dim.dim_value())
+            if (fromShape && givenDim != dim.dim_value())
                 return invalidArgument(what + " dim " + std::to_string(d) + " is " + std::to_string(dim.dim_value()) + ", the given shape says " +
-                                       std::to_string(*fromShape));
+                                       std::to_string(givenDim));
             dims.push_back(dim.dim_value());
             continue;
         }
         auto named = dim.has_dim_param() ? options.freeDimensions.find(dim.dim_param()) : options.freeDimensions.end();
-        if (named != options.freeDimensions.end() && fromShape && *fromShape != named->second)
+        if (named != options.freeDimensions.end() && fromShape && givenDim != named->second)
             return invalidArgument(what + " dim " + std::to_string(d) + " ('" + dim.dim_param() + "') is fixed to " + std::to_string(named->second) +
-                                   ", the given shape says " + std::to_string(*fromShape));
+                                   ", the given shape says " + std::to_string(givenDim));
         if (named != options.freeDimensions.end()) dims.push_back(named->second);
-        else if (fromShape) dims.push_back(*fromShape);
+        else if (fromShape) dims.push_back(givenDim);
         else
             return invalidArgument(what + " dim " + std::to_string(d) + " is free ('" + dim.dim_param() +
                                    "'); fix it with a free-dimension override or an input shape");
