@@ -6,6 +6,10 @@
 
 #include <gtest/gtest.h>
 
+#include <fstream>
+#include <iterator>
+#include <random>
+
 namespace {
 
 using namespace mlplugin;
@@ -60,5 +64,33 @@ std::vector<GpuCase> gpuCases() {
 INSTANTIATE_TEST_SUITE_P(Models, OnnxGpuTest, ::testing::ValuesIn(gpuCases()), [](const auto& p) {
     return p.param.model.name + (p.param.precision == DataType::Float16 ? "_fp16" : "_fp32");
 });
+
+}  // namespace
+
+namespace {
+
+// Bit-flipped models that still load (flips in weights, names, some attributes) must compile or
+// fail compileGraph with a message: the loader never hands the compiler an inconsistent graph.
+class OnnxFuzzCompileTest : public testsupport::VulkanTest {};
+
+TEST_F(OnnxFuzzCompileTest, LoadableBitFlippedModelsCompileOrFailCleanly) {
+    std::ifstream f(onnxtest::dataPath("unet_op11.onnx"), std::ios::binary);
+    std::vector<uint8_t> original{std::istreambuf_iterator<char>(f), std::istreambuf_iterator<char>()};
+    ASSERT_GT(original.size(), 1000u);
+    std::mt19937 rng(99);
+    int compiled = 0, attempts = 0;
+    for (int trial = 0; trial < 60; ++trial) {
+        auto bytes = original;
+        for (int k = 0; k < 2; ++k) bytes[rng() % bytes.size()] ^= uint8_t(1u << (rng() % 8));
+        auto model = mlplugin::loadOnnx(bytes);
+        if (!model.ok()) continue;
+        ++attempts;
+        auto c = mlplugin::compileGraph(optest::device(), model->graph);
+        if (c.ok()) ++compiled;
+        else EXPECT_FALSE(c.error().message.empty());
+    }
+    EXPECT_GT(attempts, 0);
+    EXPECT_GT(compiled, 0);
+}
 
 }  // namespace
