@@ -143,3 +143,15 @@ TEST(Half, ConversionsRoundTripAndRoundToNearestEven) {
     EXPECT_TRUE(std::isnan(halfToFloat(floatToHalf(NAN))));
     EXPECT_EQ(floatToHalf(-0.0f), 0x8000u);
 }
+
+TEST(Errors, VulkanResultsMapToDistinctCodes) {
+    Error lost = vulkanError(VK_ERROR_DEVICE_LOST, "recording 'conv1'");
+    EXPECT_EQ(lost.code, ErrorCode::DeviceLost);
+    EXPECT_EQ(lost.vkResult, VK_ERROR_DEVICE_LOST);
+    EXPECT_NE(lost.message.find("recording 'conv1'"), std::string::npos);
+    EXPECT_NE(lost.message.find("VK_ERROR_DEVICE_LOST"), std::string::npos);
+    EXPECT_EQ(vulkanError(VK_ERROR_OUT_OF_DEVICE_MEMORY, "x").code, ErrorCode::OutOfMemory);
+    EXPECT_EQ(vulkanError(VK_ERROR_OUT_OF_HOST_MEMORY, "x").code, ErrorCode::OutOfMemory);
+    EXPECT_EQ(vulkanError(VK_ERROR_INITIALIZATION_FAILED, "x").code, ErrorCode::VulkanError);
+    EXPECT_STREQ(toString(ErrorCode::DeviceLost), "device lost");
+}
