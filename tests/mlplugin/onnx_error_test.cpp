@@ -7,6 +7,7 @@
 
 #include <gtest/gtest.h>
 
+#include <cmath>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -218,6 +219,70 @@ TEST(OnnxErrors, DuplicateProducerIsRejected) {
     addNode(m, "Relu", {"x"}, {"y"});
     addNode(m, "Sigmoid", {"x"}, {"y"});
     expectError(loadProto(m), ErrorCode::InvalidModel, {"node 1", "'y' is already defined"});
+}
+
+// Structure-aware fuzzing: attribute values, int64 constants and node inputs replaced by
+// hostile values (negative, zero, huge, wrong lengths, other tensors). Every variant loads or
+// fails with a message; none crashes.
+TEST(OnnxErrors, MutatedAttributesAndConstantsFailCleanly) {
+    const int64_t ints[] = {-3, -2, -1, 0, 1, 2, 3, 7, int64_t(1) << 40, INT64_MIN, INT64_MAX};
+    const float floats[] = {-1.0f, 0.0f, 0.5f, 1e30f, NAN};
+    std::mt19937 rng(4321);
+    int rejected = 0;
+    for (const char* name : {"normsoftmax_op9.onnx", "normsoftmax_op13.onnx", "poolhead_dynamic_op13.onnx", "ops_op13.onnx",
+                             "ops_op10.onnx", "unet_op11.onnx", "legacy_op6.onnx", "legacy_op8.onnx", "espcn_op17.onnx"}) {
+        const onnx::ModelProto original = parseModel(name);
+        std::vector<std::string> tensors;
+        for (const auto& n : original.graph().node())
+            for (const auto& o : n.output()) tensors.push_back(o);
+        for (int trial = 0; trial < 200; ++trial) {
+            onnx::ModelProto m = original;
+            auto* g = m.mutable_graph();
+            auto* node = g->mutable_node(int(rng() % uint32_t(g->node_size())));
+            uint32_t what = rng() % 4;
+            if (what == 0 && node->attribute_size() > 0) {
+                auto* a = node->mutable_attribute(int(rng() % uint32_t(node->attribute_size())));
+                if (a->type() == onnx::AttributeProto::INT) a->set_i(ints[rng() % std::size(ints)]);
+                else if (a->type() == onnx::AttributeProto::FLOAT) a->set_f(floats[rng() % std::size(floats)]);
+                else if (a->type() == onnx::AttributeProto::INTS) {
+                    int len = int(rng() % 7);
+                    a->clear_ints();
+                    for (int i = 0; i < len; ++i) a->add_ints(ints[rng() % std::size(ints)]);
+                } else if (a->type() == onnx::AttributeProto::TENSOR && a->t().data_type() == onnx::TensorProto::INT64) {
+                    auto* t = a->mutable_t();
+                    t->clear_raw_data();
+                    t->clear_int64_data();
+                    t->clear_dims();
+                    int len = int(rng() % 6);
+                    t->add_dims(len);
+                    for (int i = 0; i < len; ++i) t->add_int64_data(ints[rng() % std::size(ints)]);
+                } else if (a->type() == onnx::AttributeProto::STRING) {
+                    a->set_s(rng() % 2 ? "bogus" : "");
+                }
+            } else if (what == 1 && node->input_size() > 0 && !tensors.empty()) {
+                *node->mutable_input(int(rng() % uint32_t(node->input_size()))) = tensors[rng() % tensors.size()];
+            } else if (what == 2 && g->initializer_size() > 0) {
+                auto* t = g->mutable_initializer(int(rng() % uint32_t(g->initializer_size())));
+                if (t->data_type() == onnx::TensorProto::INT64) {
+                    int64_t count = 1;
+                    for (int64_t d : t->dims()) count *= d;
+                    t->clear_raw_data();
+                    t->clear_int64_data();
+                    for (int64_t i = 0; i < count; ++i) t->add_int64_data(ints[rng() % std::size(ints)]);
+                }
+            } else if (node->input_size() > 0) {
+                node->mutable_input()->RemoveLast();
+            }
+            auto r = loadProto(m);
+            if (r.ok()) {
+                for (const auto& v : r->graph.values) EXPECT_LE(v.desc.elementCount(), kMaxOnnxTensorElements);
+            } else {
+                ++rejected;
+                EXPECT_FALSE(r.error().message.empty());
+            }
+        }
+    }
+    EXPECT_GT(rejected, 100);
 }
 
 TEST(OnnxErrors, MissingFileIsAnIoError) {

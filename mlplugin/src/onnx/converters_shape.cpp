@@ -372,7 +372,8 @@ Status convertConcat(Loader& l) {
     if (!a) return a.error();
     if (*a == INT64_MIN) return l.invalid("attribute 'axis' is required");
     uint32_t rank = uint32_t(first->size());
-    auto axis = l.axis(*a, std::max(rank, 1u), "axis");
+    if (rank == 0) return l.invalid("cannot concatenate scalars");
+    auto axis = l.axis(*a, rank, "axis");
     if (!axis) return axis.error();
     bool allHost = true;
     for (size_t i = 0; i < l.inputCount(); ++i) {
