@@ -8,7 +8,7 @@ if(TARGET mlplugin_onnx)
 
   # CPU only: loading, reference evaluation against PyTorch; malformed, hostile and unsupported
   # models (crafted with the protobuf classes).
-  add_executable(mlplugin_onnx_load_tests onnx_load_test.cpp onnx_error_test.cpp)
+  add_executable(mlplugin_onnx_load_tests onnx_load_test.cpp onnx_error_test.cpp npy_test.cpp)
   target_link_libraries(mlplugin_onnx_load_tests PRIVATE onnx_test_models mlplugin_onnx_proto GTest::gtest_main)
   vkml_warnings(mlplugin_onnx_load_tests)
   gtest_discover_tests(mlplugin_onnx_load_tests DISCOVERY_TIMEOUT 60)

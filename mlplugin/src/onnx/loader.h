@@ -73,7 +73,7 @@ public:
     void define(const std::string& name, LoaderValue v) { values_[name] = std::move(v); }
     const LoaderValue* find(const std::string& name) const;
 
-    size_t inputCount() const;                   // present (non-empty) or not, as declared
+    size_t inputCount() const;                   // as declared, empty (absent optional) names included
     bool hasInput(size_t i) const;               // declared and not the empty name
     Result<const LoaderValue*> input(size_t i) const;
     // Input i as a host tensor (it must be known at load time: a shape, axes, pads...).
@@ -124,7 +124,8 @@ std::vector<int64_t> toInts(const HostTensorValue& h);
 TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes);
 std::vector<uint32_t> sizesOf(const TensorDesc& d);
 std::vector<int64_t> dimsOf(const TensorDesc& d);
-// Checks dims (non-negative, <= kMaxTensorRank unless allowHighRank, element cap) and converts.
+// Checks dims (positive, at most kMaxTensorRank of them, element cap) and converts; a scalar
+// becomes [1]. Errors start with `what`.
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what);
 // A view of the same packed data with other sizes (element counts must match).
 Result<GraphView> reshapeView(const Loader& l, const GraphView& v, const std::vector<uint32_t>& sizes);
