@@ -253,8 +253,10 @@ def handmade_ops():
     write_npy("ops10_output.npy", x10[:, :, rows][:, :, :, cols][:, :, :, ::-2])
 
 
-def bad_inputs():
-    """.npy files mlrun must reject: Fortran order, float64."""
+def extra_inputs():
+    """.npy inputs for mlrun's tests: a float16 copy of the U-Net input, and files mlrun must
+    reject (Fortran order, float64)."""
+    np.save(os.path.join(OUT, "unet_input_f16.npy"), np.load(os.path.join(OUT, "unet_input.npy")).astype(np.float16))
     a = np.arange(3 * 8 * 8, dtype=np.float32).reshape(1, 3, 8, 8)
     np.save(os.path.join(OUT, "bad_fortran.npy"), np.asfortranarray(a[0].transpose(1, 2, 0)))
     np.save(os.path.join(OUT, "bad_float64.npy"), a.astype(np.float64))
@@ -280,7 +282,7 @@ def main():
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
     handmade_models()
     handmade_ops()
-    bad_inputs()
+    extra_inputs()
     total = sum(os.path.getsize(os.path.join(OUT, f)) for f in os.listdir(OUT))
     print(f"total {total} bytes")
     return 0

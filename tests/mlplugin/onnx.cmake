@@ -41,6 +41,13 @@ if(TARGET mlplugin_onnx)
         COMMAND npy_compare ${dir}/output.npy ${data}/${stem}_output.npy ${tolerance})
       set_tests_properties(mlrun_${model}_${precision}_check PROPERTIES FIXTURES_REQUIRED mlrun_${model}_${precision})
     endforeach()
+    # A float16 input file (values rounded to fp16: looser tolerance).
+    add_test(NAME mlrun_f16_input
+      COMMAND mlrun ${data}/unet_op13.onnx --input input=${data}/unet_input_f16.npy --output-dir ${out}/f16_input)
+    set_tests_properties(mlrun_f16_input PROPERTIES FIXTURES_SETUP mlrun_f16_input)
+    add_test(NAME mlrun_f16_input_check COMMAND npy_compare ${out}/f16_input/output.npy ${data}/unet_output.npy 1e-2)
+    set_tests_properties(mlrun_f16_input_check PROPERTIES FIXTURES_REQUIRED mlrun_f16_input)
+
     # Free dims from the given input's shape, with an explicit override on top.
     add_test(NAME mlrun_free_dims
       COMMAND mlrun ${data}/espcn_dynamic_op13.onnx --input input=${data}/espcn_dynamic_input.npy --free-dim height=5
