@@ -78,6 +78,38 @@ float mlpErf(float x) {
     return sign(x) * (1.0 - y);
 }
 
+vec4 mlpErf4(vec4 x) {
+    vec4 ax = abs(x);
+    vec4 t = 1.0 / (1.0 + 0.5 * ax);
+    vec4 y = t * exp(-ax * ax - 1.26551223 + t * (1.00002368 + t * (0.37409196 + t * (0.09678418 +
+             t * (-0.18628806 + t * (0.27886807 + t * (-1.13520398 + t * (1.48851587 +
+             t * (-0.82215223 + t * 0.17087277)))))))));
+    return sign(x) * (1.0 - y);
+}
+
+// applyActivation on four values at once. Kernels that keep many accumulators per invocation
+// apply it once to their vec4s (one switch, vector math) rather than once per stored element.
+vec4 applyActivation4(uint type, float alpha, float beta, vec4 x) {
+    switch (type) {
+    case ACT_LINEAR: return alpha * x + beta;
+    case ACT_RELU: return max(x, vec4(0.0));
+    case ACT_LEAKY_RELU: return mix(alpha * x, x, greaterThanEqual(x, vec4(0.0)));
+    case ACT_ELU: return mix(alpha * (exp(x) - 1.0), x, greaterThanEqual(x, vec4(0.0)));
+    case ACT_SELU: return beta * mix(alpha * (exp(x) - 1.0), x, greaterThan(x, vec4(0.0)));
+    case ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
+    case ACT_HARD_SIGMOID: return clamp(alpha * x + beta, 0.0, 1.0);
+    case ACT_TANH: return tanh(clamp(x, -15.0, 15.0));
+    case ACT_SOFTPLUS: {
+        vec4 s = alpha * x;
+        return (max(s, vec4(0.0)) + log(1.0 + exp(-abs(s)))) / alpha;
+    }
+    case ACT_GELU: return 0.5 * x * (1.0 + mlpErf4(x * 0.70710678118654752));
+    case ACT_SILU: return x / (1.0 + exp(-x));
+    case ACT_HARD_SWISH: return x * clamp(x / 6.0 + 0.5, 0.0, 1.0);
+    default: return x;
+    }
+}
+
 float applyActivation(uint type, float alpha, float beta, float x) {
     switch (type) {
     case ACT_LINEAR: return alpha * x + beta;

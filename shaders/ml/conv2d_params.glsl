@@ -82,11 +82,16 @@ float loadWeight(uint oc, uint icl, uint ky, uint kx) {
     return loadElem(W_SLOT, W_DTYPE, index);
 }
 
+float biasFor(uint oc) { return HAS_BIAS != 0 ? loadElem(B_SLOT, B_DTYPE, B_OFFSET + oc * B_STRIDE) : 0.0; }
+
+// Stores one finished output element (bias and activation already applied).
+void storeFinished(uint n, uint oc, uint y, uint x, float v) {
+    storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
+}
+
 // Adds the bias, applies the fused activation and stores one output element.
 void storeOutput(uint n, uint oc, uint y, uint x, float acc) {
-    if (HAS_BIAS != 0) acc += loadElem(B_SLOT, B_DTYPE, B_OFFSET + oc * B_STRIDE);
-    float v = applyActivation(ACT, ACT_ALPHA, ACT_BETA, acc);
-    storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
+    storeFinished(n, oc, y, x, applyActivation(ACT, ACT_ALPHA, ACT_BETA, acc + biasFor(oc)));
 }
 
 #endif
