@@ -18,9 +18,14 @@ using onnxtest::ModelCase;
 struct GpuCase {
     ModelCase model;
     DataType precision;
+    uint32_t compileFlags = 0;  // node by node (no fusion, no aliasing) as well as optimized
+
+    std::string label() const {
+        return model.name + (precision == DataType::Float16 ? "_fp16" : "_fp32") + (compileFlags ? "_unfused" : "");
+    }
 };
 
-void PrintTo(const GpuCase& c, std::ostream* os) { *os << c.model.name << (c.precision == DataType::Float16 ? " fp16" : " fp32"); }
+void PrintTo(const GpuCase& c, std::ostream* os) { *os << c.label(); }
 
 class OnnxGpuTest : public testsupport::VulkanTest, public ::testing::WithParamInterface<GpuCase> {};
 
@@ -36,7 +41,7 @@ TEST_P(OnnxGpuTest, MatchesPyTorch) {
     std::vector<std::vector<float>> values;
     for (auto& a : inputs) values.push_back(a.values);
     try {
-        mlrun::GraphSession session(ctx(), optest::device(), model->graph);
+        mlrun::GraphSession session(ctx(), optest::device(), model->graph, c.compileFlags);
         session.setInputs(values);
         session.run();
         auto got = session.readOutputs();
@@ -57,13 +62,12 @@ std::vector<GpuCase> gpuCases() {
     for (const auto& m : onnxtest::allModels()) {
         cases.push_back({m, DataType::Float32});
         cases.push_back({m, DataType::Float16});
+        cases.push_back({m, DataType::Float32, GraphCompileFlagDisableFusion | GraphCompileFlagDisableAliasing});
     }
     return cases;
 }
 
-INSTANTIATE_TEST_SUITE_P(Models, OnnxGpuTest, ::testing::ValuesIn(gpuCases()), [](const auto& p) {
-    return p.param.model.name + (p.param.precision == DataType::Float16 ? "_fp16" : "_fp32");
-});
+INSTANTIATE_TEST_SUITE_P(Models, OnnxGpuTest, ::testing::ValuesIn(gpuCases()), [](const auto& p) { return p.param.label(); });
 
 }  // namespace
 
