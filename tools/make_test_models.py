@@ -128,6 +128,26 @@ class NormSoftmax(nn.Module):
         return t, u
 
 
+class Conv1d(nn.Module):
+    """1-D layers (lifted to 2-D by the loader): conv, batch norm, pools, transposed conv."""
+
+    def __init__(self):
+        super().__init__()
+        self.conv = nn.Conv1d(2, 4, 3, padding=1)
+        self.bn = nn.BatchNorm1d(4)
+        self.up = nn.ConvTranspose1d(4, 2, 2, stride=2)
+        with torch.no_grad():
+            self.bn.running_mean.copy_(torch.linspace(-0.1, 0.2, 4))
+            self.bn.running_var.copy_(torch.linspace(0.6, 1.4, 4))
+
+    def forward(self, x):
+        x = F.relu(self.bn(self.conv(x)))
+        x = F.max_pool1d(x, 2)
+        x = F.avg_pool1d(x, 3, stride=1, padding=1)
+        y = self.up(x)
+        return y * torch.sigmoid(F.adaptive_avg_pool1d(y, 1))
+
+
 def write_npy(name, array):
     np.save(os.path.join(OUT, name), np.ascontiguousarray(array, dtype=np.float32))
 
@@ -278,6 +298,7 @@ def main():
     # x.view(x.size(0), -1) in the file (static shapes let the exporter fold it).
     export(PoolHead(), "poolhead_dynamic", [rand(2, 3, 8, 8)], ["input"], ["output"], [13],
            dynamic_axes={"input": {0: "batch"}, "output": {0: "batch"}})
+    export(Conv1d(), "conv1d", [rand(1, 2, 12)], ["input"], ["output"], OPSETS)
     export(Elementwise(), "elementwise", [rand(1, 4, 3, 5), rand(1, 4, 1, 5)], ["input", "input2"], ["output"], OPSETS)
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
     handmade_models()

@@ -16,6 +16,7 @@ std::vector<ModelCase> allModels() {
     add("espcn", {11, 13, 17}, {"input"}, {"output"});
     add("unet", {9, 11, 13, 17}, {"input"}, {"output"});
     add("poolhead", {11, 13, 17}, {"input"}, {"output"});
+    add("conv1d", {9, 11, 13, 17}, {"input"}, {"output"});
     add("elementwise", {9, 11, 13, 17}, {"input", "input2"}, {"output"});
     add("normsoftmax", {9, 11, 13, 17}, {"input"}, {"output", "output2"});
     cases.push_back({"legacy_op6", "legacy6", {"input"}, {"output"}, {}});

@@ -8,14 +8,20 @@
 namespace mlplugin::onnx_detail {
 namespace {
 
-// Reads a 2-element spatial attribute (kernel_shape, strides, dilations), `fallback` when absent.
-Result<std::array<uint32_t, 2>> spatialAttr(const Loader& l, const char* name, uint32_t fallback) {
+// Reads a spatial attribute (kernel_shape, strides, dilations, output_padding) as {H, W};
+// `fallback` when absent. 1-D layers (see spatialInput) give one value, for W; H gets `liftedH`.
+Result<std::array<uint32_t, 2>> spatialAttr(const Loader& l, const char* name, uint32_t fallback, bool oneD, uint32_t liftedH) {
     auto v = l.intsAttr(name);
     if (!v) return v.error();
-    if (v->empty()) return std::array<uint32_t, 2>{fallback, fallback};
-    if (v->size() != 2) return l.unsupportedHere(std::string("attribute '") + name + "' has " + std::to_string(v->size()) + " values; only 2-D (NCHW) is supported");
+    if (v->empty()) return std::array<uint32_t, 2>{oneD ? liftedH : fallback, fallback};
+    size_t want = oneD ? 1 : 2;
+    if (v->size() != want)
+        return l.unsupportedHere(std::string("attribute '") + name + "' has " + std::to_string(v->size()) + " values; " + std::to_string(want) +
+                                 " expected (1-D and 2-D layers are supported)");
     for (int64_t x : *v)
-        if (x <= 0 || x > 65535) return l.invalid(std::string("attribute '") + name + "' value " + std::to_string(x) + " is out of range");
+        if (x < 0 || x > 65535 || (x == 0 && std::string(name) != "output_padding"))
+            return l.invalid(std::string("attribute '") + name + "' value " + std::to_string(x) + " is out of range");
+    if (oneD) return std::array<uint32_t, 2>{liftedH, uint32_t((*v)[0])};
     return std::array<uint32_t, 2>{uint32_t((*v)[0]), uint32_t((*v)[1])};
 }
 
@@ -25,7 +31,7 @@ struct Pads {
 
 // pads / auto_pad of Conv and pooling. SAME_* pads so that out = ceil(in / stride).
 Result<Pads> spatialPads(const Loader& l, const TensorDesc& input, std::array<uint32_t, 2> kernel, std::array<uint32_t, 2> strides,
-                         std::array<uint32_t, 2> dilations) {
+                         std::array<uint32_t, 2> dilations, bool oneD) {
     auto autoPad = l.stringAttr("auto_pad", "NOTSET");
     if (!autoPad) return autoPad.error();
     Pads p;
@@ -33,11 +39,17 @@ Result<Pads> spatialPads(const Loader& l, const TensorDesc& input, std::array<ui
         auto pads = l.intsAttr("pads");
         if (!pads) return pads.error();
         if (pads->empty()) return p;
-        if (pads->size() != 4) return l.unsupportedHere("attribute 'pads' has " + std::to_string(pads->size()) + " values; only 2-D (4 pads) is supported");
+        if (pads->size() != (oneD ? 2u : 4u))
+            return l.unsupportedHere("attribute 'pads' has " + std::to_string(pads->size()) + " values; " + (oneD ? "2" : "4") + " expected");
         for (int64_t x : *pads)
             if (x < 0 || x > 65535) return l.invalid("pad " + std::to_string(x) + " is out of range");
-        p.begin = {uint32_t((*pads)[0]), uint32_t((*pads)[1])};
-        p.end = {uint32_t((*pads)[2]), uint32_t((*pads)[3])};
+        if (oneD) {
+            p.begin = {0, uint32_t((*pads)[0])};
+            p.end = {0, uint32_t((*pads)[1])};
+        } else {
+            p.begin = {uint32_t((*pads)[0]), uint32_t((*pads)[1])};
+            p.end = {uint32_t((*pads)[2]), uint32_t((*pads)[3])};
+        }
     } else if (*autoPad == "SAME_UPPER" || *autoPad == "SAME_LOWER") {
         for (int d = 0; d < 2; ++d) {
             int64_t in = input.sizes[2 + d];
@@ -61,13 +73,43 @@ Result<GraphView> input4d(Loader& l, size_t i) {
     return g;
 }
 
+// Input i of a spatial layer as NCHW. 1-D layers ([N, C, W], weights [O, I, K]) are viewed as
+// [N, C, 1, W] (no copy) and their attributes lifted to 2-D; `oneD` tells the caller.
+Result<GraphView> spatialInput(Loader& l, size_t i, bool& oneD) {
+    auto g = l.graphInput(i);
+    if (!g) return g.error();
+    if (g->view.rank == 3) {
+        oneD = true;
+        return reshapeView(l, *g, {g->view.sizes[0], g->view.sizes[1], 1, g->view.sizes[2]});
+    }
+    if (g->view.rank != 4)
+        return l.unsupportedHere("input " + std::to_string(i) + " is " + g->view.toString() + "; 3-D (NCW) and 4-D (NCHW) tensors are supported");
+    return g;
+}
+
+// Emits a spatial layer; a 1-D layer's output is viewed back as [N, C, W].
+Status emitSpatial(Loader& l, OperatorDesc op, const std::vector<std::optional<GraphView>>& inputs, bool oneD) {
+    auto outs = l.addNode(std::move(op), inputs);
+    if (!outs) return outs.error();
+    GraphView out = outs->at(0);
+    if (oneD) {
+        auto v = reshapeView(l, out, {out.view.sizes[0], out.view.sizes[1], out.view.sizes[3]});
+        if (!v) return v.error();
+        out = *v;
+    }
+    l.setGraphOutput(0, out);
+    return {};
+}
+
 Status convertConv(Loader& l, bool transposed) {
     if (transposed) MLP_TRY(l.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "output_padding", "output_shape", "pads", "strides"}));
     else MLP_TRY(l.onlyAttributes({"auto_pad", "dilations", "group", "kernel_shape", "pads", "strides"}));
-    auto x = input4d(l, 0);
+    bool oneD = false, weightOneD = false;
+    auto x = spatialInput(l, 0, oneD);
     if (!x) return x.error();
-    auto w = input4d(l, 1);
+    auto w = spatialInput(l, 1, weightOneD);
     if (!w) return w.error();
+    if (oneD != weightOneD) return l.invalid("input " + x->view.toString() + " and weights " + w->view.toString() + " differ in rank");
     std::optional<GraphView> b;
     if (l.hasInput(2)) {
         auto bv = l.graphInput(2);
@@ -81,22 +123,22 @@ Status convertConv(Loader& l, bool transposed) {
     if (*group <= 0 || *group > 65535) return l.invalid("group " + std::to_string(*group) + " is out of range");
     c.groups = uint32_t(*group);
     std::array<uint32_t, 2> kernel{w->view.sizes[2], w->view.sizes[3]};
-    auto ks = spatialAttr(l, "kernel_shape", 0);
+    auto ks = spatialAttr(l, "kernel_shape", 0, oneD, 1);
     if (!ks) return ks.error();
-    if ((*ks)[0] && *ks != kernel) return l.invalid("kernel_shape does not match the weights " + w->view.toString());
-    auto strides = spatialAttr(l, "strides", 1);
+    if ((*ks)[1] && *ks != kernel) return l.invalid("kernel_shape does not match the weights " + w->view.toString());
+    auto strides = spatialAttr(l, "strides", 1, oneD, 1);
     if (!strides) return strides.error();
-    auto dil = spatialAttr(l, "dilations", 1);
+    auto dil = spatialAttr(l, "dilations", 1, oneD, 1);
     if (!dil) return dil.error();
     c.strides = *strides;
     c.dilations = *dil;
     if (!transposed) {
-        auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations);
+        auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations, oneD);
         if (!pads) return pads.error();
         c.padBegin = pads->begin;
         c.padEnd = pads->end;
     } else {
-        auto outPad = spatialAttr(l, "output_padding", 0);
+        auto outPad = spatialAttr(l, "output_padding", 0, oneD, 0);
         if (!outPad) return outPad.error();
         c.outputPadding = *outPad;
         auto autoPad = l.stringAttr("auto_pad", "NOTSET");
@@ -104,6 +146,7 @@ Status convertConv(Loader& l, bool transposed) {
         auto outShape = l.intsAttr("output_shape");
         if (!outShape) return outShape.error();
         if (*autoPad != "NOTSET" && outShape->empty()) return l.unsupportedHere("auto_pad '" + *autoPad + "' without output_shape is not supported");
+        if (oneD && !outShape->empty()) outShape->insert(outShape->end() - 1, 1);  // H of the lifted layer
         if (!outShape->empty()) {
             // The pads that give output_shape (ONNX ConvTranspose's shape rule).
             if (outShape->size() < 2) return l.invalid("output_shape needs 2 spatial dims");
@@ -117,13 +160,13 @@ Status convertConv(Loader& l, bool transposed) {
                 c.padEnd[d] = uint32_t(upper ? total - total / 2 : total / 2);
             }
         } else {
-            auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations);
+            auto pads = spatialPads(l, x->view, kernel, c.strides, c.dilations, oneD);
             if (!pads) return pads.error();
             c.padBegin = pads->begin;
             c.padEnd = pads->end;
         }
     }
-    return l.emit(c, {*x, *w, b});
+    return emitSpatial(l, c, {*x, *w, b}, oneD);
 }
 
 Status convertGemm(Loader& l) {
@@ -163,7 +206,8 @@ Status convertMatMul(Loader& l) {
 }
 
 Status convertPool(Loader& l, PoolingType type, bool global) {
-    auto x = input4d(l, 0);
+    bool oneD = false;
+    auto x = spatialInput(l, 0, oneD);
     if (!x) return x.error();
     if (l.node().output_size() > 1 && !l.node().output(1).empty()) return l.unsupportedHere("the Indices output is not supported");
     PoolingDesc p;
@@ -171,21 +215,21 @@ Status convertPool(Loader& l, PoolingType type, bool global) {
     if (global) {
         MLP_TRY(l.onlyAttributes({}));
         p.global = true;
-        return l.emit(p, {*x});
+        return emitSpatial(l, p, {*x}, oneD);
     }
     if (type == PoolingType::Max) MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}));
     else MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"}));
-    auto k = spatialAttr(l, "kernel_shape", 0);
+    auto k = spatialAttr(l, "kernel_shape", 0, oneD, 1);
     if (!k) return k.error();
-    if ((*k)[0] == 0) return l.invalid("attribute 'kernel_shape' is required");
-    auto s = spatialAttr(l, "strides", 1);
+    if ((*k)[1] == 0) return l.invalid("attribute 'kernel_shape' is required");
+    auto s = spatialAttr(l, "strides", 1, oneD, 1);
     if (!s) return s.error();
-    auto d = spatialAttr(l, "dilations", 1);
+    auto d = spatialAttr(l, "dilations", 1, oneD, 1);
     if (!d) return d.error();
     p.window = *k;
     p.strides = *s;
     p.dilations = *d;
-    auto pads = spatialPads(l, x->view, p.window, p.strides, p.dilations);
+    auto pads = spatialPads(l, x->view, p.window, p.strides, p.dilations, oneD);
     if (!pads) return pads.error();
     p.padBegin = pads->begin;
     p.padEnd = pads->end;
@@ -210,7 +254,7 @@ Status convertPool(Loader& l, PoolingType type, bool global) {
             p.padEnd[i] += uint32_t((ceilOut - 1) * p.strides[i] + span - (in + p.padBegin[i] + p.padEnd[i]));
         }
     }
-    return l.emit(p, {*x});
+    return emitSpatial(l, p, {*x}, oneD);
 }
 
 Result<ResampleMode> resampleMode(const Loader& l, const std::string& mode) {
