@@ -109,7 +109,17 @@ double copyBandwidthGBs(engine::Context& ctx, uint64_t bytes, uint32_t runs) {
         VkBufferCopy copy{0, 0, bytes};
         vkCmdCopyBuffer(cmd, a.handle(), b.handle(), 1, &copy);  // warm-up
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, q, 0);
-        for (uint32_t i = 0; i < runs; ++i) vkCmdCopyBuffer(cmd, (i & 1) ? b.handle() : a.handle(), (i & 1) ? a.handle() : b.handle(), 1, &copy);
+        for (uint32_t i = 0; i < runs; ++i) {
+            // Each copy reads what the previous one wrote (ping-pong): a transfer barrier between them.
+            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COPY_BIT,
+                                VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                                VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT};
+            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+            dep.memoryBarrierCount = 1;
+            dep.pMemoryBarriers = &mb;
+            vkCmdPipelineBarrier2(cmd, &dep);
+            vkCmdCopyBuffer(cmd, (i & 1) ? b.handle() : a.handle(), (i & 1) ? a.handle() : b.handle(), 1, &copy);
+        }
         vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, q, 1);
     });
     uint64_t t[2];

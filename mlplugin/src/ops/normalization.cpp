@@ -14,6 +14,7 @@
 #include "ops/row_plan.h"
 
 #include <cmath>
+#include <vector>
 
 namespace mlplugin::detail {
 namespace {
@@ -128,7 +129,9 @@ Result<Plan> planRowNormalization(const PlanContext& pc, const RowNormalization&
                                  {n.input->effectiveStrides(), n.output->effectiveStrides(), n.scaleStrides, n.biasStrides});
     const bool split = splitLongRows(layout);
     // PHASE 0: whole rows; split rows: PHASE 1 (chunk statistics), then PHASE 2 (merge, normalize).
-    for (uint32_t phase : split ? std::initializer_list<uint32_t>{1, 2} : std::initializer_list<uint32_t>{0}) {
+    // (Not a conditional over two initializer_lists: their arrays would die before the loop runs.)
+    const std::vector<uint32_t> phases = split ? std::vector<uint32_t>{1, 2} : std::vector<uint32_t>{0};
+    for (uint32_t phase : phases) {
         PipelineSpec p;
         p.spirv = pc.fp16Storage && anyF16({n.input, n.output, n.scale, n.bias}) ? shaders::mvn_f16() : shaders::mvn_f32();
         p.debugName = n.debugName;
