@@ -8,6 +8,7 @@
 #include <gtest/gtest.h>
 
 #include <cmath>
+#include <cstdlib>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -33,6 +34,14 @@ Result<OnnxModel> loadProto(const onnx::ModelProto& m, const OnnxLoadOptions& op
     return loadOnnx({reinterpret_cast<const uint8_t*>(s.data()), s.size()}, options);
 }
 
+// Fuzz depth: MLP_ONNX_FUZZ_SCALE=N runs N times the trials (with other seeds) for deeper local
+// runs, e.g. under ASan; CI keeps the default.
+int fuzzScale() {
+    const char* v = std::getenv("MLP_ONNX_FUZZ_SCALE");
+    int n = v ? std::atoi(v) : 1;
+    return n > 0 ? n : 1;
+}
+
 void expectError(const Result<OnnxModel>& r, ErrorCode code, const std::vector<std::string>& mentions) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, code) << r.error().message;
@@ -54,11 +63,11 @@ TEST(OnnxErrors, TruncatedFilesAreRejected) {
 // Random bit flips: the loader either loads (a flip in a weight value) or reports an error;
 // every graph it returns is well-formed enough to plan.
 TEST(OnnxErrors, BitFlippedFilesFailCleanly) {
-    std::mt19937 rng(1234);
+    std::mt19937 rng(1234u * uint32_t(fuzzScale()));
     int rejected = 0, loaded = 0;
     for (const char* name : {"unet_op9.onnx", "normsoftmax_op13.onnx", "elementwise_op11.onnx", "poolhead_op17.onnx"}) {
         auto original = fileBytes(name);
-        for (int trial = 0; trial < 150; ++trial) {
+        for (int trial = 0; trial < 150 * fuzzScale(); ++trial) {
             auto bytes = original;
             int flips = 1 + int(rng() % 4);
             for (int f = 0; f < flips; ++f) bytes[rng() % bytes.size()] ^= uint8_t(1u << (rng() % 8));
@@ -227,7 +236,7 @@ TEST(OnnxErrors, DuplicateProducerIsRejected) {
 TEST(OnnxErrors, MutatedAttributesAndConstantsFailCleanly) {
     const int64_t ints[] = {-3, -2, -1, 0, 1, 2, 3, 7, int64_t(1) << 40, INT64_MIN, INT64_MAX};
     const float floats[] = {-1.0f, 0.0f, 0.5f, 1e30f, NAN};
-    std::mt19937 rng(4321);
+    std::mt19937 rng(4321u * uint32_t(fuzzScale()));
     int rejected = 0;
     for (const char* name : {"normsoftmax_op9.onnx", "normsoftmax_op13.onnx", "poolhead_dynamic_op13.onnx", "ops_op13.onnx",
                              "ops_op10.onnx", "unet_op11.onnx", "legacy_op6.onnx", "legacy_op8.onnx", "espcn_op17.onnx"}) {
@@ -235,7 +244,7 @@ TEST(OnnxErrors, MutatedAttributesAndConstantsFailCleanly) {
         std::vector<std::string> tensors;
         for (const auto& n : original.graph().node())
             for (const auto& o : n.output()) tensors.push_back(o);
-        for (int trial = 0; trial < 200; ++trial) {
+        for (int trial = 0; trial < 200 * fuzzScale(); ++trial) {
             onnx::ModelProto m = original;
             auto* g = m.mutable_graph();
             auto* node = g->mutable_node(int(rng() % uint32_t(g->node_size())));

@@ -19,7 +19,7 @@ Result<HostTensorValue> broadcastHost(const Loader& l, const HostTensorValue& a,
     for (size_t i = 0; i < rank; ++i) {
         int64_t da = dimOf(a, i), db = dimOf(b, i);
         if (da != db && da != 1 && db != 1) return l.invalid("constant inputs do not broadcast");
-        out.dims[i] = std::max(da, db);
+        out.dims[i] = da == 1 ? db : da;  // a 0-sized dim broadcasts to 0
     }
     uint64_t count = out.count();
     if (count > kMaxFoldedElements) return l.invalid("folded tensor would have " + std::to_string(count) + " elements (at most " + std::to_string(kMaxFoldedElements) + ")");

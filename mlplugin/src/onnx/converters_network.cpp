@@ -150,6 +150,8 @@ Status convertConv(Loader& l, bool transposed) {
         if (!outShape->empty()) {
             // The pads that give output_shape (ONNX ConvTranspose's shape rule).
             if (outShape->size() < 2) return l.invalid("output_shape needs 2 spatial dims");
+            for (int64_t v : *outShape)
+                if (v <= 0 || v > int64_t(kMaxOnnxTensorElements)) return l.invalid("output_shape entry " + std::to_string(v) + " is out of range");
             size_t off = outShape->size() - 2;
             for (int d = 0; d < 2; ++d) {
                 int64_t span = int64_t(c.dilations[d]) * (kernel[d] - 1) + 1;

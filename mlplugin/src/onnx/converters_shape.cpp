@@ -442,6 +442,7 @@ Status convertSplit(Loader& l) {
     SplitDesc s{.axis = *axis};
     for (int64_t p : parts) {
         if (p <= 0) return l.unsupportedHere("empty split outputs are not supported");
+        if (p > int64_t(dim)) return l.invalid("split size " + std::to_string(p) + " exceeds the dim " + std::to_string(dim));
         total += p;
         TensorDesc d = x->view;
         d.sizes[*axis] = uint32_t(p);

@@ -27,6 +27,7 @@ struct Index {
 
     // The single consumer of `tensor`, or -1 (several consumers, or a graph output).
     int onlyConsumer(const std::string& tensor) const {
+        if (tensor.empty()) return -1;
         auto it = consumers.find(tensor);
         if (it == consumers.end() || it->second.size() != 1 || graphOutputs.count(tensor)) return -1;
         return it->second[0];
@@ -50,6 +51,12 @@ struct Index {
     }
 
     bool isOp(int i, const char* type) const { return i >= 0 && graph.node(i).op_type() == type && graph.node(i).domain().empty(); }
+
+    // Output 0 of node i, or "" when it has none (hostile files).
+    const std::string& out0(int i) const {
+        static const std::string none;
+        return graph.node(i).output_size() > 0 ? graph.node(i).output(0) : none;
+    }
 
     // For a binary node, the input that is not `known`, and whether it had exactly two inputs.
     bool other(int i, const std::string& known, std::string& out) const {
@@ -75,26 +82,26 @@ GeluPatterns findGeluPatterns(const onnx::GraphProto& graph) {
         if (p == ix.producer.end()) continue;
         int scale = p->second;
         const auto& sn = graph.node(scale);
-        if (sn.input_size() != 2 || ix.onlyConsumer(sn.output(0)) != erf) continue;
+        if (sn.input_size() != 2 || ix.onlyConsumer(ix.out0(scale)) != erf) continue;
         std::string x = sn.input(0);
         double k;
         bool scaleOk = (ix.isOp(scale, "Div") && ix.scalar(sn.input(1), k) && near(k, std::sqrt(2.0))) ||
                        (ix.isOp(scale, "Mul") && ix.scalar(sn.input(1), k) && near(k, std::sqrt(0.5)));
         if (!scaleOk) continue;
         // erf(...) + 1
-        int add = ix.onlyConsumer(graph.node(erf).output(0));
+        int add = ix.onlyConsumer(ix.out0(erf));
         std::string one;
-        if (!ix.isOp(add, "Add") || !ix.other(add, graph.node(erf).output(0), one) || !ix.scalar(one, k) || !near(k, 1.0)) continue;
+        if (!ix.isOp(add, "Add") || !ix.other(add, ix.out0(erf), one) || !ix.scalar(one, k) || !near(k, 1.0)) continue;
         // Either (x * (1 + erf)) * 0.5, or (x * 0.5) * (1 + erf).
-        int mul1 = ix.onlyConsumer(graph.node(add).output(0));
+        int mul1 = ix.onlyConsumer(ix.out0(add));
         std::string otherIn;
-        if (!ix.isOp(mul1, "Mul") || !ix.other(mul1, graph.node(add).output(0), otherIn)) continue;
+        if (!ix.isOp(mul1, "Mul") || !ix.other(mul1, ix.out0(add), otherIn)) continue;
         std::set<int> chain{scale, erf, add, mul1};
         int last = -1;
         if (otherIn == x) {
-            int mul2 = ix.onlyConsumer(graph.node(mul1).output(0));
+            int mul2 = ix.onlyConsumer(ix.out0(mul1));
             std::string half;
-            if (!ix.isOp(mul2, "Mul") || !ix.other(mul2, graph.node(mul1).output(0), half) || !ix.scalar(half, k) || !near(k, 0.5)) continue;
+            if (!ix.isOp(mul2, "Mul") || !ix.other(mul2, ix.out0(mul1), half) || !ix.scalar(half, k) || !near(k, 0.5)) continue;
             chain.insert(mul2);
             last = mul2;
         } else {
