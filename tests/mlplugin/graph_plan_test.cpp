@@ -248,3 +248,34 @@ TEST(GraphBarriers, OnlyBetweenDependentDispatches) {
     EXPECT_TRUE(plan->nodes[2].barrierBefore);
     EXPECT_EQ(plan->report.barriers, 1u);
 }
+
+TEST(GraphFusion, ConcatOfProducersBecomesSlicesOfItsOutput) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 16, 16}));  // 256 floats per channel: slices stay aligned
+    ValueId a = conv3x3(g, x, 3, 4, "a", 20);
+    ValueId b = conv3x3(g, x, 3, 2, "b", 21);
+    ValueId cat = g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {a, b}).value()[0];
+    ValueId y = conv3x3(g, cat, 6, 3, "y", 22);
+    g.markOutput(y);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->nodes.size(), 3u) << "the concat is gone";
+    EXPECT_EQ(plan->views[a].base, cat);
+    EXPECT_EQ(plan->views[a].offset, 0u);
+    EXPECT_EQ(plan->views[b].offset, 4u * 256 * 4);
+    EXPECT_EQ(placementOf(*plan, b).offset, placementOf(*plan, cat).offset + 4u * 256 * 4);
+    EXPECT_EQ(plan->values[b].desc.strides[0], 6u * 256) << "the producer writes with the concat's strides";
+    const auto& conv = std::get<ConvolutionDesc>(plan->nodes[1].node.op);
+    EXPECT_TRUE(conv.output.hasStrides);
+
+    // 7x7 channels are 196 bytes apart: not a valid descriptor offset, so the concat stays.
+    GraphDesc h;
+    ValueId hx = h.addInput("x", f32({1, 3, 7, 7}));
+    ValueId ha = conv3x3(h, hx, 3, 1, "a", 23);
+    ValueId hb = conv3x3(h, hx, 3, 1, "b", 24);
+    ValueId hcat = h.addNode(ConcatDesc{.name = "cat", .axis = 1}, {ha, hb}).value()[0];
+    h.markOutput(conv3x3(h, hcat, 2, 1, "y", 25));
+    auto kept = planGraph(h, {});
+    ASSERT_TRUE(kept.ok()) << kept.error().message;
+    EXPECT_EQ(kept->nodes.size(), 4u);
+}

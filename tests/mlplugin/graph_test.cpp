@@ -5,6 +5,7 @@
 
 #include "mlplugin/graph.h"
 
+#include <algorithm>
 #include <random>
 
 using namespace mlplugin;
@@ -57,7 +58,7 @@ GraphDesc espcn(DataType type, uint32_t h, uint32_t w) {
 // Strided conv down, transposed conv up, concat with the skip, add, and a second output.
 GraphDesc unet(DataType type) {
     Net n{{}, type};
-    ValueId x = n.g.addInput("x", n.t({1, 4, 12, 10}));
+    ValueId x = n.g.addInput("x", n.t({1, 4, 16, 12}));  // channel slices stay 256-byte aligned in fp16 too
     ValueId e1 = n.act(n.conv(x, 4, 8, 3, "enc1"), relu(), "relu1");
     ValueId down = n.act(n.conv(e1, 8, 8, 3, "down", 2), relu(), "relu2");
     ValueId mid = n.act(n.conv(down, 8, 8, 3, "mid"), leakyRelu(0.1f), "lrelu");
@@ -65,7 +66,8 @@ GraphDesc unet(DataType type) {
     ConvolutionDesc up{.name = "up", .transposed = true, .strides = {2, 2}};
     ValueId u = n.g.addNode(up, {mid, upW}).value()[0];
     ValueId cat = n.g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {u, e1}).value()[0];
-    ValueId dec = n.conv(cat, 16, 4, 3, "dec");
+    ValueId dec = n.act(n.conv(cat, 16, 4, 3, "dec1"), relu(), "relu3");
+    dec = n.conv(dec, 4, 4, 3, "dec2");
     ValueId sum = n.g.addNode(ElementWiseDesc{.name = "skip", .op = ElementWiseOp::Add}, {dec, x}).value()[0];
     n.g.markOutput(sum);
     ValueId pooled = n.g.addNode(PoolingDesc{.name = "gap", .type = PoolingType::Average, .global = true}, {mid}).value()[0];
@@ -90,13 +92,29 @@ TEST_P(GraphTest, UnetWithSkipsMatchesReferenceAndAliases) {
     auto compiled = compileGraph(optest::device(), g);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
     EXPECT_LT(compiled->report.temporaryBytes, compiled->report.temporaryBytesNaive);
-    EXPECT_GE(compiled->report.fusions.size(), 3u);
+    EXPECT_GE(compiled->report.fusions.size(), 5u);  // 4 activations + the concat
+    EXPECT_TRUE(std::any_of(compiled->report.fusions.begin(), compiled->report.fusions.end(),
+                            [](const std::string& f) { return f.find("concat 'cat' -> removed") != std::string::npos; }));
     optest::checkGraph(g, {});
     optest::checkGraph(g, {}, GraphCompileFlagDisableFusion);
 }
 
 INSTANTIATE_TEST_SUITE_P(Precision, GraphTest, ::testing::Values(DataType::Float32, DataType::Float16),
                          [](const auto& p) { return std::string(toString(p.param)); });
+
+TEST_P(GraphTest, ConcatIntoAGraphOutputWritesSlicesInPlace) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    Net n{{}, GetParam()};
+    ValueId x = n.g.addInput("x", n.t({1, 3, 16, 16}));
+    ValueId a = n.act(n.conv(x, 3, 4, 3, "a"), relu(), "ra");
+    ValueId b = n.conv(x, 3, 2, 1, "b");
+    ValueId cat = n.g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {a, b}).value()[0];
+    n.g.markOutput(cat);
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(compiled->report.dispatchablesOut, 2u);
+    optest::checkGraph(n.g, {});
+}
 
 class GraphErrors : public testsupport::VulkanTest {};
 

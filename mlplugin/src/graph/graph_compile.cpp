@@ -131,7 +131,7 @@ struct GraphBuilder {
         const ValuePlacement& p = plan.placement[v];
         switch (p.where) {
         case ValuePlacement::Where::GraphInput: inputTargets[p.index].push_back({nb.set, slot, 0, 0}); break;
-        case ValuePlacement::Where::GraphOutput: outputTargets[p.index].push_back({nb.set, slot, 0, 0}); break;
+        case ValuePlacement::Where::GraphOutput: outputTargets[p.index].push_back({nb.set, slot, p.offset, p.bytes}); break;
         case ValuePlacement::Where::Temporary: temporaryTargets.push_back({nb.set, slot, p.offset, p.bytes}); break;
         case ValuePlacement::Where::Constant: {
             uint64_t bytes = alignUp(blobDesc(v).requiredBytes(), 4);

@@ -297,6 +297,66 @@ bool foldConstants(FusionState& s) {
     return false;
 }
 
+// Re-derives a node's tensor descs from the values it reads and writes (after a value's desc
+// changed, e.g. into a strided view).
+void refreshDescs(GraphNode& node, const std::vector<GraphValue>& values) {
+    std::vector<const TensorDesc*> descs;
+    for (ValueId v : node.inputs) descs.push_back(v == kNoValue ? nullptr : &values[v].desc);
+    setOperatorInputs(node.op, descs);
+    auto outs = mutableOperatorOutputs(node.op);
+    for (size_t k = 0; k < outs.size() && k < node.outputs.size(); ++k) *outs[k] = values[node.outputs[k]].desc;
+}
+
+// concat whose inputs are all single-output intermediates: each producer writes straight into
+// its slice of the concat's output (a strided view), and the concat disappears.
+bool eliminateConcat(GraphPlan& plan, std::vector<bool>& isBase) {
+    std::vector<GraphValue>& values = plan.values;
+    for (size_t c = 0; c < plan.nodes.size(); ++c) {
+        const auto* concat = std::get_if<ConcatDesc>(&plan.nodes[c].node.op);
+        if (!concat) continue;
+        const GraphNode& node = plan.nodes[c].node;
+        ValueId out = node.outputs[0];
+        const TensorDesc& od = values[out].desc;
+        if (!od.isPacked() || plan.views[out].base != kNoValue || concat->axis >= od.rank) continue;
+        std::vector<ValueId> ins = node.inputs;
+        bool ok = true;
+        for (size_t i = 0; i < ins.size() && ok; ++i) {
+            ValueId v = ins[i];
+            const GraphValue& val = values[v];
+            int producer = -1;
+            for (size_t p = 0; p < plan.nodes.size(); ++p)
+                if (std::count(plan.nodes[p].node.outputs.begin(), plan.nodes[p].node.outputs.end(), v)) producer = int(p);
+            ok = val.kind == GraphValue::Kind::Intermediate && producer >= 0 && plan.nodes[producer].node.outputs.size() == 1 &&
+                 !std::get_if<ConcatDesc>(&plan.nodes[producer].node.op) && std::count(ins.begin(), ins.end(), v) == 1 &&
+                 std::count(plan.outputs.begin(), plan.outputs.end(), v) == 0 && plan.views[v].base == kNoValue && !isBase[v] &&
+                 val.desc.isPacked() && val.desc.dataType == od.dataType;
+        }
+        if (!ok) continue;
+        auto strides = od.effectiveStrides();
+        std::vector<uint64_t> offsets;
+        uint64_t along = 0;
+        for (ValueId v : ins) {
+            offsets.push_back(along * strides[concat->axis] * byteSize(od.dataType));
+            along += values[v].desc.sizes[concat->axis];
+        }
+        // Every slice must start where a descriptor may point.
+        if (std::any_of(offsets.begin(), offsets.end(), [](uint64_t o) { return o % kGraphAlignment != 0; })) continue;
+        for (size_t i = 0; i < ins.size(); ++i) {
+            TensorDesc& d = values[ins[i]].desc;
+            d.hasStrides = true;
+            d.strides = strides;
+            plan.views[ins[i]] = {out, offsets[i]};
+        }
+        isBase[out] = true;
+        plan.report.fusions.push_back(plan.nodes[c].label + " -> removed: " + std::to_string(ins.size()) +
+                                      " producers write into its output");
+        plan.nodes.erase(plan.nodes.begin() + c);
+        for (PlannedNode& pn : plan.nodes) refreshDescs(pn.node, values);
+        return true;
+    }
+    return false;
+}
+
 struct Interval {
     uint64_t begin, end;  // bytes [begin, end)
     uint32_t first, last; // node steps
@@ -309,34 +369,55 @@ void placeIntermediates(GraphPlan& plan, bool alias) {
         for (ValueId v : plan.nodes[s].node.outputs) if (firstStep[v] < 0) firstStep[v] = int(s);
         for (ValueId v : plan.nodes[s].node.inputs) if (v != kNoValue) lastStep[v] = int(s);
     }
+    // A view's producer and readers keep its base alive.
+    for (size_t v = 0; v < plan.values.size(); ++v) {
+        ValueId b = plan.views[v].base;
+        if (b == kNoValue || firstStep[v] < 0) continue;
+        firstStep[b] = firstStep[b] < 0 ? firstStep[v] : std::min(firstStep[b], firstStep[v]);
+        lastStep[b] = std::max({lastStep[b], lastStep[v], firstStep[v]});
+    }
+    // Values that need memory of their own, in the order they come alive.
+    std::vector<ValueId> order;
+    for (size_t v = 0; v < plan.values.size(); ++v)
+        if (firstStep[v] >= 0 && plan.views[v].base == kNoValue && plan.placement[v].where == ValuePlacement::Where::Unused)
+            order.push_back(ValueId(v));
+    std::stable_sort(order.begin(), order.end(), [&](ValueId a, ValueId b) { return firstStep[a] < firstStep[b]; });
+
     std::vector<Interval> live;
     uint64_t naive = 0, peak = 0;
-    for (size_t s = 0; s < steps; ++s) {
-        for (ValueId v : plan.nodes[s].node.outputs) {
-            ValuePlacement& p = plan.placement[v];
-            if (p.where != ValuePlacement::Where::Unused) continue;  // graph output
-            uint64_t bytes = alignUp(plan.values[v].desc.requiredBytes(), kGraphAlignment);
-            naive += bytes;
-            // A value never read still gets memory: its producer writes it.
-            uint32_t last = uint32_t(std::max(lastStep[v], int(s)));
-            uint64_t offset = 0;
-            if (!alias) {
-                offset = naive - bytes;
-            } else {
-                // First fit among intervals alive at any step of [s, last].
-                std::vector<Interval> overlapping;
-                for (const Interval& iv : live)
-                    if (!(iv.last < s || iv.first > last)) overlapping.push_back(iv);
-                std::sort(overlapping.begin(), overlapping.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
-                for (const Interval& iv : overlapping) {
-                    if (offset + bytes <= iv.begin) break;
-                    offset = std::max(offset, iv.end);
-                }
+    for (ValueId v : order) {
+        uint32_t first = uint32_t(firstStep[v]);
+        uint32_t last = uint32_t(std::max(lastStep[v], firstStep[v]));  // a value never read still gets written
+        uint64_t bytes = alignUp(plan.values[v].desc.requiredBytes(), kGraphAlignment);
+        naive += bytes;
+        uint64_t offset = 0;
+        if (!alias) {
+            offset = naive - bytes;
+        } else {
+            // First fit among intervals alive at any step of [first, last].
+            std::vector<Interval> overlapping;
+            for (const Interval& iv : live)
+                if (!(iv.last < first || iv.first > last)) overlapping.push_back(iv);
+            std::sort(overlapping.begin(), overlapping.end(), [](const Interval& a, const Interval& b) { return a.begin < b.begin; });
+            for (const Interval& iv : overlapping) {
+                if (offset + bytes <= iv.begin) break;
+                offset = std::max(offset, iv.end);
             }
-            live.push_back({offset, offset + bytes, uint32_t(s), last});
-            p = {ValuePlacement::Where::Temporary, 0, offset, bytes};
-            peak = std::max(peak, offset + bytes);
         }
+        live.push_back({offset, offset + bytes, first, last});
+        plan.placement[v] = {ValuePlacement::Where::Temporary, 0, offset, bytes};
+        peak = std::max(peak, offset + bytes);
+    }
+    // Views sit inside their base.
+    for (size_t v = 0; v < plan.values.size(); ++v) {
+        const ValueView& view = plan.views[v];
+        if (view.base == kNoValue) continue;
+        const ValuePlacement& base = plan.placement[view.base];
+        uint64_t bytes = plan.values[v].desc.requiredBytes();
+        if (base.where == ValuePlacement::Where::Temporary)
+            plan.placement[v] = {ValuePlacement::Where::Temporary, 0, base.offset + view.offset, bytes};
+        else
+            plan.placement[v] = {ValuePlacement::Where::GraphOutput, base.index, view.offset, bytes};
     }
     plan.report.temporaryBytes = alias ? peak : naive;
     plan.report.temporaryBytesNaive = naive;
@@ -350,7 +431,11 @@ void placeBarriers(GraphPlan& plan) {
         const ValuePlacement& p = plan.placement[v];
         switch (p.where) {
         case ValuePlacement::Where::Temporary: a.resource = -1; a.begin = p.offset; a.end = p.offset + p.bytes; return true;
-        case ValuePlacement::Where::GraphOutput: a.resource = int(1000 + p.index); a.begin = 0; a.end = UINT64_MAX; return true;
+        case ValuePlacement::Where::GraphOutput:
+            a.resource = int(1000 + p.index);
+            a.begin = p.offset;
+            a.end = p.bytes ? p.offset + p.bytes : UINT64_MAX;
+            return true;
         default: return false;  // graph inputs and constants are read-only during execution
         }
     };
@@ -389,9 +474,13 @@ Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& optio
     plan.report.nodesIn = uint32_t(desc.nodes.size());
     for (uint32_t i : *order) plan.nodes.push_back({desc.nodes[i], operatorLabel(desc.nodes[i].op), false});
 
+    plan.views.assign(plan.values.size(), {});
     if (options.fuse) {
         FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
         while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || fuseActivations(s)) {}
+        plan.views.assign(plan.values.size(), {});
+        std::vector<bool> isBase(plan.values.size(), false);
+        while (eliminateConcat(plan, isBase)) {}
     }
 
     plan.placement.assign(plan.values.size(), {});

@@ -23,14 +23,22 @@ struct PlannedNode {
 struct ValuePlacement {
     enum class Where { GraphInput, GraphOutput, Temporary, Constant, Unused } where = Where::Unused;
     uint32_t index = 0;     // GraphInput/GraphOutput: binding index
-    uint64_t offset = 0;    // Temporary: byte offset in the temporary resource
-    uint64_t bytes = 0;
+    uint64_t offset = 0;    // Temporary: byte offset in the temporary resource; GraphOutput: within the output
+    uint64_t bytes = 0;     // GraphOutput: 0 = the whole output, else a sub-range (a view)
+};
+
+// A value written in place into a slice of another (concat elimination): `base` holds it at
+// byte `offset`, and the value's desc carries the base's strides.
+struct ValueView {
+    ValueId base = kNoValue;
+    uint64_t offset = 0;
 };
 
 struct GraphPlan {
     std::vector<GraphValue> values;        // the input graph's values plus folded constants
     std::vector<PlannedNode> nodes;        // topological order, after fusion and culling
     std::vector<ValuePlacement> placement; // per value
+    std::vector<ValueView> views;          // per value; base == kNoValue for ordinary values
     std::vector<ValueId> inputs, outputs;
     GraphCompileReport report;
 };
