@@ -66,6 +66,37 @@ Result<GraphView> reshapeView(const Loader& l, const GraphView& v, const std::ve
     return GraphView{v.value, view};
 }
 
+Result<std::vector<int64_t>> dimsOfInput(Loader& l, size_t i) {
+    auto v = l.input(i);
+    if (!v) return v.error();
+    if ((*v)->host) return (*v)->host->dims;
+    return dimsOf((*v)->graph->view);
+}
+
+HostTensorValue integerVector(const std::vector<int64_t>& values) {
+    HostTensorValue h;
+    h.integer = true;
+    h.dims = {int64_t(values.size())};
+    h.data.assign(values.begin(), values.end());
+    return h;
+}
+
+Result<std::vector<int64_t>> axesAttrOrInput(Loader& l, int64_t inputOpset, const char* name) {
+    if (l.opset() < inputOpset) return l.intsAttr(name);
+    if (!l.hasInput(1)) return std::vector<int64_t>{};
+    auto h = l.hostInput(1, name);
+    if (!h) return h.error();
+    return toInts(*h);
+}
+
+// Defines output 0 as input 0 with new dims (host: same data; graph: a view).
+
+std::vector<uint64_t> stridesOf(const std::vector<int64_t>& dims) {
+    std::vector<uint64_t> s(dims.size(), 1);
+    for (size_t i = dims.size(); i-- > 1;) s[i - 1] = s[i] * uint64_t(dims[i]);
+    return s;
+}
+
 namespace {
 
 // Reads `count` little-endian values of T from raw bytes into doubles.

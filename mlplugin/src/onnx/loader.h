@@ -51,6 +51,7 @@ void registerElementwiseConverters(std::unordered_map<std::string, Converter>& t
 void registerNetworkConverters(std::unordered_map<std::string, Converter>& table);
 void registerShapeConverters(std::unordered_map<std::string, Converter>& table);
 void registerHostConverters(std::unordered_map<std::string, Converter>& table);
+void registerMovementConverters(std::unordered_map<std::string, Converter>& table);
 
 class Loader {
 public:
@@ -131,6 +132,14 @@ Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const st
 Result<GraphView> reshapeView(const Loader& l, const GraphView& v, const std::vector<uint32_t>& sizes);
 // Numpy-style broadcast of two host tensors through `f` (integer results truncated).
 Result<HostTensorValue> broadcastHost(const Loader& l, const HostTensorValue& a, const HostTensorValue& b, double (*f)(double, double));
+// Input i's dims, whether a host tensor or a graph value.
+Result<std::vector<int64_t>> dimsOfInput(Loader& l, size_t i);
+// A 1-D int64 host tensor.
+HostTensorValue integerVector(const std::vector<int64_t>& values);
+// A list that was attribute `name` before `inputOpset` and is input 1 from it on (axes, split).
+Result<std::vector<int64_t>> axesAttrOrInput(Loader& l, int64_t inputOpset, const char* name);
+// Row-major element strides of `dims`.
+std::vector<uint64_t> stridesOf(const std::vector<int64_t>& dims);
 // ONNX TensorProto -> host tensor, validating dims, data type and payload size.
 Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what);
 

@@ -12,6 +12,24 @@
 #include <climits>
 #include <fstream>
 
+namespace mlplugin::onnx_detail {
+
+// Every converter by ONNX op type (each converters_*.cpp registers its family).
+const std::unordered_map<std::string, Converter>& converters() {
+    static const std::unordered_map<std::string, Converter> table = [] {
+        std::unordered_map<std::string, Converter> t;
+        registerElementwiseConverters(t);
+        registerNetworkConverters(t);
+        registerShapeConverters(t);
+        registerMovementConverters(t);
+        registerHostConverters(t);
+        return t;
+    }();
+    return table;
+}
+
+}  // namespace mlplugin::onnx_detail
+
 namespace mlplugin {
 namespace {
 

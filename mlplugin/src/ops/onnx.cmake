@@ -11,6 +11,7 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
     src/onnx/converters_elementwise.cpp
     src/onnx/converters_network.cpp
     src/onnx/converters_shape.cpp
+    src/onnx/converters_movement.cpp
     src/onnx/converters_host.cpp)
   # The ONNX protobuf classes (onnx-ml.pb.h, namespace onnx) for the loader and for tests that
   # craft models.
