@@ -6,7 +6,7 @@
 #include "engine/buffer.h"
 #include "engine/context.h"
 #include "engine/error.h"
-#include "gpu_runner.h"
+#include "bridge/graph_session.h"
 #include "networks.h"
 
 #include <algorithm>
@@ -91,7 +91,7 @@ struct Case {
 
 struct Row {
     std::string name, precision, resolution;
-    double gflop, medianMs, minMs, recordUs, tflops;
+    double gflop, medianMs, recordUs, tflops;
     uint32_t dispatches;
 };
 
@@ -166,6 +166,24 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     return out;
 }
 
+// Deterministic image-like inputs in [0, 1) for every graph input; `host` (when given) receives
+// them as the GPU sees them (fp16 inputs rounded), for the CPU reference.
+std::vector<std::vector<float>> benchInputs(const GraphDesc& graph, std::vector<HostTensor>* host) {
+    std::vector<std::vector<float>> inputs;
+    for (size_t i = 0; i < graph.inputs.size(); ++i) {
+        const TensorDesc& d = graph.values[graph.inputs[i]].desc;
+        std::vector<float> v = bench::detWeights(uint32_t(1000 + i), d.elementCount(), 1.0f);
+        for (float& x : v) x = x * 0.5f + 0.5f;
+        if (host) {
+            HostTensor t{d, std::vector<double>(v.size())};
+            for (size_t k = 0; k < v.size(); ++k) t.data[k] = d.dataType == DataType::Float16 ? roundToHalf(v[k]) : v[k];
+            host->push_back(std::move(t));
+        }
+        inputs.push_back(std::move(v));
+    }
+    return inputs;
+}
+
 // Every network in every precision at a small size against referenceEvaluateGraph.
 bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
     bool ok = true;
@@ -175,10 +193,12 @@ bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
         for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
             if (type == DataType::Float32 && flags) continue;
             for (bench::Network net : {bench::espcn(type, 48, 32), bench::fsrcnn(type, 48, 32)}) {
-                bench::GraphRunner runner(ctx, device, net.graph, flags);
-                runner.time(0, 1);
-                auto got = runner.readOutputs();
-                auto want = referenceEvaluateGraph(net.graph, runner.inputValues());
+                bridge::GraphSession session(ctx, device, net.graph, flags);
+                std::vector<HostTensor> inputs;
+                session.setInputs(benchInputs(net.graph, &inputs));
+                session.run();
+                auto got = session.readOutputs();
+                auto want = referenceEvaluateGraph(net.graph, inputs);
                 if (!want) throw engine::Error("reference: " + want.error().message);
                 double diff = 0, norm = 0;
                 for (size_t i = 0; i < (*want)[0].data.size(); ++i) {
@@ -205,7 +225,7 @@ void writeJson(const std::string& path, const std::string& device, double copyGB
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
         f << "    {\"name\": \"" << r.name << "\", \"precision\": \"" << r.precision << "\", \"gflop\": " << r.gflop
-          << ", \"median_ms\": " << r.medianMs << ", \"min_ms\": " << r.minMs << ", \"record_us\": " << r.recordUs
+          << ", \"median_ms\": " << r.medianMs << ", \"record_us\": " << r.recordUs
           << ", \"tflops\": " << r.tflops << ", \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
@@ -246,10 +266,11 @@ int main(int argc, char** argv) {
         for (const Case& c : cases(o, caps)) {
             if (!o.filter.empty() && (c.name + " " + c.precision).find(o.filter) == std::string::npos) continue;
             bench::Network net = c.build();
-            bench::GraphRunner runner(ctx, **device, net.graph, c.flags);
-            bench::Timing t = runner.time(o.warmup, o.runs);
-            Row r{c.name, c.precision, "", net.gflop, t.medianMs, t.minMs, t.recordUs,
-                  t.medianMs > 0 ? net.gflop / t.medianMs : 0.0, runner.compiled().report.dispatchablesOut};
+            bridge::GraphSession session(ctx, **device, net.graph, c.flags);
+            session.setInputs(benchInputs(net.graph, nullptr));
+            bridge::Timing t = session.time(o.runs, o.warmup);
+            Row r{c.name, c.precision, "", net.gflop, t.medianGpuMs, t.medianRecordUs,
+                  t.medianGpuMs > 0 ? net.gflop / t.medianGpuMs : 0.0, session.compiled().report.dispatchablesOut};
             std::printf("  %-28s %-10s %9.3f ms  %7.2f TFLOP/s  record %6.1f us\n", c.name.c_str(), c.precision.c_str(), r.medianMs,
                         r.tflops, r.recordUs);
             rows.push_back(r);

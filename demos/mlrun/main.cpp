@@ -7,7 +7,7 @@
 //
 // Writes every graph output as DIR/<output name>.npy (float32, C order). Exit codes: 0 success,
 // 1 the model or the run failed, 2 bad command line or input files.
-#include "graph_session.h"
+#include "bridge/graph_session.h"
 #include "mlplugin/onnx.h"
 #include "npy.h"
 
@@ -155,8 +155,8 @@ int run(const Options& o) {
     cd.validation = o.validation;
     cd.deviceIndex = o.device;
     engine::Context ctx(cd);
-    auto device = mlrun::createDevice(ctx, o.validation);
-    mlrun::GraphSession session(ctx, *device, model->graph);
+    auto device = bridge::createDevice(ctx, o.validation);
+    bridge::GraphSession session(ctx, *device, model->graph);
     const mlplugin::GraphCompileReport& report = session.compiled().report;
     std::printf("%s (opset %lld, %s): %u nodes -> %u dispatches, %llu temporary bytes, %llu persistent bytes\n", o.model.c_str(),
                 static_cast<long long>(model->opsetVersion), ctx.deviceName().c_str(), report.nodesIn, report.dispatchablesOut,
@@ -180,7 +180,7 @@ int run(const Options& o) {
         std::printf("%s: %s -> %s\n", model->outputNames[i].c_str(), desc.toString().c_str(), path.c_str());
     }
     if (o.iterations) {
-        mlrun::Timing t = session.time(o.iterations);
+        bridge::Timing t = session.time(o.iterations);
         std::printf("%u runs: median GPU %.3f ms, median CPU record %.1f us\n", t.runs, t.medianGpuMs, t.medianRecordUs);
     }
     if (o.validation && ctx.validationMessageCount() > 0) {

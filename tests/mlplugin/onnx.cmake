@@ -13,9 +13,10 @@ if(TARGET mlplugin_onnx)
   vkml_warnings(mlplugin_onnx_load_tests)
   gtest_discover_tests(mlplugin_onnx_load_tests DISCOVERY_TIMEOUT 60)
 
+  # GPU: every model through compileGraph and the recorder, fp32 and fp16, against PyTorch.
+  vkml_test(mlplugin_onnx_gpu_tests onnx_gpu_test.cpp LIBS onnx_test_models bridge mlp_op_test)
+
   if(TARGET mlrun)
-    # GPU: every model through compileGraph and the recorder, fp32 and fp16, against PyTorch.
-    vkml_test(mlplugin_onnx_gpu_tests onnx_gpu_test.cpp LIBS onnx_test_models mlrun_session mlp_op_test)
 
     # The mlrun tool end to end: run a model, compare its .npy outputs with PyTorch's
     # (npy_compare, a tiny checker), and bad command lines/inputs give clear errors.

@@ -1,6 +1,6 @@
 // Every committed ONNX model compiled and run on the GPU (lavapipe, validation on) through the
 // public API, fp32 and fp16, compared with PyTorch's output.
-#include "graph_session.h"
+#include "bridge/graph_session.h"
 #include "onnx_models.h"
 #include "op_test.h"
 
@@ -41,7 +41,7 @@ TEST_P(OnnxGpuTest, MatchesPyTorch) {
     std::vector<std::vector<float>> values;
     for (auto& a : inputs) values.push_back(a.values);
     try {
-        mlrun::GraphSession session(ctx(), optest::device(), model->graph, c.compileFlags);
+        bridge::GraphSession session(ctx(), optest::device(), model->graph, c.compileFlags);
         session.setInputs(values);
         session.run();
         auto got = session.readOutputs();

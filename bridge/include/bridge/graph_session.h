@@ -11,7 +11,7 @@
 #include <memory>
 #include <vector>
 
-namespace mlrun {
+namespace bridge {
 
 struct Timing {
     double medianGpuMs = 0;     // timestamp queries around each execution
@@ -31,8 +31,8 @@ public:
     // One fp32 vector per graph input, packed in the input's shape.
     void setInputs(const std::vector<std::vector<float>>& inputs);
     void run();
-    // `runs` executions in one command buffer (after one warm-up), barriers between them.
-    Timing time(uint32_t runs);
+    // `warmup` untimed, then `runs` timed executions in one command buffer, barriers between them.
+    Timing time(uint32_t runs, uint32_t warmup = 1);
     std::vector<std::vector<float>> readOutputs();
 
 private:
@@ -50,4 +50,4 @@ private:
 // The plugin device over an engine context (DeviceFlagDebug when `debug`).
 std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
 
-}  // namespace mlrun
+}  // namespace bridge

@@ -1,4 +1,4 @@
-#include "graph_session.h"
+#include "bridge/graph_session.h"
 
 #include "engine/error.h"
 #include "mlplugin/half.h"
@@ -8,7 +8,7 @@
 #include <cstring>
 #include <stdexcept>
 
-namespace mlrun {
+namespace bridge {
 namespace {
 
 using namespace mlplugin;
@@ -164,7 +164,7 @@ void GraphSession::run() {
     });
 }
 
-Timing GraphSession::time(uint32_t runs) {
+Timing GraphSession::time(uint32_t runs, uint32_t warmup) {
     if (!ctx_.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
     VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -179,17 +179,18 @@ Timing GraphSession::time(uint32_t runs) {
     std::vector<double> recordUs;
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, queries, 0, 2 * runs);
-        for (uint32_t i = 0; i < runs + 1; ++i) {  // run 0 warms up
+        for (uint32_t i = 0; i < warmup + runs; ++i) {
             // Each run overwrites the outputs and temporaries the previous one wrote and read.
             barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
                     VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
-            if (i > 0) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2 * (i - 1));
+            bool timed = i >= warmup;
+            if (timed) vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2 * (i - warmup));
             auto t0 = std::chrono::steady_clock::now();
             check(recorder_->record(cmd, *compiled_.op, *table_), "record");
             auto t1 = std::chrono::steady_clock::now();
-            if (i > 0) {
+            if (timed) {
                 recordUs.push_back(std::chrono::duration<double, std::micro>(t1 - t0).count());
-                vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2 * (i - 1) + 1);
+                vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, queries, 2 * (i - warmup) + 1);
             }
         }
     });
@@ -223,4 +224,4 @@ std::vector<std::vector<float>> GraphSession::readOutputs() {
     return out;
 }
 
-}  // namespace mlrun
+}  // namespace bridge
