@@ -11,6 +11,9 @@
 #include <vector>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -19,8 +22,6 @@ constexpr DataType F16 = DataType::Float16;
 
 class DataMovement : public testsupport::VulkanTest {};
 
-#define REQUIRE_FP16() \
-    if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device"
 
 optest::RunOptions exact() {
     optest::RunOptions o;
@@ -30,21 +31,8 @@ optest::RunOptions exact() {
 
 void checkExact(const OperatorDesc& desc, uint32_t seed = 1) { optest::checkOperator(desc, exact(), seed); }
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
-// [n, c, h, w] stored channels-last.
-TensorDesc nhwc(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w) {
-    return TensorDesc::strided(t, {n, c, h, w}, {h * w * c, 1, w * c, c});
-}
 
-// [n, c, h, w] with `pad` unused elements after every row.
-TensorDesc paddedRows(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t pad) {
-    uint32_t row = w + pad;
-    return TensorDesc::strided(t, {n, c, h, w}, {c * h * row, h * row, row, 1});
-}
 
 TransposeDesc transpose(const TensorDesc& in, const TensorDesc& out, std::array<uint32_t, kMaxTensorRank> perm) {
     TransposeDesc d;

@@ -8,6 +8,9 @@
 #include <string>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -38,10 +41,6 @@ void checkWithRanges(const ElementWiseDesc& d, double aLo, double aHi, double bL
     optest::checkOperator(d, inputs);
 }
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
 ErrorCode compileErrorCode(const OperatorDesc& desc) {
     auto compiled = optest::device().compileOperator(desc);
@@ -142,9 +141,6 @@ TEST_F(ElementWise, PaddedStridesOnEveryTensor) {
     optest::checkOperator(binary(ElementWiseOp::Max, a, b, out));
 }
 
-TensorDesc nhwc(DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_t w) {
-    return TensorDesc::strided(type, {n, c, h, w}, {h * w * c, 1, w * c, c});
-}
 
 TEST_F(ElementWise, LayoutConversionNchwNhwc) {
     TensorDesc nchw = TensorDesc::make(F32, {2, 5, 3, 7});

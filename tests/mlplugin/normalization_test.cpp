@@ -9,6 +9,9 @@
 #include <string>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -18,10 +21,6 @@ constexpr uint32_t Owned = TensorFlagOwnedByPlugin;
 
 class Normalization : public testsupport::VulkanTest {};
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
 BatchNormalizationDesc batchNorm(const TensorDesc& x, const TensorDesc& constant, uint32_t ownedMask = 0) {
     BatchNormalizationDesc d;

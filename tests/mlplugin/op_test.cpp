@@ -336,6 +336,20 @@ std::vector<HostTensor> run(const OperatorDesc& desc, const std::vector<HostTens
 
 }  // namespace
 
+std::string compileError(const OperatorDesc& desc) {
+    auto compiled = device().compileOperator(desc);
+    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
+}
+
+TensorDesc nhwc(DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_t w) {
+    return TensorDesc::strided(type, {n, c, h, w}, {h * w * c, 1, w * c, c});
+}
+
+TensorDesc paddedRows(DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t pad) {
+    uint32_t row = w + pad;
+    return TensorDesc::strided(type, {n, c, h, w}, {c * h * row, h * row, row, 1});
+}
+
 mlplugin::Device& device() {
     static std::unique_ptr<Device> dev = [] {
         engine::Context& ctx = testsupport::context();

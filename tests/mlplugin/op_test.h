@@ -7,6 +7,7 @@
 #include "vulkan_test.h"
 
 #include <cstdint>
+#include <string>
 #include <vector>
 
 namespace optest {
@@ -38,6 +39,17 @@ double relativeL2(const mlplugin::HostTensor& got, const mlplugin::HostTensor& w
 // randomInputs + runOnGpu + referenceEvaluate + relativeL2 per output, with EXPECT_LT.
 void checkOperator(const mlplugin::OperatorDesc& desc, const RunOptions& options = {}, uint32_t seed = 1);
 void checkOperator(const mlplugin::OperatorDesc& desc, const std::vector<mlplugin::HostTensor>& inputs, const RunOptions& options = {});
+
+// The message compileOperator fails with, or "<compiled>" when it succeeds.
+std::string compileError(const mlplugin::OperatorDesc& desc);
+// [n, c, h, w] stored channels-last.
+mlplugin::TensorDesc nhwc(mlplugin::DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_t w);
+// [n, c, h, w] with `pad` unused elements after every row.
+mlplugin::TensorDesc paddedRows(mlplugin::DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t pad);
+
+// Skips the current test on devices without fp16 storage and arithmetic.
+#define REQUIRE_FP16() \
+    if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device"
 
 // Compiles `graph` (GraphCompileFlags in `graphFlags`), runs it with random inputs through the
 // OperatorInitializer (constants blob) and the recorder, and compares every output with

@@ -8,6 +8,9 @@
 #include <string>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -16,22 +19,9 @@ constexpr DataType F16 = DataType::Float16;
 
 class Pooling : public testsupport::VulkanTest {};
 
-#define REQUIRE_FP16() \
-    if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device"
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
-TensorDesc nhwc(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w) {
-    return TensorDesc::strided(t, {n, c, h, w}, {h * w * c, 1, w * c, c});
-}
 
-TensorDesc paddedRows(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t pad) {
-    uint32_t row = w + pad;
-    return TensorDesc::strided(t, {n, c, h, w}, {c * h * row, h * row, row, 1});
-}
 
 struct Window {
     std::array<uint32_t, 2> size{2, 2}, strides{1, 1}, dilations{1, 1}, padBegin{0, 0}, padEnd{0, 0};

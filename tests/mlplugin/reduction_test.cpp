@@ -10,6 +10,9 @@
 #include <string>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -18,10 +21,6 @@ constexpr DataType F16 = DataType::Float16;
 
 class Reduction : public testsupport::VulkanTest {};
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
 TensorDesc reducedSizes(const TensorDesc& input, uint32_t axesMask, DataType type) {
     TensorDesc out = input;

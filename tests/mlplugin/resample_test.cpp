@@ -9,6 +9,9 @@
 #include <string>
 
 using namespace mlplugin;
+using optest::compileError;
+using optest::nhwc;
+using optest::paddedRows;
 
 namespace {
 
@@ -17,22 +20,9 @@ constexpr DataType F16 = DataType::Float16;
 
 class Resample : public testsupport::VulkanTest {};
 
-#define REQUIRE_FP16() \
-    if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device"
 
-std::string compileError(const OperatorDesc& desc) {
-    auto compiled = optest::device().compileOperator(desc);
-    return compiled.ok() ? std::string("<compiled>") : compiled.error().message;
-}
 
-TensorDesc nhwc(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w) {
-    return TensorDesc::strided(t, {n, c, h, w}, {h * w * c, 1, w * c, c});
-}
 
-TensorDesc paddedRows(DataType t, uint32_t n, uint32_t c, uint32_t h, uint32_t w, uint32_t pad) {
-    uint32_t row = w + pad;
-    return TensorDesc::strided(t, {n, c, h, w}, {c * h * row, h * row, row, 1});
-}
 
 ResampleDesc resample(const TensorDesc& in, const TensorDesc& out, ResampleMode mode, CoordinateTransform t,
                       std::array<float, 2> scales = {0, 0}, NearestRounding r = NearestRounding::RoundPreferFloor) {
