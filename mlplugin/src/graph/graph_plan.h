@@ -50,4 +50,7 @@ struct GraphPlanOptions {
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);
 
+// The fusion and folding passes, to a fixed point, then concat elimination (graph_fusion.cpp).
+void fuseGraph(GraphPlan& plan);
+
 }  // namespace mlplugin::detail

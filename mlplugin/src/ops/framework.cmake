@@ -19,6 +19,7 @@ list(APPEND MLP_SOURCES
   src/graph/node_tensors.cpp
   src/graph/graph_desc.cpp
   src/graph/graph_plan.cpp
+  src/graph/graph_fusion.cpp
   src/graph/graph_reference.cpp
   src/graph/graph_compile.cpp
   src/graph/graph_builder.cpp

@@ -1,0 +1,277 @@
+// Graph fusion and folding passes (planGraph runs them between ordering and memory planning).
+// Each rule that fires is logged in GraphCompileReport::fusions and has a test in
+// tests/mlplugin/graph_plan_test.cpp.
+#include "graph/graph_plan.h"
+
+#include "graph/node_tensors.h"
+#include "kernel.h"
+
+#include <algorithm>
+#include <cmath>
+
+namespace mlplugin::detail {
+namespace {
+
+Activation* fusableActivation(OperatorDesc& op) {
+    return std::visit([](auto& o) -> Activation* {
+        using T = std::decay_t<decltype(o)>;
+        if constexpr (std::is_same_v<T, ConvolutionDesc> || std::is_same_v<T, GemmDesc> || std::is_same_v<T, BatchNormalizationDesc> ||
+                      std::is_same_v<T, InstanceNormalizationDesc> || std::is_same_v<T, MeanVarianceNormalizationDesc>)
+            return &o.activation;
+        else if constexpr (std::is_same_v<T, ElementWiseDesc>)
+            return o.op == ElementWiseOp::Activation ? nullptr : &o.activation;
+        else return nullptr;
+    }, op);
+}
+
+const ElementWiseDesc* pureActivation(const OperatorDesc& op) {
+    auto* e = std::get_if<ElementWiseDesc>(&op);
+    if (!e || e->op != ElementWiseOp::Activation || e->inputScaleBias || e->b) return nullptr;
+    return e;
+}
+
+struct FusionState {
+    std::vector<GraphValue>& values;
+    std::vector<PlannedNode>& nodes;
+    const std::vector<ValueId>& outputs;
+    std::vector<std::string>& log;
+
+    uint32_t uses(ValueId v) const {
+        uint32_t n = uint32_t(std::count(outputs.begin(), outputs.end(), v));
+        for (const auto& pn : nodes) n += uint32_t(std::count(pn.node.inputs.begin(), pn.node.inputs.end(), v));
+        return n;
+    }
+    int consumerOf(ValueId v) const {
+        for (size_t i = 0; i < nodes.size(); ++i)
+            if (std::count(nodes[i].node.inputs.begin(), nodes[i].node.inputs.end(), v)) return int(i);
+        return -1;
+    }
+    bool singleUse(ValueId v) const {
+        return uses(v) == 1 && std::count(outputs.begin(), outputs.end(), v) == 0;
+    }
+    const GraphValue* constant(ValueId v) const {
+        return v != kNoValue && values[v].kind == GraphValue::Kind::Constant ? &values[v] : nullptr;
+    }
+};
+
+// producer -> activation node: the activation moves into the producer.
+bool fuseActivations(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto& producer = s.nodes[i];
+        if (producer.node.outputs.size() != 1) continue;
+        Activation* act = fusableActivation(producer.node.op);
+        if (!act || act->type != ActivationType::None) continue;
+        ValueId out = producer.node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        if (c < 0) continue;
+        const ElementWiseDesc* e = pureActivation(s.nodes[c].node.op);
+        if (!e || e->output.dataType != s.values[out].desc.dataType) continue;
+        *act = e->activation;
+        s.log.push_back(producer.label + " + " + s.nodes[c].label + " -> fused " + toString(act->type));
+        ValueId fusedOut = s.nodes[c].node.outputs[0];
+        producer.node.outputs[0] = fusedOut;
+        mutableOperatorOutputs(producer.node.op)[0]->dataType = s.values[fusedOut].desc.dataType;
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv (constant weights) -> batch_normalization (constant statistics): fold into the weights.
+bool foldBatchNorm(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto* conv = std::get_if<ConvolutionDesc>(&s.nodes[i].node.op);
+        if (!conv || conv->transposed || conv->activation.type != ActivationType::None) continue;
+        const auto& in = s.nodes[i].node.inputs;
+        const GraphValue* w = s.constant(in[1]);
+        const GraphValue* b = in.size() > 2 ? s.constant(in[2]) : nullptr;
+        if (!w || (in.size() > 2 && in[2] != kNoValue && !b)) continue;
+        ValueId out = s.nodes[i].node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        auto* bn = c >= 0 ? std::get_if<BatchNormalizationDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!bn || s.nodes[c].node.inputs[0] != out) continue;
+        const auto& bi = s.nodes[c].node.inputs;
+        const GraphValue *mean = s.constant(bi[1]), *var = s.constant(bi[2]), *scale = s.constant(bi[3]), *shift = s.constant(bi[4]);
+        if (!mean || !var || !scale || !shift) continue;
+        uint32_t outC = conv->filter.sizes[0];
+        if (mean->constantData.size() != outC || var->constantData.size() != outC || scale->constantData.size() != outC ||
+            shift->constantData.size() != outC)
+            continue;
+        std::vector<float> weights = w->constantData, bias(outC, 0.0f);
+        if (b) bias = b->constantData;
+        size_t perOut = weights.size() / outC;
+        for (uint32_t o = 0; o < outC; ++o) {
+            double k = scale->constantData[o] / std::sqrt(double(var->constantData[o]) + bn->epsilon);
+            for (size_t j = 0; j < perOut; ++j) weights[o * perOut + j] = float(weights[o * perOut + j] * k);
+            bias[o] = float((bias[o] - mean->constantData[o]) * k + shift->constantData[o]);
+        }
+        std::string base = s.nodes[i].label;
+        TensorDesc wd = w->desc, bd = TensorDesc::make(DataType::Float32, {outC});
+        s.values.push_back({w->name + "+bn", wd, GraphValue::Kind::Constant, std::move(weights)});
+        ValueId newW = ValueId(s.values.size() - 1);
+        s.values.push_back({(b ? b->name : std::string("bias")) + "+bn", bd, GraphValue::Kind::Constant, std::move(bias)});
+        ValueId newB = ValueId(s.values.size() - 1);
+        conv->activation = bn->activation;
+        conv->bias = bd;
+        conv->filter = wd;
+        auto& node = s.nodes[i].node;
+        node.inputs = {node.inputs[0], newW, newB};
+        ValueId bnOut = s.nodes[c].node.outputs[0];
+        node.outputs[0] = bnOut;
+        conv->output.dataType = s.values[bnOut].desc.dataType;
+        s.log.push_back(base + " + " + s.nodes[c].label + " -> batch normalization folded into the weights");
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv without bias -> add of a per-channel constant: the constant becomes the bias.
+bool foldBiasAdd(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto* conv = std::get_if<ConvolutionDesc>(&s.nodes[i].node.op);
+        if (!conv || conv->bias || conv->activation.type != ActivationType::None) continue;
+        ValueId out = s.nodes[i].node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        auto* add = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!add || add->op != ElementWiseOp::Add || add->inputScaleBias) continue;
+        const auto& ai = s.nodes[c].node.inputs;
+        ValueId other = ai[0] == out ? ai[1] : ai[0];
+        const GraphValue* k = s.constant(other);
+        uint32_t outC = conv->output.sizes[1];
+        if (!k || k->constantData.size() != outC) continue;
+        // The constant must vary along the channel dim only: [C], [C,1,1] or [1,C,1,1].
+        const TensorDesc& kd = k->desc;
+        bool perChannel = (kd.rank == 1) || (kd.rank == 3 && kd.sizes[1] == 1 && kd.sizes[2] == 1) ||
+                          (kd.rank == 4 && kd.sizes[0] == 1 && kd.sizes[2] == 1 && kd.sizes[3] == 1);
+        if (!perChannel || add->output.rank != 4) continue;
+        TensorDesc bd = TensorDesc::make(DataType::Float32, {outC});
+        s.values.push_back({k->name, bd, GraphValue::Kind::Constant, k->constantData});
+        ValueId newB = ValueId(s.values.size() - 1);
+        conv->bias = bd;
+        conv->activation = add->activation;
+        auto& node = s.nodes[i].node;
+        node.inputs.resize(3);
+        node.inputs[2] = newB;
+        ValueId addOut = s.nodes[c].node.outputs[0];
+        node.outputs[0] = addOut;
+        conv->output.dataType = s.values[addOut].desc.dataType;
+        s.log.push_back(s.nodes[i].label + " + " + s.nodes[c].label + " -> bias");
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// A node whose inputs are all constants is evaluated now; its outputs become constants.
+bool foldConstants(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto& node = s.nodes[i].node;
+        bool allConstant = !node.inputs.empty();
+        for (ValueId v : node.inputs) allConstant &= v == kNoValue || s.constant(v) != nullptr;
+        if (!allConstant) continue;
+        std::vector<HostTensor> in;
+        for (ValueId v : node.inputs) {
+            if (v == kNoValue) { in.push_back({}); continue; }
+            const GraphValue& c = s.values[v];
+            // Constants are packed row-major; present them with packed strides.
+            TensorDesc d = c.desc;
+            d.hasStrides = false;
+            in.push_back({d, std::vector<double>(c.constantData.begin(), c.constantData.end())});
+        }
+        in.resize(operatorInputs(node.op).size());  // absent trailing optional inputs
+        OperatorDesc op = node.op;
+        std::vector<const TensorDesc*> descs;
+        for (auto& t : in) descs.push_back(t.desc.rank ? &t.desc : nullptr);
+        setOperatorInputs(op, descs);
+        for (TensorDesc* t : mutableOperatorOutputs(op)) t->hasStrides = false;
+        auto r = referenceEvaluate(op, in);
+        if (!r) continue;  // leave it to the GPU (e.g. no reference for this op)
+        for (size_t o = 0; o < node.outputs.size(); ++o) {
+            GraphValue& v = s.values[node.outputs[o]];
+            v.kind = GraphValue::Kind::Constant;
+            v.constantData.assign((*r)[o].data.begin(), (*r)[o].data.end());
+            v.desc.hasStrides = false;
+            v.constantData.resize(v.desc.elementCount());
+        }
+        s.log.push_back(s.nodes[i].label + " -> constant folded");
+        s.nodes.erase(s.nodes.begin() + i);
+        return true;
+    }
+    return false;
+}
+
+// Re-derives a node's tensor descs from the values it reads and writes (after a value's desc
+// changed, e.g. into a strided view).
+void refreshDescs(GraphNode& node, const std::vector<GraphValue>& values) {
+    std::vector<const TensorDesc*> descs;
+    for (ValueId v : node.inputs) descs.push_back(v == kNoValue ? nullptr : &values[v].desc);
+    setOperatorInputs(node.op, descs);
+    auto outs = mutableOperatorOutputs(node.op);
+    for (size_t k = 0; k < outs.size() && k < node.outputs.size(); ++k) *outs[k] = values[node.outputs[k]].desc;
+}
+
+// concat whose inputs are all single-output intermediates: each producer writes straight into
+// its slice of the concat's output (a strided view), and the concat disappears.
+bool eliminateConcat(GraphPlan& plan, std::vector<bool>& isBase) {
+    std::vector<GraphValue>& values = plan.values;
+    for (size_t c = 0; c < plan.nodes.size(); ++c) {
+        const auto* concat = std::get_if<ConcatDesc>(&plan.nodes[c].node.op);
+        if (!concat) continue;
+        const GraphNode& node = plan.nodes[c].node;
+        ValueId out = node.outputs[0];
+        const TensorDesc& od = values[out].desc;
+        if (!od.isPacked() || plan.views[out].base != kNoValue || concat->axis >= od.rank) continue;
+        std::vector<ValueId> ins = node.inputs;
+        bool ok = true;
+        for (size_t i = 0; i < ins.size() && ok; ++i) {
+            ValueId v = ins[i];
+            const GraphValue& val = values[v];
+            int producer = -1;
+            for (size_t p = 0; p < plan.nodes.size(); ++p)
+                if (std::count(plan.nodes[p].node.outputs.begin(), plan.nodes[p].node.outputs.end(), v)) producer = int(p);
+            ok = val.kind == GraphValue::Kind::Intermediate && producer >= 0 && plan.nodes[producer].node.outputs.size() == 1 &&
+                 !std::get_if<ConcatDesc>(&plan.nodes[producer].node.op) && std::count(ins.begin(), ins.end(), v) == 1 &&
+                 std::count(plan.outputs.begin(), plan.outputs.end(), v) == 0 && plan.views[v].base == kNoValue && !isBase[v] &&
+                 val.desc.isPacked() && val.desc.dataType == od.dataType;
+        }
+        if (!ok) continue;
+        auto strides = od.effectiveStrides();
+        std::vector<uint64_t> offsets;
+        uint64_t along = 0;
+        for (ValueId v : ins) {
+            offsets.push_back(along * strides[concat->axis] * byteSize(od.dataType));
+            along += values[v].desc.sizes[concat->axis];
+        }
+        // Every slice must start where a descriptor may point.
+        if (std::any_of(offsets.begin(), offsets.end(), [](uint64_t o) { return o % kGraphAlignment != 0; })) continue;
+        for (size_t i = 0; i < ins.size(); ++i) {
+            TensorDesc& d = values[ins[i]].desc;
+            d.hasStrides = true;
+            d.strides = strides;
+            plan.views[ins[i]] = {out, offsets[i]};
+        }
+        isBase[out] = true;
+        plan.report.fusions.push_back(plan.nodes[c].label + " -> removed: " + std::to_string(ins.size()) +
+                                      " producers write into its output");
+        plan.nodes.erase(plan.nodes.begin() + c);
+        for (PlannedNode& pn : plan.nodes) refreshDescs(pn.node, values);
+        return true;
+    }
+    return false;
+}
+
+}  // namespace
+
+void fuseGraph(GraphPlan& plan) {
+    FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
+    while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || fuseActivations(s)) {}
+    plan.views.assign(plan.values.size(), {});
+    std::vector<bool> isBase(plan.values.size(), false);
+    while (eliminateConcat(plan, isBase)) {}
+}
+
+}  // namespace mlplugin::detail
