@@ -7,3 +7,6 @@ gtest_discover_tests(mlplugin_core_tests DISCOVERY_TIMEOUT 60)
 
 # Compiled graphs on the GPU (needs the conformance harness).
 vkml_test(mlplugin_graph_tests graph_test.cpp LIBS mlp_op_test)
+
+# The README's plugin example, kept compiling and running.
+vkml_test(mlplugin_readme_example_tests readme_example_test.cpp LIBS mlp_op_test)
