@@ -230,6 +230,57 @@ TEST(OnnxErrors, DuplicateProducerIsRejected) {
     expectError(loadProto(m), ErrorCode::InvalidModel, {"node 1", "'y' is already defined"});
 }
 
+// PyTorch's opset-9 pixel_shuffle (espcn_op9: Reshape to 6-D -> Transpose -> Reshape) with one
+// detail changed is not a depth-to-space: it must keep the rank-limit error, not load as one.
+onnx::NodeProto& nodeOfType(onnx::ModelProto& m, const std::string& type, int nth = 0) {
+    for (auto& n : *m.mutable_graph()->mutable_node())
+        if (n.op_type() == type && nth-- == 0) return n;
+    ADD_FAILURE() << "no " << type << " node";
+    return *m.mutable_graph()->mutable_node(0);
+}
+
+void setConstant(onnx::NodeProto& constant, std::vector<int64_t> values) {
+    for (auto& a : *constant.mutable_attribute())
+        if (a.name() == "value") *a.mutable_t() = int64Tensor("", std::move(values));
+}
+
+void expectRankError(const onnx::ModelProto& m) { expectError(loadProto(m), ErrorCode::Unsupported, {"(Reshape)", "rank 6", "at most 5"}); }
+
+TEST(OnnxErrors, NearMissPixelShuffleKeepsRankError) {
+    const onnx::ModelProto original = parseModel("espcn_op9.onnx");
+    ASSERT_TRUE(loadProto(original).ok());
+
+    auto wrongPerm = original;
+    auto* perm = nodeOfType(wrongPerm, "Transpose").mutable_attribute(0)->mutable_ints();
+    ASSERT_EQ(perm->size(), 6);
+    std::swap(perm->at(2), perm->at(3));  // [0,1,2,4,5,3]
+    expectRankError(wrongPerm);
+
+    // The DCR permutation on a CRD-shaped split ([N, C, r, r, H, W] with C != r).
+    auto dcrPermOnCrd = original;
+    nodeOfType(dcrPermOnCrd, "Transpose").mutable_attribute(0)->clear_ints();
+    for (int64_t p : {0, 3, 4, 1, 5, 2}) nodeOfType(dcrPermOnCrd, "Transpose").mutable_attribute(0)->add_ints(p);
+    setConstant(nodeOfType(dcrPermOnCrd, "Constant", 0), {-1, 1, 2, 2, 6, 6});  // C=1, r=2: a C/r mix-up
+    setConstant(nodeOfType(dcrPermOnCrd, "Constant", 1), {-1, 2, 6, 6});      // same element count
+    expectRankError(dcrPermOnCrd);
+
+    // Right permutation, but the final shape is not [N, C, H*r, W*r] (same element count).
+    auto wrongFinal = original;
+    setConstant(nodeOfType(wrongFinal, "Constant", 1), {-1, 1, 6, 24});
+    expectRankError(wrongFinal);
+
+    // A non-square block split: [N, C, 4, 1, H, W].
+    auto nonSquare = original;
+    setConstant(nodeOfType(nonSquare, "Constant", 0), {-1, 1, 4, 1, 6, 6});
+    setConstant(nodeOfType(nonSquare, "Constant", 1), {-1, 1, 24, 6});
+    expectRankError(nonSquare);
+
+    // The 6-D transposed intermediate is also a graph output: it must exist, so no match.
+    auto exposed = original;
+    exposed.mutable_graph()->add_output()->set_name(nodeOfType(exposed, "Transpose").output(0));
+    expectRankError(exposed);
+}
+
 // Structure-aware fuzzing: attribute values, int64 constants and node inputs replaced by
 // hostile values (negative, zero, huge, wrong lengths, other tensors). Every variant loads or
 // fails with a message; none crashes.

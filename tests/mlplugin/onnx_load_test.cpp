@@ -67,6 +67,23 @@ TEST(OnnxStructure, ErfChainBecomesGelu) {
     }
 }
 
+// PyTorch exports pixel_shuffle at opset 9 as Reshape(6-D) -> Transpose -> Reshape; the loader
+// turns the chain into one CRD DepthToSpace (opset 11+ files carry the DepthToSpace itself).
+TEST(OnnxStructure, SixDimPixelShuffleChainBecomesDepthToSpace) {
+    for (const char* name : {"espcn_op9", "espcn_op11"}) {
+        auto m = load(name);
+        ASSERT_TRUE(m.ok()) << m.error().message;
+        // conv, tanh, conv, tanh, conv, depth-to-space: no transpose, no copies.
+        EXPECT_EQ(m->graph.nodes.size(), 6u) << name;
+        ASSERT_EQ(countNodes(m->graph, [](const OperatorDesc& op) { return std::holds_alternative<DepthToSpaceDesc>(op); }), 1u) << name;
+        const auto& d = std::get<DepthToSpaceDesc>(m->graph.nodes.back().op);
+        EXPECT_EQ(d.blockSize, 2u) << name;
+        EXPECT_EQ(d.order, DepthSpaceOrder::CRD) << name;
+        EXPECT_EQ(d.input.toString(), "fp32[1,4,6,6]") << name;
+        EXPECT_EQ(m->graph.values[m->graph.outputs[0]].desc.toString(), "fp32[1,1,12,12]") << name;
+    }
+}
+
 // Reshape/Flatten/Squeeze/Unsqueeze of runtime tensors are views: no copy nodes.
 TEST(OnnxStructure, ReshapesAreViews) {
     for (const char* name : {"poolhead_op11", "poolhead_op13", "normsoftmax_op9", "normsoftmax_op13"}) {

@@ -13,7 +13,7 @@ std::vector<ModelCase> allModels() {
     auto add = [&](const std::string& data, std::vector<int> opsets, std::vector<std::string> in, std::vector<std::string> out) {
         for (int op : opsets) cases.push_back({data + "_op" + std::to_string(op), data, in, out, {}});
     };
-    add("espcn", {11, 13, 17}, {"input"}, {"output"});
+    add("espcn", {9, 11, 13, 17}, {"input"}, {"output"});
     add("unet", {9, 11, 13, 17}, {"input"}, {"output"});
     add("poolhead", {11, 13, 17}, {"input"}, {"output"});
     add("conv1d", {9, 11, 13, 17}, {"input"}, {"output"});

@@ -39,30 +39,9 @@ Status convertReshape(Loader& l) {
     if (!shape) return shape.error();
     auto allowZero = l.intAttr("allowzero", 0);
     if (!allowZero) return allowZero.error();
-    uint64_t count = 1;
-    for (int64_t d : *in) count *= uint64_t(d);
-    std::vector<int64_t> dims = toInts(*shape);
-    int inferred = -1;
-    uint64_t known = 1;
-    for (size_t i = 0; i < dims.size(); ++i) {
-        if (dims[i] == 0 && !*allowZero) {
-            if (i >= in->size()) return l.invalid("shape entry " + std::to_string(i) + " copies a dim the input does not have");
-            dims[i] = (*in)[i];
-        }
-        if (dims[i] == -1) {
-            if (inferred >= 0) return l.invalid("shape has more than one -1");
-            inferred = int(i);
-            continue;
-        }
-        if (dims[i] <= 0 || uint64_t(dims[i]) > kMaxOnnxTensorElements) return l.invalid("shape entry " + std::to_string(dims[i]) + " is not valid");
-        known *= uint64_t(dims[i]);
-        if (known > kMaxOnnxTensorElements) return l.invalid("shape is too large");
-    }
-    if (inferred >= 0) {
-        if (count % known) return l.invalid("cannot infer the -1 dim: " + std::to_string(count) + " elements are not divisible by " + std::to_string(known));
-        dims[size_t(inferred)] = int64_t(count / known);
-    }
-    return defineReshaped(l, dims);
+    auto dims = resolveReshapeDims(l, *in, toInts(*shape), *allowZero != 0);
+    if (!dims) return dims.error();
+    return defineReshaped(l, *dims);
 }
 
 Status convertFlatten(Loader& l) {
@@ -176,6 +155,32 @@ Status convertConstantOfShape(Loader& l) {
 }
 
 }  // namespace
+
+Result<std::vector<int64_t>> resolveReshapeDims(const Loader& l, const std::vector<int64_t>& in, std::vector<int64_t> dims, bool allowZero) {
+    uint64_t count = 1;
+    for (int64_t d : in) count *= uint64_t(d);
+    int inferred = -1;
+    uint64_t known = 1;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (dims[i] == 0 && !allowZero) {
+            if (i >= in.size()) return l.invalid("shape entry " + std::to_string(i) + " copies a dim the input does not have");
+            dims[i] = in[i];
+        }
+        if (dims[i] == -1) {
+            if (inferred >= 0) return l.invalid("shape has more than one -1");
+            inferred = int(i);
+            continue;
+        }
+        if (dims[i] <= 0 || uint64_t(dims[i]) > kMaxOnnxTensorElements) return l.invalid("shape entry " + std::to_string(dims[i]) + " is not valid");
+        known *= uint64_t(dims[i]);
+        if (known > kMaxOnnxTensorElements) return l.invalid("shape is too large");
+    }
+    if (inferred >= 0) {
+        if (count % known) return l.invalid("cannot infer the -1 dim: " + std::to_string(count) + " elements are not divisible by " + std::to_string(known));
+        dims[size_t(inferred)] = int64_t(count / known);
+    }
+    return dims;
+}
 
 void registerShapeConverters(std::unordered_map<std::string, Converter>& t) {
     t["Reshape"] = [](Loader& l, const onnx::NodeProto&) { return convertReshape(l); };

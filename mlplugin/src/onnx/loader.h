@@ -130,6 +130,9 @@ std::vector<int64_t> dimsOf(const TensorDesc& d);
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what);
 // A view of the same packed data with other sizes (element counts must match).
 Result<GraphView> reshapeView(const Loader& l, const GraphView& v, const std::vector<uint32_t>& sizes);
+// Reshape's target dims for input dims `in`: `0` copies the input dim (unless allowZero), one
+// `-1` is inferred from the element count. Errors name the loader's current node.
+Result<std::vector<int64_t>> resolveReshapeDims(const Loader& l, const std::vector<int64_t>& in, std::vector<int64_t> shape, bool allowZero);
 // Numpy-style broadcast of two host tensors through `f` (integer results truncated).
 Result<HostTensorValue> broadcastHost(const Loader& l, const HostTensorValue& a, const HostTensorValue& b, double (*f)(double, double));
 // Input i's dims, whether a host tensor or a graph value.

@@ -2,6 +2,7 @@
 // file order (ONNX requires topological order; anything else is reported as undefined/cyclic).
 #include "mlplugin/onnx.h"
 
+#include "onnx/depth_to_space_pattern.h"
 #include "onnx/gelu_pattern.h"
 #include "onnx/loader.h"
 
@@ -99,13 +100,36 @@ Result<std::vector<uint32_t>> inputShape(const onnx::ValueInfoProto& in, const O
     return toSizes(dims, what);
 }
 
+// Converts node i with its registered converter.
+Status convertNode(Loader& loader, const onnx::GraphProto& g, int i) {
+    const onnx::NodeProto& node = g.node(i);
+    loader.setCurrentNode(&node, size_t(i));
+    if (!node.domain().empty() && node.domain() != "ai.onnx")
+        return loader.unsupportedHere("operator domain '" + node.domain() + "' is not supported (only the default ONNX domain is)");
+    if (node.output_size() == 0 || node.output(0).empty()) return loader.invalid("the node has no output");
+    for (const auto& out : node.output())
+        if (!out.empty() && loader.has(out)) return loader.invalid("output '" + out + "' is already defined (each tensor has one producer)");
+    const auto& table = converters();
+    auto conv = table.find(node.op_type());
+    if (conv == table.end()) {
+        std::string list;
+        for (const auto& s : supportedOnnxOperators()) list += (list.empty() ? "" : ", ") + s;
+        return loader.unsupportedHere("operator '" + node.op_type() + "' is not supported. Supported operators: " + list);
+    }
+    MLP_TRY(conv->second(loader, node));
+    for (int o = 0; o < node.output_size(); ++o)
+        if (!node.output(o).empty() && !loader.has(node.output(o)))
+            return loader.unsupportedHere("output " + std::to_string(o) + " ('" + node.output(o) + "') is not supported");
+    return {};
+}
+
 Status convertNodes(Loader& loader, const onnx::GraphProto& g) {
     GeluPatterns gelu = findGeluPatterns(g);
-    const auto& table = converters();
+    DepthToSpacePatterns depthToSpace = findDepthToSpacePatterns(g);
     for (int i = 0; i < g.node_size(); ++i) {
         const onnx::NodeProto& node = g.node(i);
         loader.setCurrentNode(&node, size_t(i));
-        if (gelu.skipped.count(i)) continue;
+        if (gelu.skipped.count(i) || depthToSpace.deferred.count(i)) continue;
         if (auto it = gelu.geluInput.find(i); it != gelu.geluInput.end()) {
             auto x = loader.asGraph(it->second);
             if (!x) return x.error();
@@ -113,21 +137,18 @@ Status convertNodes(Loader& loader, const onnx::GraphProto& g) {
             MLP_TRY(loader.emit(e, {*x}));
             continue;
         }
-        if (!node.domain().empty() && node.domain() != "ai.onnx")
-            return loader.unsupportedHere("operator domain '" + node.domain() + "' is not supported (only the default ONNX domain is)");
-        if (node.output_size() == 0 || node.output(0).empty()) return loader.invalid("the node has no output");
-        for (const auto& out : node.output())
-            if (!out.empty() && loader.has(out)) return loader.invalid("output '" + out + "' is already defined (each tensor has one producer)");
-        auto conv = table.find(node.op_type());
-        if (conv == table.end()) {
-            std::string list;
-            for (const auto& s : supportedOnnxOperators()) list += (list.empty() ? "" : ", ") + s;
-            return loader.unsupportedHere("operator '" + node.op_type() + "' is not supported. Supported operators: " + list);
+        if (auto it = depthToSpace.byLastNode.find(i); it != depthToSpace.byLastNode.end()) {
+            if (node.output(0).empty() || loader.has(node.output(0)))
+                return loader.invalid("the node has no output, or its output is already defined");
+            auto matched = convertDepthToSpaceChain(loader, g, it->second);
+            if (!matched) return matched.error();
+            if (*matched) continue;
+            // The shapes are not a depth-to-space: convert the chain as written (a 6-D runtime
+            // tensor then fails with the rank limit, naming the first Reshape).
+            MLP_TRY(convertNode(loader, g, it->second.reshape6d));
+            MLP_TRY(convertNode(loader, g, it->second.transpose));
         }
-        MLP_TRY(conv->second(loader, node));
-        for (int o = 0; o < node.output_size(); ++o)
-            if (!node.output(o).empty() && !loader.has(node.output(o)))
-                return loader.unsupportedHere("output " + std::to_string(o) + " ('" + node.output(o) + "') is not supported");
+        MLP_TRY(convertNode(loader, g, i));
     }
     loader.setCurrentNode(nullptr, 0);
     return {};

@@ -8,6 +8,7 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
     src/onnx/model.cpp
     src/onnx/loader.cpp
     src/onnx/gelu_pattern.cpp
+    src/onnx/depth_to_space_pattern.cpp
     src/onnx/converters_elementwise.cpp
     src/onnx/converters_network.cpp
     src/onnx/converters_shape.cpp
