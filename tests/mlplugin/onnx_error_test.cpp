@@ -1,6 +1,7 @@
 // Hostile and unsupported models: truncated and bit-flipped files, external data, size
 // mismatches, huge dims, cycles, unknown operators and attributes. Every one must fail with a
-// clear error (or load), never crash or allocate without bound.
+// clear error (or load), never crash or allocate without bound. Also hand-built variants of
+// the 6-D pixel-shuffle chain (exact matches load, near misses keep the rank error).
 #include "onnx_models.h"
 
 #include <onnx/onnx_pb.h>
@@ -279,6 +280,63 @@ TEST(OnnxErrors, NearMissPixelShuffleKeepsRankError) {
     auto exposed = original;
     exposed.mutable_graph()->add_output()->set_name(nodeOfType(exposed, "Transpose").output(0));
     expectRankError(exposed);
+}
+
+// Hand-built chains on x [1, C*r*r, H, W] with C=2, r=2 (C != r, so a CRD/DCR mix-up shows):
+// each loads as one DepthToSpace of its order, and the loaded graph computes the reshape /
+// transpose / reshape the file describes (evaluated here by index arithmetic).
+TEST(OnnxPatterns, SixDimChainsMatchTheirDefinition) {
+    constexpr int64_t C = 2, r = 2, H = 2, W = 3;
+    struct Variant {
+        DepthSpaceOrder order;
+        std::vector<int64_t> split, perm;
+        // Input channel feeding output channel c at block offset (i, j).
+        int64_t (*channel)(int64_t c, int64_t i, int64_t j);
+    };
+    const Variant variants[] = {
+        {DepthSpaceOrder::CRD, {1, C, r, r, H, W}, {0, 1, 4, 2, 5, 3}, [](int64_t c, int64_t i, int64_t j) { return (c * r + i) * r + j; }},
+        {DepthSpaceOrder::DCR, {1, r, r, C, H, W}, {0, 3, 4, 1, 5, 2}, [](int64_t c, int64_t i, int64_t j) { return (i * r + j) * C + c; }},
+    };
+    for (const Variant& v : variants) {
+        onnx::ModelProto m;
+        m.set_ir_version(8);
+        m.add_opset_import()->set_version(9);
+        auto* g = m.mutable_graph();
+        auto* in = g->add_input();
+        in->set_name("x");
+        auto* tt = in->mutable_type()->mutable_tensor_type();
+        tt->set_elem_type(onnx::TensorProto::FLOAT);
+        for (int64_t d : {int64_t(1), C * r * r, H, W}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+        g->add_output()->set_name("y");
+        *g->add_initializer() = int64Tensor("split", v.split);
+        *g->add_initializer() = int64Tensor("merged", {1, C, H * r, W * r});
+        addNode(m, "Reshape", {"x", "split"}, {"x6"});
+        auto* perm = addNode(m, "Transpose", {"x6"}, {"t6"})->add_attribute();
+        perm->set_name("perm");
+        perm->set_type(onnx::AttributeProto::INTS);
+        for (int64_t p : v.perm) perm->add_ints(p);
+        addNode(m, "Reshape", {"t6", "merged"}, {"y"});
+
+        auto model = loadProto(m);
+        ASSERT_TRUE(model.ok()) << model.error().message;
+        ASSERT_EQ(model->graph.nodes.size(), 1u);
+        const auto* d = std::get_if<DepthToSpaceDesc>(&model->graph.nodes[0].op);
+        ASSERT_NE(d, nullptr);
+        EXPECT_EQ(d->order, v.order);
+        EXPECT_EQ(d->blockSize, uint32_t(r));
+
+        HostTensor x{model->graph.values[model->graph.inputs[0]].desc, {}};
+        for (int64_t k = 0; k < C * r * r * H * W; ++k) x.data.push_back(double(k));
+        auto got = referenceEvaluateGraph(model->graph, {x});
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        ASSERT_EQ(got->at(0).data.size(), size_t(C * H * r * W * r));
+        for (int64_t c = 0; c < C; ++c)
+            for (int64_t y = 0; y < H * r; ++y)
+                for (int64_t xx = 0; xx < W * r; ++xx) {
+                    double want = double((v.channel(c, y % r, xx % r) * H + y / r) * W + xx / r);
+                    ASSERT_EQ(got->at(0).data[size_t((c * H * r + y) * W * r + xx)], want) << "c " << c << " y " << y << " x " << xx;
+                }
+    }
 }
 
 // Structure-aware fuzzing: attribute values, int64 constants and node inputs replaced by
