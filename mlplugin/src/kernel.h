@@ -105,6 +105,20 @@ Result<Plan> planMeanVarianceNormalization(const PlanContext&, const MeanVarianc
 Result<Plan> planReduce(const PlanContext&, const ReduceDesc&);
 Result<Plan> planSoftmax(const PlanContext&, const SoftmaxDesc&);
 
+// Graph compilation: up to kMaxChainSteps element-wise operators fused into one dispatch. Step 0
+// reads inputs[0] (a) and inputs[1] (b); step s > 0 reads the running value as its a and
+// inputs[s + 1] as its b. Absent b: nullptr. Every input broadcasts to `output`; the running
+// value stays in an fp32 register. Slots: inputs 0..3, output 4 (kChainOutputSlot).
+inline constexpr uint32_t kMaxChainSteps = 3;
+inline constexpr uint32_t kChainOutputSlot = 4;
+struct ElementWiseChain {
+    std::string name;
+    std::vector<ElementWiseDesc> steps;      // op, activation, scale/bias, clip of each step
+    std::vector<const TensorDesc*> inputs;   // kMaxChainSteps + 1 entries
+    TensorDesc output;
+};
+Result<Plan> planElementWiseChain(const PlanContext&, const ElementWiseChain&);
+
 // CPU references, one per family (cpu_reference.cpp dispatches on the variant).
 using HostTensors = std::vector<HostTensor>;
 Result<HostTensors> referenceElementWise(const ElementWiseDesc&, const HostTensors& in);

@@ -37,5 +37,6 @@ if(TARGET upscale_demo)
   set_tests_properties(demo_cli.headless_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
 
   add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
-  set_tests_properties(demo_window_smoke PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  # RUN_SERIAL: it failed once while the whole suite ran in parallel (cause not captured; 8 reruns passed).
+  set_tests_properties(demo_window_smoke PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
 endif()

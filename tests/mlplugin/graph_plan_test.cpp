@@ -279,3 +279,53 @@ TEST(GraphFusion, ConcatOfProducersBecomesSlicesOfItsOutput) {
     ASSERT_TRUE(kept.ok()) << kept.error().message;
     EXPECT_EQ(kept->nodes.size(), 4u);
 }
+
+TEST(GraphFusion, ElementWiseChainsBecomeOneDispatch) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 3, 5, 7}));
+    ValueId y = g.addInput("y", f32({1, 3, 5, 7}));
+    ValueId k = g.addConstant("k", f32({1, 3, 1, 1}), {0.5f, 2.0f, -1.0f});
+    ValueId m = g.addNode(ElementWiseDesc{.name = "mul", .op = ElementWiseOp::Multiply}, {x, k}).value()[0];
+    ValueId s = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {m, y}).value()[0];
+    ValueId e = g.addNode(ElementWiseDesc{.name = "exp", .op = ElementWiseOp::Exp}, {s}).value()[0];
+    ValueId q = g.addNode(ElementWiseDesc{.name = "sqrt", .op = ElementWiseOp::Sqrt}, {e}).value()[0];
+    g.markOutput(q);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 2u) << "three steps per dispatch at most";
+    ASSERT_EQ(plan->nodes[0].chain.size(), 3u);
+    EXPECT_EQ(plan->nodes[0].chain[0].op, ElementWiseOp::Multiply);
+    EXPECT_EQ(plan->nodes[0].chain[2].op, ElementWiseOp::Exp);
+    std::vector<ValueId> slots{x, k, y, kNoValue};
+    EXPECT_EQ(plan->nodes[0].node.inputs, slots);
+    EXPECT_TRUE(plan->nodes[1].chain.empty());
+    bool logged = false;
+    for (const auto& f : plan->report.fusions) logged |= f.find("one element-wise dispatch (3 steps)") != std::string::npos;
+    EXPECT_TRUE(logged);
+
+    // A consumer that broadcasts the running value (its output is larger) is not fused.
+    GraphDesc h;
+    ValueId hx = h.addInput("x", f32({1, 3, 1, 1}));
+    ValueId hy = h.addInput("y", f32({1, 3, 4, 4}));
+    ValueId hn = h.addNode(ElementWiseDesc{.name = "neg", .op = ElementWiseOp::Negate}, {hx}).value()[0];
+    ValueId ha = h.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {hn, hy}).value()[0];
+    h.markOutput(ha);
+    auto kept = planGraph(h, {});
+    ASSERT_TRUE(kept.ok()) << kept.error().message;
+    EXPECT_EQ(kept->nodes.size(), 2u);
+}
+
+TEST(GraphFusion, FusedChainRunsAfterTheNodesItsLaterStepsRead) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 2, 3, 3}));
+    ValueId y = g.addInput("y", f32({1, 2, 3, 3}));
+    ValueId a = g.addNode(ElementWiseDesc{.name = "neg", .op = ElementWiseOp::Negate}, {x}).value()[0];
+    ValueId d = conv3x3(g, y, 2, 2, "conv", 30);  // declared between the chain's two steps
+    ValueId s = g.addNode(ElementWiseDesc{.name = "sub", .op = ElementWiseOp::Subtract}, {a, d}).value()[0];
+    g.markOutput(s);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 2u);
+    EXPECT_EQ(plan->nodes[0].label, "convolution 'conv'");
+    EXPECT_EQ(plan->nodes[1].chain.size(), 2u);
+}

@@ -116,6 +116,24 @@ TEST_P(GraphTest, ConcatIntoAGraphOutputWritesSlicesInPlace) {
     optest::checkGraph(n.g, {});
 }
 
+TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    Net n{{}, GetParam()};
+    ValueId x = n.g.addInput("x", n.t({2, 5, 3, 7}));
+    ValueId y = n.g.addInput("y", n.t({1, 5, 1, 7}));  // broadcasts
+    ValueId k = n.g.addConstant("k", TensorDesc::make(DataType::Float32, {1, 5, 1, 1}), {0.5f, 2.0f, -1.0f, 0.25f, 1.5f});
+    ValueId m = n.g.addNode(ElementWiseDesc{.name = "mul", .op = ElementWiseOp::Multiply}, {x, k}).value()[0];
+    ValueId s = n.g.addNode(ElementWiseDesc{.name = "sub", .op = ElementWiseOp::Subtract, .inputScaleBias = ScaleBias{0.5f, 0.25f}}, {m, y}).value()[0];
+    ValueId t = n.g.addNode(ElementWiseDesc{.name = "tanh", .op = ElementWiseOp::Activation, .activation = tanhActivation()}, {s}).value()[0];
+    ValueId c = n.g.addNode(ElementWiseDesc{.name = "clip", .op = ElementWiseOp::Clip, .clipMin = -0.5f, .clipMax = 0.6f}, {t}).value()[0];
+    ValueId p = n.g.addNode(ElementWiseDesc{.name = "max", .op = ElementWiseOp::Max}, {c, x}).value()[0];
+    n.g.markOutput(p);
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(compiled->report.dispatchablesOut, 2u);  // mul+sub(+tanh fused)+clip, then max
+    optest::checkGraph(n.g, {});
+}
+
 class GraphErrors : public testsupport::VulkanTest {};
 
 TEST_F(GraphErrors, InvalidNodeIsNamed) {

@@ -88,8 +88,28 @@ struct GraphBuilder {
     }
 
     // Plans node i with owned weights and packed constants; places its persistent/temporary.
+    // A fused element-wise chain: its tensors as its steps see them (constants packed).
+    Result<Plan> planChain(const PlannedNode& pn) {
+        ElementWiseChain chain{pn.label, pn.chain, {}, pn.chain.back().output};
+        std::vector<TensorDesc> descs(kMaxChainSteps + 1);
+        for (size_t k = 0; k < descs.size(); ++k) {
+            ValueId v = k < pn.node.inputs.size() ? pn.node.inputs[k] : kNoValue;
+            if (v == kNoValue) { chain.inputs.push_back(nullptr); continue; }
+            const ElementWiseDesc& step = pn.chain[k == 0 ? 0 : k - 1];
+            descs[k] = k == 0 ? step.a : *step.b;
+            if (plan.values[v].kind == GraphValue::Kind::Constant) descs[k].hasStrides = false;
+            chain.inputs.push_back(&descs[k]);
+        }
+        return planElementWiseChain(device.planContext(executionFlags), chain);
+    }
+
     Status planNode(size_t i) {
         PlannedNode& pn = plan.nodes[i];
+        if (!pn.chain.empty()) {
+            Result<Plan> p = planChain(pn);
+            if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
+            return addNodeBuild(i, std::move(*p));
+        }
         OperatorDesc desc = pn.node.op;
         std::vector<const TensorDesc*> ins = operatorInputs(desc);
         std::vector<TensorDesc> patched;
@@ -112,15 +132,20 @@ struct GraphBuilder {
 
         Result<Plan> p = planOperator(device.planContext(executionFlags), desc);
         if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
+        pn.node.op = desc;
+        return addNodeBuild(i, std::move(*p));
+    }
+
+    // Places node i's own persistent and temporary needs and gives it its descriptor sets.
+    Status addNodeBuild(size_t i, Plan p) {
         NodeBuild nb;
-        nb.plan = std::move(*p);
+        nb.plan = std::move(p);
         nb.set = uint32_t(i);
         nb.persistentOffset = persistentBytes;
         persistentBytes = alignUp(persistentBytes + nb.plan.persistentBytes, kGraphAlignment);
         nb.temporaryOffset = temporaryBytes;
         temporaryBytes = alignUp(temporaryBytes + nb.plan.temporaryBytes, kGraphAlignment);
         if (!nb.plan.initialize.empty()) nb.initSet = initSets++;
-        pn.node.op = desc;
         nodes.push_back(std::move(nb));
         return {};
     }
@@ -178,10 +203,14 @@ struct GraphBuilder {
         for (size_t i = 0; i < plan.nodes.size(); ++i) {
             const PlannedNode& pn = plan.nodes[i];
             NodeBuild& nb = nodes[i];
-            std::vector<const TensorDesc*> ins = operatorInputs(pn.node.op);
-            for (size_t k = 0; k < pn.node.inputs.size(); ++k)
-                if (pn.node.inputs[k] != kNoValue) targetValue(i, uint32_t(k), pn.node.inputs[k], ins[k] && ins[k]->ownedByPlugin());
-            for (size_t k = 0; k < pn.node.outputs.size(); ++k) targetValue(i, uint32_t(ins.size() + k), pn.node.outputs[k], false);
+            // Chains: inputs in slots 0..3, output in kChainOutputSlot, nothing owned.
+            std::vector<const TensorDesc*> ins = pn.chain.empty() ? operatorInputs(pn.node.op) : std::vector<const TensorDesc*>{};
+            uint32_t firstOutputSlot = pn.chain.empty() ? uint32_t(ins.size()) : kChainOutputSlot;
+            for (size_t k = 0; k < pn.node.inputs.size(); ++k) {
+                bool owned = k < ins.size() && ins[k] && ins[k]->ownedByPlugin();
+                if (pn.node.inputs[k] != kNoValue) targetValue(i, uint32_t(k), pn.node.inputs[k], owned);
+            }
+            for (size_t k = 0; k < pn.node.outputs.size(); ++k) targetValue(i, firstOutputSlot + uint32_t(k), pn.node.outputs[k], false);
             if (nb.plan.temporaryBytes) temporaryTargets.push_back({nb.set, kTemporarySlot, nb.temporaryOffset, nb.plan.temporaryBytes});
             if (nb.plan.persistentBytes) {
                 persistentTargets.push_back({nb.set, kPersistentSlot, nb.persistentOffset, nb.plan.persistentBytes});

@@ -204,14 +204,45 @@ bool foldConstants(FusionState& s) {
     return false;
 }
 
-// Re-derives a node's tensor descs from the values it reads and writes (after a value's desc
-// changed, e.g. into a strided view).
-void refreshDescs(GraphNode& node, const std::vector<GraphValue>& values) {
-    std::vector<const TensorDesc*> descs;
-    for (ValueId v : node.inputs) descs.push_back(v == kNoValue ? nullptr : &values[v].desc);
-    setOperatorInputs(node.op, descs);
-    auto outs = mutableOperatorOutputs(node.op);
-    for (size_t k = 0; k < outs.size() && k < node.outputs.size(); ++k) *outs[k] = values[node.outputs[k]].desc;
+// Gives value `v` a new desc (a strided view) in every node that reads or writes it.
+void retarget(std::vector<PlannedNode>& nodes, ValueId v, const TensorDesc& desc) {
+    for (PlannedNode& pn : nodes) {
+        GraphNode& node = pn.node;
+        std::vector<const TensorDesc*> current = operatorInputs(node.op);
+        std::vector<TensorDesc> ins;
+        for (const TensorDesc* t : current) ins.push_back(t ? *t : TensorDesc{});
+        bool changed = false;
+        for (size_t k = 0; k < node.inputs.size() && k < ins.size(); ++k)
+            if (node.inputs[k] == v) { ins[k] = desc; changed = true; }
+        if (changed) {
+            std::vector<const TensorDesc*> ptrs;
+            for (const TensorDesc& t : ins) ptrs.push_back(t.rank ? &t : nullptr);
+            setOperatorInputs(node.op, ptrs);
+        }
+        auto outs = mutableOperatorOutputs(node.op);
+        for (size_t k = 0; k < outs.size() && k < node.outputs.size(); ++k)
+            if (node.outputs[k] == v) *outs[k] = desc;
+    }
+}
+
+// True when every node touching `v` sees it with the value's own sizes (no reshape alias in
+// between, as the ONNX loader creates), so its desc can be swapped for a view.
+bool seenAsIs(const std::vector<PlannedNode>& nodes, ValueId v, const TensorDesc& valueDesc) {
+    auto same = [&](const TensorDesc* t) {
+        if (!t || t->rank != valueDesc.rank) return false;
+        for (uint32_t i = 0; i < t->rank && i < kMaxTensorRank; ++i)
+            if (t->sizes[i] != valueDesc.sizes[i]) return false;
+        return true;
+    };
+    for (const PlannedNode& pn : nodes) {
+        std::vector<const TensorDesc*> ins = operatorInputs(pn.node.op);
+        for (size_t k = 0; k < pn.node.inputs.size(); ++k)
+            if (pn.node.inputs[k] == v && (!pn.chain.empty() || k >= ins.size() || !same(ins[k]))) return false;
+        std::vector<const TensorDesc*> outs = operatorOutputs(pn.node.op);
+        for (size_t k = 0; k < pn.node.outputs.size(); ++k)
+            if (pn.node.outputs[k] == v && (!pn.chain.empty() || k >= outs.size() || !same(outs[k]))) return false;
+    }
+    return true;
 }
 
 // concat whose inputs are all single-output intermediates: each producer writes straight into
@@ -236,8 +267,9 @@ bool eliminateConcat(GraphPlan& plan, std::vector<bool>& isBase) {
             ok = val.kind == GraphValue::Kind::Intermediate && producer >= 0 && plan.nodes[producer].node.outputs.size() == 1 &&
                  !std::get_if<ConcatDesc>(&plan.nodes[producer].node.op) && std::count(ins.begin(), ins.end(), v) == 1 &&
                  std::count(plan.outputs.begin(), plan.outputs.end(), v) == 0 && plan.views[v].base == kNoValue && !isBase[v] &&
-                 val.desc.isPacked() && val.desc.dataType == od.dataType;
+                 val.desc.isPacked() && val.desc.dataType == od.dataType && seenAsIs(plan.nodes, v, val.desc);
         }
+        ok = ok && seenAsIs(plan.nodes, out, od);
         if (!ok) continue;
         auto strides = od.effectiveStrides();
         std::vector<uint64_t> offsets;
@@ -254,11 +286,57 @@ bool eliminateConcat(GraphPlan& plan, std::vector<bool>& isBase) {
             d.strides = strides;
             plan.views[ins[i]] = {out, offsets[i]};
         }
-        isBase[out] = true;
         plan.report.fusions.push_back(plan.nodes[c].label + " -> removed: " + std::to_string(ins.size()) +
                                       " producers write into its output");
-        plan.nodes.erase(plan.nodes.begin() + c);
-        for (PlannedNode& pn : plan.nodes) refreshDescs(pn.node, values);
+        plan.nodes.erase(plan.nodes.begin() + c);  // before retargeting: the concat reads the old descs
+        for (ValueId v : ins) retarget(plan.nodes, v, values[v].desc);
+        isBase[out] = true;
+        return true;
+    }
+    return false;
+}
+
+bool sameSizes(const TensorDesc& a, const TensorDesc& b) {
+    if (a.rank != b.rank) return false;
+    for (uint32_t i = 0; i < a.rank && i < kMaxTensorRank; ++i)
+        if (a.sizes[i] != b.sizes[i]) return false;
+    return true;
+}
+
+// element-wise -> element-wise reading it as its `a`: one dispatch keeps the running value in a
+// register (up to kMaxChainSteps steps; the intermediate never touches memory).
+bool fuseElementWiseChains(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& first = s.nodes[i];
+        const auto* e = std::get_if<ElementWiseDesc>(&first.node.op);
+        if (!e || first.node.outputs.size() != 1 || first.chain.size() >= kMaxChainSteps) continue;
+        ValueId mid = first.node.outputs[0];
+        if (!s.singleUse(mid)) continue;
+        int c = s.consumerOf(mid);
+        if (c < 0) continue;
+        PlannedNode& next = s.nodes[c];
+        const auto* f = std::get_if<ElementWiseDesc>(&next.node.op);
+        if (!f || !next.chain.empty() || next.node.inputs.empty() || next.node.inputs[0] != mid) continue;
+        if (next.node.inputs.size() > 1 && next.node.inputs[1] == mid) continue;
+        // The running value is handed over as is: no reshape alias between the two (the ONNX
+        // loader's free reshapes change a node's view of a value), and no broadcast of it.
+        const TensorDesc& produced = first.chain.empty() ? e->output : first.chain.back().output;
+        if (!sameSizes(produced, f->a) || !sameSizes(f->a, f->output) || produced.dataType != f->a.dataType) continue;
+        // The fused node takes the consumer's place: the consumer's b may be computed by a node
+        // between the two, and everything the producer reads is ready earlier still.
+        PlannedNode fused = first;
+        if (fused.chain.empty()) {
+            fused.chain.push_back(*e);
+            fused.node.inputs.resize(2, kNoValue);
+        }
+        fused.chain.push_back(*f);
+        fused.node.inputs.push_back(next.node.inputs.size() > 1 ? next.node.inputs[1] : kNoValue);
+        fused.node.outputs = next.node.outputs;
+        fused.node.op = next.node.op;
+        fused.label += " + " + next.label;
+        s.log.push_back(fused.label + " -> one element-wise dispatch (" + std::to_string(fused.chain.size()) + " steps)");
+        s.nodes[c] = std::move(fused);
+        s.nodes.erase(s.nodes.begin() + i);
         return true;
     }
     return false;
@@ -269,6 +347,7 @@ bool eliminateConcat(GraphPlan& plan, std::vector<bool>& isBase) {
 void fuseGraph(GraphPlan& plan) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
     while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || fuseActivations(s)) {}
+    while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);
     while (eliminateConcat(plan, isBase)) {}

@@ -17,6 +17,10 @@ struct PlannedNode {
     GraphNode node;
     std::string label;
     bool barrierBefore = false;  // reads or overwrites memory an earlier unsynchronized node touched
+    // A fused element-wise chain (kernel.h ElementWiseChain) when not empty: its steps in order;
+    // node.inputs are then the chain's inputs in slot order (a0, b0, b1, ...; kNoValue for an
+    // absent b) and node.op is the last step.
+    std::vector<ElementWiseDesc> chain;
 };
 
 // Where a value lives at execution time.
