@@ -135,6 +135,7 @@ TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
 }
 
 class GraphErrors : public testsupport::VulkanTest {};
+class GraphCompile : public testsupport::VulkanTest {};
 
 TEST_F(GraphErrors, InvalidNodeIsNamed) {
     GraphDesc g;
@@ -149,12 +150,26 @@ TEST_F(GraphErrors, InvalidNodeIsNamed) {
     EXPECT_NE(compiled.error().message.find("graph node 0 (convolution 'bad')"), std::string::npos) << compiled.error().message;
 }
 
-TEST_F(GraphErrors, ConstantOperandOfElementWiseIsCopiedToPersistent) {
+TEST_F(GraphCompile, ConstantOperandOfElementWiseIsCopiedToPersistent) {
     GraphDesc g;
     ValueId x = g.addInput("x", TensorDesc::make(DataType::Float32, {1, 3, 5, 7}));
     ValueId k = g.addConstant("k", TensorDesc::make(DataType::Float32, {1, 3, 1, 1}), {0.25f, -2.0f, 3.0f});
     ValueId m = g.addNode(ElementWiseDesc{.name = "scale", .op = ElementWiseOp::Multiply}, {x, k}).value()[0];
     ValueId r = g.addNode(ElementWiseDesc{.name = "sig", .op = ElementWiseOp::Activation, .activation = sigmoid()}, {m}).value()[0];
     g.markOutput(r);
+    optest::checkGraph(g, {});
+}
+
+TEST_F(GraphCompile, GemmFollowedByABiasAddBecomesOneGemm) {
+    GraphDesc g;
+    ValueId a = g.addInput("a", TensorDesc::make(DataType::Float32, {7, 5}));
+    ValueId w = g.addConstant("w", TensorDesc::make(DataType::Float32, {5, 6}), std::vector<float>(30, 0.25f));
+    ValueId bias = g.addConstant("bias", TensorDesc::make(DataType::Float32, {6}), {1, 2, 3, 4, 5, 6});
+    ValueId m = g.addNode(GemmDesc{.name = "fc"}, {a, w}).value()[0];
+    ValueId y = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add, .activation = relu()}, {m, bias}).value()[0];
+    g.markOutput(y);
+    auto compiled = compileGraph(optest::device(), g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
     optest::checkGraph(g, {});
 }

@@ -109,9 +109,11 @@ bool foldBatchNorm(FusionState& s) {
         }
         std::string base = s.nodes[i].label;
         TensorDesc wd = w->desc, bd = TensorDesc::make(DataType::Float32, {outC});
-        s.values.push_back({w->name + "+bn", wd, GraphValue::Kind::Constant, std::move(weights)});
+        // Names first: pushing values may move them (w and b point into s.values).
+        std::string weightName = w->name + "+bn", biasName = (b ? b->name : std::string("bias")) + "+bn";
+        s.values.push_back({weightName, wd, GraphValue::Kind::Constant, std::move(weights)});
         ValueId newW = ValueId(s.values.size() - 1);
-        s.values.push_back({(b ? b->name : std::string("bias")) + "+bn", bd, GraphValue::Kind::Constant, std::move(bias)});
+        s.values.push_back({biasName, bd, GraphValue::Kind::Constant, std::move(bias)});
         ValueId newB = ValueId(s.values.size() - 1);
         conv->activation = bn->activation;
         conv->bias = bd;
@@ -160,6 +162,46 @@ bool foldBiasAdd(FusionState& s) {
         node.outputs[0] = addOut;
         conv->output.dataType = s.values[addOut].desc.dataType;
         s.log.push_back(s.nodes[i].label + " + " + s.nodes[c].label + " -> bias");
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// gemm without C -> add of a constant that broadcasts to [M, N]: the constant becomes C.
+bool foldGemmBias(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        auto* gemm = std::get_if<GemmDesc>(&s.nodes[i].node.op);
+        if (!gemm || gemm->c || gemm->activation.type != ActivationType::None) continue;
+        ValueId out = s.nodes[i].node.outputs[0];
+        if (!s.singleUse(out)) continue;
+        int c = s.consumerOf(out);
+        auto* add = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!add || add->op != ElementWiseOp::Add || add->inputScaleBias || !add->b) continue;
+        const auto& ai = s.nodes[c].node.inputs;
+        bool outIsA = ai[0] == out;
+        ValueId other = outIsA ? ai[1] : ai[0];
+        const GraphValue* k = s.constant(other);
+        const TensorDesc& kd = outIsA ? *add->b : add->a;  // the constant as the add sees it
+        const TensorDesc& gd = outIsA ? add->a : *add->b;
+        if (!k || kd.rank > 2 || gd.rank != gemm->output.rank || !(add->output == gemm->output)) continue;
+        // C must broadcast to [M, N] (the last two dims) on its own.
+        uint32_t r = gemm->output.rank;
+        bool fits = true;
+        for (uint32_t d = 0; d < kd.rank; ++d) {
+            uint32_t target = gemm->output.sizes[r - kd.rank + d];
+            fits &= kd.sizes[d] == 1 || kd.sizes[d] == target;
+        }
+        if (!fits) continue;
+        gemm->c = kd;
+        gemm->c->hasStrides = false;
+        gemm->beta = 1.0f;
+        gemm->activation = add->activation;
+        auto& node = s.nodes[i].node;
+        node.inputs.resize(3, kNoValue);
+        node.inputs[2] = other;
+        node.outputs[0] = s.nodes[c].node.outputs[0];
+        s.log.push_back(s.nodes[i].label + " + " + s.nodes[c].label + " -> C (bias)");
         s.nodes.erase(s.nodes.begin() + c);
         return true;
     }
@@ -346,7 +388,7 @@ bool fuseElementWiseChains(FusionState& s) {
 
 void fuseGraph(GraphPlan& plan) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
-    while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || fuseActivations(s)) {}
+    while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || foldGemmBias(s) || fuseActivations(s)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);
