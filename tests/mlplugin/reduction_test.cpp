@@ -11,8 +11,6 @@
 
 using namespace mlplugin;
 using optest::compileError;
-using optest::nhwc;
-using optest::paddedRows;
 
 namespace {
 
