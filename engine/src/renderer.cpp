@@ -27,6 +27,14 @@ const char* toString(ShadowMode mode) {
     return "?";
 }
 
+const char* toString(DenoiseMode mode) {
+    switch (mode) {
+    case DenoiseMode::Off: return "off";
+    case DenoiseMode::Atrous: return "atrous";
+    }
+    return "?";
+}
+
 FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
     FrameParams p;
     float t = startTime + float(frameIndex) / fps;
@@ -112,7 +120,9 @@ void Renderer::Impl::addGBufferPass() {
 
 void Renderer::Impl::addLightingPass() {
     FrameGraph& g = *graph;
-    stage.color = g.createImage("lit.color", {kColorFormat, renderExtent.width, renderExtent.height});
+    // With a denoiser, lighting writes the noisy image and stage.color is the denoiser's output.
+    ResourceHandle lit = g.createImage(denoising() ? "lit.noisy_color" : "lit.color", {kColorFormat, renderExtent.width, renderExtent.height});
+    stage.color = lit;
     visibility = g.createImage("lit.sun_visibility", {kVisibilityFormat, renderExtent.width, renderExtent.height});
     PassDesc pass;
     pass.name = "lighting";
@@ -120,16 +130,16 @@ void Renderer::Impl::addLightingPass() {
     pass.uses = {{stage.depth, Access::SampledCompute},
                  {stage.albedo, Access::SampledCompute},
                  {stage.normal, Access::SampledCompute},
-                 {stage.color, Access::StorageImageWrite},
+                 {lit, Access::StorageImageWrite},
                  {visibility, Access::StorageImageWrite}};
-    pass.record = [this](PassContext& pc) {
+    pass.record = [this, lit](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         const VkImageLayout read = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
         const DescriptorBinding bindings[] = {
             {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.depth), pipelines.nearest, read},
             {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.albedo), pipelines.nearest, read},
             {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, pc.imageView(stage.normal), pipelines.nearest, read},
-            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(stage.color), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
+            {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(lit), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
             {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, pc.imageView(visibility), VK_NULL_HANDLE, VK_IMAGE_LAYOUT_GENERAL},
             {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_NULL_HANDLE, VK_NULL_HANDLE, VK_IMAGE_LAYOUT_UNDEFINED, scene.sceneData().handle()},
         };
@@ -151,6 +161,12 @@ void Renderer::Impl::addLightingPass() {
         vkCmdDispatch(cmd, groups(renderExtent.width), groups(renderExtent.height), 1);
     };
     g.addPass(std::move(pass));
+    if (!denoising()) return;
+    DenoiseStage ds{lit, stage.albedo, stage.normal, stage.depth, kInvalidResource, renderExtent};
+    ds.output = g.createImage("denoised.color", {kColorFormat, renderExtent.width, renderExtent.height});
+    stage.color = ds.output;
+    if (denoiser) denoiser(g, ds);
+    else addDenoisePasses(ds);
 }
 
 void Renderer::Impl::addUpscalePass() {
@@ -284,6 +300,14 @@ void Renderer::resize(uint32_t outputWidth, uint32_t outputHeight) {
 
 void Renderer::setUpscaler(UpscalerFn fn) {
     impl_->upscaler = std::move(fn);
+    impl_->built = false;
+}
+void Renderer::setDenoiser(DenoiserFn fn) {
+    impl_->denoiser = std::move(fn);
+    impl_->built = false;
+}
+void Renderer::setDenoiseMode(DenoiseMode mode) {
+    impl_->desc.denoise = mode;
     impl_->built = false;
 }
 void Renderer::addBuildHook(BuildHookFn fn) {

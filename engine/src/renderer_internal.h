@@ -34,6 +34,7 @@ struct Renderer::Impl {
     bool built = false;  // false after a change that needs build() (resize, new upscaler or hook)
     TargetDesc target;
     UpscalerFn upscaler;
+    DenoiserFn denoiser;
     std::vector<BuildHookFn> buildHooks;
 
     VkExtent2D renderExtent{}, outputExtent{};
@@ -49,6 +50,8 @@ struct Renderer::Impl {
     void computeExtents();
     void addGBufferPass();
     void addLightingPass();
+    bool denoising() const { return denoiser || desc.denoise != DenoiseMode::Off; }
+    void addDenoisePasses(const DenoiseStage& stage);  // built-in (renderer_denoise.cpp)
     void addUpscalePass();
     void addEncodePass();
     void addComputeEncodePass();

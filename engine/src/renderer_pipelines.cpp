@@ -193,6 +193,14 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         encodeCompute.layout = upscaleLayout;
         encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp(), nullptr);
 
+        const VkDescriptorType atrousBindings[] = {
+            VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+            VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+            VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+        atrous.setLayout = createSetLayout(device_, atrousBindings, VK_SHADER_STAGE_COMPUTE_BIT);
+        atrous.layout = createLayout(device_, atrous.setLayout, sizeof(gpu::AtrousPush), VK_SHADER_STAGE_COMPUTE_BIT);
+        atrous.pipeline = createCompute(device_, atrous.layout, shaders::atrous_comp(), nullptr);
+
         const VkDescriptorType encodeBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         encode.setLayout = createSetLayout(device_, encodeBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
         encode.layout = createLayout(device_, encode.setLayout, sizeof(gpu::EncodePush), VK_SHADER_STAGE_FRAGMENT_BIT);
@@ -226,7 +234,7 @@ RendererPipelines::~RendererPipelines() { release(); }
 void RendererPipelines::release() {
     destroy(upscaleBilinear, /*keepLayouts=*/true);  // share their layouts with upscaleBicubic
     destroy(encodeCompute, /*keepLayouts=*/true);
-    for (PipelineWithLayout* p : {&gbuffer, &lighting, &upscaleBicubic, &encode}) destroy(*p);
+    for (PipelineWithLayout* p : {&gbuffer, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
     if (nearest) vkDestroySampler(device_, nearest, nullptr);
     if (linear) vkDestroySampler(device_, linear, nullptr);
     nearest = linear = VK_NULL_HANDLE;

@@ -92,6 +92,20 @@ struct UpscalePush {
     uint dstHeight;
 };
 
+ENGINE_CONST uint ATROUS_DEMODULATE = 1u;  // first iteration: divide the input by albedo
+ENGINE_CONST uint ATROUS_REMODULATE = 2u;  // last iteration: multiply the result by albedo
+
+struct AtrousPush {
+    uint width;
+    uint height;
+    uint step;           // tap spacing in pixels: 1, 2, 4, 8, 16
+    uint flags;          // ATROUS_*
+    float sigmaColor2;   // squared colour sigma of this iteration
+    float sigmaNormal2;  // squared normal-difference sigma
+    float sigmaDepth;    // depth tolerance in units of the local depth slope per pixel
+    float pad0;
+};
+
 struct EncodePush {
     uint applySrgb;  // 1 when the target format is UNORM and the shader must encode sRGB itself
     uint pad0;

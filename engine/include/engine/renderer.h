@@ -4,10 +4,12 @@
 // at any resolution along deterministic camera paths (camera.h).
 //
 // Frame structure and hooks (FrameGraph::insertAtHook names):
-//   gbuffer, lighting, [after_lighting], [before_output], upscale, [after_output], encode,
-//   [before_present], readback (headless only)
+//   gbuffer, lighting, [denoise], [after_lighting], [before_output], upscale, [after_output],
+//   encode, [before_present], readback (headless only)
 // The upscale pass is replaceable: setUpscaler() registers a function that adds its own passes
 // reading the render-resolution colour and writing the output image (the ML upscaler's slot).
+// The denoise stage is optional: with RendererDesc::denoise or setDenoiser(), lighting writes a
+// noisy colour image and the denoiser writes the colour every later pass reads.
 //
 // Lifecycle: Renderer(ctx, desc) -> build(target) (and again after a resize or a change of
 // mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
@@ -30,8 +32,11 @@ class GpuTimer;
 
 enum class UpscaleMode { Native, Bilinear, Bicubic };
 enum class ShadowMode { Off, Analytic, Stochastic };
+// Atrous: the built-in edge-avoiding a-trous wavelet filter (Dammertz et al. 2010).
+enum class DenoiseMode { Off, Atrous };
 const char* toString(UpscaleMode mode);
 const char* toString(ShadowMode mode);
+const char* toString(DenoiseMode mode);
 
 struct RendererDesc {
     uint32_t outputWidth = 1280;
@@ -44,6 +49,7 @@ struct RendererDesc {
     ShadowMode shadows = ShadowMode::Analytic;
     uint32_t shadowSamples = 1;  // rays per pixel for ShadowMode::Stochastic (1 = noisy, 1024 = reference)
     bool lighting = true;        // false: colour = albedo (lets tests prove the golden check can fail)
+    DenoiseMode denoise = DenoiseMode::Off;  // built-in denoiser; a setDenoiser() function overrides it
 };
 
 // Limits on resolutions accepted by the renderer (and the demo's command line).
@@ -101,6 +107,19 @@ using UpscalerFn = std::function<void(FrameGraph& graph, const OutputStage& stag
 // Called at every build(), before bake(): the place to insertAtHook() passes.
 using BuildHookFn = std::function<void(FrameGraph& graph, const OutputStage& stage)>;
 
+// What a denoiser sees: all at render resolution.
+struct DenoiseStage {
+    ResourceHandle color = kInvalidResource;   // noisy RGBA16F, display-linear
+    ResourceHandle albedo = kInvalidResource;  // RGBA8 (a: roughness)
+    ResourceHandle normal = kInvalidResource;  // RGBA16F, world space
+    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT
+    ResourceHandle output = kInvalidResource;  // RGBA16F; must be fully written
+    VkExtent2D extent{};
+};
+// Adds the passes of an external denoiser (reads of stage.color etc., a write of stage.output).
+// Called at every build().
+using DenoiserFn = std::function<void(FrameGraph& graph, const DenoiseStage& stage)>;
+
 // Read-back results of one frame slot.
 struct FrameReadback {
     Image8 frame;  // the encoded 8-bit output, RGBA
@@ -127,6 +146,10 @@ public:
     void resize(uint32_t outputWidth, uint32_t outputHeight);  // then build() again
 
     void setUpscaler(UpscalerFn fn);  // replaces the built-in filter; takes effect at build()
+    // Replaces the built-in denoiser (RendererDesc::denoise) and enables the denoise stage;
+    // an empty function returns to the built-in mode. Takes effect at build().
+    void setDenoiser(DenoiserFn fn);
+    void setDenoiseMode(DenoiseMode mode);  // built-in mode; takes effect at build()
     void addBuildHook(BuildHookFn fn);
 
     // Records one frame into `cmd` for frame slot `slot`. Windowed: `targetImage`/`targetView`
