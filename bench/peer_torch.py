@@ -1,13 +1,24 @@
 #!/usr/bin/env python3
 """The peer side of the benchmark: the same reference networks as ml_bench (bench/networks.cpp),
-with the same deterministic weights, timed in PyTorch/cuDNN on the same GPU in the same run.
+with the same deterministic weights and shapes, timed in PyTorch/cuDNN on the same GPU in the
+same run; plus the shipped upscaler/denoiser rebuilt from tools/train/models.py and
+assets/*.npz when those exist.
 
-Configurations: cuDNN eager fp32, tf32, fp16 (channels_last), each also replayed as a CUDA graph;
-optionally torch.compile(mode="max-autotune") fp16 (--compile). Median of CUDA-event timings.
-Writes JSON (--json) and prints a table.
+Configurations (each network at 960x540 and 1920x1080 input):
+  fp32, tf32, fp16 (NCHW) and fp16 channels_last in cuDNN eager mode, each also replayed as a
+  CUDA graph; torch.compile(mode="max-autotune") fp16 channels_last.
+Median of CUDA-event timings (--runs, after --warmup). Writes JSON in ml_bench's schema style
+(tool, device, results[] with name/group/resolution/precision/config/median_ms) so
+bench/make_results.py can join the two, and prints a table.
+
+  python3 bench/peer_torch.py                       # everything
+  python3 bench/peer_torch.py --filter espcn --configs fp16-cl,fp16-cl+cudagraph --no-compile
+  python3 bench/peer_torch.py --smoke               # tiny sizes, CPU allowed: checks the script runs
 """
 import argparse
+import importlib.util
 import json
+import os
 import statistics
 import sys
 import time
@@ -73,6 +84,31 @@ class Fsrcnn(nn.Module):
         return self.deconv(self.body(x))
 
 
+REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+
+
+def shipped_models(assets):
+    """(name, builder) for each shipped network whose .npz exists; builder() -> (module, input shapes fn)."""
+    models_py = os.path.join(REPO, "tools", "train", "models.py")
+    found = []
+    if not os.path.exists(models_py):
+        print(f"skipping the shipped networks: {models_py} not found")
+        return found
+    spec = importlib.util.spec_from_file_location("vkml_train_models", models_py)
+    models = importlib.util.module_from_spec(spec)
+    spec.loader.exec_module(models)
+    for name, npz, build, shapes in [
+        ("upscaler_x2", "upscaler_x2.npz", models.build_upscaler, lambda h, w: [(1, 3, h, w)]),
+        ("denoiser", "denoiser.npz", models.build_denoiser, lambda h, w: [(1, 3, h, w)] * 3 + [(1, 1, h, w)]),
+    ]:
+        path = os.path.join(assets, npz)
+        if not os.path.exists(path):
+            print(f"skipping the shipped {name}: {path} not found")
+            continue
+        found.append((name, (lambda b=build, p=path: models.load_npz(b(), p)), shapes))
+    return found
+
+
 def time_cuda(fn, runs, warmup):
     for _ in range(warmup):
         fn()
@@ -88,21 +124,75 @@ def time_cuda(fn, runs, warmup):
     return statistics.median(times), min(times)
 
 
-def run_config(model, x, runs, warmup, graph):
+def time_cpu(fn, runs, warmup):
+    for _ in range(warmup):
+        fn()
+    times = []
+    for _ in range(runs):
+        t0 = time.perf_counter()
+        fn()
+        times.append((time.perf_counter() - t0) * 1e3)
+    return statistics.median(times), min(times)
+
+
+def capture_graph(model, xs):
+    static = [x.clone() for x in xs]
+    stream = torch.cuda.Stream()
+    stream.wait_stream(torch.cuda.current_stream())
+    with torch.cuda.stream(stream):
+        for _ in range(3):
+            model(*static)
+    torch.cuda.current_stream().wait_stream(stream)
+    g = torch.cuda.CUDAGraph()
+    with torch.cuda.graph(g):
+        model(*static)
+    return g
+
+
+# name -> (dtype, allow tf32, memory format)
+CONFIGS = {
+    "fp32": (torch.float32, False, torch.contiguous_format),
+    "tf32": (torch.float32, True, torch.contiguous_format),
+    "fp16": (torch.float16, False, torch.contiguous_format),
+    "fp16-cl": (torch.float16, False, torch.channels_last),
+}
+
+
+def config_names(cuda, compile_):
+    names = []
+    for c in CONFIGS:
+        names.append(c)
+        if cuda:
+            names.append(c + "+cudagraph")
+    if cuda and compile_:
+        names.append("fp16-cl+max-autotune")
+    return names
+
+
+def run_case(label, make_model, shapes, res, cfg, args, dev):
+    """Times one network in one configuration; returns median, min (ms) or None if skipped."""
+    base_cfg = cfg.split("+")[0]
+    dtype, tf32, fmt = CONFIGS[base_cfg]
+    if dev.type == "cpu" and dtype == torch.float16:
+        return None  # no fp16 convolutions on the CPU
+    torch.backends.cudnn.allow_tf32 = tf32
+    torch.backends.cuda.matmul.allow_tf32 = tf32
+    model = make_model().to(dev).eval().to(dtype=dtype, memory_format=fmt)
+    gen = torch.Generator().manual_seed(1234)
+    xs = [torch.rand(*s, generator=gen).to(dev, dtype).contiguous(memory_format=fmt) for s in shapes(res[1], res[0])]
+    timer = time_cuda if dev.type == "cuda" else time_cpu
     with torch.inference_mode():
-        if not graph:
-            return time_cuda(lambda: model(x), runs, warmup)
-        static_x = x.clone()
-        stream = torch.cuda.Stream()
-        stream.wait_stream(torch.cuda.current_stream())
-        with torch.cuda.stream(stream):
-            for _ in range(3):
-                model(static_x)
-        torch.cuda.current_stream().wait_stream(stream)
-        g = torch.cuda.CUDAGraph()
-        with torch.cuda.graph(g):
-            model(static_x)
-        return time_cuda(g.replay, runs, warmup)
+        if cfg.endswith("+cudagraph"):
+            g = capture_graph(model, xs)
+            return timer(g.replay, args.runs, args.warmup)
+        if cfg.endswith("+max-autotune"):
+            t0 = time.time()
+            compiled = torch.compile(model, mode="max-autotune")
+            compiled(*xs)
+            result = timer(lambda: compiled(*xs), args.runs, args.warmup)
+            print(f"    ({label} {cfg}: compiled in {time.time() - t0:.0f} s)")
+            return result
+        return timer(lambda: model(*xs), args.runs, args.warmup)
 
 
 def main():
@@ -110,51 +200,63 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--json", default="peer_torch.json")
-    ap.add_argument("--compile", action="store_true", help="also torch.compile(mode='max-autotune') fp16 (slow to autotune)")
+    ap.add_argument("--filter", default="", help="only cases whose name ('espcn_x2 1920x1080') contains this text")
+    ap.add_argument("--configs", default="", help="comma-separated subset of: " + ", ".join(config_names(True, True)))
+    ap.add_argument("--no-compile", action="store_true", help="skip torch.compile(mode='max-autotune') (minutes of autotuning)")
+    ap.add_argument("--compile", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old commands
+    ap.add_argument("--assets", default=os.path.join(REPO, "assets"), help="where upscaler_x2.npz / denoiser.npz are looked for")
+    ap.add_argument("--smoke", action="store_true", help="tiny sizes, 2 runs; runs on the CPU when there is no GPU")
     args = ap.parse_args()
-    if not torch.cuda.is_available():
-        sys.exit("peer_torch: CUDA is not available")
+    if args.smoke:
+        args.runs, args.warmup = min(args.runs, 2), min(args.warmup, 1)
+    cuda = torch.cuda.is_available()
+    if not cuda and not args.smoke:
+        sys.exit("peer_torch: CUDA is not available (use --smoke to check the script on the CPU)")
+    dev = torch.device("cuda" if cuda else "cpu")
     torch.backends.cudnn.benchmark = True
-    dev = torch.device("cuda")
-    print(f"device: {torch.cuda.get_device_name(0)}, torch {torch.__version__}, cudnn {torch.backends.cudnn.version()}")
+    device_name = torch.cuda.get_device_name(0) if cuda else "cpu"
+    cudnn = torch.backends.cudnn.version() if cuda else None
+    print(f"device: {device_name}, torch {torch.__version__}, cudnn {cudnn}")
 
+    configs = config_names(cuda, not args.no_compile)
+    if args.configs:
+        wanted = [c.strip() for c in args.configs.split(",") if c.strip()]
+        unknown = [c for c in wanted if c not in config_names(True, True)]
+        if unknown:
+            sys.exit(f"peer_torch: unknown config(s) {unknown}; known: {config_names(True, True)}")
+        configs = [c for c in configs if c in wanted]
+
+    nets = [("espcn_x2", Espcn, lambda h, w: [(1, 3, h, w)]), ("fsrcnn_x2", Fsrcnn, lambda h, w: [(1, 1, h, w)])]
+    nets += shipped_models(args.assets)
+    resolutions = [(24, 16)] if args.smoke else [(960, 540), (1920, 1080)]
     rows = []
-    nets = [("espcn_x2", Espcn, 3), ("fsrcnn_x2", Fsrcnn, 1)]
-    for res in [(960, 540), (1920, 1080)]:
-        for name, cls, cin in nets:
-            base = cls().to(dev).eval()
-            x32 = torch.rand(1, cin, res[1], res[0], device=dev)
-            configs = [
-                ("fp32", torch.float32, False, torch.contiguous_format),
-                ("tf32", torch.float32, True, torch.contiguous_format),
-                ("fp16", torch.float16, False, torch.channels_last),
-            ]
-            for cname, dtype, tf32, fmt in configs:
-                torch.backends.cudnn.allow_tf32 = tf32
-                torch.backends.cuda.matmul.allow_tf32 = tf32
-                model = cls().to(dev).eval().to(dtype=dtype, memory_format=fmt)
-                model.load_state_dict(base.state_dict())
-                model = model.to(dtype=dtype, memory_format=fmt)
-                x = x32.to(dtype=dtype).contiguous(memory_format=fmt)
-                for graph in (False, True):
-                    med, mn = run_config(model, x, args.runs, args.warmup, graph)
-                    label = cname + ("+cudagraph" if graph else " eager")
-                    rows.append({"name": f"{name} {res[0]}x{res[1]}", "config": label, "median_ms": med, "min_ms": mn})
-                    print(f"  {name} {res[0]}x{res[1]:<5} {label:<18} {med:8.3f} ms")
-            if args.compile and res == (1920, 1080):
-                model = cls().to(dev).eval().half().to(memory_format=torch.channels_last)
-                model.load_state_dict(base.state_dict())
-                model = model.half().to(memory_format=torch.channels_last)
-                x = x32.half().contiguous(memory_format=torch.channels_last)
-                t0 = time.time()
-                compiled = torch.compile(model, mode="max-autotune")
-                with torch.inference_mode():
-                    compiled(x)
-                    med, mn = time_cuda(lambda: compiled(x), args.runs, args.warmup)
-                rows.append({"name": f"{name} {res[0]}x{res[1]}", "config": "fp16 compile max-autotune", "median_ms": med, "min_ms": mn})
-                print(f"  {name} {res[0]}x{res[1]:<5} {'fp16 max-autotune':<18} {med:8.3f} ms (compile {time.time() - t0:.0f} s)")
+    for res in resolutions:
+        resname = f"{res[0]}x{res[1]}"
+        for name, make_model, shapes in nets:
+            label = f"{name} {resname}"
+            if args.filter and args.filter not in label:
+                continue
+            for cfg in configs:
+                try:
+                    r = run_case(label, make_model, shapes, res, cfg, args, dev)
+                except Exception as e:  # a failing configuration (e.g. inductor missing) must not lose the rest
+                    print(f"  {label:<24} {cfg:<22} FAILED: {type(e).__name__}: {e}")
+                    rows.append({"name": label, "group": "network", "resolution": resname, "config": cfg, "median_ms": None,
+                                 "min_ms": None, "error": f"{type(e).__name__}: {e}"})
+                    continue
+                if r is None:
+                    continue
+                med, mn = r
+                precision = CONFIGS[cfg.split("+")[0]][0]
+                rows.append({"name": label, "group": "network", "resolution": resname,
+                             "precision": "fp16" if precision == torch.float16 else "fp32", "config": cfg,
+                             "median_ms": med, "min_ms": mn})
+                print(f"  {label:<24} {cfg:<22} {med:9.3f} ms")
+                sys.stdout.flush()
     with open(args.json, "w") as f:
-        json.dump({"device": torch.cuda.get_device_name(0), "torch": torch.__version__, "results": rows}, f, indent=1)
+        json.dump({"tool": "peer_torch", "device": device_name, "torch": torch.__version__, "cudnn": cudnn,
+                   "runs": args.runs, "warmup": args.warmup, "smoke": args.smoke, "results": rows}, f, indent=1)
+    print(f"wrote {args.json} ({len(rows)} results, median of {args.runs} runs after {args.warmup} warm-up)")
 
 
 if __name__ == "__main__":
