@@ -1,0 +1,156 @@
+#!/usr/bin/env python3
+"""Writes the same-run comparison tables (ours vs the PyTorch peer, ratio; ceilings; frame
+times) from the benchmark JSONs into bench/RESULTS.md, between the markers
+<!-- generated:begin --> and <!-- generated:end -->. Every figure comes from the JSONs; nothing
+is typed in.
+
+  python3 bench/make_results.py                      # newest bench/results/*_{ml_bench,peer_torch,frame_bench}.json
+  python3 bench/make_results.py --ml A.json --peer B.json --frame C.json [--out RESULTS.md | --print]
+"""
+import argparse
+import os
+import sys
+
+import results_io as rio
+
+BEGIN, END = "<!-- generated:begin -->", "<!-- generated:end -->"
+
+
+def ms(v):
+    return "–" if v is None else (f"{v:.3f}" if v < 1 else f"{v:.2f}")
+
+
+def pct(v):
+    return "–" if v is None else f"{100 * v:.0f}%"
+
+
+def ratio(ours, peer):
+    if ours is None or peer is None or ours <= 0 or peer <= 0:
+        return "–"
+    return f"{ours / peer:.2f}x slower" if ours >= peer else f"{peer / ours:.2f}x faster"
+
+
+def network_table(ml, peer):
+    ours, theirs = rio.ours_by_case(ml), rio.peer_by_case(peer) if peer else {}
+    labels = []
+    for rows in ours.values():
+        for p in rows:
+            if p not in labels:
+                labels.append(p)
+    cases = [n for n, rows in ours.items() if next(iter(rows.values()))["group"] == "network"]
+    cases.sort(key=lambda n: (rio.network(n), rio.pixels(n.split()[-1])))
+    head = "| network | input | " + " | ".join(f"ours {p}" for p in labels) + " | best peer (config) | ours best / best peer |"
+    lines = [head, "|" + "---|" * 2 + "---:|" * len(labels) + "---|---:|"]
+    for n in cases:
+        rows = ours[n]
+        mine = rio.best(rows.values())
+        peer_best = rio.best(theirs.get(n, {}).values())
+        peer_text = f"{ms(peer_best['median_ms'])} ({peer_best['config']})" if peer_best else "–"
+        cells = " | ".join(ms(rows[p]["median_ms"]) if p in rows else "–" for p in labels)
+        lines.append(f"| {rio.network(n)} | {n.split()[-1]} | {cells} | {peer_text} | "
+                     f"{ratio(mine['median_ms'] if mine else None, peer_best['median_ms'] if peer_best else None)} |")
+    return lines
+
+
+def peer_table(peer):
+    theirs = rio.peer_by_case(peer)
+    configs = []
+    for rows in theirs.values():
+        for c in rows:
+            if c not in configs:
+                configs.append(c)
+    lines = ["| network | input | " + " | ".join(configs) + " |", "|---|---|" + "---:|" * len(configs)]
+    for n in sorted(theirs, key=lambda n: (rio.network(n), rio.pixels(n.split()[-1]))):
+        lines.append(f"| {rio.network(n)} | {n.split()[-1]} | " + " | ".join(ms(theirs[n][c]["median_ms"]) if c in theirs[n] else "–" for c in configs) + " |")
+    return lines
+
+
+def op_table(ml):
+    lines = ["| case | precision | ms | TFLOP/s | GB/s | % FMA peak | % tensor peak | % copy bandwidth |", "|---|---|---:|---:|---:|---:|---:|---:|"]
+    for r in ml.get("results", []):
+        if r.get("group") == "network":
+            continue
+        f = r.get("fraction", {})
+        tflops = f"{r['tflops']:.2f}" if r.get("gflop") else "–"
+        gbs = f"{r['gbs']:.0f}" if r.get("gbs") is not None else "–"
+        lines.append(f"| {r['name']} | {r['precision']} | {ms(r['median_ms'])} | {tflops} | {gbs} | "
+                     f"{pct(f.get('fma'))} | {pct(f.get('tensor'))} | {pct(f.get('bandwidth'))} |")
+    return lines
+
+
+def ceilings_lines(ml):
+    c = ml.get("ceilings")
+    if not c:
+        return [f"vkCmdCopyBuffer: {ml.get('copy_bandwidth_gbs', 0):.0f} GB/s (older ml_bench: no other ceilings)."]
+
+    def v(key, unit):
+        return "not measured" if c.get(key) is None else f"{c[key]:.1f} {unit}"
+    return [
+        "| ceiling | measured |", "|---|---:|",
+        f"| vkCmdCopyBuffer (read + write) | {v('copyBufferGBs', 'GB/s')} |",
+        f"| compute copy, vec4 (read + write) | {v('computeCopyGBs', 'GB/s')} |",
+        f"| fp32 FMA | {v('fp32FmaTflops', 'TFLOP/s')} |",
+        f"| fp16 FMA | {v('fp16FmaTflops', 'TFLOP/s')} |",
+        f"| fp16 cooperative-matrix GEMM | {v('coopGemmTflops', 'TFLOP/s')} |",
+    ]
+
+
+def frame_table(frame):
+    lines = ["| configuration | render | x2 by | frame ms | vs native | top passes (ms) |", "|---|---|---|---:|---:|---|"]
+    native = {r["output"]: r["frame_ms"] for r in frame["results"] if r["upscaler"] == "none"}
+    for r in frame["results"]:
+        n = native.get(r["output"])
+        speed = f"{n / r['frame_ms']:.2f}x" if n and r["frame_ms"] > 0 else "–"
+        top = sorted(r["passes"], key=lambda p: -p["median_ms"])[:4]
+        lines.append(f"| {r['name']} | {r['render']} | {r['upscaler']} | {ms(r['frame_ms'])} | {speed} | "
+                     + ", ".join(f"{p['name']} {ms(p['median_ms'])}" for p in top) + " |")
+    return lines
+
+
+def generate(ml_path, peer_path, frame_path):
+    ml = rio.load(ml_path)
+    peer = rio.load(peer_path) if peer_path else None
+    frame = rio.load(frame_path) if frame_path else None
+    out = [BEGIN, "", "Generated by `bench/make_results.py` from "
+           + ", ".join(f"`{os.path.relpath(p, rio.HERE)}`" for p in (ml_path, peer_path, frame_path) if p) + ".", ""]
+    out += [f"Ours: {ml.get('device', '?')}, median of {ml.get('runs', '?')} runs. "
+            + (f"Peer: {peer.get('device', '?')}, torch {peer.get('torch', '?')}, median of {peer.get('runs', '?')} runs." if peer else "No peer JSON."), ""]
+    out += ["### Whole networks (ms per frame, lower is better)", ""] + network_table(ml, peer) + [""]
+    if peer:
+        out += ["### Peer configurations (ms)", ""] + peer_table(peer) + [""]
+    out += ["### Device ceilings (measured by ml_bench)", ""] + ceilings_lines(ml) + [""]
+    ops = op_table(ml)
+    if len(ops) > 2:
+        out += ["### Operators (fraction of the ceilings above)", ""] + ops + [""]
+    if frame:
+        out += ["### Frame time: native vs half resolution + x2 (frame_bench)", ""] + frame_table(frame) + [""]
+    out.append(END)
+    return "\n".join(out)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--ml", default=rio.latest("ml_bench"))
+    ap.add_argument("--peer", default=rio.latest("peer_torch"))
+    ap.add_argument("--frame", default=rio.latest("frame_bench"))
+    ap.add_argument("--out", default=os.path.join(rio.HERE, "RESULTS.md"))
+    ap.add_argument("--print", action="store_true", help="print the section instead of writing --out")
+    args = ap.parse_args()
+    if not args.ml:
+        sys.exit("make_results: no ml_bench JSON (give --ml or put <date>_ml_bench.json in bench/results)")
+    section = generate(args.ml, args.peer, args.frame)
+    if args.print:
+        print(section)
+        return
+    text = open(args.out).read()
+    if BEGIN in text and END in text:
+        text = text[:text.index(BEGIN)] + section + text[text.index(END) + len(END):]
+    else:
+        text = text.rstrip("\n") + "\n\n## Same-run tables\n\n" + section + "\n"
+    with open(args.out, "w") as f:
+        f.write(text)
+    print(f"make_results: wrote the generated section of {args.out}")
+
+
+if __name__ == "__main__":
+    main()

@@ -1,0 +1,53 @@
+"""Reading the benchmark JSONs (ml_bench, peer_torch.py, frame_bench) for make_results.py and
+plot_results.py. Accepts the older ml_bench/peer schema (no group/resolution fields) too."""
+import glob
+import json
+import os
+
+HERE = os.path.dirname(os.path.abspath(__file__))
+RESULTS_DIR = os.path.join(HERE, "results")
+
+
+def load(path):
+    with open(path) as f:
+        data = json.load(f)
+    for r in data.get("results", []):
+        r.setdefault("resolution", r["name"].split()[-1] if "name" in r else "")
+        r.setdefault("group", "network" if r.get("name", "").split()[0] in ("espcn_x2", "fsrcnn_x2") else "op")
+    return data
+
+
+def latest(tool):
+    """The newest bench/results/<date>_<tool>.json (file names sort by date)."""
+    files = sorted(glob.glob(os.path.join(RESULTS_DIR, f"*_{tool}.json")))
+    return files[-1] if files else None
+
+
+def network(name):
+    return name.rsplit(" ", 1)[0]
+
+
+def pixels(resolution):
+    w, h = resolution.split("x")
+    return int(w) * int(h)
+
+
+def best(rows, key="median_ms"):
+    rows = [r for r in rows if r.get(key) is not None]
+    return min(rows, key=lambda r: r[key]) if rows else None
+
+
+def ours_by_case(ml):
+    """{case name: {precision label: row}} of ml_bench's results."""
+    out = {}
+    for r in ml.get("results", []):
+        out.setdefault(r["name"], {})[r["precision"]] = r
+    return out
+
+
+def peer_by_case(peer):
+    out = {}
+    for r in peer.get("results", []):
+        if r.get("median_ms") is not None:
+            out.setdefault(r["name"], {})[r["config"]] = r
+    return out
