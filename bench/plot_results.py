@@ -55,6 +55,7 @@ def main():
         import matplotlib
         matplotlib.use("Agg")
         import matplotlib.pyplot as plt
+        import matplotlib.ticker
     except ImportError:
         sys.exit("plot_results: matplotlib is missing (Debian: apt-get install python3-matplotlib)")
     ml = rio.load(args.ml)
@@ -75,10 +76,15 @@ def main():
         ax.set_ylabel("median ms per frame")
         ax.set_xscale("log")
         ax.set_yscale("log")
+        for axis in (ax.xaxis, ax.yaxis):
+            axis.set_major_formatter(matplotlib.ticker.FormatStrFormatter("%g"))
+            axis.set_minor_formatter(matplotlib.ticker.NullFormatter())
+        ax.set_xticks(sorted({p[0] / 1e6 for points in data[net].values() for p in points}))
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     device = ml.get("device", "?")
-    fig.suptitle(f"Time vs resolution on {device}: ml_bench (Vulkan) vs PyTorch, same run")
+    sources = ", ".join(os.path.basename(p) for p in (args.ml, args.peer) if p)
+    fig.suptitle(f"Time vs resolution on {device}: ml_bench (Vulkan) vs PyTorch, same run ({sources})", fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)
     fig.savefig(args.out, dpi=110)
