@@ -1,12 +1,18 @@
-// ml_bench: GPU times of reference networks and single operators through the plugin, on the
-// first (or --device) Vulkan device, with timestamp queries: warm-up, then the median of
-// --runs executions recorded back to back with a barrier between them. Prints a table and
-// writes JSON. `--smoke` runs tiny sizes with few runs (CI keeps it working on lavapipe;
-// its times mean nothing).
-#include "engine/buffer.h"
+// ml_bench: GPU times of reference networks, the shipped ONNX models and single operators
+// through the plugin, on the first (or --device) Vulkan device, with timestamp queries:
+// warm-up, then the median of --runs executions recorded back to back with a barrier between
+// them. Every case runs in fp32, fp16 and each faster path the device has (fp16 arithmetic,
+// cooperative matrix on and off), and is also stated as a fraction of device ceilings the
+// harness measures first (ceilings.h). Prints a table and writes JSON (schema: bench/README
+// section of RESULTS.md). `--smoke` runs tiny sizes with few runs (CI keeps it working on
+// lavapipe; its times mean nothing).
+#include "ceilings.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "bridge/graph_session.h"
+#ifdef BENCH_HAVE_ONNX
+#include "mlplugin/onnx.h"
+#endif
 #include "networks.h"
 
 #include <algorithm>
@@ -14,8 +20,11 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <functional>
+#include <optional>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -31,19 +40,25 @@ struct Options {
     int device = -1;
     bool validation = false;
     bool verify = false;
+    bool fullGrid = false;
+    std::string assets = "assets";
 };
 
 void usage() {
     std::puts(
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--device INDEX] [--validation]\n"
-        "  Times reference networks (ESPCN x2, FSRCNN x2) and convolution sweeps through mlplugin.\n"
+        "                [--verify] [--full-grid] [--assets DIR]\n"
+        "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser (DIR/upscaler_x2.onnx,\n"
+        "  DIR/denoiser.onnx, when present) and operator sweeps through mlplugin, in every precision and path.\n"
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
         "  --runs N      timed runs per case (default 100), after --warmup N (default 10)\n"
         "  --json FILE   results as JSON (default ml_bench.json)\n"
         "  --filter TEXT only cases whose name contains TEXT\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
         "  --validation  enable the Khronos validation layer\n"
-        "  --verify      first check every network against the CPU reference (double) at 48x32");
+        "  --verify      first check every network against the CPU reference (double) at 48x32\n"
+        "  --full-grid   convolution sweep over every cin x cout in {3,12,16,32,64} (default: a subset)\n"
+        "  --assets DIR  where upscaler_x2.onnx and denoiser.onnx are looked for (default: assets)");
 }
 
 bool parseUint(const char* s, uint32_t& out) {
@@ -65,6 +80,8 @@ bool parse(int argc, char** argv, Options& o) {
         else if (a == "--smoke") o.smoke = true;
         else if (a == "--validation") o.validation = true;
         else if (a == "--verify") o.verify = true;
+        else if (a == "--full-grid") o.fullGrid = true;
+        else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
         else if (a == "--runs" || a == "--warmup") {
             const char* v = value(a.c_str());
             uint32_t n;
@@ -82,88 +99,141 @@ bool parse(int argc, char** argv, Options& o) {
     return true;
 }
 
-struct Case {
-    std::string name;
-    std::string precision;
+// One way of running a case: storage type plus execution flags.
+struct Variant {
+    std::string label;  // "fp32", "fp16", "fp16-arith", "+no-coop" suffix
+    DataType type;
     uint32_t flags;
+    bool coop;  // cooperative matrix allowed and the device has it
+};
+
+struct Case {
+    std::string name;        // "espcn_x2 1920x1080": what peer_torch.py calls the same work
+    std::string group;       // network, conv, op
+    std::string resolution;  // input WxH
+    Variant variant;
     std::function<bench::Network()> build;
 };
 
 struct Row {
-    std::string name, precision, resolution;
-    double gflop, medianMs, recordUs, tflops;
-    uint32_t dispatches;
+    std::string name, group, resolution;
+    Variant variant;
+    double gflop = 0, bytes = 0, medianMs = 0, recordUs = 0, tflops = 0, gbs = 0;
+    std::optional<double> fmaFraction, tensorFraction, bandwidthFraction;
+    uint32_t dispatches = 0;
+    double boundFraction() const {
+        return std::max({fmaFraction.value_or(0), tensorFraction.value_or(0), bandwidthFraction.value_or(0)});
+    }
 };
 
-// Copy bandwidth ceiling: device-local to device-local copies, bytes read + written per second.
-double copyBandwidthGBs(engine::Context& ctx, uint64_t bytes, uint32_t runs) {
-    constexpr VkBufferUsageFlags usage = VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-    engine::Buffer a(ctx, bytes, usage, engine::MemoryUsage::DeviceLocal), b(ctx, bytes, usage, engine::MemoryUsage::DeviceLocal);
-    VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
-    qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
-    qci.queryCount = 2;
-    VkQueryPool q;
-    ENGINE_VK(vkCreateQueryPool(ctx.device(), &qci, nullptr, &q));
-    ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        vkCmdResetQueryPool(cmd, q, 0, 2);
-        VkBufferCopy copy{0, 0, bytes};
-        vkCmdCopyBuffer(cmd, a.handle(), b.handle(), 1, &copy);  // warm-up
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, q, 0);
-        for (uint32_t i = 0; i < runs; ++i) {
-            // Each copy reads what the previous one wrote (ping-pong): a transfer barrier between them.
-            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COPY_BIT,
-                                VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
-                                VK_ACCESS_2_TRANSFER_WRITE_BIT | VK_ACCESS_2_TRANSFER_READ_BIT};
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.memoryBarrierCount = 1;
-            dep.pMemoryBarriers = &mb;
-            vkCmdPipelineBarrier2(cmd, &dep);
-            vkCmdCopyBuffer(cmd, (i & 1) ? b.handle() : a.handle(), (i & 1) ? a.handle() : b.handle(), 1, &copy);
-        }
-        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT, q, 1);
-    });
-    uint64_t t[2];
-    ENGINE_VK(vkGetQueryPoolResults(ctx.device(), q, 0, 2, sizeof(t), t, 8, VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
-    vkDestroyQueryPool(ctx.device(), q, nullptr);
-    double seconds = double(t[1] - t[0]) * ctx.features().timestampPeriodNs * 1e-9;
-    return seconds > 0 ? 2.0 * double(bytes) * runs / seconds / 1e9 : 0.0;
+std::vector<Variant> variants(const Capabilities& caps) {
+    std::vector<Variant> out = {{"fp32", DataType::Float32, 0, false}};
+    if (!caps.fp16Storage) return out;
+    std::vector<Variant> fp16 = {{"fp16", DataType::Float16, 0, caps.cooperativeMatrixNV}};
+    if (caps.fp16Arithmetic) fp16.push_back({"fp16-arith", DataType::Float16, ExecutionFlagAllowHalfPrecisionComputation, caps.cooperativeMatrixNV});
+    for (const Variant& v : fp16) {
+        out.push_back(v);
+        // The portable path next to the tensor-core one, so the gain is measured, not assumed.
+        if (caps.cooperativeMatrixNV) out.push_back({v.label + "+no-coop", v.type, v.flags | ExecutionFlagDisableCooperativeMatrix, false});
+    }
+    return out;
+}
+
+std::string resolution(uint32_t w, uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+// The shipped networks (trained by tools/train): the upscaler takes `color` [1,3,H,W]; the
+// denoiser `color`, `albedo`, `normal` [1,3,H,W] and `depth` [1,1,H,W]; H and W are free.
+bench::Network loadShipped(const std::string& path, const std::string& name, DataType type, uint32_t w, uint32_t h) {
+#ifndef BENCH_HAVE_ONNX
+    (void)type, (void)w, (void)h;
+    throw engine::Error(path + ": " + name + " needs the ONNX loader (mlplugin_onnx), which this build lacks");
+#else
+    OnnxLoadOptions options;
+    options.computeType = type;
+    if (name == "denoiser") {
+        for (const char* in : {"color", "albedo", "normal"}) options.inputShapes[in] = {1, 3, h, w};
+        options.inputShapes["depth"] = {1, 1, h, w};
+    } else {
+        options.inputShapes["color"] = {1, 3, h, w};
+    }
+    auto model = loadOnnxFile(path, options);
+    if (!model) throw engine::Error(path + ": " + model.error().message);
+    bench::Network net{name, std::move(model->graph)};
+    net.gflop = bench::graphGflop(net.graph);
+    return net;
+#endif
 }
 
 std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     struct Res { uint32_t w, h; };
     std::vector<Res> nets = o.smoke ? std::vector<Res>{{24, 16}} : std::vector<Res>{{960, 540}, {1920, 1080}};
     Res sweep = o.smoke ? Res{20, 12} : Res{1920, 1080};
-    struct Precision { const char* name; DataType type; uint32_t flags; };
-    std::vector<Precision> precisions = {{"fp32", DataType::Float32, 0}};
-    if (caps.fp16Storage) {
-        precisions.push_back({"fp16", DataType::Float16, 0});
-        if (caps.fp16Arithmetic) precisions.push_back({"fp16-arith", DataType::Float16, ExecutionFlagAllowHalfPrecisionComputation});
+    std::string upscalerPath = o.assets + "/upscaler_x2.onnx", denoiserPath = o.assets + "/denoiser.onnx";
+    bool haveUpscaler = std::filesystem::exists(upscalerPath), haveDenoiser = std::filesystem::exists(denoiserPath);
+    if (!haveUpscaler) std::printf("skipping the shipped upscaler: %s not found\n", upscalerPath.c_str());
+    if (!haveDenoiser) std::printf("skipping the shipped denoiser: %s not found\n", denoiserPath.c_str());
+
+    // Convolution sweep: kernel 1, 3, 5 over cin x cout in {3,12,16,32,64}; by default the
+    // square shapes plus the transitions the reference networks have.
+    const uint32_t channels[] = {3, 12, 16, 32, 64};
+    std::vector<std::pair<uint32_t, uint32_t>> pairs;
+    if (o.fullGrid) {
+        for (uint32_t ci : channels)
+            for (uint32_t co : channels) pairs.push_back({ci, co});
+    } else if (o.smoke) {
+        pairs = {{3, 64}, {16, 16}};  // every kernel size once; CI runs this on lavapipe with validation
+    } else {
+        pairs = {{3, 64}, {12, 12}, {16, 16}, {32, 32}, {64, 64}, {64, 32}, {32, 12}};
     }
+
     std::vector<Case> out;
-    for (const Precision& p : precisions) {
+    for (const Variant& v : variants(caps)) {
+        DataType t = v.type;
         for (Res r : nets) {
-            std::string res = std::to_string(r.w) + "x" + std::to_string(r.h);
-            out.push_back({"espcn_x2 " + res, p.name, p.flags, [=] { return bench::espcn(p.type, r.w, r.h); }});
-            out.push_back({"fsrcnn_x2 " + res, p.name, p.flags, [=] { return bench::fsrcnn(p.type, r.w, r.h); }});
+            std::string res = resolution(r.w, r.h);
+            auto net = [&](const std::string& name, std::function<bench::Network()> build) {
+                out.push_back({name + " " + res, "network", res, v, std::move(build)});
+            };
+            net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
+            net("fsrcnn_x2", [=] { return bench::fsrcnn(t, r.w, r.h); });
+            if (haveUpscaler) net("upscaler_x2", [=] { return loadShipped(upscalerPath, "upscaler_x2", t, r.w, r.h); });
+            if (haveDenoiser) net("denoiser", [=] { return loadShipped(denoiserPath, "denoiser", t, r.w, r.h); });
         }
-        std::string res = std::to_string(sweep.w) + "x" + std::to_string(sweep.h);
-        for (uint32_t k : {1u, 3u, 5u})
-            for (uint32_t c : {3u, 12u, 16u, 32u, 64u}) {
-                if (k == 5 && c != 3 && c != 32) continue;  // 5x5: the ESPCN-like shapes only
-                uint32_t cout = (k == 5 && c == 3) ? 64 : c;
-                std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + " " + std::to_string(c) + "->" + std::to_string(cout) + " " + res;
-                out.push_back({name, p.name, p.flags, [=] { return bench::singleConv(p.type, sweep.w, sweep.h, k, c, cout); }});
-            }
-        auto add = [&](std::string name, std::function<bench::Network()> build) { out.push_back({name + " " + res, p.name, p.flags, build}); };
-        DataType t = p.type;
+        std::string res = resolution(sweep.w, sweep.h);
         Res sw = sweep;
-        add("conv3x3 64->32 +tanh", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
-        add("conv_transpose9x9 s2 56->1", [=] { return bench::transposedConv(t, sw.w / 2, sw.h / 2, 56, 1, 9, 2); });
-        add("depth_to_space 12->3", [=] { return bench::depthToSpaceOp(t, sw.w, sw.h, 12, 2); });
-        add("add 32ch", [=] { return bench::addOp(t, sw.w, sw.h, 32); });
-        add("resize bilinear x2 3ch", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 3); });
+        auto op = [&](std::string name, std::string group, std::function<bench::Network()> build) {
+            out.push_back({name + " " + res, group, res, v, std::move(build)});
+        };
+        for (uint32_t k : {1u, 3u, 5u})
+            for (auto [ci, co] : pairs) {
+                std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + " " + std::to_string(ci) + "->" + std::to_string(co);
+                op(name, "conv", [=] { return bench::singleConv(t, sw.w, sw.h, k, ci, co); });
+            }
+        op("conv3x3 64->32 +tanh", "conv", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
+        op("conv_transpose9x9 s2 56->1", "op", [=] { return bench::transposedConv(t, sw.w / 2, sw.h / 2, 56, 1, 9, 2); });
+        op("depth_to_space 12->3", "op", [=] { return bench::depthToSpaceOp(t, sw.w, sw.h, 12, 2); });
+        op("add 3ch", "op", [=] { return bench::addOp(t, sw.w, sw.h, 3); });
+        op("add 32ch", "op", [=] { return bench::addOp(t, sw.w, sw.h, 32); });
+        op("resize bilinear x2 3ch", "op", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 3); });
+        op("resize bilinear x2 12ch", "op", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 12); });
     }
     return out;
+}
+
+// Bytes a case must at least move: its inputs read once and its outputs written once.
+double minimumBytes(const GraphDesc& g) {
+    double bytes = 0;
+    for (ValueId v : g.inputs) bytes += double(g.values[v].desc.requiredBytes());
+    for (ValueId v : g.outputs) bytes += double(g.values[v].desc.requiredBytes());
+    return bytes;
+}
+
+void fillFractions(Row& r, const bench::Ceilings& c) {
+    bool halfArith = r.variant.flags & ExecutionFlagAllowHalfPrecisionComputation;
+    double fma = halfArith && c.fp16FmaTflops ? *c.fp16FmaTflops : c.fp32FmaTflops;
+    if (r.gflop > 0 && fma > 0) r.fmaFraction = r.tflops / fma;
+    if (r.gflop > 0 && r.variant.coop && c.coopGemmTflops && *c.coopGemmTflops > 0) r.tensorFraction = r.tflops / *c.coopGemmTflops;
+    if (c.computeCopyGBs > 0) r.bandwidthFraction = r.gbs / c.computeCopyGBs;
 }
 
 // Deterministic image-like inputs in [0, 1) for every graph input; `host` (when given) receives
@@ -218,17 +288,50 @@ bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
     return ok;
 }
 
-void writeJson(const std::string& path, const std::string& device, double copyGBs, const std::vector<Row>& rows) {
+
+std::string jsonString(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        if (uint8_t(ch) >= 0x20) out += ch;
+    }
+    return out + "\"";
+}
+
+std::string jsonNumber(std::optional<double> v) {
+    if (!v || !std::isfinite(*v)) return "null";
+    std::ostringstream s;
+    s.precision(6);
+    s << *v;
+    return s.str();
+}
+
+void writeJson(const std::string& path, const std::string& device, const Options& o, const bench::Ceilings& c, const std::vector<Row>& rows) {
     std::ofstream f(path);
     if (!f) throw engine::Error("cannot write " + path);
-    f << "{\n  \"device\": \"" << device << "\",\n  \"copy_bandwidth_gbs\": " << copyGBs << ",\n  \"results\": [\n";
+    f << "{\n  \"tool\": \"ml_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"runs\": " << o.runs << ",\n  \"warmup\": " << o.warmup
+      << ",\n  \"smoke\": " << (o.smoke ? "true" : "false") << ",\n  \"ceilings\": {\"copyBufferGBs\": " << jsonNumber(c.copyBufferGBs)
+      << ", \"computeCopyGBs\": " << jsonNumber(c.computeCopyGBs) << ", \"fp32FmaTflops\": " << jsonNumber(c.fp32FmaTflops)
+      << ", \"fp16FmaTflops\": " << jsonNumber(c.fp16FmaTflops) << ", \"coopGemmTflops\": " << jsonNumber(c.coopGemmTflops) << "},\n"
+      << "  \"copy_bandwidth_gbs\": " << jsonNumber(c.copyBufferGBs) << ",\n  \"results\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        f << "    {\"name\": \"" << r.name << "\", \"precision\": \"" << r.precision << "\", \"gflop\": " << r.gflop
-          << ", \"median_ms\": " << r.medianMs << ", \"record_us\": " << r.recordUs
-          << ", \"tflops\": " << r.tflops << ", \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+        f << "    {\"name\": " << jsonString(r.name) << ", \"group\": " << jsonString(r.group) << ", \"resolution\": " << jsonString(r.resolution)
+          << ", \"precision\": " << jsonString(r.variant.label) << ", \"storage\": " << jsonString(toString(r.variant.type))
+          << ", \"flags\": " << r.variant.flags << ", \"coop\": " << (r.variant.coop ? "true" : "false") << ", \"gflop\": " << jsonNumber(r.gflop)
+          << ", \"bytes\": " << jsonNumber(r.bytes) << ", \"median_ms\": " << jsonNumber(r.medianMs) << ", \"record_us\": " << jsonNumber(r.recordUs)
+          << ", \"tflops\": " << jsonNumber(r.tflops) << ", \"gbs\": " << jsonNumber(r.gbs) << ", \"fraction\": {\"fma\": " << jsonNumber(r.fmaFraction)
+          << ", \"tensor\": " << jsonNumber(r.tensorFraction) << ", \"bandwidth\": " << jsonNumber(r.bandwidthFraction)
+          << "}, \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
+}
+
+std::string optionalText(std::optional<double> v, const char* unit) {
+    if (!v) return "n/a";
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "%.1f %s", *v, unit);
+    return buf;
 }
 
 }  // namespace
@@ -243,43 +346,46 @@ int main(int argc, char** argv) {
         cd.validation = o.validation;
         if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
         engine::Context ctx(cd);
-        DeviceDesc dd;
-        dd.instance = ctx.instance();
-        dd.physicalDevice = ctx.physicalDevice();
-        dd.device = ctx.device();
-        dd.queueFamilyIndex = ctx.queueFamily();
-        dd.getInstanceProcAddr = vkGetInstanceProcAddr;
-        dd.shaderStorageBufferArrayDynamicIndexingEnabled = true;
-        dd.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
-        dd.shaderFloat16Enabled = ctx.features().shaderFloat16;
-        dd.cooperativeMatrixNVEnabled = ctx.features().cooperativeMatrixNV;
-        auto device = createDevice(dd);
-        if (!device) throw engine::Error("createDevice: " + device.error().message);
-        const Capabilities& caps = (*device)->capabilities();
-        std::printf("device: %s (fp16 %s, cooperative matrix %s)\n", caps.deviceName.c_str(), caps.fp16Storage ? "yes" : "no",
-                    caps.cooperativeMatrixNV ? "yes" : "no");
-        double copyGBs = copyBandwidthGBs(ctx, o.smoke ? (1u << 20) : (256u << 20), o.smoke ? 2 : 20);
-        std::printf("copy bandwidth ceiling: %.0f GB/s (read + write)\n", copyGBs);
+        auto device = bridge::createDevice(ctx, false);
+        const Capabilities& caps = device->capabilities();
+        std::printf("device: %s (fp16 storage %s, fp16 arithmetic %s, cooperative matrix %s)\n", caps.deviceName.c_str(),
+                    caps.fp16Storage ? "yes" : "no", caps.fp16Arithmetic ? "yes" : "no", caps.cooperativeMatrixNV ? "yes" : "no");
+        bench::Ceilings ceilings = bench::measureCeilings(ctx, o.smoke);
+        std::printf("ceilings: vkCmdCopyBuffer %.0f GB/s, compute copy %.0f GB/s (read + write); fp32 FMA %.1f TFLOP/s, fp16 FMA %s, "
+                    "fp16 cooperative-matrix GEMM %s\n",
+                    ceilings.copyBufferGBs, ceilings.computeCopyGBs, ceilings.fp32FmaTflops, optionalText(ceilings.fp16FmaTflops, "TFLOP/s").c_str(),
+                    optionalText(ceilings.coopGemmTflops, "TFLOP/s").c_str());
 
-        if (o.verify && !verify(ctx, **device, caps)) return 1;
+        if (o.verify && !verify(ctx, *device, caps)) return 1;
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
-            if (!o.filter.empty() && (c.name + " " + c.precision).find(o.filter) == std::string::npos) continue;
+            if (!o.filter.empty() && (c.name + " " + c.variant.label).find(o.filter) == std::string::npos) continue;
             bench::Network net = c.build();
-            bridge::GraphSession session(ctx, **device, net.graph, c.flags);
+            bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));
             bridge::Timing t = session.time(o.runs, o.warmup);
-            Row r{c.name, c.precision, "", net.gflop, t.medianGpuMs, t.medianRecordUs,
-                  t.medianGpuMs > 0 ? net.gflop / t.medianGpuMs : 0.0, session.compiled().report.dispatchablesOut};
-            std::printf("  %-28s %-10s %9.3f ms  %7.2f TFLOP/s  record %6.1f us\n", c.name.c_str(), c.precision.c_str(), r.medianMs,
-                        r.tflops, r.recordUs);
+            Row r{c.name, c.group, c.resolution, c.variant};
+            r.gflop = net.gflop;
+            r.bytes = minimumBytes(net.graph);
+            r.medianMs = t.medianGpuMs;
+            r.recordUs = t.medianRecordUs;
+            r.tflops = t.medianGpuMs > 0 ? net.gflop / t.medianGpuMs : 0.0;
+            r.gbs = t.medianGpuMs > 0 ? r.bytes / (t.medianGpuMs * 1e6) : 0.0;
+            r.dispatches = session.compiled().report.dispatchablesOut;
+            fillFractions(r, ceilings);
+            std::printf("  %-34s %-18s %9.3f ms  %7.2f TFLOP/s  %7.1f GB/s  %5.1f%% of ceiling  record %6.1f us\n", c.name.c_str(),
+                        c.variant.label.c_str(), r.medianMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
+            std::fflush(stdout);
             rows.push_back(r);
         }
-        writeJson(o.json, caps.deviceName, copyGBs, rows);
-        std::printf("\n%-30s %-10s %10s %10s %9s %11s\n", "case", "precision", "median ms", "GFLOP", "TFLOP/s", "record us");
+        writeJson(o.json, caps.deviceName, o, ceilings, rows);
+        std::printf("\n%-36s %-18s %10s %9s %9s %9s %8s %11s\n", "case", "precision", "median ms", "GFLOP", "TFLOP/s", "GB/s", "%ceil", "record us");
         for (const Row& r : rows)
-            std::printf("%-30s %-10s %10.3f %10.2f %9.2f %11.1f\n", r.name.c_str(), r.precision.c_str(), r.medianMs, r.gflop, r.tflops, r.recordUs);
-        std::printf("wrote %s (%zu cases)\n", o.json.c_str(), rows.size());
+            std::printf("%-36s %-18s %10.3f %9.2f %9.2f %9.1f %7.1f%% %11.1f\n", r.name.c_str(), r.variant.label.c_str(), r.medianMs, r.gflop,
+                        r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
+        std::printf("%% of ceiling: the largest of achieved / fp32 (or fp16) FMA peak, / tensor-core GEMM peak (cooperative-matrix runs),\n"
+                    "and minimum bytes moved / compute-copy bandwidth.\nwrote %s (%zu cases, median of %u runs after %u warm-up)\n",
+                    o.json.c_str(), rows.size(), o.runs, o.warmup);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ml_bench: %s\n", e.what());

@@ -1,0 +1,279 @@
+// frame_bench: what ML upscaling buys in a whole frame. Renders the engine's demo scene headless
+// and compares native rendering at the output resolution with rendering at half resolution
+// plus an x2 upscale to it: 3840x2160 native vs 1920x1080 + x2, and 1920x1080 native vs
+// 960x540 + x2. The x2 step is the ML upscaler (bridge::MlPass: the shipped
+// assets/upscaler_x2.onnx when present, else the reference ESPCN x2 of networks.h) and, for
+// reference, the renderer's bicubic filter. Everything of a frame is recorded into one command
+// buffer on one queue (2 frames in flight); every frame-graph pass is a GpuTimer scope, plus
+// one scope around the whole frame. Medians over --frames frames after --warmup frames.
+#include "engine/context.h"
+#include "engine/frames.h"
+#include "engine/gpu_timer.h"
+#include "engine/renderer.h"
+#include "mlplugin/mlplugin.h"
+#include "networks.h"
+#ifdef BENCH_HAVE_ML_PASS
+#include "bridge/graph_session.h"
+#include "bridge/ml_pass.h"
+#endif
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <memory>
+#include <optional>
+#include <string>
+#include <vector>
+
+namespace {
+
+struct Options {
+    bool smoke = false;
+    uint32_t frames = 100, warmup = 10;
+    std::string json = "frame_bench.json";
+    std::string assets = "assets";
+    std::string filter;
+    bool fp32 = false;
+    bool validation = false;
+    int device = -1;
+};
+
+void usage() {
+    std::puts(
+        "usage: frame_bench [--smoke] [--frames N] [--warmup N] [--json FILE] [--assets DIR] [--filter TEXT] [--fp32]\n"
+        "                   [--device INDEX] [--validation]\n"
+        "  Frame times (per pass and total, GPU timestamps) of native rendering vs half resolution + x2 upscale\n"
+        "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output.\n"
+        "  --smoke        tiny output size and few frames (CI on lavapipe; times mean nothing)\n"
+        "  --frames N     timed frames per configuration (default 100), after --warmup N (default 10)\n"
+        "  --json FILE    results as JSON (default frame_bench.json)\n"
+        "  --assets DIR   where upscaler_x2.onnx is looked for (default: assets; else the reference ESPCN x2)\n"
+        "  --filter TEXT  only configurations whose name contains TEXT\n"
+        "  --fp32         run the ML upscaler in fp32 (default: fp16 with fp16 arithmetic where the device has it)\n"
+        "  --device I     Vulkan device index\n"
+        "  --validation   enable the Khronos validation layer");
+}
+
+bool parseUint(const char* s, uint32_t& out) {
+    char* end = nullptr;
+    unsigned long v = std::strtoul(s, &end, 10);
+    if (!s[0] || *end || v == 0 || v > 100000) return false;
+    out = uint32_t(v);
+    return true;
+}
+
+bool parse(int argc, char** argv, Options& o) {
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        auto value = [&](const char* what) -> const char* {
+            if (i + 1 >= argc) { std::fprintf(stderr, "frame_bench: %s needs a value\n", what); return nullptr; }
+            return argv[++i];
+        };
+        if (a == "--help" || a == "-h") { usage(); std::exit(0); }
+        else if (a == "--smoke") o.smoke = true;
+        else if (a == "--validation") o.validation = true;
+        else if (a == "--fp32") o.fp32 = true;
+        else if (a == "--frames" || a == "--warmup") {
+            const char* v = value(a.c_str());
+            uint32_t n;
+            if (!v || !parseUint(v, n)) { std::fprintf(stderr, "frame_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
+            (a == "--frames" ? o.frames : o.warmup) = n;
+        } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
+        else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
+        else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
+        else if (a == "--device") {
+            const char* v = value("--device");
+            uint32_t n;
+            if (!v || (std::strcmp(v, "0") != 0 && !parseUint(v, n))) { std::fprintf(stderr, "frame_bench: --device expects an index\n"); return false; }
+            o.device = std::atoi(v);
+        } else { std::fprintf(stderr, "frame_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
+    }
+    return true;
+}
+
+enum class Upscale { Native, Bicubic, Ml };
+
+struct Config {
+    std::string name;  // "native 3840x2160", "1920x1080 + ml x2 -> 3840x2160"
+    std::string pair;  // the output resolution both sides of a comparison share
+    Upscale upscale;
+    uint32_t outW, outH;
+};
+
+struct PassTime {
+    std::string name;
+    double medianMs;
+};
+
+struct Result {
+    Config config;
+    uint32_t renderW = 0, renderH = 0;
+    std::string upscaler;  // what ran the x2 step
+    std::vector<PassTime> passes;
+    double frameMs = 0;    // the scope around the whole frame
+    double passSumMs = 0;  // sum of the per-pass medians
+};
+
+std::string res(uint32_t w, uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
+
+constexpr uint32_t kFramesInFlight = 2;
+constexpr const char* kFrameScope = "frame";
+
+#ifdef BENCH_HAVE_ML_PASS
+// The ML x2 upscaler: the shipped network when its file exists, else the reference ESPCN x2.
+std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Device& device, const Options& o, std::string& what) {
+    const mlplugin::Capabilities& caps = device.capabilities();
+    bool fp16 = !o.fp32 && caps.fp16Storage;
+    bridge::MlPassDesc d;
+    d.name = "ml_upscale";
+    d.dataType = fp16 ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
+    d.compileFlags = fp16 && caps.fp16Arithmetic ? mlplugin::ExecutionFlagAllowHalfPrecisionComputation : 0;
+    std::string shipped = o.assets + "/upscaler_x2.onnx";
+    if (std::filesystem::exists(shipped)) {
+        d.onnxPath = shipped;
+        d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
+        d.output = {.encoding = bridge::Encoding::Srgb};
+        what = "upscaler_x2.onnx";
+    } else {
+        mlplugin::DataType type = d.dataType;
+        d.buildGraph = [type](uint32_t w, uint32_t h) { return bench::espcn(type, w, h).graph; };
+        d.inputs = {{.name = "lowres", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb"}}}};
+        what = "reference espcn_x2 (" + shipped + " not found)";
+    }
+    what += fp16 ? (d.compileFlags ? " fp16-arith" : " fp16") : " fp32";
+    return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
+}
+#endif
+
+Result runConfig(engine::Context& ctx, const Config& c, const Options& o, [[maybe_unused]] mlplugin::Device* device) {
+    engine::RendererDesc rd;
+    rd.outputWidth = c.outW;
+    rd.outputHeight = c.outH;
+    rd.renderScale = c.upscale == Upscale::Native ? 1.0f : 0.5f;
+    rd.upscale = c.upscale == Upscale::Native ? engine::UpscaleMode::Native : engine::UpscaleMode::Bicubic;
+    Result r{c};
+    r.upscaler = c.upscale == Upscale::Native ? "none" : "bicubic";
+
+    // Destruction order: frames first (it waits for submitted frames), then the renderer and
+    // the ML pass whose resources those frames used, then the timer.
+    engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight, .maxScopesPerFrame = 128, .window = o.frames});
+#ifdef BENCH_HAVE_ML_PASS
+    std::unique_ptr<bridge::MlPass> ml;
+    if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, *device, o, r.upscaler);
+#endif
+    engine::Renderer renderer(ctx, rd);
+#ifdef BENCH_HAVE_ML_PASS
+    if (ml) renderer.setUpscaler(ml->upscaler());
+#endif
+    engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
+    renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
+    r.renderW = renderer.renderExtent().width;
+    r.renderH = renderer.renderExtent().height;
+
+    for (uint32_t i = 0; i < o.warmup + o.frames; ++i) {
+        engine::Frame& f = frames.beginFrame();
+        timer.beginFrame(f.cmd, f.slot);
+        timer.beginScope(f.cmd, kFrameScope);
+        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(0, i), &timer);
+        timer.endScope(f.cmd);
+        frames.endFrame();
+    }
+    frames.waitIdle();
+    for (uint32_t s = 0; s < kFramesInFlight; ++s) timer.collect(s);
+    for (const engine::GpuTiming& t : timer.timings()) {
+        if (t.name == kFrameScope) {
+            r.frameMs = t.medianMs;
+        } else {
+            r.passes.push_back({t.name, t.medianMs});
+            r.passSumMs += t.medianMs;
+        }
+    }
+    return r;
+}
+
+std::string jsonString(const std::string& s) {
+    std::string out = "\"";
+    for (char ch : s) {
+        if (ch == '"' || ch == '\\') out += '\\';
+        if (uint8_t(ch) >= 0x20) out += ch;
+    }
+    return out + "\"";
+}
+
+void writeJson(const std::string& path, const std::string& device, const Options& o, const std::vector<Result>& results) {
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
+      << ",\n  \"smoke\": " << (o.smoke ? "true" : "false") << ",\n  \"results\": [\n";
+    for (size_t i = 0; i < results.size(); ++i) {
+        const Result& r = results[i];
+        f << "    {\"name\": " << jsonString(r.config.name) << ", \"output\": " << jsonString(res(r.config.outW, r.config.outH))
+          << ", \"render\": " << jsonString(res(r.renderW, r.renderH)) << ", \"upscaler\": " << jsonString(r.upscaler)
+          << ", \"frame_ms\": " << r.frameMs << ", \"pass_sum_ms\": " << r.passSumMs << ", \"passes\": [";
+        for (size_t p = 0; p < r.passes.size(); ++p)
+            f << (p ? ", " : "") << "{\"name\": " << jsonString(r.passes[p].name) << ", \"median_ms\": " << r.passes[p].medianMs << "}";
+        f << "]}" << (i + 1 < results.size() ? "," : "") << "\n";
+    }
+    f << "  ]\n}\n";
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    if (!parse(argc, argv, o)) return 2;
+    if (o.smoke) { o.frames = std::min(o.frames, 3u); o.warmup = std::min(o.warmup, 1u); }
+    try {
+        engine::ContextDesc cd;
+        cd.applicationName = "frame_bench";
+        cd.validation = o.validation;
+        if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
+        engine::Context ctx(cd);
+        if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
+        std::unique_ptr<mlplugin::Device> device;
+#ifdef BENCH_HAVE_ML_PASS
+        device = bridge::createDevice(ctx, false);
+#else
+        std::printf("bridge::MlPass is not part of this build: the ML x2 rows are skipped (bicubic stands in)\n");
+#endif
+        std::printf("device: %s\n", ctx.deviceName().c_str());
+
+        struct Out { uint32_t w, h; };
+        std::vector<Out> outputs = o.smoke ? std::vector<Out>{{64, 36}} : std::vector<Out>{{3840, 2160}, {1920, 1080}};
+        std::vector<Config> configs;
+        for (Out out : outputs) {
+            std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
+            configs.push_back({"native " + pair, pair, Upscale::Native, out.w, out.h});
+            if (device) configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
+            configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
+        }
+        std::vector<Result> results;
+        for (const Config& c : configs) {
+            if (!o.filter.empty() && c.name.find(o.filter) == std::string::npos) continue;
+            Result r = runConfig(ctx, c, o, device.get());
+            std::printf("\n%s (render %s, x2: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(), res(r.renderW, r.renderH).c_str(),
+                        r.upscaler.c_str(), r.frameMs, r.passSumMs);
+            for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
+            std::fflush(stdout);
+            results.push_back(std::move(r));
+        }
+        std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
+        for (const Result& r : results) {
+            double native = 0;
+            for (const Result& n : results)
+                if (n.config.upscale == Upscale::Native && n.config.pair == r.config.pair) native = n.frameMs;
+            std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
+                        r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
+        }
+        writeJson(o.json, ctx.deviceName(), o, results);
+        std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.json.c_str(), results.size(), o.frames, o.warmup);
+        return 0;
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "frame_bench: %s\n", e.what());
+        return 1;
+    }
+}

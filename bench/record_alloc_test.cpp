@@ -1,0 +1,82 @@
+// The per-frame path (CommandRecorder::record of a compiled graph with a bound table) makes no
+// heap allocation in steady state. Counted with replaced global operator new (alloc_counter.cpp).
+// The context runs without the validation layer on purpose: the layer intercepts every vkCmd*
+// on this thread and allocates through the same operator new, which would be counted as ours.
+#include "alloc_counter.h"
+#include "bound_graph.h"
+#include "bridge/graph_session.h"
+#include "networks.h"
+
+#include <gtest/gtest.h>
+
+#include <memory>
+
+using namespace mlplugin;
+
+namespace {
+
+// Recording cost does not depend on the resolution (same dispatches, other group counts); 640x360
+// keeps every tensor within lavapipe's 128 MiB maxStorageBufferRange.
+
+class RecordAllocations : public ::testing::Test {
+protected:
+    static void SetUpTestSuite() {
+        engine::ContextDesc cd;
+        cd.applicationName = "record_alloc_test";
+        ctx_ = new engine::Context(cd);
+        device_ = bridge::createDevice(*ctx_, false).release();
+    }
+    static void TearDownTestSuite() {
+        delete device_;
+        delete ctx_;
+    }
+
+    // Heap allocations made by `frames` recordings after one warm-up recording.
+    static uint64_t allocationsPerFrames(const bench::Network& net, uint32_t flags, uint32_t frames) {
+        bench::BoundGraph bound(*ctx_, *device_, net.graph, flags);
+        auto recorder = device_->createCommandRecorder();
+        EXPECT_TRUE(recorder);
+        bench::CommandBuffer cmd(*ctx_);
+        cmd.begin();
+        EXPECT_TRUE((*recorder)->record(cmd.handle(), *bound.compiled().op, bound.table()));
+        uint64_t before = bench::heapAllocations();
+        for (uint32_t i = 0; i < frames; ++i) {
+            Status s = (*recorder)->record(cmd.handle(), *bound.compiled().op, bound.table());
+            if (!s) ADD_FAILURE() << s.error().message;
+        }
+        uint64_t allocations = bench::heapAllocations() - before;
+        cmd.end();
+        return allocations;
+    }
+
+    static engine::Context* ctx_;
+    static Device* device_;
+};
+engine::Context* RecordAllocations::ctx_ = nullptr;
+Device* RecordAllocations::device_ = nullptr;
+
+int* volatile g_escape = nullptr;  // keeps the compiler from eliding the new/delete pairs below
+
+TEST_F(RecordAllocations, CounterSeesOperatorNew) {
+    uint64_t before = bench::heapAllocations();
+    auto p = std::make_unique<int>(1);
+    g_escape = p.get();
+    auto v = std::make_unique<int[]>(8);
+    g_escape = v.get();
+    EXPECT_EQ(bench::heapAllocations() - before, 2u);
+}
+
+TEST_F(RecordAllocations, EspcnRecordsWithoutHeapAllocation) {
+    EXPECT_EQ(allocationsPerFrames(bench::espcn(DataType::Float32, 640, 360), 0, 100), 0u);
+}
+
+TEST_F(RecordAllocations, FsrcnnRecordsWithoutHeapAllocation) {
+    EXPECT_EQ(allocationsPerFrames(bench::fsrcnn(DataType::Float32, 640, 360), 0, 100), 0u);
+}
+
+TEST_F(RecordAllocations, Fp16EspcnRecordsWithoutHeapAllocation) {
+    if (!device_->capabilities().fp16Storage) GTEST_SKIP() << "no fp16 storage on this device";
+    EXPECT_EQ(allocationsPerFrames(bench::espcn(DataType::Float16, 640, 360), ExecutionFlagAllowHalfPrecisionComputation, 100), 0u);
+}
+
+}  // namespace
