@@ -23,6 +23,7 @@
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -118,6 +119,25 @@ struct ElementWiseChain {
     TensorDesc output;
 };
 Result<Plan> planElementWiseChain(const PlanContext&, const ElementWiseChain&);
+
+// Graph compilation: 2..kMaxConvChainLayers convolutions (ungrouped, stride 1, dilation 1, odd
+// kernels with 'same' padding) run as one dispatch over spatial output tiles; each workgroup
+// stages its input tile with the cumulative halo and keeps every intermediate, halo included,
+// in shared memory (conv_chain.comp). A depth-to-space after the last layer folds into its
+// store. Slots: input 0, filter of layer l at 1 + 2l and its bias at 2 + 2l (both owned by the
+// plugin: packed at initialization), output kConvChainOutputSlot.
+inline constexpr uint32_t kMaxConvChainLayers = 3;
+inline constexpr uint32_t kConvChainOutputSlot = 1 + 2 * kMaxConvChainLayers;
+struct ConvChain {
+    std::string name;
+    std::vector<ConvolutionDesc> layers;  // layer l + 1 reads layer l's output
+    std::optional<DepthToSpaceDesc> depthToSpace;
+    const TensorDesc& output() const { return depthToSpace ? depthToSpace->output : layers.back().output; }
+};
+// Whether the chain's shapes qualify and a tile fits `sharedMemoryBytes` without recomputing
+// the halos more than the fused kernel gains (the fusion pass asks before fusing).
+bool convChainFits(const ConvChain&, uint32_t sharedMemoryBytes);
+Result<Plan> planConvChain(const PlanContext&, const ConvChain&);
 
 // CPU references, one per family (cpu_reference.cpp dispatches on the variant).
 using HostTensors = std::vector<HostTensor>;

@@ -54,6 +54,7 @@ enum GraphCompileFlags : uint32_t {
     GraphCompileFlagNone = 0,
     GraphCompileFlagDisableFusion = 1u << 16,     // for tests: compile node by node
     GraphCompileFlagDisableAliasing = 1u << 17,   // for tests: every intermediate gets its own memory
+    GraphCompileFlagDisableConvChains = 1u << 18, // for tests and benchmarks: convolutions one dispatch each
 };
 
 // What compileGraph decided (for logs, tests and tools).

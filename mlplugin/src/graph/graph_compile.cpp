@@ -103,8 +103,30 @@ struct GraphBuilder {
         return planElementWiseChain(device.planContext(executionFlags), chain);
     }
 
+    // A fused convolution chain: its layers with owned weights (re-laid out from the blob).
+    Result<Plan> planConvChainNode(const PlannedNode& pn) {
+        ConvChain chain{pn.label, pn.convChain, std::nullopt};
+        if (const auto* d2s = std::get_if<DepthToSpaceDesc>(&pn.node.op)) chain.depthToSpace = *d2s;
+        for (size_t l = 0; l < chain.layers.size(); ++l) {
+            ConvolutionDesc& d = chain.layers[l];
+            d.filter = blobDesc(pn.node.inputs[1 + 2 * l]);
+            d.filter.flags = TensorFlagOwnedByPlugin;
+            ValueId b = pn.node.inputs[2 + 2 * l];
+            if (b != kNoValue) {
+                d.bias = blobDesc(b);
+                d.bias->flags = TensorFlagOwnedByPlugin;
+            }
+        }
+        return planConvChain(device.planContext(executionFlags), chain);
+    }
+
     Status planNode(size_t i) {
         PlannedNode& pn = plan.nodes[i];
+        if (!pn.convChain.empty()) {
+            Result<Plan> p = planConvChainNode(pn);
+            if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
+            return addNodeBuild(i, std::move(*p));
+        }
         if (!pn.chain.empty()) {
             Result<Plan> p = planChain(pn);
             if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
@@ -203,11 +225,13 @@ struct GraphBuilder {
         for (size_t i = 0; i < plan.nodes.size(); ++i) {
             const PlannedNode& pn = plan.nodes[i];
             NodeBuild& nb = nodes[i];
-            // Chains: inputs in slots 0..3, output in kChainOutputSlot, nothing owned.
-            std::vector<const TensorDesc*> ins = pn.chain.empty() ? operatorInputs(pn.node.op) : std::vector<const TensorDesc*>{};
-            uint32_t firstOutputSlot = pn.chain.empty() ? uint32_t(ins.size()) : kChainOutputSlot;
+            // Element-wise chains: inputs in slots 0..3, output in kChainOutputSlot, nothing owned.
+            // Convolution chains: input 0, owned weights 1.., output kConvChainOutputSlot.
+            bool fused = !pn.chain.empty() || !pn.convChain.empty();
+            std::vector<const TensorDesc*> ins = fused ? std::vector<const TensorDesc*>{} : operatorInputs(pn.node.op);
+            uint32_t firstOutputSlot = !pn.chain.empty() ? kChainOutputSlot : !pn.convChain.empty() ? kConvChainOutputSlot : uint32_t(ins.size());
             for (size_t k = 0; k < pn.node.inputs.size(); ++k) {
-                bool owned = k < ins.size() && ins[k] && ins[k]->ownedByPlugin();
+                bool owned = (k < ins.size() && ins[k] && ins[k]->ownedByPlugin()) || (!pn.convChain.empty() && k > 0);
                 if (pn.node.inputs[k] != kNoValue) targetValue(i, uint32_t(k), pn.node.inputs[k], owned);
             }
             for (size_t k = 0; k < pn.node.outputs.size(); ++k) targetValue(i, firstOutputSlot + uint32_t(k), pn.node.outputs[k], false);
@@ -239,7 +263,10 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
     using namespace detail;
     auto* dev = dynamic_cast<DeviceImpl*>(&device);
     if (!dev) return invalidArgument("compileGraph: the device was not created by createDevice");
-    auto planned = planGraph(desc, {.fuse = !(flags & GraphCompileFlagDisableFusion), .alias = !(flags & GraphCompileFlagDisableAliasing)});
+    auto planned = planGraph(desc, {.fuse = !(flags & GraphCompileFlagDisableFusion),
+                                    .alias = !(flags & GraphCompileFlagDisableAliasing),
+                                    .convChains = !(flags & GraphCompileFlagDisableConvChains),
+                                    .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 

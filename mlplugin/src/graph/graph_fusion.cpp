@@ -8,6 +8,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace mlplugin::detail {
 namespace {
@@ -250,6 +251,14 @@ bool foldConstants(FusionState& s) {
 void retarget(std::vector<PlannedNode>& nodes, ValueId v, const TensorDesc& desc) {
     for (PlannedNode& pn : nodes) {
         GraphNode& node = pn.node;
+        if (!pn.convChain.empty()) {  // reads node.inputs[0] as its first layer's input
+            if (node.inputs[0] == v) pn.convChain[0].input = desc;
+            if (node.outputs[0] == v) {
+                *mutableOperatorOutputs(node.op)[0] = desc;
+                if (std::holds_alternative<ConvolutionDesc>(node.op)) pn.convChain.back().output = desc;
+            }
+            continue;
+        }
         std::vector<const TensorDesc*> current = operatorInputs(node.op);
         std::vector<TensorDesc> ins;
         for (const TensorDesc* t : current) ins.push_back(t ? *t : TensorDesc{});
@@ -278,6 +287,7 @@ bool seenAsIs(const std::vector<PlannedNode>& nodes, ValueId v, const TensorDesc
     };
     for (const PlannedNode& pn : nodes) {
         std::vector<const TensorDesc*> ins = operatorInputs(pn.node.op);
+        if (!pn.convChain.empty()) ins = {&pn.convChain[0].input};  // the rest are its constants
         for (size_t k = 0; k < pn.node.inputs.size(); ++k)
             if (pn.node.inputs[k] == v && (!pn.chain.empty() || k >= ins.size() || !same(ins[k]))) return false;
         std::vector<const TensorDesc*> outs = operatorOutputs(pn.node.op);
@@ -384,11 +394,76 @@ bool fuseElementWiseChains(FusionState& s) {
     return false;
 }
 
+// A convolution the chain kernel can take: constant weights; the shape rules are convChainFits'.
+const ConvolutionDesc* chainableConv(const FusionState& s, const PlannedNode& pn) {
+    const auto* c = std::get_if<ConvolutionDesc>(&pn.node.op);
+    if (!c || !pn.convChain.empty() || pn.node.outputs.size() != 1 || pn.node.inputs.size() < 2 || !s.constant(pn.node.inputs[1])) return nullptr;
+    if (pn.node.inputs.size() > 2 && pn.node.inputs[2] != kNoValue && !s.constant(pn.node.inputs[2])) return nullptr;
+    return c;
+}
+
+// conv -> conv [-> conv] [-> depth_to_space], each intermediate read only by the next: one
+// dispatch over spatial tiles whose intermediates stay in shared memory (conv_chain.comp). The
+// longest chain whose tile fits `sharedBytes` wins; the fused node takes the first
+// convolution's place (everything else it reads is a constant).
+bool fuseConvChains(FusionState& s, uint32_t sharedBytes) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        const ConvolutionDesc* first = chainableConv(s, s.nodes[i]);
+        if (!first) continue;
+        std::vector<size_t> members{i};
+        ConvChain chain{s.nodes[i].label, {*first}, std::nullopt};
+        while (members.size() < kMaxConvChainLayers) {
+            ValueId mid = s.nodes[members.back()].node.outputs[0];
+            if (!s.singleUse(mid)) break;
+            int c = s.consumerOf(mid);
+            const ConvolutionDesc* next = c >= 0 ? chainableConv(s, s.nodes[c]) : nullptr;
+            if (!next || s.nodes[c].node.inputs[0] != mid) break;
+            members.push_back(size_t(c));
+            chain.layers.push_back(*next);
+        }
+        // Longest first: a third layer may not fit where two do.
+        for (; chain.layers.size() >= 2; chain.layers.pop_back(), members.pop_back()) {
+            chain.depthToSpace.reset();
+            ValueId last = s.nodes[members.back()].node.outputs[0];
+            int c = s.singleUse(last) ? s.consumerOf(last) : -1;
+            const auto* d2s = c >= 0 ? std::get_if<DepthToSpaceDesc>(&s.nodes[c].node.op) : nullptr;
+            if (d2s && d2s->input.dataType == chain.layers.back().output.dataType) {
+                chain.depthToSpace = *d2s;
+                if (!convChainFits(chain, sharedBytes)) chain.depthToSpace.reset();
+                else members.push_back(size_t(c));
+            }
+            if (convChainFits(chain, sharedBytes)) break;
+        }
+        if (chain.layers.size() < 2) continue;
+        PlannedNode fused = s.nodes[i];
+        fused.node.inputs = {s.nodes[i].node.inputs[0]};
+        for (size_t l = 0; l < chain.layers.size(); ++l) {
+            const auto& in = s.nodes[members[l]].node.inputs;
+            fused.node.inputs.push_back(in[1]);
+            fused.node.inputs.push_back(in.size() > 2 ? in[2] : kNoValue);
+            if (l > 0) fused.label += " + " + s.nodes[members[l]].label;
+        }
+        const PlannedNode& tail = s.nodes[members.back()];
+        if (chain.depthToSpace) fused.label += " + " + tail.label;
+        fused.node.op = tail.node.op;
+        fused.node.outputs = tail.node.outputs;
+        fused.convChain = chain.layers;
+        s.log.push_back(fused.label + " -> one convolution-chain dispatch (" + std::to_string(chain.layers.size()) + " layers" +
+                        (chain.depthToSpace ? ", depth-to-space in the store)" : ")"));
+        s.nodes[i] = std::move(fused);
+        std::sort(members.begin() + 1, members.end(), std::greater<>());  // all after i
+        for (size_t m = 1; m < members.size(); ++m) s.nodes.erase(s.nodes.begin() + members[m]);
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
-void fuseGraph(GraphPlan& plan) {
+void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
     while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || foldGemmBias(s) || fuseActivations(s)) {}
+    if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);

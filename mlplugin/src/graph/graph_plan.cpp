@@ -221,7 +221,7 @@ Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& optio
     for (uint32_t i : *order) plan.nodes.push_back({desc.nodes[i], operatorLabel(desc.nodes[i].op), false});
 
     plan.views.assign(plan.values.size(), {});
-    if (options.fuse) fuseGraph(plan);
+    if (options.fuse) fuseGraph(plan, options);
 
     plan.placement.assign(plan.values.size(), {});
     for (size_t i = 0; i < plan.inputs.size(); ++i) plan.placement[plan.inputs[i]] = {ValuePlacement::Where::GraphInput, uint32_t(i), 0, 0};

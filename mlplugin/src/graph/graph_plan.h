@@ -21,6 +21,10 @@ struct PlannedNode {
     // node.inputs are then the chain's inputs in slot order (a0, b0, b1, ...; kNoValue for an
     // absent b) and node.op is the last step.
     std::vector<ElementWiseDesc> chain;
+    // A fused convolution chain (kernel.h ConvChain) when not empty: its convolutions in order;
+    // node.inputs are then the chain's input and each layer's filter and bias (kNoValue for
+    // none), and node.op is the last convolution or the depth-to-space folded into its store.
+    std::vector<ConvolutionDesc> convChain;
 };
 
 // Where a value lives at execution time.
@@ -50,11 +54,13 @@ struct GraphPlan {
 struct GraphPlanOptions {
     bool fuse = true;
     bool alias = true;
+    bool convChains = true;               // with fuse: fuse convolution chains (GraphCompileFlagDisableConvChains)
+    uint32_t sharedMemoryBytes = 49152;   // the device's, for the convolution chains' tiles
 };
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);
 
 // The fusion and folding passes, to a fixed point, then concat elimination (graph_fusion.cpp).
-void fuseGraph(GraphPlan& plan);
+void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options);
 
 }  // namespace mlplugin::detail
