@@ -330,7 +330,7 @@ void writeJson(const std::string& path, const std::string& device, const Options
 std::string optionalText(std::optional<double> v, const char* unit) {
     if (!v) return "n/a";
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "%.1f %s", *v, unit);
+    std::snprintf(buf, sizeof(buf), "%.3g %s", *v, unit);
     return buf;
 }
 
@@ -351,7 +351,7 @@ int main(int argc, char** argv) {
         std::printf("device: %s (fp16 storage %s, fp16 arithmetic %s, cooperative matrix %s)\n", caps.deviceName.c_str(),
                     caps.fp16Storage ? "yes" : "no", caps.fp16Arithmetic ? "yes" : "no", caps.cooperativeMatrixNV ? "yes" : "no");
         bench::Ceilings ceilings = bench::measureCeilings(ctx, o.smoke);
-        std::printf("ceilings: vkCmdCopyBuffer %.0f GB/s, compute copy %.0f GB/s (read + write); fp32 FMA %.1f TFLOP/s, fp16 FMA %s, "
+        std::printf("ceilings: vkCmdCopyBuffer %.3g GB/s, compute copy %.3g GB/s (read + write); fp32 FMA %.3g TFLOP/s, fp16 FMA %s, "
                     "fp16 cooperative-matrix GEMM %s\n",
                     ceilings.copyBufferGBs, ceilings.computeCopyGBs, ceilings.fp32FmaTflops, optionalText(ceilings.fp16FmaTflops, "TFLOP/s").c_str(),
                     optionalText(ceilings.coopGemmTflops, "TFLOP/s").c_str());
