@@ -1,0 +1,120 @@
+#pragma once
+// MlPass: a compiled network recorded inside the engine's frame, as frame-graph passes.
+//
+//   bridge::MlPass upscaler(ctx, *device, {
+//       .name = "ml_upscale", .onnxPath = "assets/upscaler_x2.onnx",
+//       .inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .encoding = Encoding::Srgb}}}},
+//       .output = {.encoding = Encoding::Srgb}});
+//   renderer.setUpscaler(upscaler.upscaler());   // render resolution in, output resolution out
+//   (or renderer.setDenoiser(denoiser.denoiser()) for a network at render resolution)
+//
+// Per addPasses() it adds three compute passes, each declaring what it touches so the frame
+// graph places every barrier and layout transition:
+//   <name>.to_tensor  samples the source images, writes every graph input (one dispatch)
+//   <name>.network    the compiled graph (inter-dispatch barriers are the recorder's)
+//   <name>.to_image   graph output -> the output image (storage write)
+// Graph inputs, output and the plugin's temporary resource are frame-graph transient buffers
+// (aliased with other transients when lifetimes allow); the persistent resource (weights) is
+// an imported buffer owned by the MlPass.
+//
+// Resolution: the network is (re)compiled when addPasses() sees new extents (ONNX models with
+// free dims heightDim/widthDim set to the input extent, or buildGraph(width, height)); the
+// weights are initialized once per compilation (OperatorInitializer, one submission at build
+// time), never per frame. Rebuilding a frame graph at unchanged extents reuses everything.
+// Objects of an older compilation stay alive while a frame graph that records them exists,
+// and are released through `retire` (e.g. Frames::deletion()) when given.
+//
+// Descriptors: each frame-in-flight slot (PassContext::frameIndex()) has its own descriptor
+// range and binding table, written only when the frame graph's physical buffers/views behind
+// it change (a re-bake), so a frame in flight is never overwritten and steady state writes none.
+//
+// Errors (missing model file, graph inputs/outputs that do not fit the bindings or extents,
+// unsupported fp16) throw std::runtime_error naming the pass, the tensor and the numbers, from
+// the constructor or addPasses() (i.e. Renderer::build()).
+//
+// The MlPass must outlive the frame graphs and renderer builds that use its passes.
+#include "bridge/tensor_binding.h"
+#include "engine/context.h"
+#include "engine/deferred_deletion.h"
+#include "engine/frame_graph.h"
+#include "engine/renderer.h"
+#include "mlplugin/graph.h"
+#include "mlplugin/mlplugin.h"
+
+#include <cstdint>
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bridge {
+
+using GraphFn = std::function<mlplugin::GraphDesc(uint32_t width, uint32_t height)>;
+
+struct MlPassDesc {
+    std::string name = "ml";  // pass names "<name>.network" etc. (GPU timer scopes)
+    // The model: exactly one of an ONNX file, ONNX bytes, or a graph built per input extent.
+    std::string onnxPath;
+    std::vector<uint8_t> onnxBytes;
+    GraphFn buildGraph;
+    std::string heightDim = "H", widthDim = "W";  // ONNX free dims set to the input extent
+    mlplugin::DataType dataType = mlplugin::DataType::Float32;  // ONNX tensors (buildGraph: its own descs)
+    uint32_t compileFlags = 0;  // mlplugin::ExecutionFlags | GraphCompileFlags
+    std::vector<TensorInput> inputs;  // one per graph input
+    TensorOutput output;
+    engine::DeferredDeletion* retire = nullptr;  // where objects of an old compilation go
+};
+
+// The frame-graph images of one addPasses() call. Sources the bindings do not read may be
+// kInvalidResource.
+struct MlPassImages {
+    engine::ResourceHandle color = engine::kInvalidResource;   // sampled (any float/unorm format)
+    engine::ResourceHandle albedo = engine::kInvalidResource;
+    engine::ResourceHandle normal = engine::kInvalidResource;
+    engine::ResourceHandle depth = engine::kInvalidResource;
+    engine::ResourceHandle motion = engine::kInvalidResource;
+    engine::ResourceHandle output = engine::kInvalidResource;  // RGBA16F, storage, fully written
+    VkExtent2D inputExtent{};   // of every source image
+    VkExtent2D outputExtent{};  // of `output`
+    engine::ResourceHandle source(FrameImage image) const;
+};
+
+struct MlPassStats {
+    uint32_t compilations = 0;           // one per distinct extent seen by addPasses()
+    uint32_t weightInitializations = 0;  // OperatorInitializer submissions
+    uint32_t bindingUpdates = 0;         // per-slot descriptor (re)writes at record time
+};
+
+class MlPass {
+public:
+    MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc);
+    ~MlPass();
+    MlPass(const MlPass&) = delete;
+    MlPass& operator=(const MlPass&) = delete;
+
+    // Adds the pass's passes to `graph` (before bake()), compiling for new extents first.
+    void addPasses(engine::FrameGraph& graph, const MlPassImages& images);
+    // For Renderer::setUpscaler: stage.color etc. at render resolution -> stage.output.
+    engine::UpscalerFn upscaler();
+    // For Renderer::setDenoiser: noisy stage.color, albedo, normal, depth -> stage.output, all
+    // at render resolution.
+    engine::DenoiserFn denoiser();
+
+    const MlPassStats& stats() const;
+    // The graph and compilation of the latest addPasses() (nullptr before the first).
+    const mlplugin::GraphDesc* graph() const;
+    const mlplugin::CompiledGraph* compiled() const;
+
+    struct Network;
+    struct Conversions;
+
+private:
+    engine::Context& ctx_;
+    mlplugin::Device& device_;
+    MlPassDesc desc_;
+    std::shared_ptr<Conversions> conversions_;
+    std::shared_ptr<Network> network_;
+    std::shared_ptr<MlPassStats> stats_;
+};
+
+}  // namespace bridge

@@ -1,0 +1,555 @@
+#include "bridge/ml_pass.h"
+
+#include "engine/buffer.h"
+#include "engine/error.h"
+#include "tensor_conversion.h"
+
+#ifdef BRIDGE_HAS_ONNX
+#include "mlplugin/onnx.h"
+#endif
+
+#include <algorithm>
+#include <array>
+#include <cstring>
+#include <fstream>
+#include <iterator>
+#include <stdexcept>
+
+namespace bridge {
+namespace {
+
+using detail::ConversionPipelines;
+using mlplugin::BufferBinding;
+using mlplugin::DataType;
+using mlplugin::GraphDesc;
+using mlplugin::TensorDesc;
+
+constexpr uint64_t kInputAlignment = 256;  // >= kTensorAlignment and any minStorageBufferOffsetAlignment
+constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+
+uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
+
+template <class T>
+T take(mlplugin::Result<T> r, const std::string& what) {
+    if (!r) throw std::runtime_error(what + ": " + r.error().message);
+    return std::move(r).value();
+}
+
+void check(const mlplugin::Status& s, const std::string& what) {
+    if (!s) throw std::runtime_error(what + ": " + s.error().message);
+}
+
+std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
+
+std::string valueNames(const GraphDesc& g, const std::vector<mlplugin::ValueId>& ids) {
+    std::string out;
+    for (mlplugin::ValueId v : ids) out += (out.empty() ? "'" : ", '") + g.values[v].name + "'";
+    return out.empty() ? "none" : out;
+}
+
+std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw std::runtime_error(who + ": cannot open model file '" + path + "'");
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (bytes.empty()) throw std::runtime_error(who + ": model file '" + path + "' is empty");
+    return bytes;
+}
+
+// Barrier at the end of the initializer's submission: the weights it wrote are visible to every
+// later compute read on the queue, so the frame graph's import needs no per-frame barrier.
+void weightsBarrier(VkCommandBuffer cmd) {
+    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite};
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.memoryBarrierCount = 1;
+    dep.pMemoryBarriers = &mb;
+    vkCmdPipelineBarrier2(cmd, &dep);
+}
+
+}  // namespace
+
+engine::ResourceHandle MlPassImages::source(FrameImage image) const {
+    switch (image) {
+    case FrameImage::Color: return color;
+    case FrameImage::Albedo: return albedo;
+    case FrameImage::Normal: return normal;
+    case FrameImage::Depth: return depth;
+    case FrameImage::Motion: return motion;
+    }
+    return engine::kInvalidResource;
+}
+
+// Everything that depends on the extents: the compiled graph, its weights, the conversion
+// parameters and the per-slot descriptor ranges. Shared by the pass callbacks of every frame
+// graph built at these extents, so it lives as long as the last of them.
+struct MlPass::Network {
+    Network(engine::Context& c, mlplugin::Device& d, std::shared_ptr<ConversionPipelines> p, std::shared_ptr<MlPassStats> s)
+        : ctx(c), device(d), pipelines(std::move(p)), stats(std::move(s)) {}
+    ~Network() {
+        for (Slot& slot : slots)
+            if (slot.pool) vkDestroyDescriptorPool(ctx.device(), slot.pool, nullptr);
+    }
+
+    engine::Context& ctx;
+    mlplugin::Device& device;
+    std::shared_ptr<ConversionPipelines> pipelines;
+    std::shared_ptr<MlPassStats> stats;
+    std::string who;  // "MlPass 'name'" for messages
+    VkExtent2D inputExtent{}, outputExtent{};
+
+    GraphDesc graph;
+    mlplugin::CompiledGraph compiled;
+    mlplugin::BindingProperties props;
+    std::unique_ptr<mlplugin::CommandRecorder> recorder;
+    engine::Buffer persistent;
+    engine::Buffer toTensorParams;  // uniform block of image_to_tensor.comp, written once
+    std::vector<BufferBinding> inputRanges;  // offsets/sizes of each graph input in the input buffer
+    uint64_t inputBytes = 0, outputBytes = 0;
+    std::vector<FrameImage> sources;  // bound to source0.. in this order
+    detail::ToImagePush toImage{};
+    bool fp16 = false;
+
+    // One descriptor range per frame-in-flight slot, rewritten only when what it points at changes.
+    struct Slot {
+        VkDescriptorPool pool = VK_NULL_HANDLE;
+        std::vector<VkDescriptorSet> graphSets;
+        VkDescriptorSet toTensorSet = VK_NULL_HANDLE, toImageSet = VK_NULL_HANDLE;
+        std::unique_ptr<mlplugin::BindingTable> table;
+        std::array<VkImageView, detail::kMaxSourceImages> sourceViews{};
+        VkBuffer toTensorBuffer = VK_NULL_HANDLE;
+        std::array<VkBuffer, 3> networkBuffers{};  // input, output, temporary
+        VkBuffer toImageBuffer = VK_NULL_HANDLE;
+        VkImageView toImageView = VK_NULL_HANDLE;
+    };
+    std::vector<Slot> slots;
+
+    Slot& slot(uint32_t frameIndex);
+    void initializeWeights();
+    void recordToTensor(engine::PassContext& pc, const std::array<engine::ResourceHandle, detail::kMaxSourceImages>& images,
+                        engine::ResourceHandle input);
+    void recordNetwork(engine::PassContext& pc, engine::ResourceHandle input, engine::ResourceHandle output, engine::ResourceHandle temporary);
+    void recordToImage(engine::PassContext& pc, engine::ResourceHandle output, engine::ResourceHandle image);
+};
+
+struct MlPass::Conversions : ConversionPipelines {
+    using ConversionPipelines::ConversionPipelines;
+};
+
+MlPass::Network::Slot& MlPass::Network::slot(uint32_t frameIndex) {
+    if (frameIndex >= slots.size()) slots.resize(frameIndex + 1);
+    Slot& s = slots[frameIndex];
+    if (s.pool) return s;
+    const uint32_t graphSets = props.descriptorSetCount;
+    const VkDescriptorPoolSize sizes[] = {
+        {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, graphSets * mlplugin::kDescriptorsPerSet + 2},
+        {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, detail::kMaxSourceImages},
+        {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
+        {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
+    };
+    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    ci.maxSets = graphSets + 2;
+    ci.poolSizeCount = uint32_t(std::size(sizes));
+    ci.pPoolSizes = sizes;
+    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &ci, nullptr, &s.pool));
+    std::vector<VkDescriptorSetLayout> layouts(graphSets, device.descriptorSetLayout());
+    layouts.push_back(pipelines->toTensorSetLayout);
+    layouts.push_back(pipelines->toImageSetLayout);
+    std::vector<VkDescriptorSet> sets(layouts.size());
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = s.pool;
+    ai.descriptorSetCount = uint32_t(layouts.size());
+    ai.pSetLayouts = layouts.data();
+    ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &ai, sets.data()));
+    s.graphSets.assign(sets.begin(), sets.begin() + graphSets);
+    s.toTensorSet = sets[graphSets];
+    s.toImageSet = sets[graphSets + 1];
+    s.table = take(device.createBindingTable({compiled.op.get(), {s.graphSets.data(), graphSets}}), who + ": binding table");
+    return s;
+}
+
+void MlPass::Network::initializeWeights() {
+    mlplugin::CompiledOperator* ops[] = {compiled.op.get()};
+    auto initializer = take(device.createOperatorInitializer(ops), who + ": operator initializer");
+    const uint32_t initSets = initializer->bindingProperties().descriptorSetCount;
+    if (props.persistentBytes == 0 && initSets == 0) return;
+    if (props.persistentBytes)
+        persistent = engine::Buffer(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal);
+    // The constants blob is needed only here: an upload buffer the initializer reads directly.
+    engine::Buffer constants;
+    if (!compiled.constantData.empty()) {
+        constants = engine::Buffer(ctx, alignUp(compiled.constantData.size(), 4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload);
+        std::memcpy(constants.mapped(), compiled.constantData.data(), compiled.constantData.size());
+        constants.flush();
+    }
+    VkDescriptorPool pool = VK_NULL_HANDLE;
+    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(initSets, 1u) * mlplugin::kDescriptorsPerSet};
+    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    ci.maxSets = std::max(initSets, 1u);
+    ci.poolSizeCount = 1;
+    ci.pPoolSizes = &size;
+    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &ci, nullptr, &pool));
+    struct PoolOwner {
+        VkDevice device;
+        VkDescriptorPool pool;
+        ~PoolOwner() { vkDestroyDescriptorPool(device, pool, nullptr); }
+    } owner{ctx.device(), pool};
+    std::vector<VkDescriptorSet> sets(initSets);
+    if (initSets) {
+        std::vector<VkDescriptorSetLayout> layouts(initSets, device.descriptorSetLayout());
+        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        ai.descriptorPool = pool;
+        ai.descriptorSetCount = initSets;
+        ai.pSetLayouts = layouts.data();
+        ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &ai, sets.data()));
+    }
+    auto table = take(device.createBindingTable({initializer.get(), {sets.data(), initSets}}), who + ": initializer binding table");
+    std::vector<BufferBinding> inputs(graph.inputs.size());  // graph inputs are not the initializer's business
+    inputs.push_back(constants.handle() ? BufferBinding{constants.handle(), 0, constants.size()} : BufferBinding{});
+    BufferBinding output = props.persistentBytes ? BufferBinding{persistent.handle(), 0, props.persistentBytes} : BufferBinding{};
+    check(table->bindInputs(inputs), who + ": initializer inputs");
+    check(table->bindOutputs({&output, 1}), who + ": initializer outputs");
+    ctx.submitAndWait([&](VkCommandBuffer cmd) {
+        check(recorder->record(cmd, *initializer, *table), who + ": record initializer");
+        weightsBarrier(cmd);
+    });
+    ++stats->weightInitializations;
+}
+
+void MlPass::Network::recordToTensor(engine::PassContext& pc, const std::array<engine::ResourceHandle, detail::kMaxSourceImages>& images,
+                                     engine::ResourceHandle input) {
+    Slot& s = slot(pc.frameIndex());
+    std::array<VkImageView, detail::kMaxSourceImages> views{};
+    for (uint32_t i = 0; i < views.size(); ++i) views[i] = pc.imageView(images[i]);
+    VkBuffer buffer = pc.buffer(input);
+    if (views != s.sourceViews || buffer != s.toTensorBuffer) {
+        VkDescriptorImageInfo imageInfos[detail::kMaxSourceImages];
+        for (uint32_t i = 0; i < views.size(); ++i)
+            imageInfos[i] = {pipelines->sampler, views[i], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
+        VkDescriptorBufferInfo tensorInfo{buffer, 0, inputBytes};
+        VkDescriptorBufferInfo paramsInfo{toTensorParams.handle(), 0, sizeof(detail::ToTensorParams)};
+        VkWriteDescriptorSet writes[3] = {};
+        for (VkWriteDescriptorSet& w : writes) {
+            w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            w.dstSet = s.toTensorSet;
+            w.descriptorCount = 1;
+        }
+        writes[0].dstBinding = 0;
+        writes[0].descriptorCount = detail::kMaxSourceImages;
+        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        writes[0].pImageInfo = imageInfos;
+        writes[1].dstBinding = detail::kMaxSourceImages;
+        writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[1].pBufferInfo = &tensorInfo;
+        writes[2].dstBinding = detail::kMaxSourceImages + 1;
+        writes[2].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
+        writes[2].pBufferInfo = &paramsInfo;
+        vkUpdateDescriptorSets(ctx.device(), 3, writes, 0, nullptr);
+        s.sourceViews = views;
+        s.toTensorBuffer = buffer;
+        ++stats->bindingUpdates;
+    }
+    VkCommandBuffer cmd = pc.commandBuffer();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toTensor[fp16 ? 1 : 0]);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toTensorLayout, 0, 1, &s.toTensorSet, 0, nullptr);
+    vkCmdDispatch(cmd, (inputExtent.width + 7) / 8, (inputExtent.height + 7) / 8, 1);
+}
+
+void MlPass::Network::recordNetwork(engine::PassContext& pc, engine::ResourceHandle input, engine::ResourceHandle output,
+                                    engine::ResourceHandle temporary) {
+    Slot& s = slot(pc.frameIndex());
+    std::array<VkBuffer, 3> buffers{pc.buffer(input), pc.buffer(output), temporary == engine::kInvalidResource ? VK_NULL_HANDLE : pc.buffer(temporary)};
+    if (buffers != s.networkBuffers) {
+        std::vector<BufferBinding> inputs = inputRanges;
+        for (BufferBinding& b : inputs) b.buffer = buffers[0];
+        inputs.push_back({});  // the constants blob: bound to the initializer only
+        BufferBinding out{buffers[1], 0, outputBytes};
+        check(s.table->bindInputs(inputs), who + ": bind inputs");
+        check(s.table->bindOutputs({&out, 1}), who + ": bind output");
+        if (props.temporaryBytes) check(s.table->bindTemporary({buffers[2], 0, props.temporaryBytes}), who + ": bind temporary");
+        if (props.persistentBytes) check(s.table->bindPersistent({persistent.handle(), 0, props.persistentBytes}), who + ": bind persistent");
+        s.networkBuffers = buffers;
+        ++stats->bindingUpdates;
+    }
+    check(recorder->record(pc.commandBuffer(), *compiled.op, *s.table), who + ": record network");
+}
+
+void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHandle output, engine::ResourceHandle image) {
+    Slot& s = slot(pc.frameIndex());
+    VkBuffer buffer = pc.buffer(output);
+    VkImageView view = pc.imageView(image);
+    if (buffer != s.toImageBuffer || view != s.toImageView) {
+        VkDescriptorBufferInfo tensorInfo{buffer, 0, outputBytes};
+        VkDescriptorImageInfo imageInfo{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
+        VkWriteDescriptorSet writes[2] = {};
+        for (uint32_t i = 0; i < 2; ++i) {
+            writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
+            writes[i].dstSet = s.toImageSet;
+            writes[i].dstBinding = i;
+            writes[i].descriptorCount = 1;
+        }
+        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        writes[0].pBufferInfo = &tensorInfo;
+        writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+        writes[1].pImageInfo = &imageInfo;
+        vkUpdateDescriptorSets(ctx.device(), 2, writes, 0, nullptr);
+        s.toImageBuffer = buffer;
+        s.toImageView = view;
+        ++stats->bindingUpdates;
+    }
+    VkCommandBuffer cmd = pc.commandBuffer();
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toImage[fp16 ? 1 : 0]);
+    vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toImageLayout, 0, 1, &s.toImageSet, 0, nullptr);
+    vkCmdPushConstants(cmd, pipelines->toImageLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(toImage), &toImage);
+    vkCmdDispatch(cmd, (outputExtent.width + 7) / 8, (outputExtent.height + 7) / 8, 1);
+}
+
+MlPass::MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc)
+    : ctx_(ctx), device_(device), desc_(std::move(desc)), stats_(std::make_shared<MlPassStats>()) {
+    const std::string who = "MlPass '" + desc_.name + "'";
+    const int models = int(!desc_.onnxPath.empty()) + int(!desc_.onnxBytes.empty()) + int(bool(desc_.buildGraph));
+    if (models != 1)
+        throw std::runtime_error(who + ": give exactly one model (onnxPath, onnxBytes or buildGraph); " + std::to_string(models) + " given");
+#ifndef BRIDGE_HAS_ONNX
+    if (!desc_.buildGraph) throw std::runtime_error(who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
+#endif
+    if (!desc_.onnxPath.empty()) desc_.onnxBytes = readFile(desc_.onnxPath, who);
+    if (desc_.inputs.empty()) throw std::runtime_error(who + ": no input bindings (MlPassDesc::inputs)");
+    for (size_t i = 0; i < desc_.inputs.size(); ++i) {
+        const std::string what = who + ": input binding " + std::to_string(i) + (desc_.inputs[i].name.empty() ? "" : " '" + desc_.inputs[i].name + "'");
+        if (desc_.inputs[i].channels.empty()) throw std::runtime_error(what + " reads no image channels");
+        for (const ImageChannels& c : desc_.inputs[i].channels) detail::parseComponents(c.components, what);
+    }
+    conversions_ = std::make_shared<Conversions>(ctx);
+}
+
+MlPass::~MlPass() {
+    if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
+}
+
+const MlPassStats& MlPass::stats() const { return *stats_; }
+const mlplugin::GraphDesc* MlPass::graph() const { return network_ ? &network_->graph : nullptr; }
+const mlplugin::CompiledGraph* MlPass::compiled() const { return network_ ? &network_->compiled : nullptr; }
+
+void MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
+    const std::string who = "MlPass '" + desc_.name + "'";
+    if (images.output == engine::kInvalidResource) throw std::runtime_error(who + ": no output image");
+    if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
+        throw std::runtime_error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
+
+    const bool reuse = network_ && network_->inputExtent.width == images.inputExtent.width &&
+                       network_->inputExtent.height == images.inputExtent.height &&
+                       network_->outputExtent.width == images.outputExtent.width && network_->outputExtent.height == images.outputExtent.height;
+    if (!reuse) {
+        auto net = std::make_shared<Network>(ctx_, device_, conversions_, stats_);
+        net->who = who;
+        net->inputExtent = images.inputExtent;
+        net->outputExtent = images.outputExtent;
+        const uint32_t w = images.inputExtent.width, h = images.inputExtent.height;
+        if (desc_.buildGraph) {
+            net->graph = desc_.buildGraph(w, h);
+        } else {
+#ifdef BRIDGE_HAS_ONNX
+            mlplugin::OnnxLoadOptions options;
+            options.freeDimensions[desc_.heightDim] = h;
+            options.freeDimensions[desc_.widthDim] = w;
+            options.computeType = desc_.dataType;
+            std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
+            net->graph = std::move(take(mlplugin::loadOnnx(desc_.onnxBytes, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
+#endif
+        }
+        const GraphDesc& g = net->graph;
+
+        // Inputs: match bindings to graph inputs, check shapes, lay them out in one buffer.
+        if (desc_.inputs.size() != g.inputs.size())
+            throw std::runtime_error(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
+                                     std::to_string(desc_.inputs.size()) + " input binding(s) are given");
+        detail::ToTensorParams params{};
+        params.width = w;
+        params.height = h;
+        net->inputRanges.resize(g.inputs.size());
+        for (size_t b = 0; b < desc_.inputs.size(); ++b) {
+            const TensorInput& binding = desc_.inputs[b];
+            size_t index = b;
+            if (!binding.name.empty()) {
+                index = g.inputs.size();
+                for (size_t i = 0; i < g.inputs.size(); ++i)
+                    if (g.values[g.inputs[i]].name == binding.name) index = i;
+                if (index == g.inputs.size())
+                    throw std::runtime_error(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
+            }
+            const mlplugin::GraphValue& value = g.values[g.inputs[index]];
+            const TensorDesc& d = value.desc;
+            const std::string what = who + ": input '" + value.name + "' " + d.toString();
+            uint32_t channels = 0;
+            for (const ImageChannels& c : binding.channels) channels += uint32_t(c.components.size());
+            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.sizes[1] != channels)
+                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
+            if (d.sizes[2] != h || d.sizes[3] != w)
+                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
+                                         extent(images.inputExtent));
+            if (d.dataType == DataType::Float16) net->fp16 = true;
+            const uint64_t elementBytes = mlplugin::byteSize(d.dataType);
+            net->inputBytes = alignUp(net->inputBytes, kInputAlignment);
+            net->inputRanges[index] = {VK_NULL_HANDLE, net->inputBytes, d.requiredBytes()};
+            const auto strides = d.effectiveStrides();
+            uint32_t channel = 0;
+            for (const ImageChannels& c : binding.channels) {
+                const engine::ResourceHandle handle = images.source(c.image);
+                if (handle == engine::kInvalidResource)
+                    throw std::runtime_error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
+                auto at = std::find(net->sources.begin(), net->sources.end(), c.image);
+                if (at == net->sources.end()) {
+                    if (net->sources.size() == detail::kMaxSourceImages)
+                        throw std::runtime_error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
+                    at = net->sources.insert(net->sources.end(), c.image);
+                }
+                if (params.sliceCount == detail::kMaxSlices)
+                    throw std::runtime_error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
+                detail::SliceParams& s = params.slices[params.sliceCount++];
+                const std::vector<uint32_t> comps = detail::parseComponents(c.components, what);
+                for (uint32_t k = 0; k < comps.size(); ++k) {
+                    s.scale[k] = c.scale;
+                    s.bias[k] = c.bias;
+                    s.components[k] = comps[k];
+                }
+                s.image = uint32_t(at - net->sources.begin());
+                s.channelCount = uint32_t(comps.size());
+                s.dtype = d.dataType == DataType::Float16 ? 1 : 0;
+                s.encoding = c.encoding == Encoding::Srgb ? 1 : 0;
+                s.offset = uint32_t(net->inputBytes / elementBytes + uint64_t(channel) * strides[1]);
+                s.strideC = strides[1];
+                s.strideH = strides[2];
+                s.strideW = strides[3];
+                channel += s.channelCount;
+            }
+            net->inputBytes += d.requiredBytes();
+        }
+
+        // Output.
+        size_t outIndex = 0;
+        if (desc_.output.name.empty()) {
+            if (g.outputs.size() != 1)
+                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
+                                         "); name the one to write (TensorOutput::name)");
+        } else {
+            outIndex = g.outputs.size();
+            for (size_t i = 0; i < g.outputs.size(); ++i)
+                if (g.values[g.outputs[i]].name == desc_.output.name) outIndex = i;
+            if (outIndex == g.outputs.size())
+                throw std::runtime_error(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
+            if (g.outputs.size() != 1)
+                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
+        }
+        {
+            const mlplugin::GraphValue& value = g.values[g.outputs[outIndex]];
+            const TensorDesc& d = value.desc;
+            const std::string what = who + ": output '" + value.name + "' " + d.toString();
+            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.sizes[1] != 1 && d.sizes[1] != 3 && d.sizes[1] != 4)
+                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
+            if (d.sizes[2] != images.outputExtent.height || d.sizes[3] != images.outputExtent.width)
+                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
+                                         extent(images.outputExtent));
+            if (d.dataType == DataType::Float16) net->fp16 = true;
+            const auto strides = d.effectiveStrides();
+            detail::ToImagePush& p = net->toImage;
+            for (uint32_t k = 0; k < 4; ++k) p.scale[k] = desc_.output.scale, p.bias[k] = desc_.output.bias;
+            p.width = images.outputExtent.width;
+            p.height = images.outputExtent.height;
+            p.channelCount = d.sizes[1];
+            p.dtype = d.dataType == DataType::Float16 ? 1 : 0;
+            p.encoding = desc_.output.encoding == Encoding::Srgb ? 1 : 0;
+            p.offset = 0;
+            p.strideC = strides[1];
+            p.strideH = strides[2];
+            p.strideW = strides[3];
+            net->outputBytes = d.requiredBytes();
+        }
+        if (net->fp16 && !conversions_->fp16Supported())
+            throw std::runtime_error(who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
+
+        net->compiled = take(mlplugin::compileGraph(device_, g, desc_.compileFlags), who + ": compileGraph at " + extent(images.inputExtent));
+        ++stats_->compilations;
+        net->props = net->compiled.op->bindingProperties();
+        net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
+        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload);
+        std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
+        net->toTensorParams.flush();
+        net->initializeWeights();
+        if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
+        network_ = std::move(net);
+    }
+
+    // The passes. Each callback holds the network: a frame graph keeps what it records alive.
+    std::shared_ptr<Network> net = network_;
+    const std::string& name = desc_.name;
+    const engine::ResourceHandle input = fg.createBuffer(name + ".input", {net->inputBytes, 0});
+    const engine::ResourceHandle output = fg.createBuffer(name + ".output", {alignUp(net->outputBytes, 4), 0});
+    const engine::ResourceHandle temporary =
+        net->props.temporaryBytes ? fg.createBuffer(name + ".temporary", {net->props.temporaryBytes, 0}) : engine::kInvalidResource;
+    const engine::ResourceHandle weights =
+        net->props.persistentBytes ? fg.importBuffer(name + ".weights", net->persistent.handle(), net->props.persistentBytes, {}, {}) : engine::kInvalidResource;
+
+    std::array<engine::ResourceHandle, detail::kMaxSourceImages> sources{};
+    engine::PassDesc toTensor;
+    toTensor.name = name + ".to_tensor";
+    toTensor.type = engine::PassType::Compute;
+    for (uint32_t i = 0; i < sources.size(); ++i) {
+        // Unused bindings repeat the first image (every descriptor must be valid).
+        sources[i] = images.source(net->sources[i < net->sources.size() ? i : 0]);
+        if (i < net->sources.size()) toTensor.uses.push_back({sources[i], engine::Access::SampledCompute});
+    }
+    toTensor.uses.push_back({input, engine::Access::StorageBufferWrite});
+    toTensor.record = [net, sources, input](engine::PassContext& pc) { net->recordToTensor(pc, sources, input); };
+    fg.addPass(std::move(toTensor));
+
+    engine::PassDesc network;
+    network.name = name + ".network";
+    network.type = engine::PassType::Compute;
+    // The plugin's buffer array is not readonly: inputs are declared read-write (BINDING_MODEL.md).
+    network.uses = {{input, engine::Access::StorageBufferReadWrite}, {output, engine::Access::StorageBufferWrite}};
+    if (temporary != engine::kInvalidResource) network.uses.push_back({temporary, engine::Access::StorageBufferReadWrite});
+    if (weights != engine::kInvalidResource) network.uses.push_back({weights, engine::Access::StorageBufferRead});
+    network.record = [net, input, output, temporary](engine::PassContext& pc) { net->recordNetwork(pc, input, output, temporary); };
+    fg.addPass(std::move(network));
+
+    engine::PassDesc toImage;
+    toImage.name = name + ".to_image";
+    toImage.type = engine::PassType::Compute;
+    toImage.uses = {{output, engine::Access::StorageBufferRead}, {images.output, engine::Access::StorageImageWrite}};
+    const engine::ResourceHandle image = images.output;
+    toImage.record = [net, output, image](engine::PassContext& pc) { net->recordToImage(pc, output, image); };
+    fg.addPass(std::move(toImage));
+}
+
+engine::UpscalerFn MlPass::upscaler() {
+    return [this](engine::FrameGraph& fg, const engine::OutputStage& stage) {
+        MlPassImages images;
+        images.color = stage.color;
+        images.albedo = stage.albedo;
+        images.normal = stage.normal;
+        images.depth = stage.depth;
+        images.motion = stage.motion;
+        images.output = stage.output;
+        images.inputExtent = stage.renderExtent;
+        images.outputExtent = stage.outputExtent;
+        addPasses(fg, images);
+    };
+}
+
+engine::DenoiserFn MlPass::denoiser() {
+    return [this](engine::FrameGraph& fg, const engine::DenoiseStage& stage) {
+        MlPassImages images;
+        images.color = stage.color;
+        images.albedo = stage.albedo;
+        images.normal = stage.normal;
+        images.depth = stage.depth;
+        images.output = stage.output;
+        images.inputExtent = stage.extent;
+        images.outputExtent = stage.extent;
+        addPasses(fg, images);
+    };
+}
+
+}  // namespace bridge
