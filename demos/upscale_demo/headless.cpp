@@ -1,5 +1,7 @@
 #include "headless.h"
 
+#include "bridge/graph_session.h"
+#include "bridge/ml_pass.h"
 #include "engine/context.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
@@ -9,6 +11,7 @@
 #include "report.h"
 
 #include <cstdio>
+#include <memory>
 #include <optional>
 #include <vector>
 
@@ -44,13 +47,33 @@ engine::RendererDesc rendererDesc(const Options& o) {
     return d;
 }
 
+// The upscaler model contract (assets/upscaler_x2.onnx): input 'color' [1,3,H,W] sRGB-encoded
+// 0..1, output [1,3,2H,2W] sRGB 0..1. The renderer's colour is display-linear: encode it, and
+// decode the output back to linear for the output image.
+bridge::MlPassDesc mlUpscalerDesc(const Options& o) {
+    bridge::MlPassDesc d;
+    d.name = "ml_upscale";
+    d.onnxPath = o.model.empty() ? std::string(VKML_DEFAULT_UPSCALER_MODEL) : o.model;
+    d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
+    d.output = {.encoding = bridge::Encoding::Srgb};
+    return d;
+}
+
 }  // namespace
 
 void runHeadless(engine::Context& ctx, const Options& o) {
     // Declared so that `frames` is destroyed first: it waits for submitted frames before the
     // timer's query pools and the renderer's resources go (also when a write below throws).
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
+    // The ML upscaler outlives the renderer (its frame graph records the pass's objects).
+    std::unique_ptr<mlplugin::Device> mlDevice;
+    std::unique_ptr<bridge::MlPass> mlUpscaler;
+    if (o.ml) {
+        mlDevice = bridge::createDevice(ctx, o.validation);
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o));
+    }
     engine::Renderer renderer(ctx, rendererDesc(o));
+    if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());
     // A converged stochastic reference at a large size can take minutes per frame on lavapipe;
     // only a frame that outlasts this is reported as a hang.
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
@@ -82,7 +105,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     info.timestamps = timer.enabled();
     writeReport(o.outDir + "/report.json", o, info, timer.timings());
     std::printf("rendered %u frame(s) %ux%u -> %ux%u (%s) on %s into %s\n", o.frames, info.renderWidth, info.renderHeight,
-                info.outputWidth, info.outputHeight, engine::toString(o.mode), info.deviceName.c_str(), o.outDir.c_str());
+                info.outputWidth, info.outputHeight, modeName(o), info.deviceName.c_str(), o.outDir.c_str());
 }
 
 void writeGolden(engine::Context& ctx, const std::string& path) {

@@ -34,7 +34,7 @@ engine::UpscaleMode parseMode(const std::string& v) {
     if (v == "native") return engine::UpscaleMode::Native;
     if (v == "bilinear") return engine::UpscaleMode::Bilinear;
     if (v == "bicubic") return engine::UpscaleMode::Bicubic;
-    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic");
+    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml");
 }
 
 engine::ShadowMode parseShadows(const std::string& v) {
@@ -83,7 +83,10 @@ Usage: upscale_demo [options]
   --width W, --height H   output resolution, 16..16384 (default 1280x720)
   --render-scale S        render resolution = output * S, 0.1..2 (default 0.5; native ignores it;
                           2 with bilinear = 2x2 supersampled reference)
-  --mode M                output stage: native | bilinear | bicubic (default bilinear)
+  --mode M                output stage: native | bilinear | bicubic | ml (default bilinear;
+                          ml: the ONNX upscaler of --model through bridge::MlPass, headless only)
+  --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
+                          (default: assets/upscaler_x2.onnx of the source tree)
   --path K                camera path index or name (see --list-paths; default 0)
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
@@ -111,7 +114,11 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--width", [&](const std::string& v) { o.width = parseUint("--width", v, engine::kMinResolution, engine::kMaxResolution); }},
         {"--height", [&](const std::string& v) { o.height = parseUint("--height", v, engine::kMinResolution, engine::kMaxResolution); }},
         {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 2.0f); scaleGiven = true; }},
-        {"--mode", [&](const std::string& v) { o.mode = parseMode(v); }},
+        {"--mode", [&](const std::string& v) {
+             o.ml = v == "ml";
+             o.mode = o.ml ? engine::UpscaleMode::Bilinear : parseMode(v);  // ml: any resampling mode; MlPass replaces it
+         }},
+        {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
         {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
@@ -155,9 +162,13 @@ Options parseOptions(const std::vector<std::string>& args) {
     }
     if (o.mode == engine::UpscaleMode::Native && !scaleGiven) o.renderScale = 1.0f;
     if (o.headless && o.frames == 0) o.frames = 1;
+    if (o.ml && !o.headless && o.writeGolden.empty()) throw UsageError("--mode ml runs headless only (add --headless)");
+    if (!o.model.empty() && !o.ml) throw UsageError("--model needs --mode ml");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
     return o;
 }
+
+const char* modeName(const Options& o) { return o.ml ? "ml" : engine::toString(o.mode); }
 
 }  // namespace demo

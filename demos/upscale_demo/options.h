@@ -19,6 +19,8 @@ struct Options {
     uint32_t height = 720;
     float renderScale = 0.5f;
     engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;
+    bool ml = false;     // --mode ml: bridge::MlPass with `model` as the renderer's upscaler (headless)
+    std::string model;   // ONNX upscaler; empty: VKML_DEFAULT_UPSCALER_MODEL (assets/upscaler_x2.onnx in the source tree)
     engine::ShadowMode shadows = engine::ShadowMode::Analytic;
     uint32_t shadowSamples = 1;
     bool lighting = true;
@@ -41,5 +43,7 @@ class UsageError : public std::runtime_error {
 // Throws UsageError with a sentence naming the offending flag or value.
 Options parseOptions(const std::vector<std::string>& args);
 std::string usage();
+// "native", "bilinear", "bicubic" or "ml" (reports and messages).
+const char* modeName(const Options& o);
 
 }  // namespace demo
