@@ -11,17 +11,19 @@ namespace engine {
 
 namespace {
 
-// Edge-stopping parameters (docs/RENDERER.md, "Denoise stage"). Colour is display-linear and
-// demodulated by albedo, so differences are of lighting; one-sample stochastic shadows differ by
-// up to ~1 between neighbours, and the first iteration must still average them, hence a wide
-// colour sigma that halves every iteration (Dammertz et al.: later, wider iterations must only
-// smooth what is left, not blur across lighting edges). Normals are unit vectors: a squared
-// difference of 0.1 is ~18 degrees. Depth: taps may deviate by up to sigmaDepth times the
-// depth the local plane predicts for their offset.
+// Edge-stopping parameters (docs/RENDERER.md, "Denoise stage"), tuned on one-sample stochastic
+// shadows against a 256-sample reference (tests/engine/denoise_test.cpp):
+//  - colour (display-linear RGB distance): 1.4 in the first iteration, halved every iteration
+//    (Dammertz et al.): the first must average neighbours that differ by a whole shadow sample,
+//    the later, wider ones only what is left, without blurring across lighting edges;
+//  - normal (unit-vector distance): 0.1, about 6 degrees; the scene is mostly flat faces;
+//  - depth: a tap may deviate by 0.5x the depth change the local plane predicts for its offset;
+//  - albedo (RGB distance): 0.05, so the pixel-sized checkers and glyphs stop the filter.
 constexpr uint32_t kAtrousIterations = 5;
-constexpr float kSigmaColor = 1.0f;
-constexpr float kSigmaNormal = 0.3f;
-constexpr float kSigmaDepth = 4.0f;
+constexpr float kSigmaColor = 1.4f;
+constexpr float kSigmaNormal = 0.1f;
+constexpr float kSigmaDepth = 0.5f;
+constexpr float kSigmaAlbedo = 0.05f;
 
 // Descriptor-cache ids after the renderer's own passes (renderer.cpp).
 constexpr uint32_t kFirstAtrousPassId = 16;
@@ -59,10 +61,10 @@ void Renderer::Impl::addDenoisePasses(const DenoiseStage& ds) {
             push.width = ds.extent.width;
             push.height = ds.extent.height;
             push.step = 1u << i;
-            push.flags = (i == 0 ? gpu::ATROUS_DEMODULATE : 0u) | (i + 1 == kAtrousIterations ? gpu::ATROUS_REMODULATE : 0u);
             push.sigmaColor2 = sigmaColor * sigmaColor;
             push.sigmaNormal2 = kSigmaNormal * kSigmaNormal;
             push.sigmaDepth = kSigmaDepth;
+            push.sigmaAlbedo2 = kSigmaAlbedo * kSigmaAlbedo;
             vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.atrous.pipeline);
             vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines.atrous.layout, 0, 1, &set, 0, nullptr);
             vkCmdPushConstants(cmd, pipelines.atrous.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(push), &push);

@@ -4,14 +4,15 @@
 // by edge-stopping functions on colour, normal and depth. Five iterations with step 1, 2, 4, 8,
 // 16 cover a 61x61 footprint at 25 taps each.
 //
-// Colour is filtered demodulated (divided by albedo) so texture detail (checkers, glyphs) is not
-// mistaken for noise and survives: the first iteration divides, the last multiplies back.
+// Albedo is a fourth edge-stopping feature (as in later a-trous denoisers): the scene's
+// pixel-sized texture (checkers, glyphs) differs in albedo, noise does not, so texture edges stop
+// the filter while the colour sigma can stay wide enough to average one-sample shadow noise.
 // Sky pixels (depth 1) pass through untouched and are never taps of surface pixels.
 #extension GL_GOOGLE_include_directive : require
 #include "renderer_shared.h"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform sampler2D source;  // nearest
+layout(set = 0, binding = 0) uniform sampler2D source;  // all nearest
 layout(set = 0, binding = 1) uniform sampler2D gAlbedo;
 layout(set = 0, binding = 2) uniform sampler2D gNormal;
 layout(set = 0, binding = 3) uniform sampler2D gDepth;
@@ -20,25 +21,18 @@ layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D destination;
 layout(push_constant) uniform Push { AtrousPush pc; };
 
 const float kernel[3] = float[](3.0 / 8.0, 1.0 / 4.0, 1.0 / 16.0);
-const vec3 kAlbedoFloor = vec3(0.02);  // keeps demodulation finite on black surfaces
-
-vec3 demodulated(ivec2 p) {
-    vec3 c = texelFetch(source, p, 0).rgb;
-    return (pc.flags & ATROUS_DEMODULATE) != 0u ? c / (texelFetch(gAlbedo, p, 0).rgb + kAlbedoFloor) : c;
-}
 
 void main() {
     ivec2 p = ivec2(gl_GlobalInvocationID.xy);
     ivec2 size = ivec2(pc.width, pc.height);
     if (p.x >= size.x || p.y >= size.y) return;
-    vec3 albedo = texelFetch(gAlbedo, p, 0).rgb + kAlbedoFloor;
+    vec3 color = texelFetch(source, p, 0).rgb;
     float depth = texelFetch(gDepth, p, 0).r;
     if (depth >= 1.0) {
-        vec3 c = demodulated(p);
-        imageStore(destination, p, vec4((pc.flags & ATROUS_REMODULATE) != 0u ? c * albedo : c, 1.0));
+        imageStore(destination, p, vec4(color, 1.0));
         return;
     }
-    vec3 color = demodulated(p);
+    vec3 albedo = texelFetch(gAlbedo, p, 0).rgb;
     vec3 normal = texelFetch(gNormal, p, 0).xyz;
     // Depth is not linear in distance: compare against the depth the local plane predicts
     // (slope from central differences, as in SVGF), so slanted surfaces are not cut into bands.
@@ -55,16 +49,16 @@ void main() {
             if (any(lessThan(q, ivec2(0))) || any(greaterThanEqual(q, size))) continue;
             float qDepth = texelFetch(gDepth, q, 0).r;
             if (qDepth >= 1.0) continue;
-            vec3 qColor = demodulated(q);
+            vec3 qColor = texelFetch(source, q, 0).rgb;
             vec3 dc = qColor - color;
             vec3 dn = texelFetch(gNormal, q, 0).xyz - normal;
+            vec3 da = texelFetch(gAlbedo, q, 0).rgb - albedo;
+            float dz = abs(qDepth - depth) / (pc.sigmaDepth * abs(dot(slope, vec2(i, j) * float(pc.step))) + 1e-6);
             float w = kernel[abs(i)] * kernel[abs(j)] *
-                      exp(-dot(dc, dc) / pc.sigmaColor2 - dot(dn, dn) / pc.sigmaNormal2 -
-                          abs(qDepth - depth) / (pc.sigmaDepth * abs(dot(slope, vec2(i, j) * float(pc.step))) + 1e-6));
+                      exp(-dot(dc, dc) / pc.sigmaColor2 - dot(dn, dn) / pc.sigmaNormal2 - dot(da, da) / pc.sigmaAlbedo2 - dz);
             sum += w * qColor;
             weightSum += w;
         }
     }
-    vec3 filtered = sum / weightSum;  // the centre tap always has weight > 0
-    imageStore(destination, p, vec4((pc.flags & ATROUS_REMODULATE) != 0u ? filtered * albedo : filtered, 1.0));
+    imageStore(destination, p, vec4(sum / weightSum, 1.0));  // the centre tap has weight > 0
 }

@@ -92,18 +92,15 @@ struct UpscalePush {
     uint dstHeight;
 };
 
-ENGINE_CONST uint ATROUS_DEMODULATE = 1u;  // first iteration: divide the input by albedo
-ENGINE_CONST uint ATROUS_REMODULATE = 2u;  // last iteration: multiply the result by albedo
-
 struct AtrousPush {
     uint width;
     uint height;
     uint step;           // tap spacing in pixels: 1, 2, 4, 8, 16
-    uint flags;          // ATROUS_*
+    uint pad0;
     float sigmaColor2;   // squared colour sigma of this iteration
     float sigmaNormal2;  // squared normal-difference sigma
-    float sigmaDepth;    // depth tolerance in units of the local depth slope per pixel
-    float pad0;
+    float sigmaDepth;    // depth tolerance in units of the depth the local plane predicts
+    float sigmaAlbedo2;  // squared albedo-difference sigma
 };
 
 struct EncodePush {

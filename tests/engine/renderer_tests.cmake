@@ -1,6 +1,7 @@
 # Renderer, image I/O, golden image, demo CLI and window tests (included from tests/CMakeLists.txt).
 vkml_test(engine_image_io_tests engine/image_io_test.cpp)
 vkml_test(engine_renderer_tests engine/renderer_test.cpp)
+vkml_test(engine_denoise_tests engine/denoise_test.cpp)
 vkml_test(engine_golden_tests engine/golden_test.cpp)
 target_include_directories(engine_golden_tests PRIVATE ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
 target_compile_definitions(engine_golden_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
