@@ -1,0 +1,22 @@
+# The shipped networks (assets/*.onnx, trained by tools/train) through mlrun (the ONNX loader and
+# the plugin's kernels, fp32, validation layer on) against PyTorch's output of the same weights on
+# held-out crops (tests/data/models, written by tools/train/export.py with the assets).
+if(TARGET mlrun AND TARGET npy_compare)
+  set(data ${PROJECT_SOURCE_DIR}/tests/data/models)
+  set(assets ${PROJECT_SOURCE_DIR}/assets)
+  set(out ${CMAKE_CURRENT_BINARY_DIR}/trained_models_out)
+  set(upscaler_x2_inputs color)
+  set(denoiser_inputs color albedo normal depth)
+  foreach(model upscaler_x2 denoiser)
+    set(args)
+    foreach(input IN LISTS ${model}_inputs)
+      list(APPEND args --input ${input}=${data}/${model}_${input}.npy)
+    endforeach()
+    add_test(NAME trained_${model}_mlrun
+      COMMAND mlrun ${assets}/${model}.onnx ${args} --output-dir ${out}/${model} --validation)
+    set_tests_properties(trained_${model}_mlrun PROPERTIES FIXTURES_SETUP trained_${model})
+    add_test(NAME trained_${model}_matches_pytorch
+      COMMAND npy_compare ${out}/${model}/output.npy ${data}/${model}_output.npy 1e-4)
+    set_tests_properties(trained_${model}_matches_pytorch PROPERTIES FIXTURES_REQUIRED trained_${model})
+  endforeach()
+endif()
