@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <fstream>
 #include <iterator>
 #include <random>
@@ -96,5 +97,45 @@ TEST_F(OnnxFuzzCompileTest, LoadableBitFlippedModelsCompileOrFailCleanly) {
     EXPECT_GT(attempts, 0);
     EXPECT_GT(compiled, 0);
 }
+
+}  // namespace
+
+namespace {
+
+using namespace mlplugin;
+
+// PyTorch's ESPCN export (conv 5x5 + tanh, conv 3x3 + tanh, conv 3x3, CRD depth-to-space) runs as
+// one fused convolution-chain dispatch and still matches PyTorch (MatchesPyTorch runs it too;
+// this pins that the fused path is the one taken).
+class OnnxConvChainTest : public testsupport::VulkanTest, public ::testing::WithParamInterface<DataType> {};
+
+TEST_P(OnnxConvChainTest, EspcnRunsAsOneConvChainAndMatchesPyTorch) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device";
+    OnnxLoadOptions options;
+    options.computeType = GetParam();
+    auto model = loadOnnxFile(onnxtest::dataPath("espcn_op13.onnx"), options);
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    auto inputs = onnxtest::readArrays("espcn", {"input"});
+    auto want = onnxtest::readArrays("espcn", {"output"});
+    try {
+        bridge::GraphSession session(ctx(), optest::device(), model->graph);
+        const auto& report = session.compiled().report;
+        EXPECT_EQ(report.dispatchablesOut, 1u);
+        bool chain = std::any_of(report.fusions.begin(), report.fusions.end(), [](const std::string& f) {
+            return f.find("convolution-chain dispatch (3 layers, depth-to-space in the store)") != std::string::npos;
+        });
+        EXPECT_TRUE(chain);
+        session.setInputs({inputs[0].values});
+        session.run();
+        auto got = session.readOutputs();
+        std::vector<double> g(got[0].begin(), got[0].end());
+        EXPECT_LT(onnxtest::relativeL2(g, want[0].values), GetParam() == DataType::Float16 ? 1e-2 : 1e-4);
+    } catch (const std::exception& e) {
+        FAIL() << e.what();
+    }
+}
+
+INSTANTIATE_TEST_SUITE_P(Precision, OnnxConvChainTest, ::testing::Values(DataType::Float32, DataType::Float16),
+                         [](const auto& p) { return std::string(toString(p.param)); });
 
 }  // namespace
