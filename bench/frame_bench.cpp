@@ -10,12 +10,10 @@
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
 #include "engine/renderer.h"
-#include "mlplugin/mlplugin.h"
-#include "networks.h"
-#ifdef BENCH_HAVE_ML_PASS
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
-#endif
+#include "mlplugin/mlplugin.h"
+#include "networks.h"
 
 #include <algorithm>
 #include <cmath>
@@ -123,7 +121,6 @@ std::string res(uint32_t w, uint32_t h) { return std::to_string(w) + "x" + std::
 constexpr uint32_t kFramesInFlight = 2;
 constexpr const char* kFrameScope = "frame";
 
-#ifdef BENCH_HAVE_ML_PASS
 // The ML x2 upscaler: the shipped network when its file exists, else the reference ESPCN x2.
 std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Device& device, const Options& o, std::string& what) {
     const mlplugin::Capabilities& caps = device.capabilities();
@@ -131,7 +128,7 @@ std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Dev
     bridge::MlPassDesc d;
     d.name = "ml_upscale";
     d.dataType = fp16 ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
-    d.compileFlags = fp16 && caps.fp16Arithmetic ? mlplugin::ExecutionFlagAllowHalfPrecisionComputation : 0;
+    d.compileFlags = fp16 && caps.fp16Arithmetic ? uint32_t(mlplugin::ExecutionFlagAllowHalfPrecisionComputation) : 0u;
     std::string shipped = o.assets + "/upscaler_x2.onnx";
     if (std::filesystem::exists(shipped)) {
         d.onnxPath = shipped;
@@ -147,9 +144,8 @@ std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Dev
     what += fp16 ? (d.compileFlags ? " fp16-arith" : " fp16") : " fp32";
     return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
 }
-#endif
 
-Result runConfig(engine::Context& ctx, const Config& c, const Options& o, [[maybe_unused]] mlplugin::Device* device) {
+Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device) {
     engine::RendererDesc rd;
     rd.outputWidth = c.outW;
     rd.outputHeight = c.outH;
@@ -161,14 +157,10 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, [[mayb
     // Destruction order: frames first (it waits for submitted frames), then the renderer and
     // the ML pass whose resources those frames used, then the timer.
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight, .maxScopesPerFrame = 128, .window = o.frames});
-#ifdef BENCH_HAVE_ML_PASS
     std::unique_ptr<bridge::MlPass> ml;
-    if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, *device, o, r.upscaler);
-#endif
+    if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, device, o, r.upscaler);
     engine::Renderer renderer(ctx, rd);
-#ifdef BENCH_HAVE_ML_PASS
     if (ml) renderer.setUpscaler(ml->upscaler());
-#endif
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
     r.renderW = renderer.renderExtent().width;
@@ -234,12 +226,7 @@ int main(int argc, char** argv) {
         if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
         engine::Context ctx(cd);
         if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
-        std::unique_ptr<mlplugin::Device> device;
-#ifdef BENCH_HAVE_ML_PASS
-        device = bridge::createDevice(ctx, false);
-#else
-        std::printf("bridge::MlPass is not part of this build: the ML x2 rows are skipped (bicubic stands in)\n");
-#endif
+        std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation);
         std::printf("device: %s\n", ctx.deviceName().c_str());
 
         struct Out { uint32_t w, h; };
@@ -248,13 +235,13 @@ int main(int argc, char** argv) {
         for (Out out : outputs) {
             std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
             configs.push_back({"native " + pair, pair, Upscale::Native, out.w, out.h});
-            if (device) configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
+            configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
             configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
             if (!o.filter.empty() && c.name.find(o.filter) == std::string::npos) continue;
-            Result r = runConfig(ctx, c, o, device.get());
+            Result r = runConfig(ctx, c, o, *device);
             std::printf("\n%s (render %s, x2: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(), res(r.renderW, r.renderH).c_str(),
                         r.upscaler.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
