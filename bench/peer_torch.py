@@ -230,34 +230,40 @@ def main():
     nets += shipped_models(args.assets)
     resolutions = [(24, 16)] if args.smoke else [(960, 540), (1920, 1080)]
     rows = []
-    for res in resolutions:
-        resname = f"{res[0]}x{res[1]}"
-        for name, make_model, shapes in nets:
-            label = f"{name} {resname}"
-            if args.filter and args.filter not in label:
-                continue
-            for cfg in configs:
-                try:
-                    r = run_case(label, make_model, shapes, res, cfg, args, dev)
-                except Exception as e:  # a failing configuration (e.g. inductor missing) must not lose the rest
-                    print(f"  {label:<24} {cfg:<22} FAILED: {type(e).__name__}: {e}")
-                    rows.append({"name": label, "group": "network", "resolution": resname, "config": cfg, "median_ms": None,
-                                 "min_ms": None, "error": f"{type(e).__name__}: {e}"})
-                    continue
-                if r is None:
-                    continue
-                med, mn = r
-                precision = CONFIGS[cfg.split("+")[0]][0]
-                rows.append({"name": label, "group": "network", "resolution": resname,
-                             "precision": "fp16" if precision == torch.float16 else "fp32", "config": cfg,
-                             "median_ms": med, "min_ms": mn})
-                print(f"  {label:<24} {cfg:<22} {med:9.3f} ms")
-                sys.stdout.flush()
-    with open(args.json, "w") as f:
-        json.dump({"tool": "peer_torch", "device": device_name, "torch": torch.__version__, "cudnn": cudnn,
-                   "runs": args.runs, "warmup": args.warmup, "smoke": args.smoke, "results": rows}, f, indent=1)
-    print(f"wrote {args.json} ({len(rows)} results, median of {args.runs} runs after {args.warmup} warm-up)")
+    def write():
+        with open(args.json, "w") as f:
+            json.dump({"tool": "peer_torch", "device": device_name, "torch": torch.__version__, "cudnn": cudnn,
+                       "runs": args.runs, "warmup": args.warmup, "smoke": args.smoke, "results": rows}, f, indent=1)
 
+    # Slow max-autotune compilations last, and the JSON rewritten after every result: a run cut
+    # short (a device command's time limit) keeps everything measured so far.
+    order = [(res, net, cfg) for res in resolutions for net in nets for cfg in configs if not cfg.endswith("+max-autotune")]
+    order += [(res, net, cfg) for res in resolutions for net in nets for cfg in configs if cfg.endswith("+max-autotune")]
+    for res, (name, make_model, shapes), cfg in order:
+        resname = f"{res[0]}x{res[1]}"
+        label = f"{name} {resname}"
+        if args.filter and args.filter not in label:
+            continue
+        try:
+            r = run_case(label, make_model, shapes, res, cfg, args, dev)
+        except Exception as e:  # a failing configuration (e.g. inductor missing) must not lose the rest
+            print(f"  {label:<24} {cfg:<22} FAILED: {type(e).__name__}: {e}")
+            rows.append({"name": label, "group": "network", "resolution": resname, "config": cfg, "median_ms": None,
+                         "min_ms": None, "error": f"{type(e).__name__}: {e}"})
+            write()
+            continue
+        if r is None:
+            continue
+        med, mn = r
+        precision = CONFIGS[cfg.split("+")[0]][0]
+        rows.append({"name": label, "group": "network", "resolution": resname,
+                     "precision": "fp16" if precision == torch.float16 else "fp32", "config": cfg,
+                     "median_ms": med, "min_ms": mn})
+        write()
+        print(f"  {label:<24} {cfg:<22} {med:9.3f} ms")
+        sys.stdout.flush()
+    write()
+    print(f"wrote {args.json} ({len(rows)} results, median of {args.runs} runs after {args.warmup} warm-up)")
 
 if __name__ == "__main__":
     main()
