@@ -270,6 +270,10 @@ void MlPass::Network::recordNetwork(engine::PassContext& pc, engine::ResourceHan
         s.networkBuffers = buffers;
         ++stats->bindingUpdates;
     }
+    // The plugin binds its own placeholder buffer to unbound slots in every dispatchable; another
+    // network recorded earlier in the command buffer touched it too, out of the frame graph's
+    // sight. One compute barrier orders the two (it is the plugin's resource, not a graph one).
+    mlplugin::recordComputeBarrier(device, pc.commandBuffer());
     check(recorder->record(pc.commandBuffer(), *compiled.op, *s.table), who + ": record network");
 }
 
@@ -278,6 +282,11 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
     VkBuffer buffer = pc.buffer(output);
     VkImageView view = pc.imageView(image);
     if (buffer != s.toImageBuffer || view != s.toImageView) {
+        // Checked here, where the image's desc is known (the first record after a bake).
+        const engine::ImageDesc& d = pc.imageDesc(image);
+        if (d.format != VK_FORMAT_R16G16B16A16_SFLOAT || d.width != outputExtent.width || d.height != outputExtent.height)
+            throw std::runtime_error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
+                                     ", " + std::to_string(d.width) + "x" + std::to_string(d.height) + " given)");
         VkDescriptorBufferInfo tensorInfo{buffer, 0, outputBytes};
         VkDescriptorImageInfo imageInfo{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
         VkWriteDescriptorSet writes[2] = {};
@@ -330,7 +339,7 @@ const MlPassStats& MlPass::stats() const { return *stats_; }
 const mlplugin::GraphDesc* MlPass::graph() const { return network_ ? &network_->graph : nullptr; }
 const mlplugin::CompiledGraph* MlPass::compiled() const { return network_ ? &network_->compiled : nullptr; }
 
-void MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
+MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const std::string who = "MlPass '" + desc_.name + "'";
     if (images.output == engine::kInvalidResource) throw std::runtime_error(who + ": no output image");
     if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
@@ -521,6 +530,7 @@ void MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const engine::ResourceHandle image = images.output;
     toImage.record = [net, output, image](engine::PassContext& pc) { net->recordToImage(pc, output, image); };
     fg.addPass(std::move(toImage));
+    return {input, output, temporary, weights};
 }
 
 engine::UpscalerFn MlPass::upscaler() {

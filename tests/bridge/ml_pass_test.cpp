@@ -3,6 +3,7 @@
 // say. Runs under validation + synchronization validation (VulkanTest).
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/buffer.h"
 #include "engine/frames.h"
 #include "engine/renderer.h"
 #include "mlplugin/graph_builder.h"
@@ -462,4 +463,62 @@ TEST_F(MlPassOnnxTest, DenoiserMatchesCpuReference) {
     noisy.channels.push_back(channel(denoised, engine::Channel::Color));
     noisy.channels.back().channel = engine::Channel::Output;
     expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), DataType::Float32);
+}
+
+// Outside the renderer: two networks chained in one frame graph (a clear writes the source,
+// network A upscales it into `mid`, network B upscales `mid` into `out`, a copy reads `out`).
+// B's transients reuse the memory of A's, whose lifetimes ended: the temporaries are ordinary
+// frame-graph transients.
+class MlPassFrameGraphTest : public VulkanTest {};
+
+TEST_F(MlPassFrameGraphTest, ChainedNetworksShareTransientMemory) {
+    auto desc = [](std::string name) {
+        return bridge::MlPassDesc{.name = std::move(name),
+                                  .buildGraph = [](uint32_t w, uint32_t h) { return upscalerX2(DataType::Float32, w, h); },
+                                  .inputs = {srgbColor()},
+                                  .output = {.encoding = Encoding::Srgb}};
+    };
+    bridge::MlPass a(ctx(), device(), desc("a")), b(ctx(), device(), desc("b"));
+    engine::FrameGraph fg(ctx());
+    const VkFormat f = VK_FORMAT_R16G16B16A16_SFLOAT;
+    engine::ResourceHandle src = fg.createImage("src", {f, 20, 16});
+    engine::ResourceHandle mid = fg.createImage("mid", {f, 40, 32});
+    engine::ResourceHandle out = fg.createImage("out", {f, 80, 64});
+    engine::Buffer readback(ctx(), 80 * 64 * 8, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
+    engine::ResourceHandle rb = fg.importBuffer("readback", readback.handle(), readback.size(), {},
+                                                {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
+    fg.addPass({.name = "clear", .type = engine::PassType::Transfer, .uses = {{src, engine::Access::TransferWrite}},
+                .record = [src](engine::PassContext& pc) {
+                    VkClearColorValue c{{0.1f, 0.4f, 0.8f, 1.0f}};
+                    VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+                    vkCmdClearColorImage(pc.commandBuffer(), pc.image(src), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &c, 1, &range);
+                }});
+    bridge::MlPassResources ra = a.addPasses(fg, {.color = src, .output = mid, .inputExtent = {20, 16}, .outputExtent = {40, 32}});
+    bridge::MlPassResources rb2 = b.addPasses(fg, {.color = mid, .output = out, .inputExtent = {40, 32}, .outputExtent = {80, 64}});
+    fg.addPass({.name = "copy", .type = engine::PassType::Transfer, .uses = {{out, engine::Access::TransferRead}, {rb, engine::Access::TransferWrite}},
+                .record = [out, rb](engine::PassContext& pc) {
+                    VkBufferImageCopy region{};
+                    region.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
+                    region.imageExtent = {80, 64, 1};
+                    vkCmdCopyImageToBuffer(pc.commandBuffer(), pc.image(out), VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, pc.buffer(rb), 1, &region);
+                }});
+    fg.bake();
+    ASSERT_NE(ra.temporary, engine::kInvalidResource);
+    ASSERT_NE(rb2.temporary, engine::kInvalidResource);
+    bool shared = false;
+    for (engine::ResourceHandle x : {ra.input, ra.output, ra.temporary})
+        for (engine::ResourceHandle y : {rb2.input, rb2.output, rb2.temporary}) shared = shared || fg.aliased(x, y);
+    EXPECT_TRUE(shared) << fg.describe();
+    EXPECT_LT(fg.stats().transientBytes, fg.stats().transientBytesUnaliased);
+    ctx().submitAndWait([&](VkCommandBuffer cmd) { fg.execute(cmd, 0); });
+    ctx().submitAndWait([&](VkCommandBuffer cmd) { fg.execute(cmd, 1); });  // a second slot binds its own range
+    EXPECT_EQ(a.stats().bindingUpdates, 6u);
+    EXPECT_EQ(a.stats().weightInitializations, 1u);
+    // A constant image through both networks: pixels at the same place in both 2x2 depth-to-space
+    // patterns, with receptive fields clear of the borders, are equal.
+    readback.invalidate();
+    const uint16_t* px = static_cast<const uint16_t*>(readback.mapped());
+    auto at = [&](uint32_t x, uint32_t y, uint32_t c) { return px[(y * 80 + x) * 4 + c]; };
+    for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(at(36, 28, c), at(44, 36, c)) << c;
+    EXPECT_EQ(at(36, 28, 3), 0x3c00);  // alpha 1.0
 }

@@ -79,6 +79,14 @@ struct MlPassImages {
     engine::ResourceHandle source(FrameImage image) const;
 };
 
+// The frame-graph resources one addPasses() call created (for introspection, e.g. aliasing).
+struct MlPassResources {
+    engine::ResourceHandle input = engine::kInvalidResource;      // transient: every graph input
+    engine::ResourceHandle output = engine::kInvalidResource;     // transient: the graph output
+    engine::ResourceHandle temporary = engine::kInvalidResource;  // transient: the plugin's temporary (if any)
+    engine::ResourceHandle weights = engine::kInvalidResource;    // imported: the persistent resource (if any)
+};
+
 struct MlPassStats {
     uint32_t compilations = 0;           // one per distinct extent seen by addPasses()
     uint32_t weightInitializations = 0;  // OperatorInitializer submissions
@@ -93,7 +101,7 @@ public:
     MlPass& operator=(const MlPass&) = delete;
 
     // Adds the pass's passes to `graph` (before bake()), compiling for new extents first.
-    void addPasses(engine::FrameGraph& graph, const MlPassImages& images);
+    MlPassResources addPasses(engine::FrameGraph& graph, const MlPassImages& images);
     // For Renderer::setUpscaler: stage.color etc. at render resolution -> stage.output.
     engine::UpscalerFn upscaler();
     // For Renderer::setDenoiser: noisy stage.color, albedo, normal, depth -> stage.output, all
