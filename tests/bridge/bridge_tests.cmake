@@ -1,6 +1,7 @@
 # bridge suites (included from tests/CMakeLists.txt).
 vkml_test(bridge_ml_pass_tests bridge/ml_pass_test.cpp LIBS bridge)
-target_compile_definitions(bridge_ml_pass_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
+target_compile_definitions(bridge_ml_pass_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+  VKML_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 
 # upscale_demo --mode ml: the headless demo with an ONNX upscaler of the assets contract
 # (tests/bridge/make_upscaler_model.py) as the renderer's upscaler; report.json lists its passes.

@@ -522,3 +522,50 @@ TEST_F(MlPassFrameGraphTest, ChainedNetworksShareTransientMemory) {
     for (uint32_t c = 0; c < 4; ++c) EXPECT_EQ(at(36, 28, c), at(44, 36, c)) << c;
     EXPECT_EQ(at(36, 28, 3), 0x3c00);  // alpha 1.0
 }
+
+// The shipped models (assets/, tools/train) through their documented contracts: the upscaler
+// as the renderer's upscaler, the denoiser as its denoiser, each matching the CPU reference.
+class MlPassShippedModelTest : public VulkanTest {
+protected:
+    static std::string asset(const char* name) { return std::string(VKML_ASSETS_DIR) + "/" + name; }
+    static bool exists(const std::string& path) { return std::ifstream(path).good(); }
+};
+
+TEST_F(MlPassShippedModelTest, UpscalerX2) {
+    const std::string path = asset("upscaler_x2.onnx");
+    if (!exists(path)) GTEST_SKIP() << path << " not present";
+    bridge::MlPassDesc desc{.name = "ml_upscale", .onnxPath = path, .inputs = {srgbColor()}, .output = {.encoding = Encoding::Srgb}};
+    bridge::MlPass pass(ctx(), device(), desc);
+    engine::Renderer r(ctx(), rendererDesc(40, 24, 0.5f));
+    r.setUpscaler(pass.upscaler());
+    engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, engine::FrameParams::onPath(0, 2), kUpscaleChannels);
+    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, rb), DataType::Float32);
+}
+
+TEST_F(MlPassShippedModelTest, Denoiser) {
+    const std::string path = asset("denoiser.onnx");
+    if (!exists(path)) GTEST_SKIP() << path << " not present";
+    bridge::MlPassDesc desc{.name = "ml_denoise",
+                            .onnxPath = path,
+                            .inputs = {srgbColor(),
+                                       {.name = "albedo", .channels = {{.image = FrameImage::Albedo, .components = "rgb"}}},
+                                       {.name = "normal", .channels = {{.image = FrameImage::Normal, .components = "xyz"}}},
+                                       {.name = "depth", .channels = {{.image = FrameImage::Depth, .components = "r"}}}},
+                            .output = {.encoding = Encoding::Srgb}};
+    engine::RendererDesc rd = rendererDesc(32, 24, 1.0f);
+    rd.shadows = engine::ShadowMode::Stochastic;
+    const uint32_t channels = engine::Channel::Color | engine::Channel::Albedo | engine::Channel::Normal | engine::Channel::Depth;
+    const engine::FrameParams params = engine::FrameParams::onPath(0, 4);
+    engine::FrameReadback noisy;
+    {
+        engine::Renderer r(ctx(), rd);
+        noisy = engine::renderSingleFrame(ctx(), r, params, channels);
+    }
+    bridge::MlPass pass(ctx(), device(), desc);
+    engine::Renderer r(ctx(), rd);
+    r.setDenoiser(pass.denoiser());
+    engine::FrameReadback denoised = engine::renderSingleFrame(ctx(), r, params, channels);
+    noisy.channels.push_back(channel(denoised, engine::Channel::Color));
+    noisy.channels.back().channel = engine::Channel::Output;
+    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), DataType::Float32);
+}
