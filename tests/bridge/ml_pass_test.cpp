@@ -7,6 +7,7 @@
 #include "engine/frames.h"
 #include "engine/renderer.h"
 #include "mlplugin/graph_builder.h"
+#include "mlplugin/onnx.h"
 #include "vulkan_test.h"
 
 #include <gtest/gtest.h>
@@ -430,6 +431,27 @@ TEST_F(MlPassErrorTest, MalformedOnnxBytes) {
     EXPECT_EQ(e.rfind("MlPass 'bad': model (bytes) at 16x16: ", 0), 0u) << e;
 }
 
+TEST_F(MlPassOnnxTest, OnnxFileInFp16) {
+    if (!fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    bridge::MlPassDesc desc{.name = "ml_onnx16",
+                            .onnxPath = std::string(VKML_TEST_DATA_DIR) + "/onnx/bridge_upscaler_x2.onnx",
+                            .dataType = DataType::Float16,
+                            .inputs = {srgbColor()},
+                            .output = {.encoding = Encoding::Srgb}};
+    bridge::MlPass pass(ctx(), device(), desc);
+    EXPECT_EQ(pass.graph(), nullptr);  // compiled at the first build
+    engine::Renderer r(ctx(), rendererDesc(34, 22, 0.5f));
+    r.setUpscaler(pass.upscaler());
+    engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, engine::FrameParams::onPath(3, 1), kUpscaleChannels);
+    EXPECT_EQ(pass.graph()->values[pass.graph()->inputs[0]].desc.dataType, DataType::Float16);
+    // Reference: the same model loaded in fp32 (referenceEvaluateGraph rejects this fp16 graph's
+    // scalar constant: "reference input 1 holds 1 values, its desc addresses 2").
+    OnnxLoadOptions options;
+    options.freeDimensions = {{"H", 11}, {"W", 17}};
+    GraphDesc reference = loadOnnxFile(desc.onnxPath, options).value().graph;
+    expectWithin(compareOutput(reference, desc.inputs, desc.output, rb), DataType::Float16);
+}
+
 // As the renderer's denoiser: noisy colour (sRGB), albedo, normals and depth in, colour out at
 // render resolution. The renderer is deterministic, so the noisy input is the colour of the
 // same frame rendered without a denoiser.
@@ -510,6 +532,28 @@ TEST_F(MlPassFrameGraphTest, ChainedNetworksShareTransientMemory) {
         for (engine::ResourceHandle y : {rb2.input, rb2.output, rb2.temporary}) shared = shared || fg.aliased(x, y);
     EXPECT_TRUE(shared) << fg.describe();
     EXPECT_LT(fg.stats().transientBytes, fg.stats().transientBytesUnaliased);
+    // The graph placed the barriers between the passes: input tensor written -> read by the network,
+    // A's output image written as storage -> sampled by B's conversion (layout transition).
+    const auto order = fg.passOrder();
+    auto barriersBefore = [&](const std::string& pass) -> const engine::BarrierBatch* {
+        const uint32_t index = uint32_t(std::find(order.begin(), order.end(), pass) - order.begin());
+        for (const engine::BarrierBatch& batch : fg.barriers())
+            if (batch.beforePass == index) return &batch;
+        return nullptr;
+    };
+    const engine::BarrierBatch* beforeNetwork = barriersBefore("a.network");
+    ASSERT_NE(beforeNetwork, nullptr);
+    bool inputVisible = false;
+    for (const VkBufferMemoryBarrier2& bb : beforeNetwork->buffers)
+        inputVisible = inputVisible || (bb.buffer == fg.physicalBuffer(ra.input) && (bb.srcAccessMask & VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT));
+    EXPECT_TRUE(inputVisible) << fg.describe();
+    const engine::BarrierBatch* beforeB = barriersBefore("b.to_tensor");
+    ASSERT_NE(beforeB, nullptr);
+    bool midTransition = false;
+    for (const VkImageMemoryBarrier2& ib : beforeB->images)
+        midTransition = midTransition || (ib.image == fg.physicalImage(mid) && ib.oldLayout == VK_IMAGE_LAYOUT_GENERAL &&
+                                          ib.newLayout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL);
+    EXPECT_TRUE(midTransition) << fg.describe();
     ctx().submitAndWait([&](VkCommandBuffer cmd) { fg.execute(cmd, 0); });
     ctx().submitAndWait([&](VkCommandBuffer cmd) { fg.execute(cmd, 1); });  // a second slot binds its own range
     EXPECT_EQ(a.stats().bindingUpdates, 6u);
