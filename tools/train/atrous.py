@@ -1,18 +1,18 @@
 """The classic edge-aware baseline in numpy: a port of the engine's built-in a-trous denoiser
-(shaders/engine/atrous.comp, parameters from engine/src/renderer_denoise.cpp at commit ac62b0b):
+(shaders/engine/atrous.comp, parameters of engine/src/renderer_denoise.cpp at commit c15cabf):
 the edge-avoiding a-trous wavelet filter of Dammertz et al. 2010.
 
 5 iterations of the 5x5 B3-spline kernel (1/16, 1/4, 3/8, 1/4, 1/16) with taps 1, 2, 4, 8, 16
 pixels apart, each tap weighted by
     exp(-|dc|^2 / sigma_c^2 - |dn|^2 / sigma_n^2 - |da|^2 / sigma_a^2 - dz)
-on display-linear colour (sigma_c = 1 halved every iteration), normal (0.3), albedo (0.1) and
-depth against the local plane's prediction (dz = |z_q - z_p| / (4 |slope . offset| + 1e-6)).
+on display-linear colour (sigma_c = 1.4 halved every iteration), normal (0.1), albedo (0.05) and
+depth against the local plane's prediction (dz = |z_q - z_p| / (0.5 |slope . offset| + 1e-6)).
 Taps outside the image or on the sky are skipped; sky pixels pass through.
 """
 import numpy as np
 
 KERNEL = {0: 3 / 8, 1: 1 / 4, 2: 1 / 16}
-SIGMA_COLOR, SIGMA_NORMAL, SIGMA_DEPTH, SIGMA_ALBEDO = 1.0, 0.3, 4.0, 0.1
+SIGMA_COLOR, SIGMA_NORMAL, SIGMA_DEPTH, SIGMA_ALBEDO = 1.4, 0.1, 0.5, 0.05
 
 
 def _tap(x, dy, dx):

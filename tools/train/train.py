@@ -8,12 +8,14 @@ same data and thread count gives the same weights.
 """
 import argparse
 import os
+import time
 
 import numpy as np
 import torch
 import torch.nn.functional as F
 
 import models
+import render
 from common import ASSETS, DATA, TRAIN_PATHS, Stopwatch, frame_count, load_channel, log, seed_everything, srgb_encode, torch_device, torch_threads
 
 
@@ -21,13 +23,15 @@ DEVICE = torch_device()
 
 
 def load_upscaler_data():
-    lo, hi = [], []
-    for p in TRAIN_PATHS:
-        d = os.path.join(DATA, "train_up", p)
-        for f in range(frame_count(os.path.join(d, "hi"))):
-            lo.append(srgb_encode(load_channel(os.path.join(d, "lo"), "color", f)))
-            hi.append(srgb_encode(load_channel(os.path.join(d, "hi"), "color", f)))
-    return torch.from_numpy(np.stack(lo)), torch.from_numpy(np.stack(hi))
+    """[(lo, hi)] frame pairs of every training size."""
+    pairs = []
+    for c in render.UP_TRAIN:
+        for p in TRAIN_PATHS:
+            d = os.path.join(DATA, "train_up", f"{c['width']}x{c['height']}", p)
+            for f in range(frame_count(os.path.join(d, "hi"))):
+                pairs.append((torch.from_numpy(srgb_encode(load_channel(os.path.join(d, "lo"), "color", f))),
+                              torch.from_numpy(srgb_encode(load_channel(os.path.join(d, "hi"), "color", f)))))
+    return pairs
 
 
 def load_denoiser_data():
@@ -43,12 +47,25 @@ def load_denoiser_data():
 
 
 def crops(gen, n, h, w, size):
-    """n random (frame, y, x) crop origins on a multiple-of-4 grid."""
+    """A random (frame, y, x, flip) crop of n frames on a multiple-of-4 grid."""
     f = torch.randint(0, n, (1,), generator=gen).item()
     y = torch.randint(0, (h - size) // 4 + 1, (1,), generator=gen).item() * 4
     x = torch.randint(0, (w - size) // 4 + 1, (1,), generator=gen).item() * 4
     flip = torch.rand(1, generator=gen).item() < 0.5
     return f, y, x, flip
+
+
+def pair_batch(gen, pairs, size, count):
+    """Aligned random crops of (lo, hi) pairs of any size, frames drawn by pixel count."""
+    weights = torch.tensor([float(lo.shape[1] * lo.shape[2]) for lo, _ in pairs])
+    xs, ys = [], []
+    for _ in range(count):
+        lo, hi = pairs[torch.multinomial(weights, 1, generator=gen).item()]
+        _, y, x, flip = crops(gen, 1, lo.shape[1], lo.shape[2], size)
+        a, b = lo[:, y:y + size, x:x + size], hi[:, 2 * y:2 * (y + size), 2 * x:2 * (x + size)]
+        xs.append(torch.flip(a, [2]) if flip else a)
+        ys.append(torch.flip(b, [2]) if flip else b)
+    return torch.stack(xs).to(DEVICE), torch.stack(ys).to(DEVICE)
 
 
 def batch(gen, tensors, scales, size, count):
@@ -67,6 +84,7 @@ def fit(name, model, sample, steps, lr, loss_fn):
     opt = torch.optim.Adam(model.parameters(), lr=lr)
     sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
     sw = Stopwatch()
+    cpu0 = time.process_time()
     running = None
     model.train()
     for step in range(1, steps + 1):
@@ -80,23 +98,23 @@ def fit(name, model, sample, steps, lr, loss_fn):
         if step % 50 == 0 or step == steps:
             eta = sw() / step * (steps - step)
             log(f"{name} step {step}/{steps} loss {running:.6f} lr {sched.get_last_lr()[0]:.2e} "
-                f"({sw():.0f} s, {eta:.0f} s left)")
+                f"({sw():.0f} s, {eta:.0f} s left; {(time.process_time() - cpu0) / step:.2f} CPU-s/step)")
     model.eval()
     return sw()
 
 
 def train_upscaler(steps, batch_size=16, patch=48, lr=4e-3):
-    lo, hi = load_upscaler_data()
-    log(f"upscaler data: {lo.shape[0]} frames {lo.shape[3]}x{lo.shape[2]} -> {hi.shape[3]}x{hi.shape[2]}")
+    pairs = load_upscaler_data()
+    log(f"upscaler data: {len(pairs)} frame pairs, output sizes " + ", ".join(f"{c['width']}x{c['height']}" for c in render.UP_TRAIN))
     gen = torch.Generator().manual_seed(1)
     model = models.build_upscaler().to(DEVICE)
 
     def sample():
-        x, y = batch(gen, [lo, hi], [1, 2], patch, batch_size)
+        x, y = pair_batch(gen, pairs, patch, batch_size)
         return (x,), y
 
     # Fixed training crops to show progress against: plain bilinear.
-    x, y = batch(torch.Generator().manual_seed(99), [lo, hi], [1, 2], patch, 64)
+    x, y = pair_batch(torch.Generator().manual_seed(99), pairs, patch, 64)
     bil = F.interpolate(x, scale_factor=2.0, mode="bilinear", align_corners=False)
     log(f"upscaler: bilinear MSE on fixed training crops {F.mse_loss(bil, y).item():.6f}")
     # MSE: PSNR is what the upscaler is judged by, and the native target's aliasing is partly
