@@ -14,6 +14,7 @@ All scores on sRGB-encoded images 0..1 (metrics.py).
 import json
 import os
 import struct
+import subprocess
 import zlib
 
 import numpy as np
@@ -21,7 +22,7 @@ import torch
 
 import models
 from atrous import atrous
-from common import ASSETS, DATA, HELDOUT_PATHS, ROOT, frame_count, load_channel, log, srgb_encode, torch_threads
+from common import ASSETS, DATA, DEMO, HELDOUT_PATHS, ROOT, frame_count, load_channel, log, srgb_encode, torch_threads
 from metrics import psnr, ssim
 import render
 
@@ -70,11 +71,35 @@ def score(results, method, out, target):
     r["ssim"].append(ssim(out, target))
 
 
+def engine_ml_available(demo):
+    if not os.access(demo, os.X_OK):
+        return False
+    r = subprocess.run([demo, "--help"], capture_output=True, text=True)
+    return "| ml" in r.stdout
+
+
+def render_engine_ml(demo, path, directory):
+    """The exported ONNX upscaler inside the engine's frame (upscale_demo --mode ml, bridge::MlPass)."""
+    c = render.UP_EVAL
+    args = ["--headless", "--path", path, "--frames", str(c["frames"]), "--fps", str(c["fps"]), "--time", str(c["time"]),
+            "--width", str(c["width"]), "--height", str(c["height"]), "--mode", "ml", "--render-scale", "0.5",
+            "--model", os.path.join(ASSETS, "upscaler_x2.onnx"), "--channels", "output", "--out", directory]
+    os.makedirs(directory, exist_ok=True)
+    r = subprocess.run([demo] + args, capture_output=True, text=True)
+    if r.returncode != 0:
+        raise RuntimeError(f"upscale_demo --mode ml failed:\n{r.stdout}{r.stderr}")
+
+
 def eval_upscaler():
     model = models.load_npz(models.build_upscaler(), os.path.join(ASSETS, "upscaler_x2.npz")).eval()
+    demo = os.environ.get("TRAIN_DEMO", DEMO)
+    engine_ml = engine_ml_available(demo)
+    log(f"engine ML upscaler ({demo} --mode ml): {'measured' if engine_ml else 'not available'}")
     results, frames = {}, 0
     for p in HELDOUT_PATHS:
         d = os.path.join(DATA, "eval_up", p)
+        if engine_ml:
+            render_engine_ml(demo, p, os.path.join(d, "ml_engine"))
         for f in range(frame_count(os.path.join(d, "native"))):
             target = srgb_encode(load_channel(os.path.join(d, "native"), "color", f))
             lo = srgb_encode(load_channel(os.path.join(d, "lo"), "color", f))
@@ -86,6 +111,8 @@ def eval_upscaler():
             outs = {"bilinear (engine)": srgb_encode(load_channel(os.path.join(d, "bilinear"), "output", f)),
                     "bicubic (engine)": srgb_encode(load_channel(os.path.join(d, "bicubic"), "output", f)),
                     "ML x2 (PyTorch)": ml}
+            if engine_ml:
+                outs["ML x2 (engine, --mode ml)"] = srgb_encode(load_channel(os.path.join(d, "ml_engine"), "output", f))
             for k, v in outs.items():
                 score(results, k, v, target)
             frames += 1
@@ -242,8 +269,7 @@ Convolution FLOPs (2 x multiply-adds):
 - `tools/train/export.py` runs both ONNX files through `mlrun` (the project's ONNX loader and
   Vulkan kernels, fp32) on held-out crops and compares with PyTorch: relative L2 < 1e-4 (the
   same check is the ctest `trained_*` in `tests/models/trained_models.cmake`).
-- `upscale_demo --mode ml` (the bridge) had not landed when these figures were produced: no
-  engine-side ML figures yet.
+- {"The row *ML x2 (engine, --mode ml)* is the same ONNX file run inside the engine's frame by `upscale_demo --mode ml` (bridge::MlPass, fp32 by default), its `output` channel (display-linear, sRGB-encoded for scoring)." if "ML x2 (engine, --mode ml)" in up else "`upscale_demo --mode ml` was not available to the build used: no engine-side ML figures."}
 
 ## Pipeline timings
 
