@@ -134,9 +134,10 @@ struct ConvChain {
     std::optional<DepthToSpaceDesc> depthToSpace;
     const TensorDesc& output() const { return depthToSpace ? depthToSpace->output : layers.back().output; }
 };
-// Whether the chain's shapes qualify and a tile fits `sharedMemoryBytes` without recomputing
-// the halos more than the fused kernel gains (the fusion pass asks before fusing).
-bool convChainFits(const ConvChain&, uint32_t sharedMemoryBytes);
+// Whether the chain's shapes qualify, a tile fits `sharedMemoryBytes` and the fused kernel is
+// expected to be faster than the layers one by one (`force`: whatever it costs, within reason).
+// The fusion pass asks before fusing.
+bool convChainFits(const ConvChain&, uint32_t sharedMemoryBytes, bool force);
 Result<Plan> planConvChain(const PlanContext&, const ConvChain&);
 
 // CPU references, one per family (cpu_reference.cpp dispatches on the variant).

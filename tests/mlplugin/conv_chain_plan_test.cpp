@@ -43,6 +43,9 @@ GraphDesc espcn(DataType type, uint32_t w, uint32_t h) {
     return b.g;
 }
 
+// The structural rules, apart from the cost model.
+const detail::GraphPlanOptions kForced{.forceConvChains = true};
+
 size_t chainFusions(const GraphPlan& p) {
     return size_t(std::count_if(p.report.fusions.begin(), p.report.fusions.end(),
                                 [](const std::string& f) { return f.find("convolution-chain") != std::string::npos; }));
@@ -52,7 +55,7 @@ size_t chainFusions(const GraphPlan& p) {
 
 TEST(ConvChainFusion, EspcnBecomesOneDispatchWithTheShuffleInItsStore) {
     for (DataType type : {DataType::Float16, DataType::Float32}) {
-        auto plan = planGraph(espcn(type, 1920, 1080), {.sharedMemoryBytes = 49152});
+        auto plan = planGraph(espcn(type, 1920, 1080), {.forceConvChains = true, .sharedMemoryBytes = 49152});
         ASSERT_TRUE(plan.ok()) << plan.error().message;
         ASSERT_EQ(chainFusions(*plan), 1u) << toString(type);
         if (type == DataType::Float32) continue;  // fp32 tiles are smaller: how many layers fuse is a cost decision
@@ -69,14 +72,31 @@ TEST(ConvChainFusion, EspcnBecomesOneDispatchWithTheShuffleInItsStore) {
     }
 }
 
+TEST(ConvChainFusion, CostModelKeepsEspcnLayerByLayerAndFusesCheapChains) {
+    // ESPCN's halos cost more arithmetic than the fused kernel saves in memory traffic.
+    for (DataType type : {DataType::Float16, DataType::Float32}) {
+        auto plan = planGraph(espcn(type, 1920, 1080), {.sharedMemoryBytes = 49152});
+        ASSERT_TRUE(plan.ok());
+        EXPECT_EQ(chainFusions(*plan), 0u) << toString(type);
+    }
+    // 1x1 layers have no halo: nothing is recomputed, the 32-channel intermediate stays on chip.
+    Builder b{{}, DataType::Float16};
+    ValueId x = b.g.addInput("x", TensorDesc::make(DataType::Float16, {1, 32, 64, 96}));
+    b.g.markOutput(b.conv(b.tanh(b.conv(x, 32, 32, 1, "a"), "t"), 32, 32, 1, "b"));
+    auto plan = planGraph(b.g, {.sharedMemoryBytes = 49152});
+    ASSERT_TRUE(plan.ok());
+    EXPECT_EQ(chainFusions(*plan), 1u);
+    EXPECT_EQ(plan->nodes.size(), 1u);
+}
+
 TEST(ConvChainFusion, OptionsTurnItOff) {
     GraphDesc g = espcn(DataType::Float16, 64, 48);
-    auto off = planGraph(g, {.convChains = false});
+    auto off = planGraph(g, {.convChains = false, .forceConvChains = true});
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(chainFusions(*off), 0u);
     EXPECT_EQ(off->nodes.size(), 4u);
     // Too little shared memory for any tile.
-    auto tiny = planGraph(g, {.sharedMemoryBytes = 2048});
+    auto tiny = planGraph(g, {.forceConvChains = true, .sharedMemoryBytes = 2048});
     ASSERT_TRUE(tiny.ok());
     EXPECT_EQ(chainFusions(*tiny), 0u);
 }
@@ -89,7 +109,7 @@ TEST(ConvChainFusion, NotWhenAnIntermediateHasAnotherConsumer) {
     b.g.markOutput(out);
     ValueId pooled = b.g.addNode(PoolingDesc{.name = "gap", .type = PoolingType::Average, .global = true}, {mid}).value()[0];
     b.g.markOutput(pooled);
-    auto plan = planGraph(b.g, {});
+    auto plan = planGraph(b.g, kForced);
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(chainFusions(*plan), 0u);
 
@@ -99,7 +119,7 @@ TEST(ConvChainFusion, NotWhenAnIntermediateHasAnotherConsumer) {
     mid = c.conv(x, 3, 16, 3, "conv1");
     c.g.markOutput(mid);
     c.g.markOutput(c.conv(mid, 16, 8, 3, "conv2"));
-    auto plan2 = planGraph(c.g, {});
+    auto plan2 = planGraph(c.g, kForced);
     ASSERT_TRUE(plan2.ok());
     EXPECT_EQ(chainFusions(*plan2), 0u);
 }
@@ -127,7 +147,7 @@ TEST(ConvChainFusion, NotForShapesTheKernelDoesNotTake) {
         } else {
             b.g.markOutput(b.conv(mid, inC, 8, v.k, "conv2", second));
         }
-        auto plan = planGraph(b.g, {});
+        auto plan = planGraph(b.g, kForced);
         ASSERT_TRUE(plan.ok()) << v.what << ": " << plan.error().message;
         EXPECT_EQ(chainFusions(*plan), 0u) << v.what;
     }
@@ -140,7 +160,7 @@ TEST(ConvChainFusion, NotWhenWeightsAreGraphInputs) {
     ValueId mid = b.conv(x, 4, 8, 3, "conv1");
     ValueId y = b.g.addNode(ConvolutionDesc{.name = "conv2", .padBegin = {1, 1}, .padEnd = {1, 1}}, {mid, w}).value()[0];
     b.g.markOutput(y);
-    auto plan = planGraph(b.g, {});
+    auto plan = planGraph(b.g, kForced);
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(chainFusions(*plan), 0u);
 }
@@ -151,7 +171,7 @@ TEST(ConvChainFusion, DepthToSpaceStaysWhenTheLastOutputIsAlsoRead) {
     ValueId last = b.conv(b.conv(x, 3, 8, 3, "conv1"), 8, 12, 3, "conv2");
     b.g.markOutput(last);
     b.g.markOutput(b.g.addNode(DepthToSpaceDesc{.name = "d2s", .blockSize = 2}, {last}).value()[0]);
-    auto plan = planGraph(b.g, {});
+    auto plan = planGraph(b.g, kForced);
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(chainFusions(*plan), 1u);
     EXPECT_EQ(plan->nodes.size(), 2u);  // the chain, then the depth-to-space on its own

@@ -1,6 +1,7 @@
 // Fused convolution chains (conv_chain.comp) on the GPU against the whole-graph CPU reference:
 // 2 and 3 layers, odd sizes, few and many channels, with and without depth-to-space (both
-// orders), activations, a missing bias, batch 2; fp32 and fp16.
+// orders), activations, a missing bias, batch 2; fp32 and fp16. Fusion is forced: the cost
+// model would keep most of these layer by layer.
 #include "op_test.h"
 
 #include "mlplugin/graph.h"
@@ -75,7 +76,7 @@ TEST_P(ConvChainTest, FusedChainMatchesReference) {
     auto [c, type] = GetParam();
     if (type == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
     GraphDesc g = build(c, type);
-    auto compiled = compileGraph(optest::device(), g);
+    auto compiled = compileGraph(optest::device(), g, GraphCompileFlagForceConvChains);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
     const auto& fusions = compiled->report.fusions;
     bool fused = std::any_of(fusions.begin(), fusions.end(), [](const std::string& f) { return f.find("convolution-chain") != std::string::npos; });
@@ -85,20 +86,21 @@ TEST_P(ConvChainTest, FusedChainMatchesReference) {
         EXPECT_TRUE(fused) << "no convolution chain fused";
         if (c.layers.size() == 3) EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
     }
-    optest::checkGraph(g, {});
-    if (type == DataType::Float16) optest::checkGraph(g, {.executionFlags = ExecutionFlagAllowHalfPrecisionComputation});
+    optest::checkGraph(g, {}, GraphCompileFlagForceConvChains);
+    if (type == DataType::Float16)
+        optest::checkGraph(g, {.executionFlags = ExecutionFlagAllowHalfPrecisionComputation}, GraphCompileFlagForceConvChains);
 }
 
 INSTANTIATE_TEST_SUITE_P(Chains, ConvChainTest,
                          ::testing::Combine(::testing::ValuesIn(kCases), ::testing::Values(DataType::Float32, DataType::Float16)),
                          [](const auto& p) { return std::string(std::get<0>(p.param).name) + "_" + toString(std::get<1>(p.param)); });
 
-// The flag turns the pass off; the unfused graph is the same function.
+// The flag turns the pass off (also when forced); the unfused graph is the same function.
 class ConvChainFlags : public testsupport::VulkanTest {};
 
 TEST_F(ConvChainFlags, DisableFlagCompilesLayerByLayer) {
     GraphDesc g = build(kCases[0], DataType::Float32);
-    auto compiled = compileGraph(optest::device(), g, GraphCompileFlagDisableConvChains);
+    auto compiled = compileGraph(optest::device(), g, GraphCompileFlagDisableConvChains | GraphCompileFlagForceConvChains);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
     EXPECT_EQ(compiled->report.dispatchablesOut, 4u);
     for (const std::string& f : compiled->report.fusions) EXPECT_EQ(f.find("convolution-chain"), std::string::npos) << f;

@@ -266,6 +266,7 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
     auto planned = planGraph(desc, {.fuse = !(flags & GraphCompileFlagDisableFusion),
                                     .alias = !(flags & GraphCompileFlagDisableAliasing),
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
+                                    .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
                                     .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;

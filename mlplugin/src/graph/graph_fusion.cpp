@@ -404,9 +404,9 @@ const ConvolutionDesc* chainableConv(const FusionState& s, const PlannedNode& pn
 
 // conv -> conv [-> conv] [-> depth_to_space], each intermediate read only by the next: one
 // dispatch over spatial tiles whose intermediates stay in shared memory (conv_chain.comp). The
-// longest chain whose tile fits `sharedBytes` wins; the fused node takes the first
+// longest chain whose tile fits `sharedBytes` and pays (convChainFits; `force`: fits) wins; the fused node takes the first
 // convolution's place (everything else it reads is a constant).
-bool fuseConvChains(FusionState& s, uint32_t sharedBytes) {
+bool fuseConvChains(FusionState& s, uint32_t sharedBytes, bool force) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         const ConvolutionDesc* first = chainableConv(s, s.nodes[i]);
         if (!first) continue;
@@ -429,10 +429,10 @@ bool fuseConvChains(FusionState& s, uint32_t sharedBytes) {
             const auto* d2s = c >= 0 ? std::get_if<DepthToSpaceDesc>(&s.nodes[c].node.op) : nullptr;
             if (d2s && d2s->input.dataType == chain.layers.back().output.dataType) {
                 chain.depthToSpace = *d2s;
-                if (!convChainFits(chain, sharedBytes)) chain.depthToSpace.reset();
+                if (!convChainFits(chain, sharedBytes, force)) chain.depthToSpace.reset();
                 else members.push_back(size_t(c));
             }
-            if (convChainFits(chain, sharedBytes)) break;
+            if (convChainFits(chain, sharedBytes, force)) break;
         }
         if (chain.layers.size() < 2) continue;
         PlannedNode fused = s.nodes[i];
@@ -463,7 +463,7 @@ bool fuseConvChains(FusionState& s, uint32_t sharedBytes) {
 void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
     while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || foldGemmBias(s) || fuseActivations(s)) {}
-    if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes)) {}
+    if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes, options.forceConvChains)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);

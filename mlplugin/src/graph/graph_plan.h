@@ -55,6 +55,7 @@ struct GraphPlanOptions {
     bool fuse = true;
     bool alias = true;
     bool convChains = true;               // with fuse: fuse convolution chains (GraphCompileFlagDisableConvChains)
+    bool forceConvChains = false;         // ...also where the cost model expects a loss (GraphCompileFlagForceConvChains)
     uint32_t sharedMemoryBytes = 49152;   // the device's, for the convolution chains' tiles
 };
 
