@@ -207,6 +207,105 @@ TEST_F(Convolution, HalfPrecisionComputationFlag) {
     optest::checkOperator(makeConv({.inC = 17, .outC = 33, .type = F16}), options);
 }
 
+// --- tensor cores (VK_NV_cooperative_matrix) -----------------------------------------------
+// conv2d_coopmat runs every ungrouped fp16 convolution except few-input-channel shapes the tiled
+// kernel takes (measured faster); ExecutionFlagForceCooperativeMatrix puts those on it too, so
+// both of its staging modes (direct, im2col) are checked on awkward shapes.
+
+bool skipWithoutCooperativeMatrix() { return !optest::fp16Supported() || !optest::device().capabilities().cooperativeMatrixNV; }
+#define REQUIRE_COOPMAT() \
+    if (skipWithoutCooperativeMatrix()) GTEST_SKIP() << "no VK_NV_cooperative_matrix with fp16 on this device (conv2d_coopmat untested here)"
+
+optest::RunOptions forceCoop() {
+    optest::RunOptions options;
+    options.executionFlags = ExecutionFlagForceCooperativeMatrix;
+    return options;
+}
+
+void checkCoop(const ConvParams& p, const std::string& name) {
+    SCOPED_TRACE(name);
+    optest::checkOperator(makeConv(p, name), forceCoop());
+}
+
+TEST_F(Convolution, CooperativeMatrixEspcnLayers) {
+    REQUIRE_COOPMAT();
+    ConvParams first{.inC = 3, .h = 37, .w = 45, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16,
+                     .activation = tanhActivation()};
+    check(first, "5x5 3->64 tanh (default: tiled)");
+    checkCoop(first, "5x5 3->64 tanh (forced: im2col, K 75 -> 80)");
+    check({.inC = 64, .h = 37, .w = 45, .outC = 32, .type = F16, .activation = tanhActivation()}, "3x3 64->32 tanh (direct)");
+    check({.inC = 32, .h = 37, .w = 45, .outC = 12, .type = F16}, "3x3 32->12 (one N fragment, 4 of 16 padding)");
+    check({.batch = 2, .inC = 64, .h = 70, .w = 99, .outC = 64, .type = F16, .activation = relu()}, "3x3 64->64 batch 2, several tiles");
+}
+
+TEST_F(Convolution, CooperativeMatrixAwkwardShapes) {
+    REQUIRE_COOPMAT();
+    checkCoop({.inC = 5, .outC = 7, .type = F16}, "5->7 3x3 (im2col)");
+    checkCoop({.inC = 17, .outC = 33, .type = F16}, "17->33 3x3 (im2col, 3 N fragments)");
+    checkCoop({.inC = 33, .h = 9, .w = 17, .outC = 17, .type = F16}, "33->17 3x3 (direct, channels padded to 48)");
+    checkCoop({.inC = 33, .h = 7, .w = 9, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .type = F16},
+          "1x1 33->80 (two N blocks)");
+    checkCoop({.inC = 3, .h = 1, .w = 1, .outC = 5, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .type = F16}, "1x1 spatial 3->5");
+    checkCoop({.inC = 64, .h = 5, .w = 3, .outC = 16, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+          "5x5 64->16 on a 5x3 image");
+    checkCoop({.inC = 16, .h = 9, .w = 17, .outC = 16, .kH = 3, .kW = 5, .padBegin = {1, 2}, .padEnd = {1, 2}, .bias = false, .type = F16},
+          "3x5 16->16 no bias");
+}
+
+TEST_F(Convolution, CooperativeMatrixStridesDilationPads) {
+    REQUIRE_COOPMAT();
+    checkCoop({.inC = 32, .h = 31, .w = 47, .outC = 16, .strides = {2, 2}, .type = F16}, "stride 2 (direct)");
+    checkCoop({.inC = 5, .h = 12, .w = 36, .outC = 7, .strides = {2, 3}, .padBegin = {0, 1}, .padEnd = {1, 2}, .type = F16},
+          "stride 2x3 pads 0/1 1/2 (im2col)");
+    checkCoop({.inC = 16, .outC = 16, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}, "dilation 2 (direct)");
+    checkCoop({.inC = 4, .outC = 6, .kH = 5, .kW = 3, .strides = {2, 1}, .dilations = {1, 3}, .padBegin = {0, 3}, .padEnd = {2, 0}, .type = F16},
+          "5x3 stride 2x1 dilation 1x3 (im2col)");
+    checkCoop({.inC = 16, .h = 40, .w = 48, .outC = 5, .kH = 9, .kW = 9, .strides = {3, 4}, .dilations = {3, 4}, .padBegin = {0, 0},
+           .padEnd = {0, 4}, .type = F16},
+          "9x9 dilated past the direct tile's shared memory (im2col, also without forcing: the tiled kernel cannot)");
+}
+
+TEST_F(Convolution, CooperativeMatrixLayoutsAndWeights) {
+    REQUIRE_COOPMAT();
+    checkCoop({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16, .activation = relu()}, "NHWC (direct)");
+    checkCoop({.inC = 3, .h = 9, .w = 21, .outC = 24, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
+          "NHWC (im2col)");
+    checkCoop({.inC = 32, .h = 9, .w = 21, .outC = 20, .owned = false, .type = F16}, "bound weights (packed per execution)");
+    checkCoop({.inC = 3, .h = 9, .w = 21, .outC = 20, .owned = false, .paddedFilter = true, .type = F16}, "bound, padded filter strides (im2col)");
+    ConvolutionDesc d = makeConv({.inC = 32, .h = 13, .w = 19, .outC = 24, .type = F16});
+    d.input = optest::paddedRows(F16, 1, 32, 13, 19, 3);
+    d.output = optest::paddedRows(F16, 1, 24, 13, 19, 5);  // as a slice of a wider buffer: gaps stay untouched
+    optest::checkOperator(d, forceCoop());
+    for (bool owned : {false, true}) {  // fp32 filter and bias with fp16 activations
+        ConvolutionDesc mixed = makeConv({.inC = 17, .outC = 20, .type = F16});
+        uint32_t flags = owned ? TensorFlagOwnedByPlugin : TensorFlagNone;
+        mixed.filter = TensorDesc::make(F32, {20, 17, 3, 3}, flags);
+        mixed.bias = TensorDesc::make(F32, {20}, flags);
+        SCOPED_TRACE(owned ? "mixed owned" : "mixed bound");
+        optest::checkOperator(mixed, forceCoop());
+    }
+}
+
+TEST_F(Convolution, CooperativeMatrixEveryFusedActivation) {
+    REQUIRE_COOPMAT();
+    const Activation all[] = {linear(0.5f, -0.25f), relu(), leakyRelu(0.1f), elu(0.7f), selu(), sigmoid(), hardSigmoid(),
+                              tanhActivation(), softplus(2.0f), gelu(), silu(), hardSwish()};
+    for (const Activation& a : all) {
+        SCOPED_TRACE(toString(a.type));
+        optest::checkOperator(makeConv({.inC = 3, .h = 7, .w = 20, .outC = 5, .type = F16, .activation = a}), forceCoop());
+        optest::checkOperator(makeConv({.inC = 16, .h = 7, .w = 20, .outC = 20, .type = F16, .activation = a}), forceCoop());
+    }
+}
+
+TEST_F(Convolution, CooperativeMatrixWithExecutionFlags) {
+    REQUIRE_COOPMAT();
+    optest::RunOptions options;
+    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;  // same kernel (fp32 accumulators)
+    optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16, .activation = tanhActivation()}), options);
+    options.executionFlags = ExecutionFlagDisableCooperativeMatrix;  // the portable kernel on the same device
+    optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16}), options);
+}
+
 // --- validation ---------------------------------------------------------------------------
 
 TEST_F(Convolution, RejectsChannelMismatches) {
@@ -383,6 +482,115 @@ TEST(ConvolutionPlan, PersistentLayoutFollowsOwnershipAndPrecision) {
     ASSERT_TRUE(plan.ok());
     EXPECT_EQ(plan->persistentBytes, 5u * 4);
     EXPECT_EQ(plan->initialize.size(), 1u);
+}
+
+// A device offering the usual NVIDIA shapes, for plan checks that need no GPU.
+Capabilities coopCaps() {
+    Capabilities caps;
+    caps.cooperativeMatrixNV = true;
+    caps.cooperativeMatrixShapes = {{16, 16, 16, F16, F32}, {16, 16, 16, F16, F16}, {16, 8, 16, F16, F32}};
+    caps.subgroupSize = 32;
+    caps.maxComputeSharedMemoryBytes = 49152;
+    return caps;
+}
+
+detail::PlanContext coopContext(const Capabilities& caps, bool enabled = true) {
+    detail::PlanContext pc;
+    pc.caps = &caps;
+    pc.fp16Storage = true;
+    pc.cooperativeMatrix = enabled;
+    return pc;
+}
+
+uint32_t specOf(const detail::Plan& plan, uint32_t id) { return plan.pipelines[plan.execute.back().pipeline].specConstants.at(id); }
+constexpr uint32_t kCoopModeId = 55, kCoopNFId = 59, kCoopNBlocksId = 60, kCoopNPadId = 61, kCoopKPadId = 64;
+
+TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
+    Capabilities caps = coopCaps();
+    ConvParams p{.inC = 64, .h = 1080, .w = 1920, .outC = 64, .type = F16};
+    auto plan = detail::planConvolution(coopContext(caps), makeConv(p));
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(plan->pipelines[plan->execute.back().pipeline].debugName, "conv2d_coopmat");
+    EXPECT_EQ(specOf(*plan, kCoopModeId), 0u) << "64 channels: direct staging";
+    EXPECT_EQ(specOf(*plan, kCoopNFId), 4u);
+    expectDispatchLimits(*plan);
+    // B matrix [9 taps * 64][64] fp16 = 73728 bytes, then the fp16 bias.
+    EXPECT_EQ(plan->persistentBytes, 73728u + 64 * 2);
+    ASSERT_EQ(plan->initialize.size(), 2u);
+    EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_coopmat");
+
+    auto disabled = detail::planConvolution(coopContext(caps, false), makeConv(p));  // ExecutionFlagDisableCooperativeMatrix
+    ASSERT_TRUE(disabled.ok());
+    EXPECT_STREQ(kernelOf(*disabled), "conv2d_tiled");
+    p.type = F32;
+    auto fp32 = detail::planConvolution(coopContext(caps), makeConv(p));
+    ASSERT_TRUE(fp32.ok());
+    EXPECT_STREQ(kernelOf(*fp32), "conv2d_tiled") << "tensor cores take fp16 only";
+    Capabilities noShape = caps;
+    noShape.cooperativeMatrixShapes = {{16, 8, 8, F16, F32}, {16, 16, 16, F16, F16}};
+    p.type = F16;
+    auto other = detail::planConvolution(coopContext(noShape), makeConv(p));
+    ASSERT_TRUE(other.ok());
+    EXPECT_STREQ(kernelOf(*other), "conv2d_tiled") << "no 16x16x16 shape with fp32 accumulators";
+}
+
+TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
+    Capabilities caps = coopCaps();
+    ConvolutionDesc first = makeConv({.inC = 3, .h = 1080, .w = 1920, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2},
+                                      .padEnd = {2, 2}, .type = F16});
+    auto tiled = detail::planConvolution(coopContext(caps), first);
+    ASSERT_TRUE(tiled.ok()) << tiled.error().message;
+    EXPECT_STREQ(kernelOf(*tiled), "conv2d_tiled") << "3 input channels: the tiled kernel measured faster";
+    detail::PlanContext force = coopContext(caps);
+    force.executionFlags = ExecutionFlagForceCooperativeMatrix;
+    auto forced = detail::planConvolution(force, first);
+    ASSERT_TRUE(forced.ok());
+    EXPECT_STREQ(kernelOf(*forced), "conv2d_coopmat");
+    EXPECT_EQ(specOf(*forced, kCoopModeId), 1u) << "3 channels: im2col";
+    EXPECT_EQ(specOf(*forced, kCoopKPadId), 80u) << "K 75 padded once";
+    auto dilated = detail::planConvolution(coopContext(caps), makeConv({.inC = 16, .h = 40, .w = 48, .outC = 5, .kH = 9, .kW = 9,
+                                                                        .strides = {3, 4}, .dilations = {3, 4}, .padBegin = {0, 0},
+                                                                        .padEnd = {0, 4}, .type = F16}));
+    ASSERT_TRUE(dilated.ok());
+    EXPECT_STREQ(kernelOf(*dilated), "conv2d_coopmat") << "the tiled kernel cannot take it";
+    EXPECT_EQ(specOf(*dilated, kCoopModeId), 1u);
+    auto wide = detail::planConvolution(coopContext(caps), makeConv({.inC = 33, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0},
+                                                                     .padEnd = {0, 0}, .type = F16}));
+    ASSERT_TRUE(wide.ok());
+    EXPECT_EQ(specOf(*wide, kCoopNBlocksId), 2u);
+    EXPECT_EQ(specOf(*wide, kCoopNPadId), 128u);
+    // Bound filters are packed per execution into the temporary resource, before the convolution.
+    auto bound = detail::planConvolution(coopContext(caps), makeConv({.inC = 32, .outC = 12, .owned = false, .type = F16}));
+    ASSERT_TRUE(bound.ok());
+    ASSERT_EQ(bound->execute.size(), 2u);
+    EXPECT_STREQ(bound->pipelines[bound->execute[0].pipeline].debugName, "pack_conv_coopmat");
+    EXPECT_TRUE(bound->execute[1].barrierBefore);
+    EXPECT_EQ(bound->temporaryBytes, 9u * 32 * 16 * 2);
+    EXPECT_EQ(specOf(*bound, kCoopNFId), 1u);
+    // AllowHalfPrecisionComputation keeps the tensor-core kernel (fp32 accumulators).
+    detail::PlanContext half = coopContext(caps);
+    half.fp16Arithmetic = true;
+    auto halfPlan = detail::planConvolution(half, makeConv({.inC = 32, .outC = 32, .type = F16}));
+    ASSERT_TRUE(halfPlan.ok());
+    EXPECT_STREQ(kernelOf(*halfPlan), "conv2d_coopmat");
+    Capabilities wave64 = caps;
+    wave64.subgroupSize = 64;
+    auto wide64 = detail::planConvolution(coopContext(wave64), makeConv({.inC = 32, .outC = 32, .type = F16}));
+    ASSERT_TRUE(wide64.ok());
+    EXPECT_STREQ(kernelOf(*wide64), "conv2d_tiled") << "the epilogue needs subgroups of 32";
+    // Not for tensor cores: groups, transposed, fp32 output.
+    auto grouped = detail::planConvolution(coopContext(caps), makeConv({.inC = 32, .outC = 32, .groups = 2, .type = F16}));
+    ASSERT_TRUE(grouped.ok());
+    EXPECT_STREQ(kernelOf(*grouped), "conv2d");
+    auto transposed = detail::planConvolution(coopContext(caps), makeConv({.inC = 32, .outC = 16, .strides = {2, 2}, .transposed = true,
+                                                                           .type = F16}));
+    ASSERT_TRUE(transposed.ok());
+    EXPECT_STREQ(kernelOf(*transposed), "conv2d");
+    ConvolutionDesc fp32Out = makeConv({.inC = 32, .outC = 32, .type = F16});
+    fp32Out.output.dataType = F32;
+    auto mixed = detail::planConvolution(coopContext(caps), fp32Out);
+    ASSERT_TRUE(mixed.ok());
+    EXPECT_STREQ(kernelOf(*mixed), "conv2d_tiled");
 }
 
 }  // namespace

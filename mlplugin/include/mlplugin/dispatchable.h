@@ -21,6 +21,10 @@ enum ExecutionFlags : uint32_t {
     ExecutionFlagAllowHalfPrecisionComputation = 1u << 0,
     // Never use tensor cores (VK_NV_cooperative_matrix); for testing the portable path.
     ExecutionFlagDisableCooperativeMatrix = 1u << 1,
+    // For testing: use tensor cores wherever their kernels can run, also where the portable
+    // kernel measured faster (e.g. convolutions with few input channels). No effect without
+    // VK_NV_cooperative_matrix or with ExecutionFlagDisableCooperativeMatrix.
+    ExecutionFlagForceCooperativeMatrix = 1u << 2,
 };
 
 // What an application must provide to record a dispatchable (DML_BINDING_PROPERTIES).

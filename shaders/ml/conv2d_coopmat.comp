@@ -1,0 +1,191 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_NV_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+// Convolution as an implicit GEMM on tensor cores (VK_NV_cooperative_matrix, 16x16x16 fp16
+// fragments, fp32 accumulators): M = output pixels of a TILE_H x TILE_W tile, N = output
+// channels, K = taps x input channels. Groups == 1, not transposed, fp16 input and output;
+// built with HAS_F16 only.
+//
+// Workgroup: SUBGROUPS subgroups; subgroup s owns M fragments s*MF .. s*MF+MF-1 (16 consecutive
+// pixels of one tile row each) for all NF N fragments of its N block, MF x NF accumulators.
+// B fragments (weights) are read straight from the packed buffer [K_PAD][N_PAD] fp16 (small,
+// L1-resident); A fragments come from shared memory in one of two modes:
+//   MODE_DIRECT: the input tile + halo, 16 channels per pass, is staged channels-last as
+//     [IN_TILE_H * IN_TILE_W][16] fp16; the A fragment of tap (ky, kx) for 16 pixels is then a
+//     plain strided load (row stride STRIDE_X * 16), no im2col copy. K order: tap, channel
+//     (channels padded to IC_PAD, a multiple of 16).
+//   MODE_IM2COL: for few input channels (3 -> 64 5x5: K = 75 would be padded to 25 x 16 = 400
+//     per tap), the im2col matrix [pixels][K_CHUNK] is gathered into shared memory, K order
+//     channel, tap, padded only once to K_PAD (75 -> 80).
+// Epilogue: each accumulator goes through shared memory, bias and activation per vec4, then the
+// strided store helpers (NCHW, NHWC, slices of larger tensors). Needs a subgroup size of 32.
+// B from the L1-resident buffer measured faster than staging each pass's weights in shared
+// memory (H100, 3x3 64->64 at 1080p: 1.41 vs 2.23 ms), and fp16 accumulators were no faster.
+#include "conv2d_params.glsl"
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // SUBGROUPS * subgroup size
+
+// Mirror CoopConst in mlplugin/src/ops/convolution.cpp.
+layout(constant_id = 55) const uint MODE = 0;
+layout(constant_id = 56) const uint TILE_H = 8;
+layout(constant_id = 57) const uint TILE_W = 32;      // multiple of 16
+layout(constant_id = 58) const uint MF = 4;           // M fragments per subgroup (<= MAX_F)
+layout(constant_id = 59) const uint NF = 4;           // N fragments per workgroup (<= MAX_F)
+layout(constant_id = 60) const uint N_BLOCKS = 1;     // workgroups along N: ceil(OUT_C / (NF * 16))
+layout(constant_id = 61) const uint N_PAD = 16;       // row length of the packed weights
+layout(constant_id = 62) const uint IC_PAD = 16;      // direct: channels per tap in K
+layout(constant_id = 63) const uint K_CHUNK = 16;     // im2col: K columns staged per pass
+layout(constant_id = 64) const uint K_PAD = 16;       // im2col: padded K
+layout(constant_id = 65) const uint D_TILE_H = 1;     // direct: staged rows (tile + halo)
+layout(constant_id = 66) const uint D_TILE_W = 1;
+layout(constant_id = 67) const uint A_PITCH = 24;     // im2col: shared row pitch (K_CHUNK + 8: fewer bank conflicts)
+layout(constant_id = 68) const uint A_SMEM = 1;       // halves of sA
+layout(constant_id = 69) const uint SUBGROUPS = 4;
+
+#define MODE_DIRECT 0u
+#define MODE_IM2COL 1u
+#define MAX_F 4
+#define F 16u  // fragment edge
+#define STAGE_BATCH 8
+
+shared float16_t sA[A_SMEM];
+shared float sOut[SUBGROUPS * F * F];
+
+void stageDirect(uint n, int iy0, int ix0, uint c0) {
+    // 8 channels of one pixel per item; consecutive invocations take consecutive pixels, so
+    // each of the 8 loads is coalesced for NCHW and the 8 stores are contiguous.
+    const uint pixels = D_TILE_H * D_TILE_W;
+    for (uint i = gl_LocalInvocationID.x; i < 2 * pixels; i += gl_WorkGroupSize.x) {
+        uint p = i % pixels, half8 = i / pixels;
+        int y = iy0 + int(p / D_TILE_W), x = ix0 + int(p % D_TILE_W);
+        bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+        int cy = clamp(y, 0, int(IN_H) - 1), cx = clamp(x, 0, int(IN_W) - 1);
+        uint cBase = c0 + half8 * 8;
+        float16_t v[8];
+        [[unroll]] for (uint j = 0; j < 8; ++j) {
+            float value = loadInput(n, min(cBase + j, IN_C - 1), cy, cx);
+            v[j] = float16_t(inside && cBase + j < IN_C ? value : 0.0);
+        }
+        [[unroll]] for (uint j = 0; j < 8; ++j) sA[p * 16 + half8 * 8 + j] = v[j];
+    }
+}
+
+void stageIm2col(uint n, uint oy0, uint ox0, uint k0) {
+    // Loads are issued STAGE_BATCH at a time before any is stored, so their latencies overlap.
+    const uint taps = K_H * K_W, pixels = TILE_H * TILE_W, count = pixels * K_CHUNK;
+    for (uint base = gl_LocalInvocationID.x; base < count; base += gl_WorkGroupSize.x * STAGE_BATCH) {
+        float16_t v[STAGE_BATCH];
+        [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+            uint i = base + j * gl_WorkGroupSize.x;
+            uint m = i % pixels, k = k0 + i / pixels;
+            uint ic = k / taps, tap = k % taps;
+            int y = int((oy0 + m / TILE_W) * STRIDE_Y + (tap / K_W) * DIL_Y) - int(PAD_T);
+            int x = int((ox0 + m % TILE_W) * STRIDE_X + (tap % K_W) * DIL_X) - int(PAD_L);
+            bool inside = i < count && ic < IN_C && y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+            float value = loadInput(n, min(ic, IN_C - 1), clamp(y, 0, int(IN_H) - 1), clamp(x, 0, int(IN_W) - 1));
+            v[j] = float16_t(inside ? value : 0.0);
+        }
+        [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+            uint i = base + j * gl_WorkGroupSize.x;
+            if (i < count) sA[(i % pixels) * A_PITCH + i / pixels] = v[j];
+        }
+    }
+}
+
+void main() {
+    const uint fragsPerRow = TILE_W / F;
+    uint sg = gl_SubgroupID;
+    uint ox0 = gl_WorkGroupID.x * TILE_W, oy0 = gl_WorkGroupID.y * TILE_H;
+    uint n = gl_WorkGroupID.z / N_BLOCKS;
+    uint nBase = (gl_WorkGroupID.z % N_BLOCKS) * NF * F;
+    uint wBase = W_OFFSET + nBase;
+
+    fcoopmatNV<32, gl_ScopeSubgroup, F, F> acc[MAX_F][MAX_F];
+    [[unroll]] for (uint i = 0; i < MAX_F; ++i)
+        [[unroll]] for (uint j = 0; j < MAX_F; ++j) acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> a, b[MAX_F];
+
+    if (MODE == MODE_DIRECT) {
+        int iy0 = int(oy0 * STRIDE_Y) - int(PAD_T), ix0 = int(ox0 * STRIDE_X) - int(PAD_L);
+        for (uint c0 = 0; c0 < IN_C; c0 += 16) {
+            barrier();  // the previous pass is done reading sA
+            stageDirect(n, iy0, ix0, c0);
+            barrier();
+            for (uint ky = 0; ky < K_H; ++ky)
+                for (uint kx = 0; kx < K_W; ++kx) {
+                    uint k = (ky * K_W + kx) * IC_PAD + c0;
+                    [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                        if (j < NF) coopMatLoadNV(b[j], heapF16[W_SLOT].v, wBase + k * N_PAD + j * F, N_PAD, false);
+                    [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+                        if (i >= MF) continue;
+                        uint f = sg * MF + i;
+                        uint row = (f / fragsPerRow) * STRIDE_Y + ky * DIL_Y;
+                        uint col = (f % fragsPerRow) * F * STRIDE_X + kx * DIL_X;
+                        coopMatLoadNV(a, sA, (row * D_TILE_W + col) * 16, STRIDE_X * 16, false);
+                        [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                            if (j < NF) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
+                    }
+                }
+        }
+    } else {
+        for (uint k0 = 0; k0 < K_PAD; k0 += K_CHUNK) {
+            barrier();
+            stageIm2col(n, oy0, ox0, k0);
+            barrier();
+            uint steps = min(K_CHUNK, K_PAD - k0) / F;
+            for (uint s = 0; s < steps; ++s) {
+                uint k = k0 + s * F;
+                [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                    if (j < NF) coopMatLoadNV(b[j], heapF16[W_SLOT].v, wBase + k * N_PAD + j * F, N_PAD, false);
+                [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+                    if (i >= MF) continue;
+                    coopMatLoadNV(a, sA, (sg * MF + i) * F * A_PITCH + s * F, A_PITCH, false);
+                    [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                        if (j < NF) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
+                }
+            }
+        }
+    }
+
+    // Epilogue through this subgroup's 16x16 patch of sOut, stored column-major (element (pixel
+    // m, channel c) at c * 16 + m). Lane l takes pixel m = l % 16 and channels g, g + 2, ..., g + 14
+    // (g = l / 16): the reads are conflict-free, and each store instruction writes 16 consecutive
+    // pixels of two channels, whole 32-byte sectors for NCHW (lanes owning 8 pixels of one
+    // channel instead made every store touch 32 sectors: ~4x slower at 64 channels).
+    uint patch0 = sg * F * F;
+    uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
+    [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+        if (i >= MF) continue;
+        uint f = sg * MF + i;
+        uint oy = oy0 + f / fragsPerRow, ox = ox0 + (f % fragsPerRow) * F + m;
+        [[unroll]] for (uint j = 0; j < MAX_F; ++j) {
+            if (j >= NF) continue;
+            coopMatStoreNV(acc[i][j], sOut, patch0, F, true);
+            subgroupMemoryBarrierShared();
+            subgroupBarrier();
+            vec4 lo = vec4(sOut[patch0 + g * F + m], sOut[patch0 + (g + 2) * F + m], sOut[patch0 + (g + 4) * F + m],
+                           sOut[patch0 + (g + 6) * F + m]);
+            vec4 hi = vec4(sOut[patch0 + (g + 8) * F + m], sOut[patch0 + (g + 10) * F + m], sOut[patch0 + (g + 12) * F + m],
+                           sOut[patch0 + (g + 14) * F + m]);
+            subgroupBarrier();  // read before the next accumulator overwrites the patch
+            uint oc0 = nBase + j * F + g;
+            vec4 bLo, bHi;
+            [[unroll]] for (uint q = 0; q < 4; ++q) {
+                bLo[q] = oc0 + 2 * q < OUT_C ? biasFor(oc0 + 2 * q) : 0.0;
+                bHi[q] = oc0 + 8 + 2 * q < OUT_C ? biasFor(oc0 + 8 + 2 * q) : 0.0;
+            }
+            // Bias and activation once per vec4 (applyActivation4): a per-element activation
+            // switch made conv2d_tiled ~10x slower on NVIDIA.
+            lo = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, lo + bLo);
+            hi = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, hi + bHi);
+            if (oy < OUT_H && ox < OUT_W) {
+                [[unroll]] for (uint q = 0; q < 4; ++q) {
+                    if (oc0 + 2 * q < OUT_C) storeFinished(n, oc0 + 2 * q, oy, ox, lo[q]);
+                    if (oc0 + 8 + 2 * q < OUT_C) storeFinished(n, oc0 + 8 + 2 * q, oy, ox, hi[q]);
+                }
+            }
+        }
+    }
+}

@@ -1,0 +1,42 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+// Copies a convolution filter [outC, inC, kH, kW] (any strides, any type) into the B matrix
+// conv2d_coopmat.comp reads: fp16 [K_ROWS][N_PAD], row k holding the weights of reduction index
+// k for every output channel, zeros in the padding. K order per mode:
+//   direct: k = tap * IC_PAD + ic   (channels padded to IC_PAD per tap)
+//   im2col: k = ic * kH * kW + tap  (padded once at the end)
+// Run at initialization into the persistent resource (owned filters) or, for bound filters, at
+// execution into the temporary resource. Constant ids mirror CoopPackConst in convolution.cpp.
+#include "common.glsl"
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
+
+layout(constant_id = 3) const uint OUT_C = 1;
+layout(constant_id = 4) const uint IN_C = 1;
+layout(constant_id = 5) const uint K_H = 1;
+layout(constant_id = 6) const uint K_W = 1;
+layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col
+layout(constant_id = 8) const uint IC_PAD = 16;
+layout(constant_id = 9) const uint K_ROWS = 16;
+layout(constant_id = 10) const uint N_PAD = 16;
+layout(constant_id = 11) const uint SRC_SLOT = 1;
+layout(constant_id = 12) const uint SRC_DTYPE = 0;
+layout(constant_id = 13) const uint SRC_OC_STRIDE = 0;
+layout(constant_id = 14) const uint SRC_IC_STRIDE = 0;
+layout(constant_id = 15) const uint SRC_KY_STRIDE = 0;
+layout(constant_id = 16) const uint SRC_KX_STRIDE = 0;
+layout(constant_id = 17) const uint DST_SLOT = PERSISTENT_SLOT;
+layout(constant_id = 18) const uint DST_OFFSET = 0;  // fp16 elements
+
+void main() {
+    const uint taps = K_H * K_W;
+    uint index = linearInvocation();
+    if (index >= K_ROWS * N_PAD) return;
+    uint k = index / N_PAD, oc = index % N_PAD;
+    uint ic = MODE == 0 ? k % IC_PAD : k / taps;
+    uint tap = MODE == 0 ? k / IC_PAD : k % taps;
+    float value = 0.0;
+    if (oc < OUT_C && ic < IN_C && tap < taps)
+        value = loadElem(SRC_SLOT, SRC_DTYPE, oc * SRC_OC_STRIDE + ic * SRC_IC_STRIDE + (tap / K_W) * SRC_KY_STRIDE + (tap % K_W) * SRC_KX_STRIDE);
+    heapF16[DST_SLOT].v[DST_OFFSET + index] = float16_t(value);
+}
