@@ -3,11 +3,13 @@
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
 #include "engine/context.h"
+#include "engine/error.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
 #include "engine/image_io.h"
 #include "engine/renderer.h"
 #include "golden.h"
+#include "ml_models.h"
 #include "report.h"
 
 #include <cstdio>
@@ -44,18 +46,7 @@ engine::RendererDesc rendererDesc(const Options& o) {
     d.shadows = o.shadows;
     d.shadowSamples = o.shadowSamples;
     d.lighting = o.lighting;
-    return d;
-}
-
-// The upscaler model contract (assets/upscaler_x2.onnx): input 'color' [1,3,H,W] sRGB-encoded
-// 0..1, output [1,3,2H,2W] sRGB 0..1. The renderer's colour is display-linear: encode it, and
-// decode the output back to linear for the output image.
-bridge::MlPassDesc mlUpscalerDesc(const Options& o) {
-    bridge::MlPassDesc d;
-    d.name = "ml_upscale";
-    d.onnxPath = o.model.empty() ? std::string(VKML_DEFAULT_UPSCALER_MODEL) : o.model;
-    d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
-    d.output = {.encoding = bridge::Encoding::Srgb};
+    d.denoise = o.denoise;
     return d;
 }
 
@@ -70,10 +61,16 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     std::unique_ptr<bridge::MlPass> mlUpscaler;
     if (o.ml) {
         mlDevice = bridge::createDevice(ctx, o.validation);
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
+    }
+    std::unique_ptr<bridge::MlPass> mlDenoiser;
+    if (o.mlDenoise) {
+        if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
     }
     engine::Renderer renderer(ctx, rendererDesc(o));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());
+    if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
     // A converged stochastic reference at a large size can take minutes per frame on lavapipe;
     // only a frame that outlasts this is reported as a hang.
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
@@ -82,6 +79,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     // Which frame each slot holds, so its read-back is written when the slot comes round again.
     std::vector<std::optional<uint64_t>> pending(kFramesInFlight);
     for (uint32_t i = 0; i < o.frames; ++i) {
+        if (o.simulateDeviceLoss == i) throw engine::Error("simulated (--simulate-device-loss)", VK_ERROR_DEVICE_LOST);
         engine::Frame& f = frames.beginFrame();
         if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
@@ -104,8 +102,9 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     info.framesRendered = o.frames;
     info.timestamps = timer.enabled();
     writeReport(o.outDir + "/report.json", o, info, timer.timings());
-    std::printf("rendered %u frame(s) %ux%u -> %ux%u (%s) on %s into %s\n", o.frames, info.renderWidth, info.renderHeight,
-                info.outputWidth, info.outputHeight, modeName(o), info.deviceName.c_str(), o.outDir.c_str());
+    std::printf("rendered %u frame(s) %ux%u -> %ux%u (%s), denoise %s, on %s into %s\n", o.frames, info.renderWidth,
+                info.renderHeight, info.outputWidth, info.outputHeight, modeName(o), denoiseName(o), info.deviceName.c_str(),
+                o.outDir.c_str());
 }
 
 void writeGolden(engine::Context& ctx, const std::string& path) {

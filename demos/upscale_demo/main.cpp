@@ -65,6 +65,15 @@ int main(int argc, char** argv) {
         } else {
             demo::runWindowed(options);
         }
+    } catch (const engine::Error& e) {
+        if (!e.deviceLost()) {
+            std::fprintf(stderr, "upscale_demo: error: %s\n", e.what());
+            return 1;
+        }
+        // Nothing to recover on this device: say so plainly and exit with a distinct status.
+        std::fprintf(stderr, "upscale_demo: error: the GPU device was lost (VK_ERROR_DEVICE_LOST: driver reset, GPU fault or "
+                             "timeout); exiting.\n  detail: %s\n", e.what());
+        return 3;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "upscale_demo: error: %s\n", e.what());
         return 1;

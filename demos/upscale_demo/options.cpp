@@ -37,6 +37,13 @@ engine::UpscaleMode parseMode(const std::string& v) {
     throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml");
 }
 
+void parseDenoise(const std::string& v, Options& o) {
+    o.mlDenoise = v == "ml";
+    if (v == "off" || o.mlDenoise) o.denoise = engine::DenoiseMode::Off;  // ml: MlPass replaces the built-in filter
+    else if (v == "atrous") o.denoise = engine::DenoiseMode::Atrous;
+    else throw UsageError("--denoise: '" + v + "' is not one of off, atrous, ml");
+}
+
 engine::ShadowMode parseShadows(const std::string& v) {
     if (v == "off") return engine::ShadowMode::Off;
     if (v == "analytic") return engine::ShadowMode::Analytic;
@@ -84,9 +91,13 @@ Usage: upscale_demo [options]
   --render-scale S        render resolution = output * S, 0.1..2 (default 0.5; native ignores it;
                           2 with bilinear = 2x2 supersampled reference)
   --mode M                output stage: native | bilinear | bicubic | ml (default bilinear;
-                          ml: the ONNX upscaler of --model through bridge::MlPass, headless only)
+                          ml: the ONNX upscaler of --model through bridge::MlPass)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
                           (default: assets/upscaler_x2.onnx of the source tree)
+  --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
+                          denoiser of --denoise-model through bridge::MlPass, before the output stage
+  --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
+                          (default: assets/denoiser.onnx of the source tree)
   --path K                camera path index or name (see --list-paths; default 0)
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
@@ -100,6 +111,9 @@ Usage: upscale_demo [options]
   --validation            enable the Khronos validation layer (+ synchronization validation)
   --write-golden FILE     render the golden-test frame (96x64, native, path 0, t=2) to FILE
   --resize-test           windowed: resize the window during the run (smoke test)
+  --cycle-modes           windowed: switch modes, denoiser, split view, zoom and overlay on a fixed
+                          frame schedule (smoke test; keys do the same interactively)
+  --simulate-device-loss N  act as if the device was lost at frame N (tests the clean exit, status 3)
   --list-paths            print the camera paths and exit
   --help                  this text
 )";
@@ -119,6 +133,9 @@ Options parseOptions(const std::vector<std::string>& args) {
              o.mode = o.ml ? engine::UpscaleMode::Bilinear : parseMode(v);  // ml: any resampling mode; MlPass replaces it
          }},
         {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
+        {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
+        {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
+        {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
         {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
@@ -137,6 +154,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--no-lighting", [&] { o.lighting = false; }},
         {"--validation", [&] { o.validation = true; }},
         {"--resize-test", [&] { o.resizeTest = true; }},
+        {"--cycle-modes", [&] { o.cycleModes = true; }},
         {"--no-images", [&] { o.writeImages = false; }},
     };
     for (size_t i = 0; i < args.size(); ++i) {
@@ -162,12 +180,15 @@ Options parseOptions(const std::vector<std::string>& args) {
     }
     if (o.mode == engine::UpscaleMode::Native && !scaleGiven) o.renderScale = 1.0f;
     if (o.headless && o.frames == 0) o.frames = 1;
-    if (o.ml && !o.headless && o.writeGolden.empty()) throw UsageError("--mode ml runs headless only (add --headless)");
+    if (!o.denoiseModel.empty() && !o.mlDenoise) throw UsageError("--denoise-model needs --denoise ml");
+    if (o.cycleModes && o.headless) throw UsageError("--cycle-modes is for the windowed demo (drop --headless)");
     if (!o.model.empty() && !o.ml) throw UsageError("--model needs --mode ml");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
     return o;
 }
+
+const char* denoiseName(const Options& o) { return o.mlDenoise ? "ml" : engine::toString(o.denoise); }
 
 const char* modeName(const Options& o) { return o.ml ? "ml" : engine::toString(o.mode); }
 

@@ -21,6 +21,9 @@ struct Options {
     engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;
     bool ml = false;     // --mode ml: bridge::MlPass with `model` as the renderer's upscaler (headless)
     std::string model;   // ONNX upscaler; empty: VKML_DEFAULT_UPSCALER_MODEL (assets/upscaler_x2.onnx in the source tree)
+    engine::DenoiseMode denoise = engine::DenoiseMode::Off;
+    bool mlDenoise = false;  // --denoise ml: bridge::MlPass with `denoiseModel` as the renderer's denoiser
+    std::string denoiseModel;  // empty: VKML_DEFAULT_DENOISER_MODEL (assets/denoiser.onnx in the source tree)
     engine::ShadowMode shadows = engine::ShadowMode::Analytic;
     uint32_t shadowSamples = 1;
     bool lighting = true;
@@ -34,6 +37,8 @@ struct Options {
     bool writeImages = true;  // false: timing runs write report.json only
     std::string writeGolden;  // path: render the golden frame (golden.h) and write it as PNG
     bool resizeTest = false;
+    bool cycleModes = false;
+    std::optional<uint32_t> simulateDeviceLoss;  // frame at which to act as if VK_ERROR_DEVICE_LOST was returned  // windowed: switch modes, split view, zoom, overlay on a frame schedule
 };
 
 class UsageError : public std::runtime_error {
@@ -45,5 +50,6 @@ Options parseOptions(const std::vector<std::string>& args);
 std::string usage();
 // "native", "bilinear", "bicubic" or "ml" (reports and messages).
 const char* modeName(const Options& o);
+const char* denoiseName(const Options& o);  // "off", "atrous" or "ml"
 
 }  // namespace demo

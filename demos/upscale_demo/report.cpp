@@ -30,6 +30,7 @@ void writeReport(const std::string& path, const Options& o, const RunInfo& info,
     j << "{\n";
     j << "  \"device\": " << quoted(info.deviceName) << ",\n";
     j << "  \"mode\": " << quoted(modeName(o)) << ",\n";
+    j << "  \"denoise\": " << quoted(denoiseName(o)) << ",\n";
     j << "  \"render_scale\": " << (o.mode == engine::UpscaleMode::Native ? 1.0f : o.renderScale) << ",\n";
     j << "  \"render_resolution\": [" << info.renderWidth << ", " << info.renderHeight << "],\n";
     j << "  \"output_resolution\": [" << info.outputWidth << ", " << info.outputHeight << "],\n";

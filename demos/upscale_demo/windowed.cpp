@@ -1,19 +1,30 @@
 #include "windowed.h"
 
+#include "bridge/graph_session.h"
+#include "bridge/ml_pass.h"
 #include "engine/context.h"
+#include "engine/error.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
 #include "engine/renderer.h"
 #include "engine/swapchain.h"
 #include "engine/window.h"
+#include "ml_models.h"
+#include "overlay.h"
+#include "view_pass.h"
 
 #include <algorithm>
 #include <cstdio>
+#include <filesystem>
+#include <memory>
 
 namespace demo {
 namespace {
 
 constexpr uint32_t kFramesInFlight = 2;
+// --cycle-modes: one key every kCycleFrames frames, covering every mode, toggle and view.
+constexpr uint32_t kCycleFrames = 3;
+constexpr char kCycleKeys[] = "3DSZ\tO2O1SS4D2SZ";
 
 bool renderable(VkExtent2D e) { return e.width >= engine::kMinResolution && e.height >= engine::kMinResolution; }
 
@@ -26,6 +37,7 @@ engine::RendererDesc rendererDesc(const Options& o, VkExtent2D extent) {
     d.shadows = o.shadows;
     d.shadowSamples = o.shadowSamples;
     d.lighting = o.lighting;
+    d.denoise = o.denoise;
     return d;
 }
 
@@ -36,8 +48,17 @@ struct WindowedApp {
     engine::Surface surface;  // after ctx: destroyed before the instance
     engine::GpuTimer timer;
     engine::Swapchain swapchain;
+    // The networks and the view pass outlive the renderer: its frame graph records their passes.
+    std::unique_ptr<mlplugin::Device> mlDevice;
+    std::unique_ptr<bridge::MlPass> mlUpscaler, mlDenoiser;
+    ViewPass view;
     engine::Renderer renderer;
     engine::Frames frames;  // last: destroyed first, waiting for the GPU before anything it uses goes
+
+    // What the keys switch.
+    engine::UpscaleMode mode;
+    bool ml, denoise;
+    FrameClock clock;
 
     static engine::ContextDesc contextDesc(const Options& o) {
         engine::ContextDesc d;
@@ -56,13 +77,100 @@ struct WindowedApp {
           surface(window.createSurface(ctx.instance())),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
           swapchain(ctx, surface.handle(), window.framebufferExtent(), kFramesInFlight),
+          view(ctx, kFramesInFlight),
           renderer(ctx, rendererDesc(o, swapchain.extent())),
-          frames(ctx, {.framesInFlight = kFramesInFlight}) {
-        buildGraph();
+          frames(ctx, {.framesInFlight = kFramesInFlight}),
+          mode(o.mode),
+          ml(false),
+          denoise(o.denoise != engine::DenoiseMode::Off || o.mlDenoise) {
+        renderer.addBuildHook(view.hook());
+        if (o.ml) ml = loadMlUpscaler();
+        if (o.mlDenoise && !loadMlDenoiser()) denoise = false;
+        applyModes();
     }
 
-    void buildGraph() {
+    std::string denoiseName() const { return !denoise ? "off" : mlDenoiser ? "ml" : "atrous"; }
+    std::string modeName() const { return ml ? "ml" : engine::toString(mode); }
+
+    mlplugin::Device& mlDeviceRef() {
+        if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
+        return *mlDevice;
+    }
+    // False (with a message) when the model file is missing: the mode stays as it was.
+    bool loadMlUpscaler() {
+        if (mlUpscaler) return true;
+        std::string path = o.model.empty() ? defaultUpscalerModel() : o.model;
+        if (!std::filesystem::exists(path)) {
+            std::printf("ML upscaler not available: no model at %s\n", path.c_str());
+            return false;
+        }
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(o.model));
+        return true;
+    }
+    bool loadMlDenoiser() {
+        std::string path = o.denoiseModel.empty() ? defaultDenoiserModel() : o.denoiseModel;
+        if (!std::filesystem::exists(path)) {
+            std::printf("ML denoiser not available: no model at %s\n", path.c_str());
+            return false;
+        }
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(o.denoiseModel));
+        return true;
+    }
+
+    // Rebuilds the frame graph for the current modes. The old graph's transients and descriptor
+    // sets go at build(): wait for the frames that use them first.
+    void applyModes() {
+        frames.waitIdle();
+        renderer.setUpscaleMode(ml ? engine::UpscaleMode::Bilinear : mode);  // ml: scaled render; MlPass replaces the filter
+        renderer.setUpscaler(ml ? mlUpscaler->upscaler() : engine::UpscalerFn{});
+        renderer.setDenoiseMode(denoise && !mlDenoiser ? engine::DenoiseMode::Atrous : engine::DenoiseMode::Off);
+        renderer.setDenoiser(denoise && mlDenoiser ? mlDenoiser->denoiser() : engine::DenoiserFn{});
         renderer.build({.headless = false, .format = swapchain.format(), .channels = 0, .framesInFlight = kFramesInFlight});
+        std::printf("mode %s, denoise %s, split %s, zoom %s, overlay %s (render %ux%u)\n", modeName().c_str(),
+                    denoiseName().c_str(), view.splitActive() ? splitName().c_str() : "off", view.settings.zoom ? "on" : "off",
+                    view.settings.overlay ? "on" : "off", renderer.renderExtent().width, renderer.renderExtent().height);
+    }
+
+    std::string splitName() const { return modeName() + " | " + (view.settings.sideBBicubic ? "bicubic" : "bilinear"); }
+
+    // Keys and --cycle-modes: 1-4 output mode, D denoiser, S split, Tab side B, Z zoom, O overlay.
+    void handleKey(char key) {
+        switch (key) {
+        case '1': mode = engine::UpscaleMode::Native, ml = false; break;
+        case '2': mode = engine::UpscaleMode::Bilinear, ml = false; break;
+        case '3': mode = engine::UpscaleMode::Bicubic, ml = false; break;
+        case '4':
+            if (!loadMlUpscaler()) return;
+            ml = true;
+            break;
+        case 'D': denoise = !denoise; break;
+        case 'S':
+            view.settings.split = !view.settings.split;
+            if (view.settings.split && !ml && mode == engine::UpscaleMode::Native)
+                std::printf("split view compares output filters: it needs an upscaling mode (2-4), not native\n");
+            break;
+        case '\t': view.settings.sideBBicubic = !view.settings.sideBBicubic; break;
+        case 'Z': view.settings.zoom = !view.settings.zoom; break;
+        case 'O': view.settings.overlay = !view.settings.overlay; break;
+        case 27: window.requestClose(); return;
+        default: return;
+        }
+        try {
+            applyModes();
+        } catch (const engine::Error& e) {
+            if (e.deviceLost()) throw;
+            fallBack(e.what());
+        } catch (const std::runtime_error& e) {  // e.g. a network that does not fit this resolution
+            fallBack(e.what());
+        }
+    }
+
+    void fallBack(const char* why) {
+        std::printf("cannot switch: %s; back to bilinear without ML\n", why);
+        ml = false;
+        mode = engine::UpscaleMode::Bilinear;
+        if (mlDenoiser) denoise = false;
+        applyModes();
     }
 
     // Waits for in-flight frames (never the whole device), then swapchain + graph at the new size.
@@ -72,9 +180,16 @@ struct WindowedApp {
         swapchain.recreate(window.framebufferExtent());
         if (!renderable(swapchain.extent())) return;
         renderer.resize(std::min(swapchain.extent().width, engine::kMaxResolution), std::min(swapchain.extent().height, engine::kMaxResolution));
-        buildGraph();
+        renderer.build({.headless = false, .format = swapchain.format(), .channels = 0, .framesInFlight = kFramesInFlight});
         std::printf("resized to %ux%u (render %ux%u)\n", swapchain.extent().width, swapchain.extent().height,
                     renderer.renderExtent().width, renderer.renderExtent().height);
+    }
+
+    std::vector<std::string> overlayText() {
+        OverlayInfo info{modeName(), denoiseName(), view.splitActive() ? splitName() : "",
+                         renderer.renderExtent().width, renderer.renderExtent().height,
+                         renderer.outputExtent().width, renderer.outputExtent().height, clock.medianMs()};
+        return overlayLines(info, timer.timings(), renderer.graph().passOrder());
     }
 
     // Returns false when the frame could not be rendered (swapchain out of date).
@@ -85,7 +200,10 @@ struct WindowedApp {
             frames.endFrame();  // submits the empty command buffer so the slot's fence still signals
             return false;
         }
-        timer.beginFrame(f.cmd, f.slot);
+        timer.beginFrame(f.cmd, f.slot);  // reads this slot's previous timings: the overlay shows them
+        uint32_t cx = renderer.outputExtent().width / 2, cy = renderer.outputExtent().height / 2;
+        window.cursorPosition(cx, cy);  // the lens follows the cursor while it is in the window
+        view.setFrame(renderer.graph(), f.slot, *f.descriptors, view.settings.overlay ? overlayText() : std::vector<std::string>{}, cx, cy);
         renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o.path, index, o.fps, o.startTime), &timer, image->image, image->view);
         VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
         wait.semaphore = image->acquired;
@@ -98,10 +216,13 @@ struct WindowedApp {
     }
 
     void run() {
-        uint32_t presented = 0;
+        uint32_t presented = 0, nextCycle = 0;
         bool resizeRequested = false;
         while (!window.shouldClose() && (o.frames == 0 || presented < o.frames)) {
             window.pollEvents();
+            for (char key : window.takeKeys()) handleKey(key);
+            if (o.cycleModes && presented >= (nextCycle + 1) * kCycleFrames && nextCycle + 1 < sizeof kCycleKeys)
+                handleKey(kCycleKeys[nextCycle++]);
             if (o.resizeTest && !resizeRequested && presented >= std::max(1u, o.frames / 2)) {
                 window.setSize(std::max(engine::kMinResolution, o.width * 3 / 4), std::max(engine::kMinResolution, o.height * 3 / 4));
                 resizeRequested = true;
@@ -112,7 +233,8 @@ struct WindowedApp {
                          swapchain.extent().height != window.framebufferExtent().height;
             if (stale) recreate();
             if (!renderable(swapchain.extent())) continue;
-            if (renderFrame(presented)) ++presented;
+            if (o.simulateDeviceLoss == presented) throw engine::Error("simulated (--simulate-device-loss)", VK_ERROR_DEVICE_LOST);
+            if (renderFrame(presented)) ++presented, clock.tick();
             else recreate();
         }
         frames.waitIdle();

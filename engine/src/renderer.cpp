@@ -310,6 +310,14 @@ void Renderer::setDenoiseMode(DenoiseMode mode) {
     impl_->desc.denoise = mode;
     impl_->built = false;
 }
+void Renderer::setUpscaleMode(UpscaleMode mode) {
+    RendererDesc d = impl_->desc;
+    d.upscale = mode;
+    validate(d);
+    impl_->desc = d;
+    impl_->computeExtents();
+    impl_->built = false;
+}
 void Renderer::addBuildHook(BuildHookFn fn) {
     impl_->buildHooks.push_back(std::move(fn));
     impl_->built = false;

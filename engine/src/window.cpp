@@ -5,6 +5,8 @@
 #define GLFW_INCLUDE_VULKAN
 #include <GLFW/glfw3.h>
 
+#include <utility>
+
 namespace engine {
 namespace {
 
@@ -60,6 +62,14 @@ Window::Window(const std::string& title, uint32_t width, uint32_t height) {
     glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) {
         static_cast<Window*>(glfwGetWindowUserPointer(w))->resized_ = true;
     });
+    glfwSetKeyCallback(window_, [](GLFWwindow* w, int key, int, int action, int) {
+        if (action != GLFW_PRESS) return;
+        char c = (key >= GLFW_KEY_A && key <= GLFW_KEY_Z) || (key >= GLFW_KEY_0 && key <= GLFW_KEY_9) ? char(key)
+                 : key == GLFW_KEY_TAB                                                             ? '\t'
+                 : key == GLFW_KEY_ESCAPE                                                          ? char(27)
+                                                                                                   : 0;
+        if (c) static_cast<Window*>(glfwGetWindowUserPointer(w))->keys_ += c;
+    });
 }
 
 Surface::~Surface() {
@@ -102,6 +112,20 @@ void Window::waitWhileMinimized() {
 bool Window::shouldClose() const { return glfwWindowShouldClose(window_); }
 void Window::requestClose() { glfwSetWindowShouldClose(window_, GLFW_TRUE); }
 void Window::setSize(uint32_t width, uint32_t height) { glfwSetWindowSize(window_, int(width), int(height)); }
+
+std::string Window::takeKeys() { return std::exchange(keys_, {}); }
+
+bool Window::cursorPosition(uint32_t& x, uint32_t& y) const {
+    double cx = 0, cy = 0;
+    glfwGetCursorPos(window_, &cx, &cy);
+    int ww = 0, wh = 0;
+    glfwGetWindowSize(window_, &ww, &wh);
+    VkExtent2D fb = framebufferExtent();
+    if (ww <= 0 || wh <= 0 || cx < 0 || cy < 0 || cx >= ww || cy >= wh) return false;
+    x = uint32_t(cx * fb.width / ww);  // window coordinates -> pixels (HiDPI)
+    y = uint32_t(cy * fb.height / wh);
+    return true;
+}
 
 VkExtent2D Window::framebufferExtent() const {
     int w = 0, h = 0;

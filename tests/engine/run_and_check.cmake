@@ -1,6 +1,7 @@
 # Runs one command and checks its exit status and output; for tests of executables.
 #   cmake -DCOMMAND="exe|arg1|arg2" -DEXPECT_EXIT=nonzero|zero -DEXPECT_OUTPUT=<regex>
-#         [-DREJECT_OUTPUT=<regex>] [-DEXPECT_FILES="f1|f2"] -P run_and_check.cmake
+#         [-DREJECT_OUTPUT=<regex>] [-DEXPECT_FILES="f1|f2"] [-DEXPECT_FILE_CONTENT="file|regex"]
+#         -P run_and_check.cmake
 # Lists use '|' because ';' does not survive add_test's argument passing.
 string(REPLACE "|" ";" COMMAND "${COMMAND}")
 string(REPLACE "|" ";" EXPECT_FILES "${EXPECT_FILES}")
@@ -28,3 +29,12 @@ foreach(f IN LISTS EXPECT_FILES)
     message(FATAL_ERROR "expected file '${f}' was not written")
   endif()
 endforeach()
+if(DEFINED EXPECT_FILE_CONTENT)
+  string(REPLACE "|" ";" EXPECT_FILE_CONTENT "${EXPECT_FILE_CONTENT}")
+  list(GET EXPECT_FILE_CONTENT 0 content_file)
+  list(GET EXPECT_FILE_CONTENT 1 content_regex)
+  file(READ "${content_file}" content)
+  if(NOT content MATCHES "${content_regex}")
+    message(FATAL_ERROR "'${content_file}' does not match '${content_regex}'")
+  endif()
+endif()

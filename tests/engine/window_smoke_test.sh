@@ -1,6 +1,8 @@
 #!/usr/bin/env bash
 # Window smoke test: under a virtual X server the windowed demo opens, presents, resizes
-# itself (--resize-test), keeps presenting and exits cleanly with no validation message.
+# itself (--resize-test), keeps presenting and exits cleanly with no validation message; then
+# --cycle-modes presses the demo's keys on a schedule (modes, denoiser, split view, zoom,
+# overlay), each a frame-graph rebuild with frames in flight.
 # Exit 77 (ctest SKIP_RETURN_CODE) when xvfb-run is not installed (Debian: xvfb xauth).
 set -u
 demo="$1"
@@ -17,4 +19,23 @@ grep -q "resized to 120x90" <<<"$out" || fail "the window was not resized to 120
 grep -q "presented 10 frame(s)" <<<"$out" || fail "did not present 10 frames"
 grep -q "final size 120x90" <<<"$out" || fail "did not keep presenting at the new size"
 if grep -q "\[vulkan" <<<"$out"; then fail "validation messages were printed"; fi
+
+out=$(timeout 240 xvfb-run -a "$demo" --frames 54 --cycle-modes --width 160 --height 120 --validation 2>&1)
+rc=$?
+echo "$out"
+[ "$rc" -eq 0 ] || fail "--cycle-modes: exit status $rc"
+expect() { grep -qF -- "$1" <<<"$out" || fail "--cycle-modes: no line with '$1'"; }
+expect "mode bilinear, denoise off, split off, zoom off, overlay on (render 80x60)"
+expect "mode bicubic, denoise atrous, split off"
+expect "mode bicubic, denoise atrous, split bicubic | bicubic, zoom on"
+expect "split bicubic | bilinear, zoom on, overlay off"
+expect "mode bilinear, denoise atrous, split bilinear | bilinear, zoom on, overlay on"
+expect "split view compares output filters: it needs an upscaling mode (2-4), not native"
+expect "mode native, denoise atrous, split off, zoom on, overlay on (render 160x120)"
+grep -qE "mode ml, denoise atrous|ML upscaler not available" <<<"$out" || fail "--cycle-modes: key 4 did nothing"
+expect "presented 54 frame(s)"
+for pass in denoise_atrous4 view_copy view upscale_bicubic; do
+  grep -qE "^  $pass +median" <<<"$out" || fail "--cycle-modes: no GPU time for pass $pass"
+done
+if grep -q "\[vulkan" <<<"$out"; then fail "--cycle-modes: validation messages were printed"; fi
 echo "PASS"

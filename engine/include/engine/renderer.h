@@ -58,7 +58,7 @@ inline constexpr uint32_t kMaxResolution = 16384;
 
 // Float images the renderer can read back (headless) in addition to the 8-bit frame.
 enum class Channel : uint32_t {
-    Color = 1u << 0,          // render-resolution display-linear colour, RGB
+    Color = 1u << 0,          // render-resolution display-linear colour, RGB (denoised when a denoiser runs)
     Depth = 1u << 1,          // render-resolution depth, 0 near .. 1 far
     Normal = 1u << 2,         // world-space normal, XYZ
     Albedo = 1u << 3,         // RGB
@@ -150,6 +150,8 @@ public:
     // an empty function returns to the built-in mode. Takes effect at build().
     void setDenoiser(DenoiserFn fn);
     void setDenoiseMode(DenoiseMode mode);  // built-in mode; takes effect at build()
+    // Built-in output filter (Native changes the render resolution); takes effect at build().
+    void setUpscaleMode(UpscaleMode mode);
     void addBuildHook(BuildHookFn fn);
 
     // Records one frame into `cmd` for frame slot `slot`. Windowed: `targetImage`/`targetView`

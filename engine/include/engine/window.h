@@ -52,12 +52,18 @@ public:
     VkExtent2D framebufferExtent() const;
     // True once after the framebuffer changed size.
     bool takeResized();
+    // Keys pressed since the last call, as characters: 'A'..'Z', '0'..'9', '\t' (Tab),
+    // 27 (Escape); other keys are dropped.
+    std::string takeKeys();
+    // Cursor position in framebuffer pixels; false when the cursor is outside the window.
+    bool cursorPosition(uint32_t& x, uint32_t& y) const;
 
     GLFWwindow* handle() const { return window_; }
 
 private:
     GLFWwindow* window_ = nullptr;
     bool resized_ = false;
+    std::string keys_;
 };
 
 }  // namespace engine

@@ -1,0 +1,19 @@
+#pragma once
+// The demo's networks as bridge::MlPass descriptions: the tensor contracts of the x2 upscaler
+// and the denoiser trained by tools/train (docs/BRIDGE.md).
+#include "bridge/ml_pass.h"
+
+#include <string>
+
+namespace demo {
+
+// Input 'color' [1,3,H,W] sRGB 0..1 -> [1,3,2H,2W] sRGB. Empty path: assets/upscaler_x2.onnx.
+bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
+// Inputs color (noisy, sRGB), albedo, normal (-1..1), depth (0..1), all [1,C,H,W] with H and W
+// multiples of 4 -> [1,3,H,W] sRGB. Empty path: assets/denoiser.onnx.
+bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
+
+std::string defaultUpscalerModel();
+std::string defaultDenoiserModel();
+
+}  // namespace demo
