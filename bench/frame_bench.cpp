@@ -247,6 +247,7 @@ int main(int argc, char** argv) {
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
+            writeJson(o.json, ctx.deviceName(), o, results);  // a run cut short keeps what it measured
         }
         std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
         for (const Result& r : results) {

@@ -377,6 +377,7 @@ int main(int argc, char** argv) {
                         c.variant.label.c_str(), r.medianMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
             std::fflush(stdout);
             rows.push_back(r);
+            writeJson(o.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured
         }
         writeJson(o.json, caps.deviceName, o, ceilings, rows);
         std::printf("\n%-36s %-18s %10s %9s %9s %9s %8s %11s\n", "case", "precision", "median ms", "GFLOP", "TFLOP/s", "GB/s", "%ceil", "record us");
