@@ -70,7 +70,10 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     }
     engine::Renderer renderer(ctx, rendererDesc(o));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());
-    if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
+    if (mlDenoiser) {
+        if (std::string problem = mlDenoiserExtentProblem(renderer.renderExtent()); !problem.empty()) throw engine::Error(problem);
+        renderer.setDenoiser(mlDenoiser->denoiser());
+    }
     // A converged stochastic reference at a large size can take minutes per frame on lavapipe;
     // only a frame that outlasts this is reported as a hang.
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});

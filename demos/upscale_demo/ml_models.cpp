@@ -16,6 +16,12 @@ bridge::MlPassDesc mlUpscalerDesc(const std::string& model) {
     return d;
 }
 
+std::string mlDenoiserExtentProblem(VkExtent2D e) {
+    if (e.width % 4 == 0 && e.height % 4 == 0) return {};
+    return "the ML denoiser needs a render resolution that is a multiple of 4 in both dimensions (its U-Net halves it "
+           "twice); this one is " + std::to_string(e.width) + "x" + std::to_string(e.height);
+}
+
 bridge::MlPassDesc mlDenoiserDesc(const std::string& model) {
     using bridge::FrameImage;
     bridge::MlPassDesc d;

@@ -13,6 +13,9 @@ bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
 // multiples of 4 -> [1,3,H,W] sRGB. Empty path: assets/denoiser.onnx.
 bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
 
+// Empty when the denoiser can run at this render extent, else a sentence saying why not.
+std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);
+
 std::string defaultUpscalerModel();
 std::string defaultDenoiserModel();
 

@@ -123,8 +123,15 @@ struct WindowedApp {
         frames.waitIdle();
         renderer.setUpscaleMode(ml ? engine::UpscaleMode::Bilinear : mode);  // ml: scaled render; MlPass replaces the filter
         renderer.setUpscaler(ml ? mlUpscaler->upscaler() : engine::UpscalerFn{});
-        renderer.setDenoiseMode(denoise && !mlDenoiser ? engine::DenoiseMode::Atrous : engine::DenoiseMode::Off);
-        renderer.setDenoiser(denoise && mlDenoiser ? mlDenoiser->denoiser() : engine::DenoiserFn{});
+        // The ML denoiser only fits some extents: a-trous stands in for it at the others.
+        bool mlFits = true;
+        if (denoise && mlDenoiser) {
+            std::string problem = mlDenoiserExtentProblem(renderer.renderExtent());
+            if (!problem.empty()) std::printf("%s: using the a-trous filter\n", problem.c_str());
+            mlFits = problem.empty();
+        }
+        renderer.setDenoiseMode(denoise && !(mlDenoiser && mlFits) ? engine::DenoiseMode::Atrous : engine::DenoiseMode::Off);
+        renderer.setDenoiser(denoise && mlDenoiser && mlFits ? mlDenoiser->denoiser() : engine::DenoiserFn{});
         renderer.build({.headless = false, .format = swapchain.format(), .channels = 0, .framesInFlight = kFramesInFlight});
         std::printf("mode %s, denoise %s, split %s, zoom %s, overlay %s (render %ux%u)\n", modeName().c_str(),
                     denoiseName().c_str(), view.splitActive() ? splitName().c_str() : "off", view.settings.zoom ? "on" : "off",

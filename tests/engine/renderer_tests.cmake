@@ -49,6 +49,14 @@ if(TARGET upscale_demo)
                    "-DEXPECT_FILE_CONTENT=${_out}/denoise/report.json|\"denoise\": \"atrous\".*\"name\": \"denoise_atrous4\""
                    -P ${_check})
   set_tests_properties(demo_cli.headless_denoise PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  add_test(NAME demo_cli.headless_ml_denoise
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|64|--height|48|--denoise|ml|--shadows|stochastic|--validation|--no-images|--out|${_out}/ml_denoise"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 3 frame\\(s\\) 32x24 -> 64x48 \\(bilinear\\), denoise ml"
+                   "-DEXPECT_FILE_CONTENT=${_out}/ml_denoise/report.json|\"denoise\": \"ml\".*\"name\": \"ml_denoise.network\""
+                   -P ${_check})
+  set_tests_properties(demo_cli.headless_ml_denoise PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(ml_denoise_odd_size "--headless;--width;70;--height;48;--denoise;ml;--out;${_out}/ml_denoise_odd" nonzero
+                "the ML denoiser needs a render resolution that is a multiple of 4 in both dimensions .*35x24")
 
   add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
   # RUN_SERIAL: it failed once while the whole suite ran in parallel (cause not captured; 8 reruns passed).
