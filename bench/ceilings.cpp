@@ -1,6 +1,7 @@
 #include "ceilings.h"
 
 #include "bench_shaders.h"
+#include "coop_gemm_ceiling.h"
 #include "engine/buffer.h"
 #include "engine/error.h"
 
@@ -190,7 +191,7 @@ Ceilings measureCeilings(engine::Context& ctx, bool smoke) {
     uint32_t groups = smoke ? 4 : 4096, iterations = smoke ? 16 : 4096;
     c.fp32FmaTflops = fmaTflops(ctx, bench::shaders::fma_peak_f32(), groups, iterations);
     if (ctx.features().shaderFloat16) c.fp16FmaTflops = fmaTflops(ctx, bench::shaders::fma_peak_f16(), groups, iterations);
-    // coopGemmTflops: filled by the cooperative-matrix GEMM ceiling kernel once it lands.
+    c.coopGemmTflops = measureCoopGemmTflops(ctx, smoke);
     return c;
 }
 

@@ -13,8 +13,8 @@ struct Ceilings {
     double computeCopyGBs = 0;      // copy_vec4.comp, bytes read + written per second
     double fp32FmaTflops = 0;       // fma_peak.comp, 2 flop per FMA
     std::optional<double> fp16FmaTflops;   // when shaderFloat16 is enabled
-    // fp16 cooperative-matrix GEMM through Vulkan. Empty until a cooperative-matrix GEMM
-    // ceiling kernel exists (reported as null in the JSON).
+    // fp16 cooperative-matrix GEMM through Vulkan, fp32 accumulators (coop_gemm_ceiling.h);
+    // empty without VK_NV_cooperative_matrix (reported as null in the JSON).
     std::optional<double> coopGemmTflops;
 };
 
