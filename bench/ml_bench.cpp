@@ -198,13 +198,6 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
             net("fsrcnn_x2", [=] { return bench::fsrcnn(t, r.w, r.h); });
             if (haveUpscaler) net("upscaler_x2", [=] { return loadShipped(upscalerPath, "upscaler_x2", t, r.w, r.h); });
             if (haveDenoiser) net("denoiser", [=] { return loadShipped(denoiserPath, "denoiser", t, r.w, r.h); });
-            // Convolution chains: ESPCN forced into one dispatch (the cost model keeps it layer by
-            // layer), the denoiser without the chains the cost model fuses.
-            Variant chained{v.label + "+chain", v.type, v.flags | GraphCompileFlagForceConvChains, v.coop};
-            out.push_back({"espcn_x2 " + res, "network", res, chained, [=] { return bench::espcn(t, r.w, r.h); }});
-            Variant layered{v.label + "+no-chain", v.type, v.flags | GraphCompileFlagDisableConvChains, v.coop};
-            if (haveDenoiser)
-                out.push_back({"denoiser " + res, "network", res, layered, [=] { return loadShipped(denoiserPath, "denoiser", t, r.w, r.h); }});
         }
         std::string res = resolution(sweep.w, sweep.h);
         Res sw = sweep;
