@@ -101,7 +101,7 @@ bool parse(int argc, char** argv, Options& o) {
 
 // One way of running a case: storage type plus execution flags.
 struct Variant {
-    std::string label;  // "fp32", "fp16", "fp16-arith", "+no-coop" suffix
+    std::string label;  // "fp32", "fp16", "fp16-arith"; "+no-coop", "+chains" suffixes
     DataType type;
     uint32_t flags;
     bool coop;  // cooperative matrix allowed and the device has it
@@ -189,10 +189,15 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     std::vector<Case> out;
     for (const Variant& v : variants(caps)) {
         DataType t = v.type;
+        // Networks also with convolution chains forced (fused layers; the compiler's cost model
+        // turns them off where it expects no gain, so this shows what fusion costs or buys).
+        bool chains = v.label.find("no-coop") == std::string::npos;
+        Variant chained{v.label + "+chains", v.type, v.flags | GraphCompileFlagForceConvChains, v.coop};
         for (Res r : nets) {
             std::string res = resolution(r.w, r.h);
             auto net = [&](const std::string& name, std::function<bench::Network()> build) {
-                out.push_back({name + " " + res, "network", res, v, std::move(build)});
+                out.push_back({name + " " + res, "network", res, v, build});
+                if (chains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
             net("fsrcnn_x2", [=] { return bench::fsrcnn(t, r.w, r.h); });
