@@ -46,7 +46,7 @@ def series(ml, peer):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--ml", default=rio.latest("ml_bench"))
-    ap.add_argument("--peer", default=rio.latest("peer_torch"))
+    ap.add_argument("--peer", nargs="+", default=rio.latest_peers(), help="peer_torch.py JSON(s), merged")
     ap.add_argument("--out", default=os.path.join(rio.RESULTS_DIR, "time_vs_resolution.png"))
     args = ap.parse_args()
     if not args.ml:
@@ -59,7 +59,7 @@ def main():
     except ImportError:
         sys.exit("plot_results: matplotlib is missing (Debian: apt-get install python3-matplotlib)")
     ml = rio.load(args.ml)
-    peer = rio.load(args.peer) if args.peer else None
+    peer = rio.load_peers(args.peer)
     data = series(ml, peer)
     if not data:
         sys.exit("plot_results: no network results in " + args.ml)
@@ -83,7 +83,7 @@ def main():
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     device = ml.get("device", "?")
-    sources = ", ".join(os.path.basename(p) for p in (args.ml, args.peer) if p)
+    sources = ", ".join(os.path.basename(p) for p in [args.ml, *args.peer] if p)
     fig.suptitle(f"Time vs resolution on {device}: ml_bench (Vulkan) vs PyTorch, same run ({sources})", fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

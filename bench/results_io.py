@@ -23,6 +23,31 @@ def latest(tool):
     return files[-1] if files else None
 
 
+def latest_peers():
+    """Every <date>_peer_torch*.json of the newest date (a run split over two device commands,
+    e.g. <date>_peer_torch.json + <date>_peer_torch_compile.json)."""
+    newest = latest("peer_torch")
+    if not newest:
+        return []
+    date = os.path.basename(newest).split("_peer_torch")[0]
+    return sorted(glob.glob(os.path.join(RESULTS_DIR, f"{date}_peer_torch*.json")))
+
+
+def load_peers(paths):
+    """The results of several peer_torch.py JSONs as one (later files win on equal name+config)."""
+    if not paths:
+        return None
+    merged, seen = None, {}
+    for p in paths:
+        data = load(p)
+        if merged is None:
+            merged = dict(data, results=[])
+        for r in data.get("results", []):
+            seen[(r["name"], r["config"])] = r
+    merged["results"] = list(seen.values())
+    return merged
+
+
 def network(name):
     return name.rsplit(" ", 1)[0]
 
