@@ -2,7 +2,7 @@
 assets/*.npz with load_npz()).
 
 Only operators the ONNX loader and the plugin's kernels handle well: Conv 3x3/1x1 (stride 1 and
-2), Relu, DepthToSpace (pixel shuffle, CRD at opset >= 11), Resize (bilinear, half-pixel), Add,
+2), Relu, LeakyRelu, DepthToSpace (pixel shuffle, CRD at opset >= 11), Resize (bilinear, half-pixel), Add,
 Sub, Mul, Concat, Clip.
 
 I/O contract (the bridge builds against it):
@@ -37,6 +37,12 @@ class UpscalerX2(nn.Module):
         return torch.clamp(base + F.pixel_shuffle(self.tail(x), 2), 0.0, 1.0)
 
 
+def act(x):
+    # Leaky: with plain ReLU the denoiser sometimes never left its identity start (all units
+    # dead within the first steps), depending on the run's numerics.
+    return F.leaky_relu(x, 0.1)
+
+
 class Denoiser(nn.Module):
     """A small U-Net (full, 1/2, 1/4 resolution; stride-2 convs down, 1x1 conv + pixel shuffle
     up, additive skips) predicting a correction of the noisy colour. Most work is at 1/2 and
@@ -64,12 +70,12 @@ class Denoiser(nn.Module):
         # distance, a well-scaled geometry cue; raw depth crowds into 0.98..1.
         inv_distance = (1.0 - depth) * 20.0
         x = torch.cat([color, albedo, normal, inv_distance], dim=1)
-        s0 = F.relu(self.e0(x))
-        s1 = F.relu(self.e1b(F.relu(self.e1(s0))))
-        s2 = F.relu(self.e2(s1))
-        s2 = F.relu(self.e2c(F.relu(self.e2b(s2))))
-        u1 = F.relu(self.d1(F.pixel_shuffle(self.up1(s2), 2) + s1))
-        u0 = F.relu(self.d0(F.pixel_shuffle(self.up0(u1), 2) + s0))
+        s0 = act(self.e0(x))
+        s1 = act(self.e1b(act(self.e1(s0))))
+        s2 = act(self.e2(s1))
+        s2 = act(self.e2c(act(self.e2b(s2))))
+        u1 = act(self.d1(F.pixel_shuffle(self.up1(s2), 2) + s1))
+        u0 = act(self.d0(F.pixel_shuffle(self.up0(u1), 2) + s0))
         return torch.clamp(color + self.out(u0), 0.0, 1.0)
 
 

@@ -28,7 +28,7 @@ from common import DATA, DEMO, HELDOUT_PATHS, TRAIN_PATHS, Stopwatch, log
 UP_TRAIN = [dict(width=512, height=288, frames=12, fps=1, time=0.5),
             dict(width=768, height=432, frames=6, fps=1, time=3.2),
             dict(width=1024, height=576, frames=4, fps=1, time=5.7)]
-DN_TRAIN = dict(width=384, height=216, frames=6, fps=1, time=1.0, ref_spp=128)
+DN_TRAIN = dict(width=384, height=216, frames=16, fps=1, time=1.0, ref_spp=128)
 UP_EVAL = dict(width=960, height=540, frames=3, fps=1, time=1.5)
 DN_EVAL = dict(width=480, height=272, frames=2, fps=1, time=2.5, ref_spp=128)  # denoiser: H, W multiples of 4
 GBUFFER = "color,albedo,normal,depth"

@@ -156,7 +156,7 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__)
     ap.add_argument("--which", default="both", choices=["both", "upscaler", "denoiser"])
     ap.add_argument("--upscaler-steps", type=int, default=2000)
-    ap.add_argument("--denoiser-steps", type=int, default=2500)
+    ap.add_argument("--denoiser-steps", type=int, default=5000)
     a = ap.parse_args()
     torch.set_num_threads(torch_threads())
     log(f"PyTorch {torch.__version__} on {DEVICE}, {torch.get_num_threads()} CPU threads")
