@@ -6,6 +6,8 @@
 // reference, the renderer's bicubic filter. Everything of a frame is recorded into one command
 // buffer on one queue (2 frames in flight); every frame-graph pass is a GpuTimer scope, plus
 // one scope around the whole frame. Medians over --frames frames after --warmup frames.
+// Also at each native resolution: 1-ray stochastic shadows denoised by the shipped ML denoiser
+// (assets/denoiser.onnx, when present) and by the renderer's a-trous filter.
 #include "engine/context.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
@@ -45,13 +47,13 @@ void usage() {
         "usage: frame_bench [--smoke] [--frames N] [--warmup N] [--json FILE] [--assets DIR] [--filter TEXT] [--fp32]\n"
         "                   [--device INDEX] [--validation]\n"
         "  Frame times (per pass and total, GPU timestamps) of native rendering vs half resolution + x2 upscale\n"
-        "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output.\n"
+        "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output; native with 1-ray shadows + ML or a-trous denoiser.\n"
         "  --smoke        tiny output size and few frames (CI on lavapipe; times mean nothing)\n"
         "  --frames N     timed frames per configuration (default 100), after --warmup N (default 10)\n"
         "  --json FILE    results as JSON (default frame_bench.json)\n"
-        "  --assets DIR   where upscaler_x2.onnx is looked for (default: assets; else the reference ESPCN x2)\n"
+        "  --assets DIR   where upscaler_x2.onnx (else the reference ESPCN x2) and denoiser.onnx are looked for (default: assets)\n"
         "  --filter TEXT  only configurations whose name contains TEXT\n"
-        "  --fp32         run the ML upscaler in fp32 (default: fp16 with fp16 arithmetic where the device has it)\n"
+        "  --fp32         run the ML networks in fp32 (default: fp16 with fp16 arithmetic where the device has it)\n"
         "  --device I     Vulkan device index\n"
         "  --validation   enable the Khronos validation layer");
 }
@@ -94,12 +96,14 @@ bool parse(int argc, char** argv, Options& o) {
 }
 
 enum class Upscale { Native, Bicubic, Ml };
+enum class Denoise { Off, Atrous, Ml };
 
 struct Config {
     std::string name;  // "native 3840x2160", "1920x1080 + ml x2 -> 3840x2160"
     std::string pair;  // the output resolution both sides of a comparison share
     Upscale upscale;
     uint32_t outW, outH;
+    Denoise denoise = Denoise::Off;  // on: 1-ray stochastic shadows instead of analytic ones
 };
 
 struct PassTime {
@@ -111,6 +115,7 @@ struct Result {
     Config config;
     uint32_t renderW = 0, renderH = 0;
     std::string upscaler;  // what ran the x2 step
+    std::string denoiser = "none";
     std::vector<PassTime> passes;
     double frameMs = 0;    // the scope around the whole frame
     double passSumMs = 0;  // sum of the per-pass medians
@@ -145,6 +150,25 @@ std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Dev
     return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
 }
 
+// The shipped denoiser (the upscale demo's bindings): sRGB colour, albedo, normal, depth.
+std::unique_ptr<bridge::MlPass> makeDenoiser(engine::Context& ctx, mlplugin::Device& device, const Options& o, std::string& what) {
+    using bridge::FrameImage;
+    const mlplugin::Capabilities& caps = device.capabilities();
+    bool fp16 = !o.fp32 && caps.fp16Storage;
+    bridge::MlPassDesc d;
+    d.name = "ml_denoise";
+    d.onnxPath = o.assets + "/denoiser.onnx";
+    d.dataType = fp16 ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
+    d.compileFlags = fp16 && caps.fp16Arithmetic ? uint32_t(mlplugin::ExecutionFlagAllowHalfPrecisionComputation) : 0u;
+    d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},
+                {.name = "albedo", .channels = {{.image = FrameImage::Albedo, .components = "rgb"}}},
+                {.name = "normal", .channels = {{.image = FrameImage::Normal, .components = "xyz"}}},
+                {.name = "depth", .channels = {{.image = FrameImage::Depth, .components = "r"}}}};
+    d.output = {.encoding = bridge::Encoding::Srgb};
+    what = std::string("denoiser.onnx") + (fp16 ? (d.compileFlags ? " fp16-arith" : " fp16") : " fp32");
+    return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
+}
+
 Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device) {
     engine::RendererDesc rd;
     rd.outputWidth = c.outW;
@@ -153,14 +177,24 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     rd.upscale = c.upscale == Upscale::Native ? engine::UpscaleMode::Native : engine::UpscaleMode::Bicubic;
     Result r{c};
     r.upscaler = c.upscale == Upscale::Native ? "none" : "bicubic";
+    if (c.denoise != Denoise::Off) {
+        rd.shadows = engine::ShadowMode::Stochastic;
+        rd.shadowSamples = 1;
+    }
+    if (c.denoise == Denoise::Atrous) {
+        rd.denoise = engine::DenoiseMode::Atrous;
+        r.denoiser = "atrous";
+    }
 
     // Destruction order: frames first (it waits for submitted frames), then the renderer and
     // the ML pass whose resources those frames used, then the timer.
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight, .maxScopesPerFrame = 128, .window = o.frames});
-    std::unique_ptr<bridge::MlPass> ml;
+    std::unique_ptr<bridge::MlPass> ml, mlDenoiser;
     if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, device, o, r.upscaler);
+    if (c.denoise == Denoise::Ml) mlDenoiser = makeDenoiser(ctx, device, o, r.denoiser);
     engine::Renderer renderer(ctx, rd);
     if (ml) renderer.setUpscaler(ml->upscaler());
+    if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
     r.renderW = renderer.renderExtent().width;
@@ -205,6 +239,7 @@ void writeJson(const std::string& path, const std::string& device, const Options
         const Result& r = results[i];
         f << "    {\"name\": " << jsonString(r.config.name) << ", \"output\": " << jsonString(res(r.config.outW, r.config.outH))
           << ", \"render\": " << jsonString(res(r.renderW, r.renderH)) << ", \"upscaler\": " << jsonString(r.upscaler)
+          << ", \"denoiser\": " << jsonString(r.denoiser)
           << ", \"frame_ms\": " << r.frameMs << ", \"pass_sum_ms\": " << r.passSumMs << ", \"passes\": [";
         for (size_t p = 0; p < r.passes.size(); ++p)
             f << (p ? ", " : "") << "{\"name\": " << jsonString(r.passes[p].name) << ", \"median_ms\": " << r.passes[p].medianMs << "}";
@@ -230,20 +265,26 @@ int main(int argc, char** argv) {
         std::printf("device: %s\n", ctx.deviceName().c_str());
 
         struct Out { uint32_t w, h; };
-        std::vector<Out> outputs = o.smoke ? std::vector<Out>{{64, 36}} : std::vector<Out>{{3840, 2160}, {1920, 1080}};
+        // The ML denoiser's U-Net halves its input twice: sizes are multiples of 4.
+        std::vector<Out> outputs = o.smoke ? std::vector<Out>{{64, 32}} : std::vector<Out>{{3840, 2160}, {1920, 1080}};
+        std::string denoiserPath = o.assets + "/denoiser.onnx";
+        bool haveDenoiser = std::filesystem::exists(denoiserPath);
+        if (!haveDenoiser) std::printf("skipping the ML denoiser: %s not found\n", denoiserPath.c_str());
         std::vector<Config> configs;
         for (Out out : outputs) {
             std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
             configs.push_back({"native " + pair, pair, Upscale::Native, out.w, out.h});
             configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
             configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
+            if (haveDenoiser) configs.push_back({"native " + pair + " + ml denoise", pair, Upscale::Native, out.w, out.h, Denoise::Ml});
+            configs.push_back({"native " + pair + " + atrous denoise", pair, Upscale::Native, out.w, out.h, Denoise::Atrous});
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
             if (!o.filter.empty() && c.name.find(o.filter) == std::string::npos) continue;
             Result r = runConfig(ctx, c, o, *device);
-            std::printf("\n%s (render %s, x2: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(), res(r.renderW, r.renderH).c_str(),
-                        r.upscaler.c_str(), r.frameMs, r.passSumMs);
+            std::printf("\n%s (render %s, x2: %s, denoiser: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(),
+                        res(r.renderW, r.renderH).c_str(), r.upscaler.c_str(), r.denoiser.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
@@ -253,7 +294,7 @@ int main(int argc, char** argv) {
         for (const Result& r : results) {
             double native = 0;
             for (const Result& n : results)
-                if (n.config.upscale == Upscale::Native && n.config.pair == r.config.pair) native = n.frameMs;
+                if (n.config.upscale == Upscale::Native && n.config.denoise == Denoise::Off && n.config.pair == r.config.pair) native = n.frameMs;
             std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
                         r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
         }

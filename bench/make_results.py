@@ -99,13 +99,13 @@ def ceilings_lines(ml):
 
 
 def frame_table(frame):
-    lines = ["| configuration | render | x2 by | frame ms | vs native | top passes (ms) |", "|---|---|---|---:|---:|---|"]
-    native = {r["output"]: r["frame_ms"] for r in frame["results"] if r["upscaler"] == "none"}
+    lines = ["| configuration | render | x2 by | denoiser | frame ms | vs native | top passes (ms) |", "|---|---|---|---|---:|---:|---|"]
+    native = {r["output"]: r["frame_ms"] for r in frame["results"] if r["upscaler"] == "none" and r.get("denoiser", "none") == "none"}
     for r in frame["results"]:
         n = native.get(r["output"])
         speed = f"{n / r['frame_ms']:.2f}x" if n and r["frame_ms"] > 0 else "–"
         top = sorted(r["passes"], key=lambda p: -p["median_ms"])[:4]
-        lines.append(f"| {r['name']} | {r['render']} | {r['upscaler']} | {ms(r['frame_ms'])} | {speed} | "
+        lines.append(f"| {r['name']} | {r['render']} | {r['upscaler']} | {r.get('denoiser', 'none')} | {ms(r['frame_ms'])} | {speed} | "
                      + ", ".join(f"{p['name']} {ms(p['median_ms'])}" for p in top) + " |")
     return lines
 
