@@ -172,6 +172,15 @@ def per_frame(results):
 
 
 def main():
+    if "--from-json" in os.sys.argv:  # rewrite QUALITY.md from the last run's scores
+        with open(os.path.join(DATA, "quality.json")) as f:
+            q = json.load(f)
+        with open(os.path.join(DATA, "timings.json")) as f:
+            timings = json.load(f)
+        gf_dn = models.conv_gflops(models.build_denoiser(), [torch.rand(1, 3, 1080, 1920)] * 3 + [torch.rand(1, 1, 1080, 1920)])
+        gf_up = models.conv_gflops(models.build_upscaler(), (torch.rand(1, 3, 540, 960),))
+        write_quality_md(q["upscaler"], q["frames"][0], q["denoiser"], q["frames"][1], gf_up, gf_dn, gf_dn / 4, timings)
+        return
     torch.set_num_threads(torch_threads())
     os.makedirs(CROPS, exist_ok=True)
     up, up_frames = eval_upscaler()
@@ -187,7 +196,7 @@ def main():
         with open(tf) as f:
             timings = json.load(f)
     with open(os.path.join(DATA, "quality.json"), "w") as f:
-        json.dump({"upscaler": up, "denoiser": dn}, f, indent=1)
+        json.dump({"upscaler": up, "denoiser": dn, "frames": [up_frames, dn_frames]}, f, indent=1)
     write_quality_md(up, up_frames, dn, dn_frames, gf_up, gf_dn, gf_dn540, timings)
 
 
@@ -197,6 +206,9 @@ def write_quality_md(up, up_frames, dn, dn_frames, gf_up, gf_dn, gf_dn540, timin
     gain_dn = np.mean(dn["ML denoiser (PyTorch)"]["psnr"]) - np.mean(dn["a-trous (numpy port of the engine's)"]["psnr"])
     verdict = lambda g: "met" if g >= 2.0 else f"**missed** ({g:+.2f} dB instead of +2 dB)"
     held = ", ".join(f"`{p}`" for p in HELDOUT_PATHS)
+    # A measured run recorded by hand (the GPU machine cannot be driven from this script).
+    h100 = os.path.join(ROOT, "tools", "train", "logs", "eval_denoiser_h100.md")
+    h100_note = ("With a less noisy reference the gap is larger. " + open(h100).read()) if os.path.exists(h100) else ""
     t = "\n".join(f"| {k} | {v} |" for k, v in timings.items()) if timings else "| (not recorded) | |"
     md = f"""# Quality of the trained networks
 
@@ -252,6 +264,8 @@ Per frame PSNR (dB):
 
 {per_frame(dn)}
 
+{h100_note}
+
 Crops (2x zoom; left to right: noisy 1-ray input, a-trous, ML, {de['ref_spp']}-ray reference):
 {chr(10).join(f"![denoiser {p}](quality/denoiser_{p}.png)" for p in HELDOUT_PATHS)}
 
@@ -261,8 +275,22 @@ Convolution FLOPs (2 x multiply-adds):
 - upscaler x2: {gf_up:.1f} GFLOP per 1080p output frame (960x540 input); 4 3x3 convs of 32 channels + a
   3x3 conv to 12 channels, pixel shuffle, added to the bilinear upsample; clamped to 0..1.
 - denoiser: {gf_dn:.1f} GFLOP per 1920x1080 frame ({gf_dn540:.1f} at 960x540); a 3-level U-Net (16/32/32
-  channels), stride-2 convs down, 1x1 conv + pixel shuffle up, additive skips, output = noisy
-  colour + correction, clamped. H and W must be multiples of 4.
+  channels, LeakyReLU 0.1), stride-2 convs down, 1x1 conv + pixel shuffle up, additive skips,
+  output = noisy colour + correction, clamped. H and W must be multiples of 4.
+
+## Training
+
+`tools/train/train.py` with its defaults (upscaler: 2000 steps of 16 48x48 crops from 88 frame
+pairs at 3 output sizes; denoiser: 5000 steps of 8 96x96 crops from 64 frames at 384x216; Adam,
+one-cycle learning rate, MSE). The committed weights were trained with these defaults on the
+GPU machine (H100, CUDA, cuDNN deterministic; `tools/train/logs/train_cuda.log`), from training
+data rendered there by the same `render.py` (NVIDIA driver instead of lavapipe; the held-out
+frames above are lavapipe renders). Evaluation, export and the mlrun check ran here.
+
+The references use {de['ref_spp']} rays because lavapipe darkens the stochastic shadows from 256 rays
+on (mean sun visibility of one test frame: 0.934 at 1-128 rays, 0.932 at 256, 0.912 at 384,
+0.873 at 512; the H100 gives 0.934 up to 2048 rays): an engine or driver issue that a first
+evaluation against 512-ray lavapipe references ran into (every method then scored ~25 dB).
 
 ## Through the engine and the plugin
 
@@ -273,7 +301,17 @@ Convolution FLOPs (2 x multiply-adds):
 
 ## Pipeline timings
 
+The "< 1 hour on 2 CPU cores" budget is **not verified end to end**: this machine's 2 cores were
+shared with several other jobs (load 14-20) the whole time, so the pieces were measured
+separately (seconds):
+
 {"| Step | Seconds |" + chr(10) + "|---|---:|" + chr(10) + t}
+
+From the CPU cost per step, training alone needs about 50 minutes on 2 dedicated cores (the
+denoiser's 5000 steps are 2/3 of it), so a full CPU run of `train.sh` is estimated at about an
+hour, at or over the budget. `train.py --denoiser-steps 2500` halves the denoiser's share (on
+the H100, a 2500-step ReLU denoiser on the same data was +1.8 dB over a-trous instead of the
+5000-step +2.6 dB on 512-ray H100 references). With CUDA the whole training takes about a minute.
 """
     with open(os.path.join(DOCS, "QUALITY.md"), "w") as f:
         f.write(md)
