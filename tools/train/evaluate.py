@@ -302,16 +302,16 @@ evaluation against 512-ray lavapipe references ran into (every method then score
 ## Pipeline timings
 
 The "< 1 hour on 2 CPU cores" budget is **not verified end to end**: this machine's 2 cores were
-shared with several other jobs (load 14-20) the whole time, so the pieces were measured
-separately (seconds):
+shared with other jobs the whole time (load 3-20), so the pieces were measured separately
+(seconds):
 
 {"| Step | Seconds |" + chr(10) + "|---|---:|" + chr(10) + t}
 
-From the CPU cost per step, training alone needs about 50 minutes on 2 dedicated cores (the
-denoiser's 5000 steps are 2/3 of it), so a full CPU run of `train.sh` is estimated at about an
-hour, at or over the budget. `train.py --denoiser-steps 2500` halves the denoiser's share (on
+At the measured CPU speed, training alone takes about 46 minutes here (the denoiser's 5000 steps
+are 2/3 of it), so a full CPU run of `train.sh` (plus rendering the training data, which took
+~19 minutes under heavy load here) is estimated at about an hour, at or over the budget. `train.py --denoiser-steps 2500` halves the denoiser's share (on
 the H100, a 2500-step ReLU denoiser on the same data was +1.8 dB over a-trous instead of the
-5000-step +2.6 dB on 512-ray H100 references). With CUDA the whole training takes about a minute.
+5000-step +2.6 dB, both on H100-rendered references). With CUDA the whole training takes about a minute.
 """
     with open(os.path.join(DOCS, "QUALITY.md"), "w") as f:
         f.write(md)
