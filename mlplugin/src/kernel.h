@@ -134,9 +134,9 @@ struct ConvChain {
     std::optional<DepthToSpaceDesc> depthToSpace;
     const TensorDesc& output() const { return depthToSpace ? depthToSpace->output : layers.back().output; }
 };
-// Whether the chain's shapes qualify, a tile fits `sharedMemoryBytes` and the fused kernel is
-// expected to be faster than the layers one by one (`force`: whatever it costs, within reason).
-// The fusion pass asks before fusing.
+// Whether the chain's shapes qualify, a tile fits `sharedMemoryBytes` without recomputing
+// absurdly much, and fusing is wanted (`force`; unforced chains stay unfused for now: see the
+// measurements in conv_chain.cpp). The fusion pass asks before fusing.
 bool convChainFits(const ConvChain&, uint32_t sharedMemoryBytes, bool force);
 Result<Plan> planConvChain(const PlanContext&, const ConvChain&);
 

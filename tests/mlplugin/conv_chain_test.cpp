@@ -1,7 +1,7 @@
 // Fused convolution chains (conv_chain.comp) on the GPU against the whole-graph CPU reference:
 // 2 and 3 layers, odd sizes, few and many channels, with and without depth-to-space (both
-// orders), activations, a missing bias, batch 2; fp32 and fp16. Fusion is forced: the cost
-// model would keep most of these layer by layer.
+// orders), activations, a missing bias, batch 2; fp32 and fp16. Fusion is opt-in
+// (GraphCompileFlagForceConvChains).
 #include "op_test.h"
 
 #include "mlplugin/graph.h"

@@ -105,8 +105,7 @@ namespace {
 using namespace mlplugin;
 
 // PyTorch's ESPCN export (conv 5x5 + tanh, conv 3x3 + tanh, conv 3x3, CRD depth-to-space) runs as
-// one fused convolution-chain dispatch (forced: the cost model keeps it layer by layer) and
-// still matches PyTorch.
+// one fused convolution-chain dispatch when chains are enabled (opt-in) and still matches PyTorch.
 class OnnxConvChainTest : public testsupport::VulkanTest, public ::testing::WithParamInterface<DataType> {};
 
 TEST_P(OnnxConvChainTest, EspcnRunsAsOneConvChainAndMatchesPyTorch) {

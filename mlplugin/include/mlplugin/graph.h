@@ -55,8 +55,9 @@ enum GraphCompileFlags : uint32_t {
     GraphCompileFlagDisableFusion = 1u << 16,     // for tests: compile node by node
     GraphCompileFlagDisableAliasing = 1u << 17,   // for tests: every intermediate gets its own memory
     GraphCompileFlagDisableConvChains = 1u << 18, // for tests and benchmarks: convolutions one dispatch each
-    // For tests and benchmarks: fuse every convolution chain whose tiles fit shared memory, also
-    // where the cost model expects the recomputed halos to cost more than the saved memory traffic.
+    // Fuse convolution chains (conv -> conv [-> conv] [-> depth-to-space]) whose tiles fit shared
+    // memory into one dispatch. Opt-in: on the GPUs measured so far the fused kernel is slower
+    // than the layers one by one (docs/ARCHITECTURE.md).
     GraphCompileFlagForceConvChains = 1u << 19,
 };
 

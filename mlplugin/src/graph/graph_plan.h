@@ -55,7 +55,7 @@ struct GraphPlanOptions {
     bool fuse = true;
     bool alias = true;
     bool convChains = true;               // with fuse: fuse convolution chains (GraphCompileFlagDisableConvChains)
-    bool forceConvChains = false;         // ...also where the cost model expects a loss (GraphCompileFlagForceConvChains)
+    bool forceConvChains = false;         // ...which happens only when forced (GraphCompileFlagForceConvChains)
     uint32_t sharedMemoryBytes = 49152;   // the device's, for the convolution chains' tiles
 };
 
