@@ -404,7 +404,7 @@ const ConvolutionDesc* chainableConv(const FusionState& s, const PlannedNode& pn
 
 // conv -> conv [-> conv] [-> depth_to_space], each intermediate read only by the next: one
 // dispatch over spatial tiles whose intermediates stay in shared memory (conv_chain.comp). The
-// longest chain whose tile fits `sharedBytes` and pays (convChainFits; `force`: fits) wins; the fused node takes the first
+// longest chain convChainFits accepts wins (opt-in: `force`); the fused node takes the first
 // convolution's place (everything else it reads is a constant).
 bool fuseConvChains(FusionState& s, uint32_t sharedBytes, bool force) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
