@@ -299,7 +299,7 @@ ML figures: PyTorch inference of `assets/denoiser.npz`{", and the same ONNX file
 
 {table(dn, base_dn)}
 
-Target (ML >= classic filter + 2 dB PSNR, PyTorch row vs {base_dn}): {verdict(gain_dn)}.
+Target (ML >= classic filter + 2 dB PSNR, PyTorch row vs {base_dn}): {verdict(gain_dn)}{" against these " + str(de['ref_spp']) + "-ray references, whose own noise caps every score; against 2048-ray references (H100, below) the margin is +2.66 dB" if h100_note else ""}.
 
 Per frame PSNR (dB):
 
