@@ -349,8 +349,10 @@ shared with other jobs the whole time (load 3-20), so the pieces were measured s
 {"| Step | Seconds |" + chr(10) + "|---|---:|" + chr(10) + t}
 
 At the measured CPU speed, training alone takes about 46 minutes here (the denoiser's 5000 steps
-are 2/3 of it), so a full CPU run of `train.sh` (plus rendering the training data, which took
-~19 minutes under heavy load here) is estimated at about an hour, at or over the budget. `train.py --denoiser-steps 2500` halves the denoiser's share (on
+are 2/3 of it); with rendering (the denoiser data took 151 s at low load; the upscaler pairs and
+the held-out frames were only rendered under heavy load) and the ~1 minute of export and
+evaluation, a full CPU run of `train.sh` is estimated at 55-60 minutes here: at the budget, not
+safely under it. `train.py --denoiser-steps 2500` halves the denoiser's share (on
 the H100, a 2500-step ReLU denoiser on the same data was +1.8 dB over a-trous instead of the
 5000-step +2.6 dB, both on H100-rendered references). With CUDA the whole training takes about a minute.
 """

@@ -8,7 +8,9 @@ Sub, Mul, Concat, Clip.
 I/O contract (the bridge builds against it):
   upscaler_x2: color [1,3,H,W] sRGB-encoded 0..1 -> output [1,3,2H,2W] sRGB 0..1
   denoiser:    color [1,3,H,W] noisy sRGB 0..1, albedo [1,3,H,W] 0..1, normal [1,3,H,W] -1..1,
-               depth [1,1,H,W] 0..1 (the renderer's depth buffer) -> output [1,3,H,W] sRGB 0..1
+               depth [1,1,H,W] 0..1 (the renderer's depth buffer) -> output [1,3,H,W] sRGB 0..1;
+               H and W multiples of 4 (two stride-2 levels)
+The upscaler's output dims are named OH and OW in the ONNX file (2H, 2W).
 """
 import numpy as np
 import torch

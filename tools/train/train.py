@@ -82,7 +82,8 @@ def batch(gen, tensors, scales, size, count):
 
 def fit(name, model, sample, steps, lr, loss_fn):
     opt = torch.optim.Adam(model.parameters(), lr=lr)
-    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=0.05)
+    # Warm-up: 5% of the steps (at least 3, so that short smoke runs work too).
+    sched = torch.optim.lr_scheduler.OneCycleLR(opt, max_lr=lr, total_steps=steps, pct_start=max(0.05, 3 / steps))
     sw = Stopwatch()
     cpu0 = time.process_time()
     running = None
