@@ -65,6 +65,16 @@ class Espcn(nn.Module):
         return F.pixel_shuffle(self.c3(x), 2)
 
 
+class Conv3x3x64(nn.Module):
+    """ml_bench's single-operator case 'conv3x3 64->64' (timing only: weights need not match)."""
+    def __init__(self):
+        super().__init__()
+        self.c = Seeds().conv(64, 64, 3)
+
+    def forward(self, x):
+        return self.c(x)
+
+
 class Fsrcnn(nn.Module):
     def __init__(self):
         super().__init__()
@@ -228,6 +238,7 @@ def main():
 
     nets = [("espcn_x2", Espcn, lambda h, w: [(1, 3, h, w)]), ("fsrcnn_x2", Fsrcnn, lambda h, w: [(1, 1, h, w)])]
     nets += shipped_models(args.assets)
+    nets += [("conv3x3 64->64", Conv3x3x64, lambda h, w: [(1, 64, h, w)])]
     resolutions = [(24, 16)] if args.smoke else [(960, 540), (1920, 1080)]
     rows = []
     def write():
