@@ -84,11 +84,14 @@ TEST_P(ConvChainTest, FusedChainMatchesReference) {
     bool mayNotFit = std::string(c.name) == "EspcnChannels" && optest::device().capabilities().maxComputeSharedMemoryBytes < 49152;
     if (!mayNotFit) {
         EXPECT_TRUE(fused) << "no convolution chain fused";
-        if (c.layers.size() == 3) EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
+        if (c.layers.size() == 3) {
+            EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
+        }
     }
     optest::checkGraph(g, {}, GraphCompileFlagForceConvChains);
-    if (type == DataType::Float16)
+    if (type == DataType::Float16) {
         optest::checkGraph(g, {.executionFlags = ExecutionFlagAllowHalfPrecisionComputation}, GraphCompileFlagForceConvChains);
+    }
 }
 
 INSTANTIATE_TEST_SUITE_P(Chains, ConvChainTest,
