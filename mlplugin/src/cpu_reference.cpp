@@ -16,7 +16,8 @@ Result<std::vector<HostTensor>> referenceEvaluate(const OperatorDesc& desc, cons
                                std::to_string(expected.size()));
     for (size_t i = 0; i < inputs.size(); ++i) {
         if (!expected[i]) continue;
-        uint64_t need = expected[i]->requiredBytes() / byteSize(expected[i]->dataType);
+        // Elements, not requiredBytes(): its rounding to 4 bytes would ask 2 values of a fp16 scalar.
+        uint64_t need = expected[i]->addressedElements();
         if (inputs[i].data.size() < need)
             return invalidArgument(operatorLabel(desc) + ": reference input " + std::to_string(i) + " holds " +
                                    std::to_string(inputs[i].data.size()) + " values, its desc addresses " + std::to_string(need));

@@ -62,14 +62,18 @@ std::array<uint32_t, kMaxTensorRank> TensorDesc::effectiveStrides() const {
     return s;
 }
 
-uint64_t TensorDesc::requiredBytes() const {
+uint64_t TensorDesc::addressedElements() const {
     auto s = effectiveStrides();
     uint64_t lastIndex = 0;
     for (uint32_t i = 0; i < std::min(rank, kMaxTensorRank); ++i) {
         if (sizes[i] == 0) return 0;
         lastIndex += uint64_t(sizes[i] - 1) * s[i];
     }
-    uint64_t bytes = (lastIndex + 1) * byteSize(dataType);
+    return lastIndex + 1;
+}
+
+uint64_t TensorDesc::requiredBytes() const {
+    uint64_t bytes = addressedElements() * byteSize(dataType);
     return (bytes + 3) & ~uint64_t(3);
 }
 

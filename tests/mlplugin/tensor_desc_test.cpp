@@ -133,6 +133,24 @@ TEST(CpuReference, RejectsWrongInputCount) {
     EXPECT_NE(r.error().message.find("given 0 inputs, expected 2"), std::string::npos) << r.error().message;
 }
 
+// An fp16 scalar (a constant ONNX exports) addresses 1 value although its buffer rounds to 4 bytes.
+TEST(CpuReference, Fp16ScalarNeedsOneValue) {
+    ElementWiseDesc mul;
+    mul.op = ElementWiseOp::Multiply;
+    mul.a = mul.output = TensorDesc::make(DataType::Float16, {1, 3});
+    mul.b = TensorDesc::strided(DataType::Float16, {1, 3}, {0, 0});
+    EXPECT_EQ(mul.b->addressedElements(), 1u);
+    EXPECT_EQ(mul.b->requiredBytes(), 4u);
+    auto r = referenceEvaluate(mul, {{mul.a, {1.0, 2.0, -3.0}}, {*mul.b, {0.5}}});
+    ASSERT_TRUE(r.ok()) << r.error().message;
+    const std::vector<double>& out = (*r)[0].data;  // sized to the output's 4-byte-rounded span
+    ASSERT_GE(out.size(), 3u);
+    EXPECT_EQ(std::vector<double>(out.begin(), out.begin() + 3), (std::vector<double>{0.5, 1.0, -1.5}));
+    auto tooFew = referenceEvaluate(mul, {{mul.a, {1.0, 2.0}}, {*mul.b, {0.5}}});
+    ASSERT_FALSE(tooFew.ok());
+    EXPECT_NE(tooFew.error().message.find("holds 2 values, its desc addresses 3"), std::string::npos) << tooFew.error().message;
+}
+
 TEST(Half, ConversionsRoundTripAndRoundToNearestEven) {
     for (float v : {0.0f, 1.0f, -2.5f, 65504.0f, 0.1f, 6.1035156e-05f, 5.9604645e-08f, 1000.3f}) {
         float back = halfToFloat(floatToHalf(v));

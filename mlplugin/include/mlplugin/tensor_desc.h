@@ -45,7 +45,9 @@ struct TensorDesc {
     uint64_t elementCount() const;          // product of sizes
     // Strides actually used (packed ones when !hasStrides).
     std::array<uint32_t, kMaxTensorRank> effectiveStrides() const;
-    // Bytes a buffer range must hold: (1 + sum((size-1)*stride)) * element size, rounded up to 4.
+    // Elements from the first to the last one the desc addresses: 1 + sum((size-1)*stride).
+    uint64_t addressedElements() const;
+    // Bytes a buffer range must hold: addressedElements() * element size, rounded up to 4.
     uint64_t requiredBytes() const;
     bool isPacked() const;
     bool ownedByPlugin() const { return flags & TensorFlagOwnedByPlugin; }
