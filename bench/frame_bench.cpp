@@ -8,6 +8,7 @@
 // one scope around the whole frame. Medians over --frames frames after --warmup frames.
 // Also at each native resolution: 1-ray stochastic shadows denoised by the shipped ML denoiser
 // (assets/denoiser.onnx, when present) and by the renderer's a-trous filter.
+#include "cli.h"
 #include "engine/context.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
@@ -58,14 +59,6 @@ void usage() {
         "  --validation   enable the Khronos validation layer");
 }
 
-bool parseUint(const char* s, uint32_t& out) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(s, &end, 10);
-    if (!s[0] || *end || v == 0 || v > 100000) return false;
-    out = uint32_t(v);
-    return true;
-}
-
 bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -80,7 +73,7 @@ bool parse(int argc, char** argv, Options& o) {
         else if (a == "--frames" || a == "--warmup") {
             const char* v = value(a.c_str());
             uint32_t n;
-            if (!v || !parseUint(v, n)) { std::fprintf(stderr, "frame_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
+            if (!v || !bench::parseCount(v, n)) { std::fprintf(stderr, "frame_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
             (a == "--frames" ? o.frames : o.warmup) = n;
         } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
         else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
@@ -88,7 +81,7 @@ bool parse(int argc, char** argv, Options& o) {
         else if (a == "--device") {
             const char* v = value("--device");
             uint32_t n;
-            if (!v || (std::strcmp(v, "0") != 0 && !parseUint(v, n))) { std::fprintf(stderr, "frame_bench: --device expects an index\n"); return false; }
+            if (!v || (std::strcmp(v, "0") != 0 && !bench::parseCount(v, n))) { std::fprintf(stderr, "frame_bench: --device expects an index\n"); return false; }
             o.device = std::atoi(v);
         } else { std::fprintf(stderr, "frame_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
     }

@@ -7,6 +7,7 @@
 // section of RESULTS.md). `--smoke` runs tiny sizes with few runs (CI keeps it working on
 // lavapipe; its times mean nothing).
 #include "ceilings.h"
+#include "cli.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "bridge/graph_session.h"
@@ -61,14 +62,6 @@ void usage() {
         "  --assets DIR  where upscaler_x2.onnx and denoiser.onnx are looked for (default: assets)");
 }
 
-bool parseUint(const char* s, uint32_t& out) {
-    char* end = nullptr;
-    unsigned long v = std::strtoul(s, &end, 10);
-    if (!s[0] || *end || v == 0 || v > 100000) return false;
-    out = uint32_t(v);
-    return true;
-}
-
 bool parse(int argc, char** argv, Options& o) {
     for (int i = 1; i < argc; ++i) {
         std::string a = argv[i];
@@ -85,14 +78,14 @@ bool parse(int argc, char** argv, Options& o) {
         else if (a == "--runs" || a == "--warmup") {
             const char* v = value(a.c_str());
             uint32_t n;
-            if (!v || !parseUint(v, n)) { std::fprintf(stderr, "ml_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
+            if (!v || !bench::parseCount(v, n)) { std::fprintf(stderr, "ml_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
             (a == "--runs" ? o.runs : o.warmup) = n;
         } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
         else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
         else if (a == "--device") {
             const char* v = value("--device");
             uint32_t n;
-            if (!v || (std::strcmp(v, "0") != 0 && !parseUint(v, n))) { std::fprintf(stderr, "ml_bench: --device expects an index\n"); return false; }
+            if (!v || (std::strcmp(v, "0") != 0 && !bench::parseCount(v, n))) { std::fprintf(stderr, "ml_bench: --device expects an index\n"); return false; }
             o.device = std::atoi(v);
         } else { std::fprintf(stderr, "ml_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
     }
