@@ -104,12 +104,17 @@ float sunVisibility(vec3 origin, vec3 dir, float angle, uvec2 pixel) {
     vec3 t = normalize(cross(dir, helper)), b = cross(dir, t);
     uint state = hash(pixel.x * 1973u + pixel.y * 9277u + pc.frameSeed * 26699u);
     float sum = 0.0;
+    uint traced = 0u;
     for (uint s = 0u; s < pc.shadowSamples; ++s) {
         float r = angle * sqrt(random01(state)), phi = 2.0 * PI * random01(state);
         vec3 sampleDir = normalize(dir + r * (cos(phi) * t + sin(phi) * b));
         sum += hardShadow(origin, sampleDir, MAX_DISTANCE);
+        ++traced;
     }
-    return sum / float(max(pc.shadowSamples, 1u));
+    // Average over the rays actually traced: llvmpipe ends all loops of an invocation after
+    // 65535 iterations in total (its runaway-loop guard), which cuts long ray loops short;
+    // dividing by shadowSamples then darkened converged references.
+    return sum / float(max(traced, 1u));
 }
 
 vec3 brdf(vec3 n, vec3 v, vec3 l, vec3 albedo, float roughness, float metalness) {
