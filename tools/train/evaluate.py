@@ -328,10 +328,11 @@ GPU machine (H100, CUDA, cuDNN deterministic; `tools/train/logs/train_cuda.log`)
 data rendered there by the same `render.py` (NVIDIA driver instead of lavapipe; the held-out
 frames above are lavapipe renders). Evaluation, export and the mlrun check ran here.
 
-The references use {de['ref_spp']} rays because lavapipe darkens the stochastic shadows from 256 rays
-on (mean sun visibility of one test frame: 0.934 at 1-128 rays, 0.932 at 256, 0.912 at 384,
-0.873 at 512; the H100 gives 0.934 up to 2048 rays): an engine or driver issue that a first
-evaluation against 512-ray lavapipe references ran into (every method then scored ~25 dB).
+The references use {de['ref_spp']} rays. Before commit a7bddf8 the engine divided the traced rays' sum by
+the requested count, and lavapipe's 65535-iteration loop guard cut many-ray loops short, so
+lavapipe references darkened from 256 rays on (mean sun visibility 0.873 at 512 instead of
+0.934); that is fixed (the estimate divides by the rays actually traced), but lavapipe still
+converges no further than about 500 rays, so 2048-ray references come from the H100 (above).
 
 ## Through the engine and the plugin
 

@@ -19,10 +19,9 @@ import sys
 from common import DATA, DEMO, HELDOUT_PATHS, TRAIN_PATHS, Stopwatch, log
 
 # Sizes and counts: chosen so that rendering stays a few minutes on 2 lavapipe cores.
-# References use 128 shadow rays: on lavapipe, from 256 rays on, the engine's stochastic shadows
-# come out darker than the 1-ray estimate's mean (mean sun visibility of text_dolly t=2.5 at
-# 120x68: 0.934 at 1-128 rays, 0.932 at 256, 0.912 at 384, 0.873 at 512; on an H100 0.934 up to
-# 2048 rays), which a denoiser cannot and should not learn.
+# References use 128 shadow rays: lavapipe's loop guard (65535 iterations per invocation) caps
+# the rays actually traced at about 500 on this scene (docs/RENDERER.md), and 128 keeps the
+# rendering time of the references within the pipeline's budget.
 # Several output sizes: the scene's pixel-sized texture looks different at each, and the upscaler
 # must not learn one size's aliasing (evaluation is at 960x540).
 UP_TRAIN = [dict(width=512, height=288, frames=12, fps=1, time=0.5),
