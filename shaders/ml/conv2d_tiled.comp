@@ -21,8 +21,18 @@
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // 8 x 8 x 1
 
-shared float sInput[INPUT_SMEM];            // [ci][IN_TILE_H][IN_TILE_W]
-shared vec4 sWeight[WEIGHT_SMEM / 4];       // [ci][kH * kW][OC_BLOCK / 4]
+// F16_ARITH (AllowHalfPrecisionComputation): staging and accumulators in fp16, so the inner loop
+// is packed half FMAs on shared memory of half the size; bias and activation stay fp32.
+#ifdef F16_ARITH
+#define SCALAR float16_t
+#define VEC4 f16vec4
+#else
+#define SCALAR float
+#define VEC4 vec4
+#endif
+
+shared SCALAR sInput[INPUT_SMEM];           // [ci][IN_TILE_H][IN_TILE_W]
+shared VEC4 sWeight[WEIGHT_SMEM / 4];       // [ci][kH * kW][OC_BLOCK / 4]
 
 void main() {
     const uint threads = 64;
@@ -36,9 +46,9 @@ void main() {
     const uint inTile = IN_TILE_H * IN_TILE_W;
     const uint taps = K_H * K_W;
 
-    vec4 acc[PIXELS][OC_VEC];
+    VEC4 acc[PIXELS][OC_VEC];
     [[unroll]] for (uint p = 0; p < PIXELS; ++p)
-        [[unroll]] for (uint q = 0; q < OC_VEC; ++q) acc[p][q] = vec4(0.0);
+        [[unroll]] for (uint q = 0; q < OC_VEC; ++q) acc[p][q] = VEC4(0.0);
 
     for (uint c0 = 0; c0 < IN_C; c0 += CI_CHUNK) {
         uint cn = min(CI_CHUNK, IN_C - c0);
@@ -59,7 +69,7 @@ void main() {
                 v[j] = inside ? value : 0.0;
             }
             [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j)
-                if (base + j * threads < inCount) sInput[base + j * threads] = v[j];
+                if (base + j * threads < inCount) sInput[base + j * threads] = SCALAR(v[j]);
         }
         uint wCount = cn * taps * OC_VEC;
         for (uint base = tid; base < wCount; base += threads * STAGE_BATCH) {
@@ -75,18 +85,18 @@ void main() {
                 }
             }
             [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j)
-                if (base + j * threads < wCount) sWeight[base + j * threads] = w[j];
+                if (base + j * threads < wCount) sWeight[base + j * threads] = VEC4(w[j]);
         }
         barrier();
         for (uint ci = 0; ci < cn; ++ci) {
             for (uint ky = 0; ky < K_H; ++ky) {
                 uint row = (ci * IN_TILE_H + ty * STRIDE_Y + ky * DIL_Y) * IN_TILE_W;
                 for (uint kx = 0; kx < K_W; ++kx) {
-                    float a[PIXELS];
+                    SCALAR a[PIXELS];
                     [[unroll]] for (uint p = 0; p < PIXELS; ++p) a[p] = sInput[row + (tx + p * 8) * STRIDE_X + kx * DIL_X];
                     uint wBase = (ci * taps + ky * K_W + kx) * OC_VEC;
                     [[unroll]] for (uint q = 0; q < OC_VEC; ++q) {
-                        vec4 w = sWeight[wBase + q];
+                        VEC4 w = sWeight[wBase + q];
                         [[unroll]] for (uint p = 0; p < PIXELS; ++p) acc[p][q] += a[p] * w;
                     }
                 }
@@ -98,16 +108,17 @@ void main() {
     if (oy >= OUT_H) return;
     // Bias and activation once per vec4 of accumulators: applying them per stored element
     // inflated this kernel ~10x on NVIDIA (64 inlined copies of the activation switch).
+    vec4 result[PIXELS][OC_VEC];
     [[unroll]] for (uint q = 0; q < OC_VEC; ++q) {
         uint oc = oc0 + q * 4;
         vec4 bias = vec4(oc < OUT_C ? biasFor(oc) : 0.0, oc + 1 < OUT_C ? biasFor(oc + 1) : 0.0,
                          oc + 2 < OUT_C ? biasFor(oc + 2) : 0.0, oc + 3 < OUT_C ? biasFor(oc + 3) : 0.0);
-        [[unroll]] for (uint p = 0; p < PIXELS; ++p) acc[p][q] = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, acc[p][q] + bias);
+        [[unroll]] for (uint p = 0; p < PIXELS; ++p) result[p][q] = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, vec4(acc[p][q]) + bias);
     }
     [[unroll]] for (uint p = 0; p < PIXELS; ++p) {
         uint ox = ox0 + tx + p * 8;
         if (ox >= OUT_W) continue;
         [[unroll]] for (uint o = 0; o < OC_BLOCK; ++o)
-            if (oc0 + o < OUT_C) storeFinished(n, oc0 + o, oy, ox, acc[p][o / 4][o % 4]);
+            if (oc0 + o < OUT_C) storeFinished(n, oc0 + o, oy, ox, result[p][o / 4][o % 4]);
     }
 }

@@ -200,11 +200,21 @@ TEST_F(Convolution, Fp16) {
     }
 }
 
+// The flag puts fp16 convolutions on the tiled kernel's fp16-accumulator variant (cooperative
+// matrix disabled so a device that has it runs this variant too): long reductions (64 channels x
+// 5x5 taps = 1600 products), NHWC, activations, stride, fp32 weights must stay within fp16 tolerance.
 TEST_F(Convolution, HalfPrecisionComputationFlag) {
     if (skipWithoutFp16()) GTEST_SKIP() << "no fp16 on this device";
     optest::RunOptions options;
-    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation | ExecutionFlagDisableCooperativeMatrix;
     optest::checkOperator(makeConv({.inC = 17, .outC = 33, .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 64, .h = 13, .w = 37, .outC = 32, .type = F16, .activation = tanhActivation()}), options);
+    optest::checkOperator(makeConv({.inC = 64, .h = 9, .w = 35, .outC = 19, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 3, .h = 11, .w = 33, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 12, .h = 10, .w = 31, .outC = 12, .strides = {2, 2}, .type = F16}), options);
+    ConvolutionDesc mixed = makeConv({.inC = 33, .outC = 7, .type = F16});
+    mixed.filter = TensorDesc::make(F32, {7, 33, 3, 3});
+    optest::checkOperator(mixed, options);
 }
 
 // --- tensor cores (VK_NV_cooperative_matrix) -----------------------------------------------

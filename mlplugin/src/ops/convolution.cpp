@@ -339,7 +339,13 @@ Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
         spec[kCiChunk] = tiled->ciChunk, spec[kInTileH] = tiled->inTileH, spec[kInTileW] = tiled->inTileW;
         spec[kOcBlocks] = divUp(g.outC, kOcBlock);
         launch.groups = tiled->groups;
-        plan.pipelines[0] = {f16 ? shaders::conv2d_tiled_f16() : shaders::conv2d_tiled_f32(), std::move(spec), "conv2d_tiled"};
+        // fp16 arithmetic only where the activations are fp16 end to end: an fp32 tensor asked
+        // for fp32 precision whatever the flag says.
+        bool halfArithmetic = pc.fp16Arithmetic && d.input.dataType == DataType::Float16 && d.output.dataType == DataType::Float16;
+        std::span<const uint32_t> spirv = halfArithmetic ? shaders::conv2d_tiled_f16_arith()
+                                          : f16          ? shaders::conv2d_tiled_f16()
+                                                         : shaders::conv2d_tiled_f32();
+        plan.pipelines[0] = {spirv, std::move(spec), halfArithmetic ? "conv2d_tiled_f16_arith" : "conv2d_tiled"};
     } else {
         spec[0] = kGenericLocalSize, spec[1] = 1, spec[2] = 1;
         launch.groups = linearGroups(uint64_t(g.batch) * g.outC * g.outH * g.outW, kGenericLocalSize);
