@@ -54,7 +54,7 @@ void usage() {
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
         "  --runs N      timed runs per case (default 100), after --warmup N (default 10)\n"
         "  --json FILE   results as JSON (default ml_bench.json)\n"
-        "  --filter TEXT only cases whose name contains TEXT\n"
+        "  --filter TEXT only cases whose name + variant contains TEXT ('|' separates alternatives)\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
         "  --validation  enable the Khronos validation layer\n"
         "  --verify      first check every network against the CPU reference (double) at 48x32\n"
@@ -111,13 +111,24 @@ struct Case {
 struct Row {
     std::string name, group, resolution;
     Variant variant;
-    double gflop = 0, bytes = 0, medianMs = 0, recordUs = 0, tflops = 0, gbs = 0;
+    double gflop = 0, bytes = 0, medianMs = 0, minMs = 0, recordUs = 0, tflops = 0, gbs = 0;
     std::optional<double> fmaFraction, tensorFraction, bandwidthFraction;
     uint32_t dispatches = 0;
     double boundFraction() const {
         return std::max({fmaFraction.value_or(0), tensorFraction.value_or(0), bandwidthFraction.value_or(0)});
     }
 };
+
+bool matchesFilter(const std::string& name, const std::string& filter) {
+    if (filter.empty()) return true;
+    for (size_t begin = 0;;) {
+        size_t end = filter.find('|', begin);
+        std::string part = filter.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
+        if (!part.empty() && name.find(part) != std::string::npos) return true;
+        if (end == std::string::npos) return false;
+        begin = end + 1;
+    }
+}
 
 std::vector<Variant> variants(const Capabilities& caps) {
     std::vector<Variant> out = {{"fp32", DataType::Float32, 0, false}};
@@ -186,10 +197,13 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
         // turns them off where it expects no gain, so this shows what fusion costs or buys).
         bool chains = v.label.find("no-coop") == std::string::npos;
         Variant chained{v.label + "+chains", v.type, v.flags | GraphCompileFlagForceConvChains, v.coop};
+        // Tensor-core runs also with every intermediate left NCHW (what channels-last buys).
+        Variant nchw{v.label + "+nchw", v.type, v.flags | GraphCompileFlagDisableChannelsLast, v.coop};
         for (Res r : nets) {
             std::string res = resolution(r.w, r.h);
             auto net = [&](const std::string& name, std::function<bench::Network()> build) {
                 out.push_back({name + " " + res, "network", res, v, build});
+                if (v.coop) out.push_back({name + " " + res, "network", res, nchw, build});
                 if (chains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
@@ -317,7 +331,7 @@ void writeJson(const std::string& path, const std::string& device, const Options
         f << "    {\"name\": " << jsonString(r.name) << ", \"group\": " << jsonString(r.group) << ", \"resolution\": " << jsonString(r.resolution)
           << ", \"precision\": " << jsonString(r.variant.label) << ", \"storage\": " << jsonString(toString(r.variant.type))
           << ", \"flags\": " << r.variant.flags << ", \"coop\": " << (r.variant.coop ? "true" : "false") << ", \"gflop\": " << jsonNumber(r.gflop)
-          << ", \"bytes\": " << jsonNumber(r.bytes) << ", \"median_ms\": " << jsonNumber(r.medianMs) << ", \"record_us\": " << jsonNumber(r.recordUs)
+          << ", \"bytes\": " << jsonNumber(r.bytes) << ", \"median_ms\": " << jsonNumber(r.medianMs) << ", \"min_ms\": " << jsonNumber(r.minMs) << ", \"record_us\": " << jsonNumber(r.recordUs)
           << ", \"tflops\": " << jsonNumber(r.tflops) << ", \"gbs\": " << jsonNumber(r.gbs) << ", \"fraction\": {\"fma\": " << jsonNumber(r.fmaFraction)
           << ", \"tensor\": " << jsonNumber(r.tensorFraction) << ", \"bandwidth\": " << jsonNumber(r.bandwidthFraction)
           << "}, \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
@@ -357,7 +371,7 @@ int main(int argc, char** argv) {
         if (o.verify && !verify(ctx, *device, caps)) return 1;
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
-            if (!o.filter.empty() && (c.name + " " + c.variant.label).find(o.filter) == std::string::npos) continue;
+            if (!matchesFilter(c.name + " " + c.variant.label, o.filter)) continue;
             bench::Network net = c.build();
             bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));
@@ -366,13 +380,14 @@ int main(int argc, char** argv) {
             r.gflop = net.gflop;
             r.bytes = minimumBytes(net.graph);
             r.medianMs = t.medianGpuMs;
+            r.minMs = t.minGpuMs;
             r.recordUs = t.medianRecordUs;
             r.tflops = t.medianGpuMs > 0 ? net.gflop / t.medianGpuMs : 0.0;
             r.gbs = t.medianGpuMs > 0 ? r.bytes / (t.medianGpuMs * 1e6) : 0.0;
             r.dispatches = session.compiled().report.dispatchablesOut;
             fillFractions(r, ceilings);
-            std::printf("  %-34s %-18s %9.3f ms  %7.2f TFLOP/s  %7.1f GB/s  %5.1f%% of ceiling  record %6.1f us\n", c.name.c_str(),
-                        c.variant.label.c_str(), r.medianMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
+            std::printf("  %-34s %-18s %9.3f ms (min %7.3f)  %7.2f TFLOP/s  %7.1f GB/s  %5.1f%% of ceiling  record %6.1f us\n", c.name.c_str(),
+                        c.variant.label.c_str(), r.medianMs, r.minMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
             std::fflush(stdout);
             rows.push_back(r);
             writeJson(o.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured

@@ -199,7 +199,7 @@ Timing GraphSession::time(uint32_t runs, uint32_t warmup) {
                                     VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT));
     std::vector<double> ms;
     for (uint32_t i = 0; i < runs; ++i) ms.push_back(double(stamps[2 * i + 1] - stamps[2 * i]) * ctx_.features().timestampPeriodNs * 1e-6);
-    return {median(ms), median(recordUs), runs};
+    return {median(ms), *std::min_element(ms.begin(), ms.end()), median(recordUs), runs};
 }
 
 std::vector<std::vector<float>> GraphSession::readOutputs() {

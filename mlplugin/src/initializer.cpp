@@ -89,8 +89,13 @@ void OperatorInitializerImpl::addOperator(const CompiledOperatorImpl& op) {
     out.use = op.persistentBytes == 0 ? SlotUse::Forbidden : hasWork ? SlotUse::Required : SlotUse::Optional;
     if (op.persistentBytes == 0) out.whyForbidden = "the operator has no persistent resource (persistentBytes is 0)";
     outputs.push_back(std::move(out));
+    // Initialization runs once, so a barrier before every launch costs nothing that matters. It
+    // keeps the launches ordered in every tool's view: unbound slots all point at the device's
+    // shared null buffer, which the synchronization validator counts as written by any kernel
+    // that stores through a slot index it cannot resolve (seen with pack_conv_coopmat).
     for (RecordedLaunch l : op.initializeLaunches) {
         l.set += base;
+        l.barrierBefore = !launches.empty();
         launches.push_back(l);
     }
 }

@@ -9,16 +9,24 @@
 // built with HAS_F16 only.
 //
 // Workgroup: SUBGROUPS subgroups; subgroup s owns M fragments s*MF .. s*MF+MF-1 (16 consecutive
-// pixels of one tile row each) for all NF N fragments of its N block, MF x NF accumulators.
+// pixels of one tile row each) for all NF N fragments of its N block, MF x NF <= 16 accumulators
+// (narrow N gets more M fragments, so each B fragment feeds more MMAs).
 // B fragments (weights) are read straight from the packed buffer [K_PAD][N_PAD] fp16 (small,
 // L1-resident); A fragments come from shared memory in one of two modes:
 //   MODE_DIRECT: the input tile + halo, 16 channels per pass, is staged channels-last as
-//     [IN_TILE_H * IN_TILE_W][16] fp16; the A fragment of tap (ky, kx) for 16 pixels is then a
+//     [D_TILE_H * D_TILE_W][16] fp16; the A fragment of tap (ky, kx) for 16 pixels is then a
 //     plain strided load (row stride STRIDE_X * 16), no im2col copy. K order: tap, channel
-//     (channels padded to IC_PAD, a multiple of 16).
+//     (channels padded to IC_PAD, a multiple of 16). Software pipelining (the next pass's loads
+//     in registers, a double buffer) measured slower on the H100 (ESPCN x2 1080p 3.20 vs 2.99
+//     ms, the upscaler 2.55 vs 2.28 ms): the extra registers cost more occupancy than it hid.
 //   MODE_IM2COL: for few input channels (3 -> 64 5x5: K = 75 would be padded to 25 x 16 = 400
-//     per tap), the im2col matrix [pixels][K_CHUNK] is gathered into shared memory, K order
-//     channel, tap, padded only once to K_PAD (75 -> 80).
+//     per tap), the im2col matrix [pixels][K_CHUNK] is built in shared memory, K order channel,
+//     tap, padded only once to K_PAD (75 -> 80). When the raw tile (all channels + halo) fits
+//     (RAW_SMEM > 8) it is staged once and im2col gathers from shared memory; otherwise from
+//     global memory. The planner sends such shapes to the portable tiled kernel when it can take
+//     them (measured faster), so this mode runs when forced or when nothing else fits.
+// Channels-last fp16 tensors whose channel runs are 8-aligned (VEC_IN / VEC_OUT) move 8
+// channels per 16-byte access instead of one element per access.
 // Epilogue: each accumulator goes through shared memory, bias and activation per vec4, then the
 // strided store helpers (NCHW, NHWC, slices of larger tensors). Needs a subgroup size of 32.
 // B from the L1-resident buffer measured faster than staging each pass's weights in shared
@@ -31,49 +39,72 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // SU
 layout(constant_id = 55) const uint MODE = 0;
 layout(constant_id = 56) const uint TILE_H = 8;
 layout(constant_id = 57) const uint TILE_W = 32;      // multiple of 16
-layout(constant_id = 58) const uint MF = 4;           // M fragments per subgroup (<= MAX_F)
-layout(constant_id = 59) const uint NF = 4;           // N fragments per workgroup (<= MAX_F)
+layout(constant_id = 58) const uint MF = 4;           // M fragments per subgroup (<= MAX_MF, MF * NF <= 16)
+layout(constant_id = 59) const uint NF = 4;           // N fragments per workgroup (<= MAX_NF)
 layout(constant_id = 60) const uint N_BLOCKS = 1;     // workgroups along N: ceil(OUT_C / (NF * 16))
 layout(constant_id = 61) const uint N_PAD = 16;       // row length of the packed weights
 layout(constant_id = 62) const uint IC_PAD = 16;      // direct: channels per tap in K
 layout(constant_id = 63) const uint K_CHUNK = 16;     // im2col: K columns staged per pass
 layout(constant_id = 64) const uint K_PAD = 16;       // im2col: padded K
-layout(constant_id = 65) const uint D_TILE_H = 1;     // direct: staged rows (tile + halo)
+layout(constant_id = 65) const uint D_TILE_H = 1;     // staged input rows (tile + halo): direct, and im2col from RAW
 layout(constant_id = 66) const uint D_TILE_W = 1;
 layout(constant_id = 67) const uint A_PITCH = 24;     // im2col: shared row pitch (K_CHUNK + 8: fewer bank conflicts)
-layout(constant_id = 68) const uint A_SMEM = 1;       // halves of sA
+layout(constant_id = 68) const uint A_SMEM = 8;       // halves of sA (multiple of 8)
 layout(constant_id = 69) const uint SUBGROUPS = 4;
+layout(constant_id = 70) const uint RAW_SMEM = 8;     // im2col: halves of sRaw (multiple of 8), 8 = gather from global memory
+layout(constant_id = 71) const uint VEC_IN = 0;       // 1: input channels-last fp16, 8-aligned channel runs
+layout(constant_id = 72) const uint VEC_OUT = 0;      // 1: output channels-last fp16, 8-aligned channel runs
 
 #define MODE_DIRECT 0u
 #define MODE_IM2COL 1u
-#define MAX_F 4
+// MAX_MF: built twice, 4 (conv2d_coopmat_f16) and 8 (conv2d_coopmat_mf8_f16); a single
+// MAX_MF 8 build ran the MF 4 shapes ~3.5x slower on the H100.
+#ifndef MAX_MF
+#define MAX_MF 4
+#endif
+#define MAX_NF 4
 #define F 16u  // fragment edge
 #define STAGE_BATCH 8
 
-shared float16_t sA[A_SMEM];
+// sOut first and every size a multiple of 8 halves: cooperative-matrix loads and stores need
+// 16-byte aligned addresses, and the arrays are laid out in declaration order (a 1-element sRaw
+// before sOut broke every store on the H100).
 shared float sOut[SUBGROUPS * F * F];
+shared float16_t sA[A_SMEM];
+shared float16_t sRaw[RAW_SMEM];
 
+// 8 consecutive channels c .. c + 7 of pixel (y, x), zero outside the image and past IN_C.
+f16mat2x4 load8(uint n, uint c, int y, int x) {
+    bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+    int cy = clamp(y, 0, int(IN_H) - 1), cx = clamp(x, 0, int(IN_W) - 1);
+    if (VEC_IN != 0) {
+        // IN_C % 8 == 0 here, so the 8 channels are all valid or all padding.
+        uint q = (n * IN_STRIDE_N + uint(cy) * IN_STRIDE_H + uint(cx) * IN_STRIDE_W + min(c, IN_C - 8)) / 4;
+        f16mat2x4 v = f16mat2x4(heapF16x4[INPUT_SLOT].v[q], heapF16x4[INPUT_SLOT].v[q + 1]);
+        return inside && c < IN_C ? v : f16mat2x4(0.0);
+    }
+    f16mat2x4 v;
+    [[unroll]] for (uint j = 0; j < 8; ++j) {
+        float value = loadInput(n, min(c + j, IN_C - 1), cy, cx);
+        v[j / 4][j % 4] = float16_t(inside && c + j < IN_C ? value : 0.0);
+    }
+    return v;
+}
+
+// Direct mode: item i of a pass = (pixel p, channel half h); consecutive invocations take
+// consecutive pixels, so each load is coalesced for NCHW and each item's stores are contiguous.
 void stageDirect(uint n, int iy0, int ix0, uint c0) {
-    // 8 channels of one pixel per item; consecutive invocations take consecutive pixels, so
-    // each of the 8 loads is coalesced for NCHW and the 8 stores are contiguous.
     const uint pixels = D_TILE_H * D_TILE_W;
     for (uint i = gl_LocalInvocationID.x; i < 2 * pixels; i += gl_WorkGroupSize.x) {
-        uint p = i % pixels, half8 = i / pixels;
-        int y = iy0 + int(p / D_TILE_W), x = ix0 + int(p % D_TILE_W);
-        bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
-        int cy = clamp(y, 0, int(IN_H) - 1), cx = clamp(x, 0, int(IN_W) - 1);
-        uint cBase = c0 + half8 * 8;
-        float16_t v[8];
-        [[unroll]] for (uint j = 0; j < 8; ++j) {
-            float value = loadInput(n, min(cBase + j, IN_C - 1), cy, cx);
-            v[j] = float16_t(inside && cBase + j < IN_C ? value : 0.0);
-        }
-        [[unroll]] for (uint j = 0; j < 8; ++j) sA[p * 16 + half8 * 8 + j] = v[j];
+        uint p = i % pixels, h = i / pixels;
+        f16mat2x4 v = load8(n, c0 + h * 8, iy0 + int(p / D_TILE_W), ix0 + int(p % D_TILE_W));
+        [[unroll]] for (uint j = 0; j < 8; ++j) sA[p * 16 + h * 8 + j] = v[j / 4][j % 4];
     }
 }
 
-void stageIm2col(uint n, uint oy0, uint ox0, uint k0) {
-    // Loads are issued STAGE_BATCH at a time before any is stored, so their latencies overlap.
+// im2col from global memory. Loads are issued STAGE_BATCH at a time before any is stored, so
+// their latencies overlap.
+void gatherIm2colGlobal(uint n, uint oy0, uint ox0, uint k0) {
     const uint taps = K_H * K_W, pixels = TILE_H * TILE_W, count = pixels * K_CHUNK;
     for (uint base = gl_LocalInvocationID.x; base < count; base += gl_WorkGroupSize.x * STAGE_BATCH) {
         float16_t v[STAGE_BATCH];
@@ -94,6 +125,29 @@ void stageIm2col(uint n, uint oy0, uint ox0, uint k0) {
     }
 }
 
+// The raw input tile [IN_C][D_TILE_H][D_TILE_W], zero-padded, once per workgroup.
+void stageRaw(uint n, int iy0, int ix0) {
+    const uint plane = D_TILE_H * D_TILE_W;
+    for (uint i = gl_LocalInvocationID.x; i < IN_C * plane; i += gl_WorkGroupSize.x) {
+        uint c = i / plane, p = i % plane;
+        int y = iy0 + int(p / D_TILE_W), x = ix0 + int(p % D_TILE_W);
+        bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+        float value = loadInput(n, c, clamp(y, 0, int(IN_H) - 1), clamp(x, 0, int(IN_W) - 1));
+        sRaw[i] = float16_t(inside ? value : 0.0);
+    }
+}
+
+// im2col from the staged raw tile: item i = (pixel m, column k - k0), pixels fastest.
+void gatherIm2colShared(uint k0) {
+    const uint taps = K_H * K_W, pixels = TILE_H * TILE_W, plane = D_TILE_H * D_TILE_W;
+    for (uint i = gl_LocalInvocationID.x; i < pixels * K_CHUNK; i += gl_WorkGroupSize.x) {
+        uint m = i % pixels, k = k0 + i / pixels;
+        uint ic = k / taps, tap = k % taps;
+        uint y = (m / TILE_W) * STRIDE_Y + (tap / K_W) * DIL_Y, x = (m % TILE_W) * STRIDE_X + (tap % K_W) * DIL_X;
+        sA[m * A_PITCH + i / pixels] = ic < IN_C ? sRaw[ic * plane + y * D_TILE_W + x] : float16_t(0.0);
+    }
+}
+
 void main() {
     const uint fragsPerRow = TILE_W / F;
     uint sg = gl_SubgroupID;
@@ -101,14 +155,14 @@ void main() {
     uint n = gl_WorkGroupID.z / N_BLOCKS;
     uint nBase = (gl_WorkGroupID.z % N_BLOCKS) * NF * F;
     uint wBase = W_OFFSET + nBase;
+    int iy0 = int(oy0 * STRIDE_Y) - int(PAD_T), ix0 = int(ox0 * STRIDE_X) - int(PAD_L);
 
-    fcoopmatNV<32, gl_ScopeSubgroup, F, F> acc[MAX_F][MAX_F];
-    [[unroll]] for (uint i = 0; i < MAX_F; ++i)
-        [[unroll]] for (uint j = 0; j < MAX_F; ++j) acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
-    fcoopmatNV<16, gl_ScopeSubgroup, F, F> a, b[MAX_F];
+    fcoopmatNV<32, gl_ScopeSubgroup, F, F> acc[MAX_MF][MAX_NF];
+    [[unroll]] for (uint i = 0; i < MAX_MF; ++i)
+        [[unroll]] for (uint j = 0; j < MAX_NF; ++j) acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> a, b[MAX_NF];
 
     if (MODE == MODE_DIRECT) {
-        int iy0 = int(oy0 * STRIDE_Y) - int(PAD_T), ix0 = int(ox0 * STRIDE_X) - int(PAD_L);
         for (uint c0 = 0; c0 < IN_C; c0 += 16) {
             barrier();  // the previous pass is done reading sA
             stageDirect(n, iy0, ix0, c0);
@@ -116,33 +170,35 @@ void main() {
             for (uint ky = 0; ky < K_H; ++ky)
                 for (uint kx = 0; kx < K_W; ++kx) {
                     uint k = (ky * K_W + kx) * IC_PAD + c0;
-                    [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                    [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
                         if (j < NF) coopMatLoadNV(b[j], heapF16[W_SLOT].v, wBase + k * N_PAD + j * F, N_PAD, false);
-                    [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+                    [[unroll]] for (uint i = 0; i < MAX_MF; ++i) {
                         if (i >= MF) continue;
                         uint f = sg * MF + i;
                         uint row = (f / fragsPerRow) * STRIDE_Y + ky * DIL_Y;
                         uint col = (f % fragsPerRow) * F * STRIDE_X + kx * DIL_X;
                         coopMatLoadNV(a, sA, (row * D_TILE_W + col) * 16, STRIDE_X * 16, false);
-                        [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                        [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
                             if (j < NF) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
                     }
                 }
         }
     } else {
+        if (RAW_SMEM > 8) stageRaw(n, iy0, ix0);
         for (uint k0 = 0; k0 < K_PAD; k0 += K_CHUNK) {
-            barrier();
-            stageIm2col(n, oy0, ox0, k0);
+            barrier();  // sRaw is staged, and the previous chunk is done reading sA
+            if (RAW_SMEM > 8) gatherIm2colShared(k0);
+            else gatherIm2colGlobal(n, oy0, ox0, k0);
             barrier();
             uint steps = min(K_CHUNK, K_PAD - k0) / F;
             for (uint s = 0; s < steps; ++s) {
                 uint k = k0 + s * F;
-                [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
                     if (j < NF) coopMatLoadNV(b[j], heapF16[W_SLOT].v, wBase + k * N_PAD + j * F, N_PAD, false);
-                [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+                [[unroll]] for (uint i = 0; i < MAX_MF; ++i) {
                     if (i >= MF) continue;
                     coopMatLoadNV(a, sA, (sg * MF + i) * F * A_PITCH + s * F, A_PITCH, false);
-                    [[unroll]] for (uint j = 0; j < MAX_F; ++j)
+                    [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
                         if (j < NF) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
                 }
             }
@@ -150,40 +206,50 @@ void main() {
     }
 
     // Epilogue through this subgroup's 16x16 patch of sOut, stored column-major (element (pixel
-    // m, channel c) at c * 16 + m). Lane l takes pixel m = l % 16 and channels g, g + 2, ..., g + 14
-    // (g = l / 16): the reads are conflict-free, and each store instruction writes 16 consecutive
-    // pixels of two channels, whole 32-byte sectors for NCHW (lanes owning 8 pixels of one
-    // channel instead made every store touch 32 sectors: ~4x slower at 64 channels).
+    // m, channel c) at c * 16 + m). Lane l takes pixel m = l % 16 and half g = l / 16 of the
+    // channels: for strided outputs channels g, g + 2, ..., g + 14, so each store instruction
+    // writes 16 consecutive pixels of two channels, whole 32-byte sectors for NCHW (lanes owning
+    // 8 pixels of one channel instead made every store touch 32 sectors: ~4x slower at 64
+    // channels); for VEC_OUT channels 8g .. 8g + 7, one 16-byte store.
     uint patch0 = sg * F * F;
     uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
-    [[unroll]] for (uint i = 0; i < MAX_F; ++i) {
+    uint cStep = VEC_OUT != 0 ? 1 : 2, cFirst = VEC_OUT != 0 ? 8 * g : g;
+    [[unroll]] for (uint i = 0; i < MAX_MF; ++i) {
         if (i >= MF) continue;
         uint f = sg * MF + i;
         uint oy = oy0 + f / fragsPerRow, ox = ox0 + (f % fragsPerRow) * F + m;
-        [[unroll]] for (uint j = 0; j < MAX_F; ++j) {
+        [[unroll]] for (uint j = 0; j < MAX_NF; ++j) {
             if (j >= NF) continue;
             coopMatStoreNV(acc[i][j], sOut, patch0, F, true);
             subgroupMemoryBarrierShared();
             subgroupBarrier();
-            vec4 lo = vec4(sOut[patch0 + g * F + m], sOut[patch0 + (g + 2) * F + m], sOut[patch0 + (g + 4) * F + m],
-                           sOut[patch0 + (g + 6) * F + m]);
-            vec4 hi = vec4(sOut[patch0 + (g + 8) * F + m], sOut[patch0 + (g + 10) * F + m], sOut[patch0 + (g + 12) * F + m],
-                           sOut[patch0 + (g + 14) * F + m]);
+            vec4 lo, hi;
+            [[unroll]] for (uint q = 0; q < 4; ++q) {
+                lo[q] = sOut[patch0 + (cFirst + q * cStep) * F + m];
+                hi[q] = sOut[patch0 + (cFirst + (q + 4) * cStep) * F + m];
+            }
             subgroupBarrier();  // read before the next accumulator overwrites the patch
-            uint oc0 = nBase + j * F + g;
+            uint oc0 = nBase + j * F + cFirst;
             vec4 bLo, bHi;
             [[unroll]] for (uint q = 0; q < 4; ++q) {
-                bLo[q] = oc0 + 2 * q < OUT_C ? biasFor(oc0 + 2 * q) : 0.0;
-                bHi[q] = oc0 + 8 + 2 * q < OUT_C ? biasFor(oc0 + 8 + 2 * q) : 0.0;
+                bLo[q] = oc0 + q * cStep < OUT_C ? biasFor(oc0 + q * cStep) : 0.0;
+                bHi[q] = oc0 + (q + 4) * cStep < OUT_C ? biasFor(oc0 + (q + 4) * cStep) : 0.0;
             }
             // Bias and activation once per vec4 (applyActivation4): a per-element activation
             // switch made conv2d_tiled ~10x slower on NVIDIA.
             lo = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, lo + bLo);
             hi = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, hi + bHi);
-            if (oy < OUT_H && ox < OUT_W) {
+            if (oy >= OUT_H || ox >= OUT_W) {
+            } else if (VEC_OUT != 0) {
+                if (oc0 < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none
+                    uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc0) / 4;
+                    heapF16x4[OUT_SLOT].v[q] = f16vec4(lo);
+                    heapF16x4[OUT_SLOT].v[q + 1] = f16vec4(hi);
+                }
+            } else {
                 [[unroll]] for (uint q = 0; q < 4; ++q) {
-                    if (oc0 + 2 * q < OUT_C) storeFinished(n, oc0 + 2 * q, oy, ox, lo[q]);
-                    if (oc0 + 8 + 2 * q < OUT_C) storeFinished(n, oc0 + 8 + 2 * q, oy, ox, hi[q]);
+                    if (oc0 + q * 2 < OUT_C) storeFinished(n, oc0 + q * 2, oy, ox, lo[q]);
+                    if (oc0 + (q + 4) * 2 < OUT_C) storeFinished(n, oc0 + (q + 4) * 2, oy, ox, hi[q]);
                 }
             }
         }

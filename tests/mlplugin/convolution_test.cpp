@@ -514,6 +514,7 @@ detail::PlanContext coopContext(const Capabilities& caps, bool enabled = true) {
 
 uint32_t specOf(const detail::Plan& plan, uint32_t id) { return plan.pipelines[plan.execute.back().pipeline].specConstants.at(id); }
 constexpr uint32_t kCoopModeId = 55, kCoopNFId = 59, kCoopNBlocksId = 60, kCoopNPadId = 61, kCoopKPadId = 64;
+constexpr uint32_t kCoopTileHId = 56, kCoopMFId = 58, kCoopRawSmemId = 70, kCoopVecInId = 71, kCoopVecOutId = 72;
 
 TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     Capabilities caps = coopCaps();
@@ -542,6 +543,45 @@ TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     auto other = detail::planConvolution(coopContext(noShape), makeConv(p));
     ASSERT_TRUE(other.ok());
     EXPECT_STREQ(kernelOf(*other), "conv2d_tiled") << "no 16x16x16 shape with fp32 accumulators";
+}
+
+TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
+    Capabilities caps = coopCaps();
+    auto plan = [&](const ConvParams& p, uint32_t flags = 0) {
+        detail::PlanContext pc = coopContext(caps);
+        pc.executionFlags = flags;
+        auto r = detail::planConvolution(pc, makeConv(p));
+        EXPECT_TRUE(r.ok()) << r.error().message;
+        EXPECT_STREQ(kernelOf(*r), "conv2d_coopmat");
+        return std::move(*r);
+    };
+    // 64 outputs: 4 N fragments x 4 M fragments per subgroup; 32 or 12 outputs: 8 M fragments.
+    auto wide = plan({.inC = 64, .h = 1080, .w = 1920, .outC = 64, .type = F16});
+    EXPECT_EQ(specOf(wide, kCoopMFId), 4u);
+    EXPECT_EQ(specOf(wide, kCoopTileHId), 8u);
+    EXPECT_EQ(wide.execute.back().groups[1], 135u);
+    for (uint32_t outC : {32u, 12u}) {
+        auto narrow = plan({.inC = 64, .h = 1080, .w = 1920, .outC = outC, .type = F16});
+        EXPECT_EQ(specOf(narrow, kCoopMFId), 8u) << outC;
+        EXPECT_EQ(specOf(narrow, kCoopTileHId), 16u) << outC;
+        EXPECT_EQ(narrow.execute.back().groups[1], 68u) << "ceil(1080 / 16)";
+        expectDispatchLimits(narrow);
+    }
+    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses; otherwise per element.
+    auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16});
+    EXPECT_EQ(specOf(nhwc, kCoopVecInId), 1u);
+    EXPECT_EQ(specOf(nhwc, kCoopVecOutId), 1u);
+    auto nchw = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .type = F16});
+    EXPECT_EQ(specOf(nchw, kCoopVecInId), 0u);
+    EXPECT_EQ(specOf(nchw, kCoopVecOutId), 0u);
+    auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16});
+    EXPECT_EQ(specOf(odd, kCoopVecInId), 0u) << "33 channels: runs not 8-aligned";
+    EXPECT_EQ(specOf(odd, kCoopVecOutId), 0u) << "20 channels";
+    // Forced im2col stages the raw input tile once when it fits: 3 channels x (8 + 4) x (32 + 4).
+    auto first = plan({.inC = 3, .h = 1080, .w = 1920, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+                      ExecutionFlagForceCooperativeMatrix);
+    EXPECT_EQ(specOf(first, kCoopModeId), 1u);
+    EXPECT_EQ(specOf(first, kCoopRawSmemId), 3u * 12 * 36);
 }
 
 TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {

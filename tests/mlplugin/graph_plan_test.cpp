@@ -330,3 +330,47 @@ TEST(GraphFusion, FusedChainRunsAfterTheNodesItsLaterStepsRead) {
     EXPECT_EQ(plan->nodes[0].label, "convolution 'conv'");
     EXPECT_EQ(plan->nodes[1].chain.size(), 2u);
 }
+
+TEST(GraphLayout, Fp16ConvToConvIntermediatesGoChannelsLast) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", TensorDesc::make(DataType::Float16, {1, 3, 9, 7}));
+    ValueId shared = conv3x3(g, x, 3, 16, "c1", 3);          // read by two convolutions: NHWC
+    ValueId narrow = conv3x3(g, shared, 16, 12, "c2", 5);    // 12 channels: not 8-aligned, stays NCHW
+    ValueId left = conv3x3(g, narrow, 12, 8, "c4", 7);       // read by an add: stays NCHW
+    ValueId right = conv3x3(g, shared, 16, 8, "c3", 9);
+    ValueId sum = g.addNode(ElementWiseDesc{.name = "sum", .op = ElementWiseOp::Add}, {left, right}).value()[0];
+    g.markOutput(sum);
+
+    auto plan = planGraph(g, {.channelsLast = true});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->report.channelsLastValues, 1u);
+    const TensorDesc& nhwc = plan->values[shared].desc;
+    ASSERT_TRUE(nhwc.hasStrides);
+    EXPECT_EQ(nhwc.effectiveStrides()[1], 1u) << "channels innermost";
+    EXPECT_EQ(nhwc.effectiveStrides()[3], 16u);
+    EXPECT_EQ(nhwc.requiredBytes(), TensorDesc::make(DataType::Float16, {1, 16, 9, 7}).requiredBytes());
+    for (ValueId v : {x, narrow, left, right, sum}) EXPECT_FALSE(plan->values[v].desc.hasStrides) << plan->values[v].name;
+    // The writer's output and every reader's input carry the same layout.
+    for (const auto& pn : plan->nodes) {
+        const auto* conv = std::get_if<ConvolutionDesc>(&pn.node.op);
+        if (!conv) continue;
+        if (pn.node.outputs[0] == shared) {
+            EXPECT_EQ(conv->output.effectiveStrides(), nhwc.effectiveStrides());
+        }
+        if (pn.node.inputs[0] == shared) {
+            EXPECT_EQ(conv->input.effectiveStrides(), nhwc.effectiveStrides()) << pn.label;
+        }
+    }
+
+    auto packed = planGraph(g, {});  // off unless the device's tensor-core convolution is enabled
+    ASSERT_TRUE(packed.ok());
+    EXPECT_EQ(packed->report.channelsLastValues, 0u);
+    EXPECT_FALSE(packed->values[shared].desc.hasStrides);
+
+    GraphDesc f32Graph;  // fp32 intermediates keep NCHW
+    ValueId y = f32Graph.addInput("y", f32({1, 3, 9, 7}));
+    f32Graph.markOutput(conv3x3(f32Graph, conv3x3(f32Graph, y, 3, 16, "a", 11), 16, 8, "b", 13));
+    auto fp32Plan = planGraph(f32Graph, {.channelsLast = true});
+    ASSERT_TRUE(fp32Plan.ok());
+    EXPECT_EQ(fp32Plan->report.channelsLastValues, 0u);
+}

@@ -15,6 +15,7 @@ namespace bridge {
 
 struct Timing {
     double medianGpuMs = 0;     // timestamp queries around each execution
+    double minGpuMs = 0;        // the fastest execution: on a shared, noisy GPU the least disturbed
     double medianRecordUs = 0;  // CPU time of CommandRecorder::record
     uint32_t runs = 0;
 };

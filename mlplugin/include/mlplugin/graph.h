@@ -59,6 +59,10 @@ enum GraphCompileFlags : uint32_t {
     // memory into one dispatch. Opt-in: on the GPUs measured so far the fused kernel is slower
     // than the layers one by one (docs/ARCHITECTURE.md).
     GraphCompileFlagForceConvChains = 1u << 19,
+    // Keep every intermediate in the packed NCHW layout. By default, on devices whose tensor-core
+    // convolution is enabled, fp16 intermediates passed from one convolution to others are stored
+    // channels-last (NHWC), which that kernel reads and writes 8 channels per access.
+    GraphCompileFlagDisableChannelsLast = 1u << 20,
 };
 
 // What compileGraph decided (for logs, tests and tools).
@@ -70,6 +74,7 @@ struct GraphCompileReport {
     uint64_t temporaryBytesNaive = 0;      // one region per intermediate
     uint64_t persistentBytes = 0;
     uint32_t barriers = 0;                 // between dependent dispatches only
+    uint32_t channelsLastValues = 0;       // intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
 };
 
 // A compiled graph: one dispatchable whose inputs are the graph inputs followed by one more,

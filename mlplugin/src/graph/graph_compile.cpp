@@ -267,7 +267,9 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
                                     .alias = !(flags & GraphCompileFlagDisableAliasing),
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
-                                    .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes});
+                                    .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes,
+                                    .channelsLast = dev->planContext(flags & 0xFFFFu).cooperativeMatrix &&
+                                                    !(flags & GraphCompileFlagDisableChannelsLast)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 

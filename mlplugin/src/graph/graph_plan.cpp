@@ -205,6 +205,46 @@ void placeBarriers(GraphPlan& plan) {
     plan.report.barriers = barriers;
 }
 
+// Stores fp16 intermediates that one plain convolution writes and only plain convolutions read
+// (as their input) channels-last: the tensor-core kernel then moves 8 channels per 16-byte access
+// at both ends. Every kernel takes strided tensors, so this changes speed only. Graph inputs and
+// outputs, views and concat bases keep the layouts they have.
+void chooseChannelsLast(GraphPlan& plan) {
+    std::vector<int> producer(plan.values.size(), -1);
+    std::vector<std::vector<std::pair<size_t, size_t>>> readers(plan.values.size());  // (node, input index)
+    for (size_t i = 0; i < plan.nodes.size(); ++i) {
+        for (size_t k = 0; k < plan.nodes[i].node.inputs.size(); ++k)
+            if (ValueId v = plan.nodes[i].node.inputs[k]; v != kNoValue) readers[v].push_back({i, k});
+        for (ValueId v : plan.nodes[i].node.outputs) producer[v] = int(i);
+    }
+    auto plainConv = [&](size_t i) -> ConvolutionDesc* {
+        PlannedNode& pn = plan.nodes[i];
+        return pn.chain.empty() && pn.convChain.empty() ? std::get_if<ConvolutionDesc>(&pn.node.op) : nullptr;
+    };
+    std::vector<bool> viewBase(plan.values.size(), false);
+    for (const ValueView& view : plan.views)
+        if (view.base != kNoValue) viewBase[view.base] = true;
+    std::vector<bool> boundary(plan.values.size(), false);
+    for (ValueId v : plan.inputs) boundary[v] = true;
+    for (ValueId v : plan.outputs) boundary[v] = true;
+    for (size_t v = 0; v < plan.values.size(); ++v) {
+        TensorDesc& d = plan.values[v].desc;
+        if (boundary[v] || viewBase[v] || plan.views[v].base != kNoValue || producer[v] < 0 || readers[v].empty()) continue;
+        if (plan.values[v].kind != GraphValue::Kind::Intermediate || d.dataType != DataType::Float16 || d.rank != 4 || d.sizes[1] % 8)
+            continue;
+        ConvolutionDesc* writer = plainConv(size_t(producer[v]));
+        bool ok = writer && !writer->transposed && plan.nodes[size_t(producer[v])].node.outputs.size() == 1;
+        for (auto [i, k] : readers[v]) ok = ok && k == 0 && plainConv(i);
+        if (!ok) continue;
+        const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
+        TensorDesc nhwc = TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
+        d = nhwc;
+        writer->output = nhwc;
+        for (auto [i, k] : readers[v]) plainConv(i)->input = nhwc;
+        ++plan.report.channelsLastValues;
+    }
+}
+
 }  // namespace
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options) {
@@ -222,6 +262,7 @@ Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& optio
 
     plan.views.assign(plan.values.size(), {});
     if (options.fuse) fuseGraph(plan, options);
+    if (options.channelsLast) chooseChannelsLast(plan);
 
     plan.placement.assign(plan.values.size(), {});
     for (size_t i = 0; i < plan.inputs.size(); ++i) plan.placement[plan.inputs[i]] = {ValuePlacement::Where::GraphInput, uint32_t(i), 0, 0};

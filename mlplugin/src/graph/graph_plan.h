@@ -57,6 +57,7 @@ struct GraphPlanOptions {
     bool convChains = true;               // with fuse: fuse convolution chains (GraphCompileFlagDisableConvChains)
     bool forceConvChains = false;         // ...which happens only when forced (GraphCompileFlagForceConvChains)
     uint32_t sharedMemoryBytes = 49152;   // the device's, for the convolution chains' tiles
+    bool channelsLast = false;            // fp16 conv -> conv intermediates stored NHWC
 };
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);

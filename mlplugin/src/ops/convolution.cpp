@@ -14,7 +14,10 @@
 // shape with fp32 accumulators, subgroups of 32, fp16 input and output, groups 1, not
 // transposed, and its shared memory fits. There is no size heuristic, so any qualifying test
 // shape runs on it, except the im2col mode below where the tiled kernel takes the shape: on the
-// H100 conv 5x5 3->64 at 1080p ran 1.33 ms im2col vs 1.07 ms tiled. Testing:
+// H100 conv 5x5 3->64 at 1080p ran 1.33 ms im2col vs 1.07 ms tiled (1.55-3.8 ms with the raw
+// input tile staged in shared memory, vs 0.50 ms for the tiled kernel with fp16 arithmetic).
+// Channels-last fp16 tensors (the graph stores conv -> conv intermediates that way on such
+// devices) are read and written 8 channels per 16-byte access. Testing:
 // ExecutionFlagForceCooperativeMatrix uses the tensor-core kernel wherever it can run,
 // ExecutionFlagDisableCooperativeMatrix never. Its weights are a fp16 B matrix [K rows][N padded to the N block]
 // (pack_conv_coopmat.comp): packed at initialization for owned filters, at execution into the
@@ -53,7 +56,7 @@ enum PackConst : uint32_t {
 // Specialization constant ids of shaders/ml/conv2d_coopmat.comp (after conv2d_params.glsl's).
 enum CoopConst : uint32_t {
     kCcMode = kConvConstCount, kCcTileH, kCcTileW, kCcMF, kCcNF, kCcNBlocks, kCcNPad, kCcIcPad, kCcKChunk,
-    kCcKPad, kCcDTileH, kCcDTileW, kCcAPitch, kCcASmem, kCcSubgroups, kCcConstCount
+    kCcKPad, kCcDTileH, kCcDTileW, kCcAPitch, kCcASmem, kCcSubgroups, kCcRawSmem, kCcVecIn, kCcVecOut, kCcConstCount
 };
 static_assert(kCcMode == 55, "conv2d_coopmat.comp's constant ids start at 55");
 // Specialization constant ids of shaders/ml/pack_conv_coopmat.comp.
@@ -163,17 +166,21 @@ std::optional<TiledConfig> tiledConfig(const ConvolutionDesc& d, const ConvGeome
     return TiledConfig{uint32_t(ci), uint32_t(inTileH), uint32_t(inTileW), groups};
 }
 
-// The tensor-core kernel's shape: 4 subgroups, each 4 M fragments (16 pixels each) x up to 4 N
-// fragments (64 channels); a workgroup computes 8 x 32 pixels x 64 channels. Measured on the
-// H100 (3x3 64->64 at 1080p, fp16): 1.41 ms; 8 subgroups or 64-wide tiles 1.63-1.67 ms, 2 M
-// fragments per subgroup 5.0-5.6 ms.
-constexpr uint32_t kCoopSubgroups = 4, kCoopMF = 4, kCoopTileW = 32, kCoopTileH = kCoopSubgroups * kCoopMF * 16 / kCoopTileW;
+// The tensor-core kernel's shape: 4 subgroups of 32, tiles 32 pixels wide; each subgroup holds
+// MF M fragments (16 pixels each) x NF N fragments (up to 64 channels), at most 16 accumulators:
+// NF 4 -> MF 4 (a workgroup computes 8 x 32 pixels x 64 channels), NF <= 2 -> MF 8 (16 x 32
+// pixels, shader variant conv2d_coopmat_mf8), so narrow outputs read each B fragment for more
+// MMAs. Measured on the H100 (3x3 64->64 at 1080p, fp16): 8 subgroups or 64-wide tiles
+// 1.63-1.67 ms vs 1.41, MF 2 with NF 4 5.0-5.6 ms; the shipped upscaler 2.55 ms with MF 8 for
+// its narrow layers vs 2.76 with MF 4.
+constexpr uint32_t kCoopSubgroups = 4, kCoopTileW = 32, kCoopMaxAcc = 16, kCoopMaxMF = 8;
 constexpr uint32_t kCoopFrag = 16, kCoopMaxNF = 4, kCoopMaxKChunk = 64, kCoopSubgroupSize = 32;
+constexpr uint32_t kCoopWorkgroup = kCoopSubgroups * kCoopSubgroupSize;
 constexpr uint32_t kCoopDirect = 0, kCoopIm2col = 1;
 
 struct CoopConfig {
-    uint32_t mode = kCoopDirect, nf = 1, nBlocks = 1, nPad = 16, icPad = 16, kChunk = 16, kPad = 16, kRows = 16;
-    uint32_t dTileH = 1, dTileW = 1, aPitch = 24, aSmem = 1;
+    uint32_t mode = kCoopDirect, mf = 4, nf = 1, nBlocks = 1, nPad = 16, icPad = 16, kChunk = 16, kPad = 16, kRows = 16;
+    uint32_t tileH = 8, dTileH = 1, dTileW = 1, aPitch = 24, aSmem = 8, rawSmem = 8, vecIn = 0, vecOut = 0;
     std::array<uint32_t, 3> groups{};
     uint64_t weightBytes() const { return uint64_t(kRows) * nPad * 2; }
 };
@@ -188,6 +195,42 @@ bool hasCoopShape(const Capabilities& caps) {
 
 uint32_t roundUp(uint32_t a, uint32_t b) { return divUp(a, b) * b; }
 
+// Channels-last fp16 with every pixel's channel run starting 8-byte aligned: the kernel moves 8
+// channels per 16-byte access (f16vec4 pairs).
+bool vectorChannels(const TensorDesc& t) {
+    auto s = t.effectiveStrides();
+    return t.dataType == DataType::Float16 && s[1] == 1 && t.sizes[1] % 8 == 0 && s[0] % 4 == 0 && s[2] % 4 == 0 && s[3] % 4 == 0;
+}
+
+// The input rows and columns a tileH x kCoopTileW output tile reads.
+std::pair<uint64_t, uint64_t> coopInputTile(const ConvolutionDesc& d, const ConvGeometry& g, uint32_t tileH) {
+    uint64_t h = uint64_t(tileH - 1) * d.strides[0] + uint64_t(g.kH - 1) * d.dilations[0] + 1;
+    uint64_t w = uint64_t(kCoopTileW - 1) * d.strides[1] + uint64_t(g.kW - 1) * d.dilations[1] + 1;
+    return {h, w};
+}
+
+// Im2col mode's tile and shared memory: the largest M per subgroup and K chunk whose im2col
+// chunk fits `smemBytes` next to the raw input tile (staged once, gathered from shared memory),
+// else without it (gathered from global memory).
+bool coopIm2colLayout(CoopConfig& c, const ConvolutionDesc& d, const ConvGeometry& g, const std::vector<uint32_t>& mfs, uint64_t smemBytes) {
+    c.kRows = c.kPad;
+    for (bool withRaw : {true, false})
+        for (uint32_t mf : mfs) {
+            uint32_t tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
+            auto [h, w] = coopInputTile(d, g, tileH);
+            uint64_t raw = withRaw ? uint64_t(g.inC) * h * w : 0;
+            for (uint32_t kChunk = std::min(kCoopMaxKChunk, c.kPad); kChunk >= kCoopFrag; kChunk -= kCoopFrag) {
+                uint64_t aSmem = uint64_t(tileH) * kCoopTileW * (kChunk + 8);
+                if ((aSmem + roundUp(uint32_t(raw), 8) + 8) * 2 > smemBytes) continue;
+                c.mf = mf, c.tileH = tileH, c.kChunk = kChunk, c.aPitch = kChunk + 8, c.aSmem = uint32_t(aSmem);
+                c.rawSmem = withRaw ? roundUp(uint32_t(raw), 8) : 8;  // raw >= 8 x 32 halves, so never the 'none' size
+                c.dTileH = uint32_t(h), c.dTileW = uint32_t(w);
+                return true;
+            }
+        }
+    return false;
+}
+
 std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g) {
     if (!pc.cooperativeMatrix || !pc.fp16Storage || !pc.caps || d.transposed || d.groups != 1) return std::nullopt;
     if (d.input.dataType != DataType::Float16 || d.output.dataType != DataType::Float16) return std::nullopt;
@@ -198,36 +241,36 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
     c.nf = std::min(kCoopMaxNF, divUp(g.outC, kCoopFrag));
     c.nBlocks = divUp(g.outC, c.nf * kCoopFrag);
     c.nPad = c.nBlocks * c.nf * kCoopFrag;
+    c.vecIn = vectorChannels(d.input);
+    c.vecOut = vectorChannels(d.output);
     uint32_t taps = g.kH * g.kW;
     c.icPad = roundUp(g.inC, kCoopFrag);
     c.kPad = roundUp(g.inC * taps, kCoopFrag);
-    uint64_t outSmem = uint64_t(kCoopSubgroups) * kCoopFrag * kCoopFrag * 4;
-    uint64_t smemLimit = caps.maxComputeSharedMemoryBytes;
+    const uint64_t outSmem = uint64_t(kCoopSubgroups) * kCoopFrag * kCoopFrag * 4;
+    const uint64_t smemLimit = caps.maxComputeSharedMemoryBytes;
+    // Larger M per subgroup first, then the 4-fragment fallback when its tile does not fit.
+    std::vector<uint32_t> mfs;
+    for (uint32_t mf = std::min(kCoopMaxMF, kCoopMaxAcc / c.nf); mf >= 4; mf /= 2) mfs.push_back(mf);
     // Direct staging pads the channels of every tap to 16; when that would cost more than 1.5x the
     // K of the im2col order (few input channels: 3, 5, 17), gather im2col instead.
-    c.mode = uint64_t(c.icPad) * taps * 2 <= uint64_t(c.kPad) * 3 ? kCoopDirect : kCoopIm2col;
-    if (c.mode == kCoopDirect) {
-        uint64_t h = uint64_t(kCoopTileH - 1) * d.strides[0] + uint64_t(g.kH - 1) * d.dilations[0] + 1;
-        uint64_t w = uint64_t(kCoopTileW - 1) * d.strides[1] + uint64_t(g.kW - 1) * d.dilations[1] + 1;
-        if (h * w * kCoopFrag * 2 + outSmem <= smemLimit) {
-            c.dTileH = uint32_t(h), c.dTileW = uint32_t(w);
-            c.aSmem = c.dTileH * c.dTileW * kCoopFrag;
-            c.kRows = c.icPad * taps;
-        } else {
-            c.mode = kCoopIm2col;
-        }
+    bool direct = uint64_t(c.icPad) * taps * 2 <= uint64_t(c.kPad) * 3;
+    c.mode = kCoopIm2col;
+    for (uint32_t mf : mfs) {
+        if (!direct) break;
+        uint32_t tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
+        auto [h, w] = coopInputTile(d, g, tileH);
+        if (h * w * kCoopFrag * 2 + outSmem > smemLimit) continue;
+        c.mode = kCoopDirect, c.mf = mf, c.tileH = tileH;
+        c.dTileH = uint32_t(h), c.dTileW = uint32_t(w);
+        c.aSmem = c.dTileH * c.dTileW * kCoopFrag;
+        c.kRows = c.icPad * taps;
+        break;
     }
-    if (c.mode == kCoopIm2col) {
-        // Few input channels: the portable tiled kernel measured faster (header comment).
-        if (!(pc.executionFlags & ExecutionFlagForceCooperativeMatrix) && tiledConfig(d, g)) return std::nullopt;
-        c.kChunk = std::min(kCoopMaxKChunk, c.kPad);
-        c.aPitch = c.kChunk + 8;
-        c.aSmem = kCoopTileH * kCoopTileW * c.aPitch;
-        c.kRows = c.kPad;
-        if (uint64_t(c.aSmem) * 2 + outSmem > smemLimit) return std::nullopt;
-    }
+    if (c.mode == kCoopIm2col && !coopIm2colLayout(c, d, g, mfs, smemLimit - outSmem)) return std::nullopt;
+    // Few input channels: the portable tiled kernel measured faster (header comment).
+    if (c.mode == kCoopIm2col && !(pc.executionFlags & ExecutionFlagForceCooperativeMatrix) && tiledConfig(d, g)) return std::nullopt;
     uint64_t z = uint64_t(g.batch) * c.nBlocks;
-    c.groups = {divUp(g.outW, kCoopTileW), divUp(g.outH, kCoopTileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
+    c.groups = {divUp(g.outW, kCoopTileW), divUp(g.outH, c.tileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
     if (c.groups[0] > 65535 || c.groups[1] > 65535 || z > 65535 || c.weightBytes() > UINT32_MAX) return std::nullopt;
     return c;
 }
@@ -326,14 +369,15 @@ Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
     Launch launch;
     if (coop) {
         spec.resize(kCcConstCount);
-        spec[0] = kCoopSubgroups * kCoopSubgroupSize, spec[1] = 1, spec[2] = 1;
-        spec[kCcMode] = coop->mode, spec[kCcTileH] = kCoopTileH, spec[kCcTileW] = kCoopTileW, spec[kCcMF] = kCoopMF;
+        spec[0] = kCoopWorkgroup, spec[1] = 1, spec[2] = 1;
+        spec[kCcMode] = coop->mode, spec[kCcTileH] = coop->tileH, spec[kCcTileW] = kCoopTileW, spec[kCcMF] = coop->mf;
         spec[kCcNF] = coop->nf, spec[kCcNBlocks] = coop->nBlocks, spec[kCcNPad] = coop->nPad, spec[kCcIcPad] = coop->icPad;
         spec[kCcKChunk] = coop->kChunk, spec[kCcKPad] = coop->kPad, spec[kCcDTileH] = coop->dTileH, spec[kCcDTileW] = coop->dTileW;
         spec[kCcAPitch] = coop->aPitch, spec[kCcASmem] = coop->aSmem, spec[kCcSubgroups] = kCoopSubgroups;
+        spec[kCcRawSmem] = coop->rawSmem, spec[kCcVecIn] = coop->vecIn, spec[kCcVecOut] = coop->vecOut;
         launch.groups = coop->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
-        plan.pipelines[0] = {shaders::conv2d_coopmat_f16(), std::move(spec), "conv2d_coopmat"};
+        plan.pipelines[0] = {coop->mf > 4 ? shaders::conv2d_coopmat_mf8_f16() : shaders::conv2d_coopmat_f16(), std::move(spec), "conv2d_coopmat"};
     } else if (auto tiled = tiledConfig(d, g)) {
         spec[0] = 8, spec[1] = 8, spec[2] = 1;
         spec[kCiChunk] = tiled->ciChunk, spec[kInTileH] = tiled->inTileH, spec[kInTileW] = tiled->inTileW;
