@@ -90,6 +90,8 @@ Status checkSameSizes(const TensorDesc& a, const TensorDesc& b, const std::strin
 // One planner per operator family (each in its own source file).
 Result<Plan> planElementWise(const PlanContext&, const ElementWiseDesc&);
 Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc&);
+// Whether planConvolution would put `d` on the tensor-core kernel (conv2d_coopmat).
+bool convolutionUsesTensorCores(const PlanContext&, const ConvolutionDesc& d);
 Result<Plan> planGemm(const PlanContext&, const GemmDesc&);
 Result<Plan> planPooling(const PlanContext&, const PoolingDesc&);
 Result<Plan> planResample(const PlanContext&, const ResampleDesc&);

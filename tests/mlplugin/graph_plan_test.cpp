@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <random>
 
 using namespace mlplugin;
@@ -332,6 +333,7 @@ TEST(GraphFusion, FusedChainRunsAfterTheNodesItsLaterStepsRead) {
 }
 
 TEST(GraphLayout, Fp16ConvToConvIntermediatesGoChannelsLast) {
+    auto everyConv = [](const ConvolutionDesc&) { return true; };
     GraphDesc g;
     ValueId x = g.addInput("x", TensorDesc::make(DataType::Float16, {1, 3, 9, 7}));
     ValueId shared = conv3x3(g, x, 3, 16, "c1", 3);          // read by two convolutions: NHWC
@@ -341,7 +343,7 @@ TEST(GraphLayout, Fp16ConvToConvIntermediatesGoChannelsLast) {
     ValueId sum = g.addNode(ElementWiseDesc{.name = "sum", .op = ElementWiseOp::Add}, {left, right}).value()[0];
     g.markOutput(sum);
 
-    auto plan = planGraph(g, {.channelsLast = true});
+    auto plan = planGraph(g, {.channelsLastConv = everyConv});
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     EXPECT_EQ(plan->report.channelsLastValues, 1u);
     const TensorDesc& nhwc = plan->values[shared].desc;
@@ -370,7 +372,26 @@ TEST(GraphLayout, Fp16ConvToConvIntermediatesGoChannelsLast) {
     GraphDesc f32Graph;  // fp32 intermediates keep NCHW
     ValueId y = f32Graph.addInput("y", f32({1, 3, 9, 7}));
     f32Graph.markOutput(conv3x3(f32Graph, conv3x3(f32Graph, y, 3, 16, "a", 11), 16, 8, "b", 13));
-    auto fp32Plan = planGraph(f32Graph, {.channelsLast = true});
+    auto fp32Plan = planGraph(f32Graph, {.channelsLastConv = everyConv});
     ASSERT_TRUE(fp32Plan.ok());
     EXPECT_EQ(fp32Plan->report.channelsLastValues, 0u);
+}
+
+TEST(GraphLayout, ChannelsLastOnlyWhereEveryConvolutionTakesIt) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", TensorDesc::make(DataType::Float16, {1, 3, 9, 7}));
+    ValueId a = conv3x3(g, x, 3, 16, "first", 3);   // its kernel would store NHWC element by element
+    ValueId b = conv3x3(g, a, 16, 16, "second", 5);
+    g.markOutput(conv3x3(g, b, 16, 8, "third", 7));
+    std::vector<std::string> asked;
+    auto notFirst = [&](const ConvolutionDesc& d) {
+        asked.push_back(d.name);
+        return d.name != "first";
+    };
+    auto plan = planGraph(g, {.channelsLastConv = notFirst});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_FALSE(plan->values[a].desc.hasStrides) << "its writer does not take NHWC well";
+    EXPECT_TRUE(plan->values[b].desc.hasStrides);
+    EXPECT_EQ(plan->report.channelsLastValues, 1u);
+    EXPECT_NE(std::find(asked.begin(), asked.end(), "third"), asked.end()) << "readers are asked too";
 }

@@ -259,6 +259,17 @@ SlotRule graphRule(std::string name, const TensorDesc& desc, std::vector<SubBind
 }  // namespace
 }  // namespace detail
 
+namespace detail {
+namespace {
+// Channels-last intermediates where the tensor-core convolution takes them (graph_plan.cpp).
+std::function<bool(const ConvolutionDesc&)> channelsLastRule(const DeviceImpl& device, uint32_t flags) {
+    PlanContext pc = device.planContext(flags & 0xFFFFu);
+    if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelsLast)) return {};
+    return [pc](const ConvolutionDesc& d) { return convolutionUsesTensorCores(pc, d); };
+}
+}  // namespace
+}  // namespace detail
+
 Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags) {
     using namespace detail;
     auto* dev = dynamic_cast<DeviceImpl*>(&device);
@@ -268,8 +279,7 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
                                     .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes,
-                                    .channelsLast = dev->planContext(flags & 0xFFFFu).cooperativeMatrix &&
-                                                    !(flags & GraphCompileFlagDisableChannelsLast)});
+                                    .channelsLastConv = channelsLastRule(*dev, flags)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 

@@ -206,10 +206,12 @@ void placeBarriers(GraphPlan& plan) {
 }
 
 // Stores fp16 intermediates that one plain convolution writes and only plain convolutions read
-// (as their input) channels-last: the tensor-core kernel then moves 8 channels per 16-byte access
-// at both ends. Every kernel takes strided tensors, so this changes speed only. Graph inputs and
-// outputs, views and concat bases keep the layouts they have.
-void chooseChannelsLast(GraphPlan& plan) {
+// (as their input) channels-last, when `onTensorCores` says all of them run on the tensor-core
+// kernel with that layout: it then moves 8 channels per 16-byte access at both ends (the portable
+// kernels would store NHWC one strided element at a time: ESPCN's first layer, on the tiled
+// kernel, made the network 0.9 ms slower on the H100). Every kernel takes strided tensors, so
+// this changes speed only. Graph inputs and outputs, views and concat bases keep their layouts.
+void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const ConvolutionDesc&)>& onTensorCores) {
     std::vector<int> producer(plan.values.size(), -1);
     std::vector<std::vector<std::pair<size_t, size_t>>> readers(plan.values.size());  // (node, input index)
     for (size_t i = 0; i < plan.nodes.size(); ++i) {
@@ -238,6 +240,15 @@ void chooseChannelsLast(GraphPlan& plan) {
         if (!ok) continue;
         const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
         TensorDesc nhwc = TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
+        ConvolutionDesc writes = *writer;
+        writes.output = nhwc;
+        ok = onTensorCores(writes);
+        for (auto [i, k] : readers[v]) {
+            ConvolutionDesc reads = *plainConv(i);
+            reads.input = nhwc;
+            ok = ok && onTensorCores(reads);
+        }
+        if (!ok) continue;
         d = nhwc;
         writer->output = nhwc;
         for (auto [i, k] : readers[v]) plainConv(i)->input = nhwc;
@@ -262,7 +273,7 @@ Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& optio
 
     plan.views.assign(plan.values.size(), {});
     if (options.fuse) fuseGraph(plan, options);
-    if (options.channelsLast) chooseChannelsLast(plan);
+    if (options.channelsLastConv) chooseChannelsLast(plan, options.channelsLastConv);
 
     plan.placement.assign(plan.values.size(), {});
     for (size_t i = 0; i < plan.inputs.size(); ++i) plan.placement[plan.inputs[i]] = {ValuePlacement::Where::GraphInput, uint32_t(i), 0, 0};

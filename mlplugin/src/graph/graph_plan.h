@@ -6,6 +6,7 @@
 #include "mlplugin/graph.h"
 
 #include <cstdint>
+#include <functional>
 #include <string>
 #include <vector>
 
@@ -57,7 +58,9 @@ struct GraphPlanOptions {
     bool convChains = true;               // with fuse: fuse convolution chains (GraphCompileFlagDisableConvChains)
     bool forceConvChains = false;         // ...which happens only when forced (GraphCompileFlagForceConvChains)
     uint32_t sharedMemoryBytes = 49152;   // the device's, for the convolution chains' tiles
-    bool channelsLast = false;            // fp16 conv -> conv intermediates stored NHWC
+    // fp16 conv -> conv intermediates stored NHWC where this says the writer and every reader
+    // run on the tensor-core kernel with that layout (empty: never).
+    std::function<bool(const ConvolutionDesc&)> channelsLastConv;
 };
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);

@@ -325,6 +325,10 @@ bool anyHalf(const ConvolutionDesc& d) {
 
 }  // namespace
 
+bool convolutionUsesTensorCores(const PlanContext& pc, const ConvolutionDesc& d) {
+    return validateConvolution(d, pc).ok() && coopConfig(pc, d, convolutionGeometry(d)).has_value();
+}
+
 Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
     MLP_TRY(validateConvolution(d, pc));
     ConvGeometry g = convolutionGeometry(d);
