@@ -218,12 +218,13 @@ bool coopIm2colLayout(CoopConfig& c, const ConvolutionDesc& d, const ConvGeometr
         for (uint32_t mf : mfs) {
             uint32_t tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
             auto [h, w] = coopInputTile(d, g, tileH);
-            uint64_t raw = withRaw ? uint64_t(g.inC) * h * w : 0;
+            // Halves, a multiple of 8 (16-byte aligned arrays); at least 8 x 32, so never the 'none' size 8.
+            uint64_t raw = withRaw ? (uint64_t(g.inC) * h * w + 7) / 8 * 8 : 8;
             for (uint32_t kChunk = std::min(kCoopMaxKChunk, c.kPad); kChunk >= kCoopFrag; kChunk -= kCoopFrag) {
                 uint64_t aSmem = uint64_t(tileH) * kCoopTileW * (kChunk + 8);
-                if ((aSmem + roundUp(uint32_t(raw), 8) + 8) * 2 > smemBytes) continue;
+                if ((aSmem + raw) * 2 > smemBytes) continue;
                 c.mf = mf, c.tileH = tileH, c.kChunk = kChunk, c.aPitch = kChunk + 8, c.aSmem = uint32_t(aSmem);
-                c.rawSmem = withRaw ? roundUp(uint32_t(raw), 8) : 8;  // raw >= 8 x 32 halves, so never the 'none' size
+                c.rawSmem = uint32_t(raw);
                 c.dTileH = uint32_t(h), c.dTileW = uint32_t(w);
                 return true;
             }
