@@ -137,14 +137,16 @@ void stageRaw(uint n, int iy0, int ix0) {
     }
 }
 
-// im2col from the staged raw tile: item i = (pixel m, column k - k0), pixels fastest.
+// im2col from the staged raw tile: item i = (pixel m, column k - k0), columns fastest, so a
+// subgroup writes one contiguous run of a row (pixels fastest wrote 144 bytes apart: 8-way bank
+// conflicts) and reads neighbouring taps of one row.
 void gatherIm2colShared(uint k0) {
     const uint taps = K_H * K_W, pixels = TILE_H * TILE_W, plane = D_TILE_H * D_TILE_W;
     for (uint i = gl_LocalInvocationID.x; i < pixels * K_CHUNK; i += gl_WorkGroupSize.x) {
-        uint m = i % pixels, k = k0 + i / pixels;
+        uint m = i / K_CHUNK, kc = i % K_CHUNK, k = k0 + kc;
         uint ic = k / taps, tap = k % taps;
         uint y = (m / TILE_W) * STRIDE_Y + (tap / K_W) * DIL_Y, x = (m % TILE_W) * STRIDE_X + (tap % K_W) * DIL_X;
-        sA[m * A_PITCH + i / pixels] = ic < IN_C ? sRaw[ic * plane + y * D_TILE_W + x] : float16_t(0.0);
+        sA[m * A_PITCH + kc] = ic < IN_C ? sRaw[ic * plane + y * D_TILE_W + x] : float16_t(0.0);
     }
 }
 
