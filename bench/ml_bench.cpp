@@ -375,7 +375,7 @@ int main(int argc, char** argv) {
             bench::Network net = c.build();
             bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));
-            bridge::Timing t = session.time(o.runs, o.warmup);
+            bridge::Timing t = session.time(o.runs, o.warmup, o.smoke ? std::chrono::milliseconds(0) : std::chrono::milliseconds(250));
             Row r{c.name, c.group, c.resolution, c.variant};
             r.gflop = net.gflop;
             r.bytes = minimumBytes(net.graph);

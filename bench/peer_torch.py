@@ -119,10 +119,20 @@ def shipped_models(assets):
     return found
 
 
+# Warm-up lasts at least this long: an idle H100 sits at 345-700 MHz and needs ~0.1-0.2 s of work
+# to reach its 1980 MHz boost clock; timing short cases before that measured them 2-3x slow
+# (nvidia-smi trace, bench/RESULTS.md). ml_bench does the same (bridge/src/graph_session.cpp).
+WARMUP_SECONDS = 0.25
+
+
 def time_cuda(fn, runs, warmup):
     for _ in range(warmup):
         fn()
     torch.cuda.synchronize()
+    start = time.perf_counter()
+    while time.perf_counter() - start < WARMUP_SECONDS:
+        fn()
+        torch.cuda.synchronize()
     times = []
     for _ in range(runs):
         start, end = torch.cuda.Event(enable_timing=True), torch.cuda.Event(enable_timing=True)

@@ -164,7 +164,7 @@ void GraphSession::run() {
     });
 }
 
-Timing GraphSession::time(uint32_t runs, uint32_t warmup) {
+Timing GraphSession::time(uint32_t runs, uint32_t warmup, std::chrono::milliseconds clockRampUp) {
     if (!ctx_.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
     VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
@@ -176,6 +176,20 @@ Timing GraphSession::time(uint32_t runs, uint32_t warmup) {
         VkQueryPool pool;
         ~PoolOwner() { vkDestroyQueryPool(device, pool, nullptr); }
     } owner{ctx_.device(), queries};
+    // Keep the GPU busy for a while first: an idle GPU runs at a fraction of its boost clock and
+    // needs ~0.1-0.2 s of work to ramp up (H100: 345-700 -> 1980 MHz). Without this, short cases
+    // were timed mid-ramp, 2-3x slow for part of their runs (bench/RESULTS.md).
+    const auto rampStart = std::chrono::steady_clock::now();
+    while (std::chrono::steady_clock::now() - rampStart < clockRampUp) {
+        ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+            for (uint32_t i = 0; i < std::max(warmup, 1u); ++i) {
+                barrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+                check(recorder_->record(cmd, *compiled_.op, *table_), "record");
+            }
+        });
+    }
+
     std::vector<double> recordUs;
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdResetQueryPool(cmd, queries, 0, 2 * runs);

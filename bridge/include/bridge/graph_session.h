@@ -8,6 +8,7 @@
 #include "mlplugin/graph.h"
 #include "mlplugin/mlplugin.h"
 
+#include <chrono>
 #include <memory>
 #include <vector>
 
@@ -33,7 +34,9 @@ public:
     void setInputs(const std::vector<std::vector<float>>& inputs);
     void run();
     // `warmup` untimed, then `runs` timed executions in one command buffer, barriers between them.
-    Timing time(uint32_t runs, uint32_t warmup = 1);
+    // `clockRampUp`: how long to keep the GPU busy before the timed submission (idle GPUs start
+    // at a low clock); 0 for smoke runs.
+    Timing time(uint32_t runs, uint32_t warmup = 1, std::chrono::milliseconds clockRampUp = std::chrono::milliseconds(250));
     std::vector<std::vector<float>> readOutputs();
 
 private:
