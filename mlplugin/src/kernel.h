@@ -90,6 +90,9 @@ Status checkSameSizes(const TensorDesc& a, const TensorDesc& b, const std::strin
 // One planner per operator family (each in its own source file).
 Result<Plan> planElementWise(const PlanContext&, const ElementWiseDesc&);
 Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc&);
+// Graph compilation: `d` with `storeThrough` (a depth-to-space reading d.output) folded into its
+// store; the output slot then takes storeThrough->output.
+Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d, const DepthToSpaceDesc& storeThrough);
 // Whether planConvolution would put `d` on the tensor-core kernel (conv2d_coopmat).
 bool convolutionUsesTensorCores(const PlanContext&, const ConvolutionDesc& d);
 Result<Plan> planGemm(const PlanContext&, const GemmDesc&);

@@ -68,6 +68,12 @@ layout(constant_id = 52) const uint OC_BLOCKS = 1;  // ceil(OUT_C / OC_BLOCK)
 layout(constant_id = 53) const uint TAP_STEP_Y = 1;
 layout(constant_id = 54) const uint TAP_STEP_X = 1;
 
+// A depth-to-space folded into the store (graph compilation): the convolution's OUT_C channels
+// land at channel oc / b^2 (CRD) or oc % C (DCR) of a [N, OUT_C / b^2, OUT_H * b, OUT_W * b]
+// tensor whose strides are the OUT_STRIDE_* above. Ids after conv2d_coopmat.comp's.
+layout(constant_id = 73) const uint D2S_BLOCK = 1;  // 1: none
+layout(constant_id = 74) const uint D2S_CRD = 0;    // 0: DCR, 1: CRD
+
 #define INPUT_SLOT 0u
 
 // Caller guarantees 0 <= y < IN_H, 0 <= x < IN_W.
@@ -86,6 +92,16 @@ float biasFor(uint oc) { return HAS_BIAS != 0 ? loadElem(B_SLOT, B_DTYPE, B_OFFS
 
 // Stores one finished output element (bias and activation already applied).
 void storeFinished(uint n, uint oc, uint y, uint x, float v) {
+    if (D2S_BLOCK > 1) {
+        const uint b = D2S_BLOCK, channels = OUT_C / (b * b);
+        uint c, by, bx;
+        if (D2S_CRD != 0) {  // oc = (c * b + by) * b + bx
+            c = oc / (b * b), by = (oc / b) % b, bx = oc % b;
+        } else {  // oc = (by * b + bx) * C + c
+            by = oc / (b * channels), bx = (oc / channels) % b, c = oc % channels;
+        }
+        oc = c, y = y * b + by, x = x * b + bx;
+    }
     storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
 }
 

@@ -94,6 +94,22 @@ TEST_P(ConvChainTest, FusedChainMatchesReference) {
     }
 }
 
+// Layer by layer, the depth-to-space (DCR and CRD, blocks 2 and 3, batch 2) folds into the last
+// convolution's store: one dispatch fewer, same function.
+TEST_P(ConvChainTest, LayerByLayerFoldsDepthToSpaceIntoTheStore) {
+    auto [c, type] = GetParam();
+    if (type == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    GraphDesc g = build(c, type);
+    auto compiled = compileGraph(optest::device(), g, GraphCompileFlagDisableConvChains);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    const auto& fusions = compiled->report.fusions;
+    bool folded = std::any_of(fusions.begin(), fusions.end(), [](const std::string& f) { return f.find("depth-to-space in the convolution's store") != std::string::npos; });
+    EXPECT_EQ(folded, c.block > 1);
+    EXPECT_EQ(compiled->report.dispatchablesOut, c.layers.size());
+    optest::checkGraph(g, {}, GraphCompileFlagDisableConvChains);
+    optest::checkGraph(g, {}, GraphCompileFlagDisableFusion);  // the separate depth-to-space, for comparison
+}
+
 INSTANTIATE_TEST_SUITE_P(Chains, ConvChainTest,
                          ::testing::Combine(::testing::ValuesIn(kCases), ::testing::Values(DataType::Float32, DataType::Float16)),
                          [](const auto& p) { return std::string(std::get<0>(p.param).name) + "_" + toString(std::get<1>(p.param)); });
@@ -105,7 +121,7 @@ TEST_F(ConvChainFlags, DisableFlagCompilesLayerByLayer) {
     GraphDesc g = build(kCases[0], DataType::Float32);
     auto compiled = compileGraph(optest::device(), g, GraphCompileFlagDisableConvChains | GraphCompileFlagForceConvChains);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
-    EXPECT_EQ(compiled->report.dispatchablesOut, 4u);
+    EXPECT_EQ(compiled->report.dispatchablesOut, 3u) << "layer by layer; the depth-to-space folds into the last store";
     for (const std::string& f : compiled->report.fusions) EXPECT_EQ(f.find("convolution-chain"), std::string::npos) << f;
     optest::checkGraph(g, {}, GraphCompileFlagDisableConvChains);
 }

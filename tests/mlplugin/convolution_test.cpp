@@ -644,3 +644,20 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
 }
 
 }  // namespace
+
+// Graph compilation folds a depth-to-space into the store; a mismatched one is named, not run.
+TEST(ConvolutionPlan, DepthToSpaceInTheStoreMustMatchTheOutput) {
+    detail::PlanContext pc;
+    ConvolutionDesc conv = makeConv({.inC = 8, .h = 9, .w = 7, .outC = 12, .type = F32}, "tail");
+    DepthToSpaceDesc d2s{.name = "shuffle", .input = conv.output, .output = TensorDesc::make(F32, {1, 3, 18, 14}), .blockSize = 2};
+    auto ok = detail::planConvolution(pc, conv, d2s);
+    ASSERT_TRUE(ok.ok()) << ok.error().message;
+    EXPECT_EQ(ok->pipelines[ok->execute.back().pipeline].specConstants.at(73), 2u) << "D2S_BLOCK";
+    d2s.output = TensorDesc::make(F32, {1, 3, 18, 15});
+    auto bad = detail::planConvolution(pc, conv, d2s);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("convolution 'tail': depth-to-space 'shuffle' (block 2"), std::string::npos) << bad.error().message;
+    d2s.output = TensorDesc::make(F32, {1, 3, 18, 14});
+    d2s.blockSize = 3;
+    EXPECT_FALSE(detail::planConvolution(pc, conv, d2s).ok()) << "12 channels do not split into 3 x 3 blocks";
+}

@@ -395,3 +395,35 @@ TEST(GraphLayout, ChannelsLastOnlyWhereEveryConvolutionTakesIt) {
     EXPECT_EQ(plan->report.channelsLastValues, 1u);
     EXPECT_NE(std::find(asked.begin(), asked.end(), "third"), asked.end()) << "readers are asked too";
 }
+
+TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
+    auto build = [](bool convAlsoOutput) {
+        GraphDesc g;
+        ValueId x = g.addInput("x", f32({1, 3, 9, 7}));
+        ValueId c = conv3x3(g, x, 3, 12, "tail", 3);
+        DepthToSpaceDesc d2s{.name = "shuffle", .blockSize = 2, .order = DepthSpaceOrder::CRD};
+        ValueId y = g.addNode(d2s, {c}).value()[0];
+        g.markOutput(y);
+        if (convAlsoOutput) g.markOutput(c);
+        return std::make_pair(g, y);
+    };
+    auto [g, y] = build(false);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 1u);
+    const auto& folded = plan->nodes[0];
+    ASSERT_TRUE(folded.storeDepthToSpace.has_value());
+    EXPECT_EQ(folded.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    EXPECT_EQ(folded.node.outputs[0], y) << "the fused node writes the depth-to-space's output";
+    EXPECT_TRUE(std::holds_alternative<ConvolutionDesc>(folded.node.op));
+    EXPECT_NE(plan->report.fusions.back().find("depth-to-space in the convolution's store"), std::string::npos);
+
+    auto [g2, y2] = build(true);  // the convolution's own output is needed too: no folding
+    auto both = planGraph(g2, {});
+    ASSERT_TRUE(both.ok());
+    EXPECT_EQ(both->nodes.size(), 2u);
+    EXPECT_FALSE(both->nodes[0].storeDepthToSpace.has_value());
+    auto off = planGraph(g, {.fuse = false});
+    ASSERT_TRUE(off.ok());
+    EXPECT_EQ(off->nodes.size(), 2u);
+}

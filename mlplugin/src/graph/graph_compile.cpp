@@ -152,7 +152,9 @@ struct GraphBuilder {
         size_t slots = ins.size() + operatorOutputs(desc).size();
         if (slots > kMaxTensorSlots) return invalidArgument(nodeLabel(i) + ": too many tensors for one descriptor set");
 
-        Result<Plan> p = planOperator(device.planContext(executionFlags), desc);
+        Result<Plan> p = pn.storeDepthToSpace
+                             ? planConvolution(device.planContext(executionFlags), std::get<ConvolutionDesc>(desc), *pn.storeDepthToSpace)
+                             : planOperator(device.planContext(executionFlags), desc);
         if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
         pn.node.op = desc;
         return addNodeBuild(i, std::move(*p));

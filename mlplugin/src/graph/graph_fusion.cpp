@@ -458,12 +458,35 @@ bool fuseConvChains(FusionState& s, uint32_t sharedBytes, bool force) {
     return false;
 }
 
+// conv -> depth_to_space, the convolution's output read by nothing else: the convolution stores
+// each element where the depth-to-space would move it (conv2d_params.glsl storeFinished), which
+// saves a dispatch and a full read and write of the convolution's output.
+bool foldDepthToSpaceIntoConvolution(FusionState& s) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        const auto* c = std::get_if<ConvolutionDesc>(&conv.node.op);
+        if (!c || !conv.convChain.empty() || !conv.chain.empty() || conv.storeDepthToSpace || conv.node.outputs.size() != 1) continue;
+        ValueId mid = conv.node.outputs[0];
+        int d = s.singleUse(mid) ? s.consumerOf(mid) : -1;
+        const auto* d2s = d >= 0 ? std::get_if<DepthToSpaceDesc>(&s.nodes[d].node.op) : nullptr;
+        if (!d2s || d2s->output.dataType != s.values[mid].desc.dataType) continue;
+        s.log.push_back(conv.label + " + " + s.nodes[d].label + " -> depth-to-space in the convolution's store");
+        conv.storeDepthToSpace = *d2s;
+        conv.node.outputs = s.nodes[d].node.outputs;
+        conv.label += " + " + s.nodes[d].label;
+        s.nodes.erase(s.nodes.begin() + d);
+        return true;
+    }
+    return false;
+}
+
 }  // namespace
 
 void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
     while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || foldGemmBias(s) || fuseActivations(s)) {}
     if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes, options.forceConvChains)) {}
+    while (foldDepthToSpaceIntoConvolution(s)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);

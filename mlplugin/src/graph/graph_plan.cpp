@@ -235,7 +235,8 @@ void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const Convolut
         if (plan.values[v].kind != GraphValue::Kind::Intermediate || d.dataType != DataType::Float16 || d.rank != 4 || d.sizes[1] % 8)
             continue;
         ConvolutionDesc* writer = plainConv(size_t(producer[v]));
-        bool ok = writer && !writer->transposed && plan.nodes[size_t(producer[v])].node.outputs.size() == 1;
+        const PlannedNode& writerNode = plan.nodes[size_t(producer[v])];
+        bool ok = writer && !writer->transposed && writerNode.node.outputs.size() == 1 && !writerNode.storeDepthToSpace;
         for (auto [i, k] : readers[v]) ok = ok && k == 0 && plainConv(i);
         if (!ok) continue;
         const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];

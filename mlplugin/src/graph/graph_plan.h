@@ -7,6 +7,7 @@
 
 #include <cstdint>
 #include <functional>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -26,6 +27,9 @@ struct PlannedNode {
     // node.inputs are then the chain's input and each layer's filter and bias (kNoValue for
     // none), and node.op is the last convolution or the depth-to-space folded into its store.
     std::vector<ConvolutionDesc> convChain;
+    // A depth-to-space folded into the store of this convolution (node.op): node.outputs are then
+    // the depth-to-space's.
+    std::optional<DepthToSpaceDesc> storeDepthToSpace;
 };
 
 // Where a value lives at execution time.

@@ -59,6 +59,9 @@ enum CoopConst : uint32_t {
     kCcKPad, kCcDTileH, kCcDTileW, kCcAPitch, kCcASmem, kCcSubgroups, kCcRawSmem, kCcVecIn, kCcVecOut, kCcConstCount
 };
 static_assert(kCcMode == 55, "conv2d_coopmat.comp's constant ids start at 55");
+// conv2d_params.glsl: a depth-to-space folded into the store (all three kernels).
+constexpr uint32_t kD2sBlock = 73, kD2sCrd = 74, kConvSpecCount = 75;
+static_assert(kCcConstCount <= kD2sBlock, "constant ids overlap");
 // Specialization constant ids of shaders/ml/pack_conv_coopmat.comp.
 enum CoopPackConst : uint32_t {
     kCPackOutC = 3, kCPackInC, kCPackKH, kCPackKW, kCPackMode, kCPackIcPad, kCPackKRows, kCPackNPad, kCPackSrcSlot, kCPackSrcType,
@@ -330,7 +333,9 @@ bool convolutionUsesTensorCores(const PlanContext& pc, const ConvolutionDesc& d)
     return validateConvolution(d, pc).ok() && coopConfig(pc, d, convolutionGeometry(d)).has_value();
 }
 
-Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
+namespace {
+
+Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const DepthToSpaceDesc* d2s) {
     MLP_TRY(validateConvolution(d, pc));
     ConvGeometry g = convolutionGeometry(d);
     bool f16 = anyHalf(d);
@@ -371,9 +376,16 @@ Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
     plan.persistentBytes = persistent.totalBytes();
 
     std::vector<uint32_t> spec = convSpecConstants(d, g, weights, bias);
+    spec.resize(kConvSpecCount);
+    spec[kD2sBlock] = 1;
+    if (d2s) {  // stores land in the depth-to-space output, remapped per element
+        auto out = d2s->output.effectiveStrides();
+        spec[kOutStrideN] = out[0], spec[kOutStrideC] = out[1], spec[kOutStrideH] = out[2], spec[kOutStrideW] = out[3];
+        spec[kD2sBlock] = d2s->blockSize, spec[kD2sCrd] = d2s->order == DepthSpaceOrder::CRD;
+        if (coop) coop->vecOut = 0;
+    }
     Launch launch;
     if (coop) {
-        spec.resize(kCcConstCount);
         spec[0] = kCoopWorkgroup, spec[1] = 1, spec[2] = 1;
         spec[kCcMode] = coop->mode, spec[kCcTileH] = coop->tileH, spec[kCcTileW] = kCoopTileW, spec[kCcMF] = coop->mf;
         spec[kCcNF] = coop->nf, spec[kCcNBlocks] = coop->nBlocks, spec[kCcNPad] = coop->nPad, spec[kCcIcPad] = coop->icPad;
@@ -402,6 +414,26 @@ Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) {
     }
     plan.execute.push_back(launch);
     return plan;
+}
+
+}  // namespace
+
+Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) { return planConvolutionStore(pc, d, nullptr); }
+
+Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d, const DepthToSpaceDesc& storeThrough) {
+    const std::string op = describe("convolution", d.name);
+    const TensorDesc& mid = storeThrough.input;
+    const TensorDesc& out = storeThrough.output;
+    const uint32_t b = storeThrough.blockSize;
+    ConvGeometry g = convolutionGeometry(d);
+    bool fits = b > 1 && mid.rank == 4 && out.rank == 4 && g.outC % (b * b) == 0 && mid.sizes[1] == g.outC && mid.sizes[2] == g.outH &&
+                mid.sizes[3] == g.outW && out.sizes[0] == g.batch && out.sizes[1] == g.outC / (b * b) && out.sizes[2] == g.outH * b &&
+                out.sizes[3] == g.outW * b && out.dataType == d.output.dataType;
+    if (!fits)
+        return invalidArgument(op + ": depth-to-space '" + storeThrough.name + "' (block " + std::to_string(b) + ", " + mid.toString() +
+                               " -> " + out.toString() + ") does not match the convolution's output " + d.output.toString());
+    MLP_TRY(checkTensor(out, op, "depth-to-space output", true, pc));
+    return planConvolutionStore(pc, d, &storeThrough);
 }
 
 }  // namespace mlplugin::detail
