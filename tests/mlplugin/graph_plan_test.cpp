@@ -427,3 +427,22 @@ TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(off->nodes.size(), 2u);
 }
+
+// A convolution whose reader is a fused convolution chain ending in a depth-to-space keeps its
+// own store (the chain node carries the depth-to-space as its op; ml_bench's denoiser hit this).
+TEST(GraphFusion, DepthToSpaceFoldSkipsConvolutionChains) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 8, 18, 14}));
+    ValueId w = g.addConstant("down.w", f32({8, 8, 3, 3}), randomData(8 * 8 * 9, 21));
+    ConvolutionDesc down{.name = "down", .strides = {2, 2}, .padBegin = {1, 1}, .padEnd = {1, 1}};  // stride 2: not chainable
+    ValueId a = g.addNode(down, {x, w}).value()[0];
+    ValueId b = conv3x3(g, a, 8, 8, "b", 23);
+    ValueId c = conv3x3(g, b, 8, 12, "c", 25);
+    g.markOutput(g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {c}).value()[0]);
+    auto plan = planGraph(g, {.forceConvChains = true});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 2u);
+    EXPECT_FALSE(plan->nodes[0].storeDepthToSpace.has_value()) << plan->nodes[0].label;
+    EXPECT_EQ(plan->nodes[1].convChain.size(), 2u);
+    EXPECT_TRUE(std::holds_alternative<DepthToSpaceDesc>(plan->nodes[1].node.op));
+}

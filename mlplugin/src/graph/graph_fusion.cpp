@@ -468,7 +468,9 @@ bool foldDepthToSpaceIntoConvolution(FusionState& s) {
         if (!c || !conv.convChain.empty() || !conv.chain.empty() || conv.storeDepthToSpace || conv.node.outputs.size() != 1) continue;
         ValueId mid = conv.node.outputs[0];
         int d = s.singleUse(mid) ? s.consumerOf(mid) : -1;
-        const auto* d2s = d >= 0 ? std::get_if<DepthToSpaceDesc>(&s.nodes[d].node.op) : nullptr;
+        // A plain depth-to-space node: a fused convolution chain ending in one also has it as its op.
+        const bool plain = d >= 0 && s.nodes[d].convChain.empty() && s.nodes[d].chain.empty();
+        const auto* d2s = plain ? std::get_if<DepthToSpaceDesc>(&s.nodes[d].node.op) : nullptr;
         if (!d2s || d2s->output.dataType != s.values[mid].desc.dataType) continue;
         s.log.push_back(conv.label + " + " + s.nodes[d].label + " -> depth-to-space in the convolution's store");
         conv.storeDepthToSpace = *d2s;
