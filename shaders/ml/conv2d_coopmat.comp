@@ -18,7 +18,8 @@
 //     plain strided load (row stride STRIDE_X * 16), no im2col copy. K order: tap, channel
 //     (channels padded to IC_PAD, a multiple of 16). Software pipelining (the next pass's loads
 //     in registers, a double buffer) measured slower on the H100 (ESPCN x2 1080p 3.20 vs 2.99
-//     ms, the upscaler 2.55 vs 2.28 ms): the extra registers cost more occupancy than it hid.
+//     ms, the upscaler 2.55 vs 2.28 ms, before the benchmarks waited out the GPU's clock ramp, so
+//     indicative): the extra registers cost more occupancy than it hid.
 //   MODE_IM2COL: for few input channels (3 -> 64 5x5: K = 75 would be padded to 25 x 16 = 400
 //     per tap), the im2col matrix [pixels][K_CHUNK] is built in shared memory, K order channel,
 //     tap, padded only once to K_PAD (75 -> 80). When the raw tile (all channels + halo) fits
@@ -57,8 +58,9 @@ layout(constant_id = 72) const uint VEC_OUT = 0;      // 1: output channels-last
 
 #define MODE_DIRECT 0u
 #define MODE_IM2COL 1u
-// MAX_MF: built twice, 4 (conv2d_coopmat_f16) and 8 (conv2d_coopmat_mf8_f16); a single
-// MAX_MF 8 build ran the MF 4 shapes ~3.5x slower on the H100.
+// MAX_MF: built twice, 4 (conv2d_coopmat_f16) and 8 (conv2d_coopmat_mf8_f16), so the MF 4 shapes
+// keep exactly the accumulator array they were tuned with (a single MAX_MF 8 build measured up to
+// 3.5x slower on them, in runs not yet clear of the GPU's clock ramp).
 #ifndef MAX_MF
 #define MAX_MF 4
 #endif
