@@ -175,7 +175,8 @@ std::optional<TiledConfig> tiledConfig(const ConvolutionDesc& d, const ConvGeome
 // pixels, shader variant conv2d_coopmat_mf8), so narrow outputs read each B fragment for more
 // MMAs. Measured on the H100 (3x3 64->64 at 1080p, fp16): 8 subgroups or 64-wide tiles
 // 1.63-1.67 ms vs 1.41, MF 2 with NF 4 5.0-5.6 ms; the shipped upscaler 2.55 ms with MF 8 for
-// its narrow layers vs 2.76 with MF 4.
+// its narrow layers vs 2.76 with MF 4 (all before the benchmarks waited out the GPU's clock
+// ramp-up, so indicative).
 constexpr uint32_t kCoopSubgroups = 4, kCoopTileW = 32, kCoopMaxAcc = 16, kCoopMaxMF = 8;
 constexpr uint32_t kCoopFrag = 16, kCoopMaxNF = 4, kCoopMaxKChunk = 64, kCoopSubgroupSize = 32;
 constexpr uint32_t kCoopWorkgroup = kCoopSubgroups * kCoopSubgroupSize;
