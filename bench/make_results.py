@@ -48,8 +48,7 @@ def network_table(ml, peer):
         peer_best = rio.best(theirs.get(n, {}).values())
         peer_text = f"{ms(peer_best['median_ms'])} ({peer_best['config']})" if peer_best else "–"
         cells = " | ".join(ms(rows[p]["median_ms"]) if p in rows else "–" for p in labels)
-        f = mine.get("fraction") or {}
-        bound = max([v for v in f.values() if v is not None], default=None)
+        bound = bound_fraction(mine) if mine else None
         lines.append(f"| {rio.network(n)} | {n.split()[-1]} | {cells} | {pct(bound)} | {peer_text} | "
                      f"{ratio(mine['median_ms'] if mine else None, peer_best['median_ms'] if peer_best else None)} |")
     return lines
@@ -66,6 +65,14 @@ def peer_table(peer):
     for n in sorted(theirs, key=lambda n: (rio.network(n), rio.pixels(n.split()[-1]))):
         lines.append(f"| {rio.network(n)} | {n.split()[-1]} | " + " | ".join(ms(theirs[n][c]["median_ms"]) if c in theirs[n] else "–" for c in configs) + " |")
     return lines
+
+
+def bound_fraction(row):
+    """The nearest ceiling: tensor-core GEMM peak for runs with tensor cores (their FLOPs are not
+    bounded by the FMA peak), FMA peak otherwise, or copy bandwidth, whichever is reached most."""
+    f = row.get("fraction") or {}
+    keys = ["tensor", "bandwidth"] if row.get("coop") and f.get("tensor") is not None else ["fma", "bandwidth"]
+    return max([f[k] for k in keys if f.get(k) is not None], default=None)
 
 
 def op_table(ml):
@@ -132,6 +139,8 @@ def generate(ml_path, peer_paths, frame_path, cpu_path=None):
     out += [f"Ours: {ml.get('device', '?')}, median of {ml.get('runs', '?')} runs. "
             + (f"Peer: {peer.get('device', '?')}, torch {peer.get('torch', '?')}, median of {peer.get('runs', '?')} runs." if peer else "No peer JSON."), ""]
     out += ["### Whole networks (ms per frame, lower is better)", ""] + network_table(ml, peer) + [""]
+    out += ["\"% of ceiling\": the best row's TFLOP/s over the tensor-core GEMM peak when it ran with cooperative "
+            "matrix (else over the FMA peak), or its minimum bytes over copy bandwidth, whichever is larger.", ""]
     if peer:
         out += ["### Peer configurations (ms)", ""] + peer_table(peer) + [""]
     out += ["### Device ceilings (measured by ml_bench)", ""] + ceilings_lines(ml) + [""]
