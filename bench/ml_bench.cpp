@@ -54,7 +54,8 @@ void usage() {
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
         "  --runs N      timed runs per case (default 100), after --warmup N (default 10)\n"
         "  --json FILE   results as JSON (default ml_bench.json)\n"
-        "  --filter TEXT only cases whose name + variant contains TEXT ('|' separates alternatives)\n"
+        "  --filter TEXT only cases whose name + variant contains TEXT ('|' separates alternatives,\n"
+        "              a trailing '$' anchors one at the end: 'conv3x3 64->64 1920x1080 fp16$')\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
         "  --validation  enable the Khronos validation layer\n"
         "  --verify      first check every network against the CPU reference (double) at 48x32\n"
@@ -126,7 +127,9 @@ bool matchesFilter(const std::string& name, const std::string& filter) {
     for (size_t begin = 0;;) {
         size_t end = filter.find('|', begin);
         std::string part = filter.substr(begin, end == std::string::npos ? std::string::npos : end - begin);
-        if (!part.empty() && name.find(part) != std::string::npos) return true;
+        bool anchored = !part.empty() && part.back() == '$';  // "...fp16$": the name ends there
+        if (anchored) part.pop_back();
+        if (!part.empty() && (anchored ? name.ends_with(part) : name.find(part) != std::string::npos)) return true;
         if (end == std::string::npos) return false;
         begin = end + 1;
     }

@@ -9,8 +9,9 @@
 // built with HAS_F16 only.
 //
 // Workgroup: SUBGROUPS subgroups; subgroup s owns M fragments s*MF .. s*MF+MF-1 (16 consecutive
-// pixels of one tile row each) for all NF N fragments of its N block, MF x NF <= 16 accumulators
-// (narrow N gets more M fragments, so each B fragment feeds more MMAs).
+// pixels of one tile row each) for all NF N fragments of its N block, MF x NF <= 16 accumulators,
+// 32 with fp16 accumulators (ACC_F16) (narrow N gets more M fragments, so each B fragment feeds
+// more MMAs).
 // B fragments (weights) are read straight from the packed buffer [K_PAD][N_PAD] fp16 (small,
 // L1-resident); A fragments come from shared memory in one of two modes:
 //   MODE_DIRECT: the input tile + halo, 16 channels per pass, is staged channels-last as
@@ -30,8 +31,14 @@
 // channels per 16-byte access instead of one element per access.
 // Epilogue: each accumulator goes through shared memory, bias and activation per vec4, then the
 // strided store helpers (NCHW, NHWC, slices of larger tensors). Needs a subgroup size of 32.
-// B from the L1-resident buffer measured faster than staging each pass's weights in shared
-// memory (H100, 3x3 64->64 at 1080p: 1.41 vs 2.23 ms), and fp16 accumulators were no faster.
+// Tried on the H100 and dropped (3x3 64->64 at 1080p, fp32 accumulators, 2026-11-23 with the
+// clock-ramp-free harness, against 1.75 ms for the same build without them):
+//   - each pass's weights staged in shared memory, B fragments loaded from there: 2.83 ms;
+//   - the staged pixels padded from 16 to 24 halves (conflict-free fragment loads): 1.67 ms here,
+//     but 3x3 64->32 (8 M fragments) 1.45 vs 0.96 ms and the networks 30% slower;
+//   - 32 channels per pass (half the barriers): 2.51 ms.
+// Every one of them adds shared memory, and the driver then leaves less L1 for the B fragments
+// that all workgroups re-read; that is the likeliest common cause.
 #include "conv2d_params.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // SUBGROUPS * subgroup size
@@ -40,7 +47,7 @@ layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // SU
 layout(constant_id = 55) const uint MODE = 0;
 layout(constant_id = 56) const uint TILE_H = 8;
 layout(constant_id = 57) const uint TILE_W = 32;      // multiple of 16
-layout(constant_id = 58) const uint MF = 4;           // M fragments per subgroup (<= MAX_MF, MF * NF <= 16)
+layout(constant_id = 58) const uint MF = 4;           // M fragments per subgroup (<= MAX_MF, MF * NF <= 16, 32 with ACC_F16)
 layout(constant_id = 59) const uint NF = 4;           // N fragments per workgroup (<= MAX_NF)
 layout(constant_id = 60) const uint N_BLOCKS = 1;     // workgroups along N: ceil(OUT_C / (NF * 16))
 layout(constant_id = 61) const uint N_PAD = 16;       // row length of the packed weights
@@ -65,6 +72,17 @@ layout(constant_id = 72) const uint VEC_OUT = 0;      // 1: output channels-last
 #define MAX_MF 4
 #endif
 #define MAX_NF 4
+// ACC_F16 (conv2d_coopmat_acc16_f16, AllowHalfPrecisionComputation only): fp16 accumulators take
+// half the registers, so a subgroup holds 8 M x 4 N fragments (32 accumulators) and each B
+// fragment feeds twice the MMAs. H100, 3x3 64->64 at 1080p: 1.30 ms vs 1.75 ms for the same
+// kernel with fp32 accumulators (both measured with an extra per-pass branch that cost ~25%).
+// The planner pairs them with 8 M fragments only: MF 4 in this MAX_MF 8 build ran 2x slower
+// (the same effect as in the note on MAX_MF above).
+#ifdef ACC_F16
+#define ACC_BITS 16
+#else
+#define ACC_BITS 32
+#endif
 #define F 16u  // fragment edge
 #define STAGE_BATCH 8
 
@@ -161,9 +179,9 @@ void main() {
     uint wBase = W_OFFSET + nBase;
     int iy0 = int(oy0 * STRIDE_Y) - int(PAD_T), ix0 = int(ox0 * STRIDE_X) - int(PAD_L);
 
-    fcoopmatNV<32, gl_ScopeSubgroup, F, F> acc[MAX_MF][MAX_NF];
+    fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> acc[MAX_MF][MAX_NF];
     [[unroll]] for (uint i = 0; i < MAX_MF; ++i)
-        [[unroll]] for (uint j = 0; j < MAX_NF; ++j) acc[i][j] = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(0.0);
+        [[unroll]] for (uint j = 0; j < MAX_NF; ++j) acc[i][j] = fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F>(0.0);
     fcoopmatNV<16, gl_ScopeSubgroup, F, F> a, b[MAX_NF];
 
     if (MODE == MODE_DIRECT) {
@@ -224,7 +242,11 @@ void main() {
         uint oy = oy0 + f / fragsPerRow, ox = ox0 + (f % fragsPerRow) * F + m;
         [[unroll]] for (uint j = 0; j < MAX_NF; ++j) {
             if (j >= NF) continue;
+#ifdef ACC_F16
+            coopMatStoreNV(fcoopmatNV<32, gl_ScopeSubgroup, F, F>(acc[i][j]), sOut, patch0, F, true);
+#else
             coopMatStoreNV(acc[i][j], sOut, patch0, F, true);
+#endif
             subgroupMemoryBarrierShared();
             subgroupBarrier();
             vec4 lo, hi;

@@ -310,8 +310,17 @@ TEST_F(Convolution, CooperativeMatrixEveryFusedActivation) {
 TEST_F(Convolution, CooperativeMatrixWithExecutionFlags) {
     REQUIRE_COOPMAT();
     optest::RunOptions options;
-    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;  // same kernel (fp32 accumulators)
+    // fp16 accumulators, 8 M fragments (conv2d_coopmat_acc16): both modes, 1-4 N fragments, two
+    // N blocks, long reductions (64 x 9 and 64 x 25 products), channels-last.
+    options.executionFlags = ExecutionFlagAllowHalfPrecisionComputation | ExecutionFlagForceCooperativeMatrix;
     optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16, .activation = tanhActivation()}), options);
+    optest::checkOperator(makeConv({.batch = 2, .inC = 64, .h = 35, .w = 67, .outC = 64, .type = F16, .activation = relu()}), options);
+    optest::checkOperator(makeConv({.inC = 33, .h = 19, .w = 33, .outC = 12, .nhwc = true, .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 64, .h = 9, .w = 35, .outC = 19, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 24, .h = 11, .w = 21, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true,
+                                    .type = F16}), options);
+    optest::checkOperator(makeConv({.inC = 3, .h = 11, .w = 33, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}),
+                          options);
     options.executionFlags = ExecutionFlagDisableCooperativeMatrix;  // the portable kernel on the same device
     optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16}), options);
 }
@@ -617,12 +626,25 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     EXPECT_TRUE(bound->execute[1].barrierBefore);
     EXPECT_EQ(bound->temporaryBytes, 9u * 32 * 16 * 2);
     EXPECT_EQ(specOf(*bound, kCoopNFId), 1u);
-    // AllowHalfPrecisionComputation keeps the tensor-core kernel (fp32 accumulators).
+    // AllowHalfPrecisionComputation: fp16 accumulators, 8 M fragments with up to 4 N fragments.
     detail::PlanContext half = coopContext(caps);
     half.fp16Arithmetic = true;
-    auto halfPlan = detail::planConvolution(half, makeConv({.inC = 32, .outC = 32, .type = F16}));
-    ASSERT_TRUE(halfPlan.ok());
-    EXPECT_STREQ(kernelOf(*halfPlan), "conv2d_coopmat");
+    for (uint32_t outC : {64u, 32u, 12u}) {
+        auto halfPlan = detail::planConvolution(half, makeConv({.inC = 32, .h = 1080, .w = 1920, .outC = outC, .type = F16}));
+        ASSERT_TRUE(halfPlan.ok());
+        EXPECT_STREQ(kernelOf(*halfPlan), "conv2d_coopmat_acc16") << outC;
+        EXPECT_EQ(specOf(*halfPlan, kCoopMFId), 8u) << outC;
+        EXPECT_EQ(specOf(*halfPlan, kCoopTileHId), 16u) << outC;
+    }
+    // When the 8-fragment tile does not fit shared memory, 4 fragments with fp32 accumulators.
+    Capabilities smallSmem = caps;
+    smallSmem.maxComputeSharedMemoryBytes = 16384;
+    half.caps = &smallSmem;
+    auto fallback = detail::planConvolution(half, makeConv({.inC = 32, .outC = 64, .type = F16}));
+    ASSERT_TRUE(fallback.ok());
+    EXPECT_STREQ(kernelOf(*fallback), "conv2d_coopmat");
+    EXPECT_EQ(specOf(*fallback, kCoopMFId), 4u);
+    half.caps = &caps;
     Capabilities wave64 = caps;
     wave64.subgroupSize = 64;
     auto wide64 = detail::planConvolution(coopContext(wave64), makeConv({.inC = 32, .outC = 32, .type = F16}));

@@ -12,6 +12,7 @@ list(APPEND MLP_SHADERS
   SHADER conv2d_tiled_f16_arith SOURCE shaders/ml/conv2d_tiled.comp DEFINES HAS_F16 F16_ARITH
   SHADER conv2d_coopmat_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16
   SHADER conv2d_coopmat_mf8_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8
+  SHADER conv2d_coopmat_acc16_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8 ACC_F16
   SHADER pack_conv_coopmat_f16 SOURCE shaders/ml/pack_conv_coopmat.comp DEFINES HAS_F16
   SHADER pack_conv_weights_f32 SOURCE shaders/ml/pack_conv_weights.comp
   SHADER pack_conv_weights_f16 SOURCE shaders/ml/pack_conv_weights.comp DEFINES HAS_F16

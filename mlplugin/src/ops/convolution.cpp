@@ -185,6 +185,7 @@ constexpr uint32_t kCoopDirect = 0, kCoopIm2col = 1;
 struct CoopConfig {
     uint32_t mode = kCoopDirect, mf = 4, nf = 1, nBlocks = 1, nPad = 16, icPad = 16, kChunk = 16, kPad = 16, kRows = 16;
     uint32_t tileH = 8, dTileH = 1, dTileW = 1, aPitch = 24, aSmem = 8, rawSmem = 8, vecIn = 0, vecOut = 0;
+    bool acc16 = false;  // fp16 accumulators (conv2d_coopmat_acc16): always with MF 8
     std::array<uint32_t, 3> groups{};
     uint64_t weightBytes() const { return uint64_t(kRows) * nPad * 2; }
 };
@@ -240,7 +241,6 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
     if (!pc.cooperativeMatrix || !pc.fp16Storage || !pc.caps || d.transposed || d.groups != 1) return std::nullopt;
     if (d.input.dataType != DataType::Float16 || d.output.dataType != DataType::Float16) return std::nullopt;
     const Capabilities& caps = *pc.caps;
-    // fp32 accumulators even under AllowHalfPrecisionComputation: fp16 ones were no faster on the H100.
     if (!hasCoopShape(caps) || caps.subgroupSize != kCoopSubgroupSize) return std::nullopt;
     CoopConfig c;
     c.nf = std::min(kCoopMaxNF, divUp(g.outC, kCoopFrag));
@@ -253,9 +253,12 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
     c.kPad = roundUp(g.inC * taps, kCoopFrag);
     const uint64_t outSmem = uint64_t(kCoopSubgroups) * kCoopFrag * kCoopFrag * 4;
     const uint64_t smemLimit = caps.maxComputeSharedMemoryBytes;
-    // Larger M per subgroup first, then the 4-fragment fallback when its tile does not fit.
+    // Larger M per subgroup first, then the 4-fragment fallback when its tile does not fit. Under
+    // AllowHalfPrecisionComputation (activations fp16 end to end, checked above) fp16
+    // accumulators allow 8 M fragments with 4 N fragments too; they run only with 8 (header of
+    // conv2d_coopmat.comp), so the fallback to 4 goes back to fp32 accumulators.
     std::vector<uint32_t> mfs;
-    for (uint32_t mf = std::min(kCoopMaxMF, kCoopMaxAcc / c.nf); mf >= 4; mf /= 2) mfs.push_back(mf);
+    for (uint32_t mf = std::min(kCoopMaxMF, (pc.fp16Arithmetic ? 2 * kCoopMaxAcc : kCoopMaxAcc) / c.nf); mf >= 4; mf /= 2) mfs.push_back(mf);
     // Direct staging pads the channels of every tap to 16; when that would cost more than 1.5x the
     // K of the im2col order (few input channels: 3, 5, 17), gather im2col instead.
     bool direct = uint64_t(c.icPad) * taps * 2 <= uint64_t(c.kPad) * 3;
@@ -272,6 +275,7 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
         break;
     }
     if (c.mode == kCoopIm2col && !coopIm2colLayout(c, d, g, mfs, smemLimit - outSmem)) return std::nullopt;
+    c.acc16 = pc.fp16Arithmetic && c.mf == kCoopMaxMF;
     // Few input channels: the portable tiled kernel measured faster (header comment).
     if (c.mode == kCoopIm2col && !(pc.executionFlags & ExecutionFlagForceCooperativeMatrix) && tiledConfig(d, g)) return std::nullopt;
     uint64_t z = uint64_t(g.batch) * c.nBlocks;
@@ -395,7 +399,10 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         spec[kCcRawSmem] = coop->rawSmem, spec[kCcVecIn] = coop->vecIn, spec[kCcVecOut] = coop->vecOut;
         launch.groups = coop->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
-        plan.pipelines[0] = {coop->mf > 4 ? shaders::conv2d_coopmat_mf8_f16() : shaders::conv2d_coopmat_f16(), std::move(spec), "conv2d_coopmat"};
+        std::span<const uint32_t> spirv = coop->acc16     ? shaders::conv2d_coopmat_acc16_f16()
+                                          : coop->mf > 4 ? shaders::conv2d_coopmat_mf8_f16()
+                                                         : shaders::conv2d_coopmat_f16();
+        plan.pipelines[0] = {spirv, std::move(spec), coop->acc16 ? "conv2d_coopmat_acc16" : "conv2d_coopmat"};
     } else if (auto tiled = tiledConfig(d, g)) {
         spec[0] = 8, spec[1] = 8, spec[2] = 1;
         spec[kCiChunk] = tiled->ciChunk, spec[kInTileH] = tiled->inTileH, spec[kInTileW] = tiled->inTileW;
