@@ -295,6 +295,20 @@ void Context::createDevice(const ContextDesc& desc) {
             extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
         }
     }
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR execSupported{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    VkPhysicalDevicePipelineExecutablePropertiesFeaturesKHR execEnabled{
+        VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR};
+    if (desc.pipelineStatistics && hasExtension(exts, VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME)) {
+        VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &execSupported};
+        vkGetPhysicalDeviceFeatures2(physicalDevice_, &f2);
+        if (execSupported.pipelineExecutableInfo) {
+            execEnabled.pipelineExecutableInfo = VK_TRUE;
+            execEnabled.pNext = e11.pNext;
+            e11.pNext = &execEnabled;
+            extensions.push_back(VK_KHR_PIPELINE_EXECUTABLE_PROPERTIES_EXTENSION_NAME);
+        }
+    }
     for (const char* e : desc.deviceExtensions)
         if (!hasExtension(exts, e)) throw Error(std::string("device ") + deviceName_ + " lacks required extension " + e);
 
@@ -334,6 +348,7 @@ void Context::createDevice(const ContextDesc& desc) {
     features_.shaderFloat16 = e12.shaderFloat16;
     features_.storageBuffer16BitAccess = e11.storageBuffer16BitAccess;
     features_.cooperativeMatrixNV = coopEnabled.cooperativeMatrix;
+    features_.pipelineExecutableInfo = execEnabled.pipelineExecutableInfo;
     features_.subgroupSizeControl = e13.subgroupSizeControl;
     features_.timestamps = fams[queueFamily_].timestampValidBits > 0 && properties_.limits.timestampPeriod > 0;
     features_.timestampPeriodNs = properties_.limits.timestampPeriod;

@@ -29,6 +29,9 @@ struct ContextDesc {
     std::optional<uint32_t> deviceIndex;
     std::string deviceNameContains;
     bool wantAsyncComputeQueue = false;
+    // VK_KHR_pipeline_executable_properties when the device has it (tools that print the
+    // driver's per-pipeline statistics: registers, shared memory).
+    bool pipelineStatistics = false;
     // Extra instance/device extensions (a windowed app adds the surface/swapchain ones).
     std::vector<const char*> instanceExtensions;
     std::vector<const char*> deviceExtensions;
@@ -40,6 +43,7 @@ struct DeviceFeatures {
     bool storageBuffer16BitAccess = false;
     bool cooperativeMatrixNV = false;  // VK_NV_cooperative_matrix enabled
     bool subgroupSizeControl = false;
+    bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties enabled
     bool timestamps = false;           // graphics/compute queue timestamps valid
     float timestampPeriodNs = 1.0f;
     uint32_t subgroupSize = 0;

@@ -1,0 +1,188 @@
+// pipeline_stats: what the driver made of the convolution kernels (registers, shared memory,
+// spills...) through VK_KHR_pipeline_executable_properties, for the shapes ml_bench times. The
+// occupancy those figures allow is what RESULTS.md's "what limits us" reasons from.
+//
+// It plans each convolution exactly as compileOperator does (the plugin's internal planner) and
+// creates the planned pipelines once more with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
+#include "cli.h"
+#include "device_impl.h"
+#include "engine/context.h"
+#include "engine/error.h"
+#include "mlplugin/convolution.h"
+
+#include "bridge/graph_session.h"
+
+#include <cstdio>
+#include <cstring>
+#include <optional>
+#include <string>
+#include <vector>
+
+using namespace mlplugin;
+
+namespace {
+
+struct Options {
+    uint32_t width = 1920, height = 1080;
+    std::optional<uint32_t> device;
+    bool validation = false;
+};
+
+void usage(FILE* out) {
+    std::fprintf(out,
+                 "usage: pipeline_stats [--size WxH] [--device INDEX] [--validation]\n"
+                 "  Prints the driver's statistics (VK_KHR_pipeline_executable_properties) for the kernels\n"
+                 "  of ml_bench's convolution shapes at WxH (default 1920x1080), fp16 and fp16-arith.\n");
+}
+
+bool parseSize(const char* s, uint32_t& w, uint32_t& h) {
+    unsigned a = 0, b = 0;
+    char tail = 0;
+    if (std::sscanf(s, "%ux%u%c", &a, &b, &tail) != 2 || a == 0 || b == 0 || a > 16384 || b > 16384) return false;
+    w = a, h = b;
+    return true;
+}
+
+struct Shape {
+    uint32_t k, inC, outC;
+};
+
+ConvolutionDesc convolution(const Shape& s, uint32_t w, uint32_t h) {
+    ConvolutionDesc d;
+    d.name = "conv" + std::to_string(s.k) + "x" + std::to_string(s.k) + " " + std::to_string(s.inC) + "->" + std::to_string(s.outC);
+    uint32_t pad = s.k / 2;
+    d.padBegin = {pad, pad};
+    d.padEnd = {pad, pad};
+    d.input = TensorDesc::make(DataType::Float16, {1, s.inC, h, w});
+    d.filter = TensorDesc::make(DataType::Float16, {s.outC, s.inC, s.k, s.k}, TensorFlagOwnedByPlugin);
+    d.bias = TensorDesc::make(DataType::Float16, {s.outC}, TensorFlagOwnedByPlugin);
+    d.output = TensorDesc::make(DataType::Float16, {1, s.outC, h, w});
+    return d;
+}
+
+std::string statisticValue(const VkPipelineExecutableStatisticKHR& s) {
+    switch (s.format) {
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_BOOL32_KHR: return s.value.b32 ? "true" : "false";
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_INT64_KHR: return std::to_string(s.value.i64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_UINT64_KHR: return std::to_string(s.value.u64);
+    case VK_PIPELINE_EXECUTABLE_STATISTIC_FORMAT_FLOAT64_KHR: return std::to_string(s.value.f64);
+    default: return "?";
+    }
+}
+
+// Creates `spec` with statistics captured and prints them on one line; without the extension
+// (lavapipe) it only creates the pipeline, so CI's smoke run still builds every planned kernel.
+void printStatistics(VkDevice device, VkPipelineLayout layout, const detail::PipelineSpec& spec, bool captured) {
+    auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
+        vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
+    auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
+        vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
+    if (captured && (!getProperties || !getStatistics)) throw engine::Error("VK_KHR_pipeline_executable_properties entry points missing");
+
+    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+    smci.codeSize = spec.spirv.size_bytes();
+    smci.pCode = spec.spirv.data();
+    VkShaderModule module = VK_NULL_HANDLE;
+    ENGINE_VK(vkCreateShaderModule(device, &smci, nullptr, &module));
+    std::vector<VkSpecializationMapEntry> entries(spec.specConstants.size());
+    for (uint32_t i = 0; i < entries.size(); ++i) entries[i] = {i, i * 4, 4};
+    VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), spec.specConstants.size() * 4, spec.specConstants.data()};
+    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.flags = captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0;
+    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
+    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
+    cpci.stage.module = module;
+    cpci.stage.pName = "main";
+    cpci.stage.pSpecializationInfo = entries.empty() ? nullptr : &si;
+    cpci.layout = layout;
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    VkResult created = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
+    vkDestroyShaderModule(device, module, nullptr);
+    ENGINE_VK(created);
+    if (!captured) {
+        std::printf("    %-24s (created; no statistics on this device)\n", spec.debugName);
+        vkDestroyPipeline(device, pipeline, nullptr);
+        return;
+    }
+
+    VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
+    info.pipeline = pipeline;
+    uint32_t executables = 0;
+    VkResult r = getProperties(device, &info, &executables, nullptr);
+    std::vector<VkPipelineExecutablePropertiesKHR> props(executables, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_PROPERTIES_KHR});
+    if (r == VK_SUCCESS) r = getProperties(device, &info, &executables, props.data());
+    for (uint32_t e = 0; r == VK_SUCCESS && e < executables; ++e) {
+        VkPipelineExecutableInfoKHR exec{VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_INFO_KHR};
+        exec.pipeline = pipeline;
+        exec.executableIndex = e;
+        uint32_t count = 0;
+        r = getStatistics(device, &exec, &count, nullptr);
+        std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
+        if (r == VK_SUCCESS) r = getStatistics(device, &exec, &count, stats.data());
+        std::printf("    %-24s subgroup %u:", spec.debugName, props[e].subgroupSize);
+        for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) std::printf(" %s=%s;", stats[i].name, statisticValue(stats[i]).c_str());
+        std::printf("\n");
+    }
+    vkDestroyPipeline(device, pipeline, nullptr);
+    ENGINE_VK(r);
+}
+
+}  // namespace
+
+int main(int argc, char** argv) {
+    Options o;
+    for (int i = 1; i < argc; ++i) {
+        std::string a = argv[i];
+        const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
+        uint32_t index = 0;
+        if (a == "--help" || a == "-h") {
+            usage(stdout);
+            return 0;
+        } else if (a == "--size" && next && parseSize(next, o.width, o.height)) {
+            ++i;
+        } else if (a == "--device" && next && std::strcmp(next, "0") == 0) {
+            o.device = 0, ++i;
+        } else if (a == "--device" && next && bench::parseCount(next, index)) {
+            o.device = index, ++i;
+        } else if (a == "--validation") {
+            o.validation = true;
+        } else {
+            std::fprintf(stderr, "pipeline_stats: bad or incomplete option '%s' (see --help)\n", a.c_str());
+            return 2;
+        }
+    }
+    try {
+        engine::ContextDesc cd;
+        cd.validation = o.validation;
+        cd.deviceIndex = o.device;
+        cd.pipelineStatistics = true;
+        engine::Context ctx(cd);
+        const bool captured = ctx.features().pipelineExecutableInfo;
+        if (!captured) std::printf("pipeline_stats: %s has no VK_KHR_pipeline_executable_properties\n", ctx.deviceName().c_str());
+        auto device = bridge::createDevice(ctx, false);
+        auto& impl = static_cast<detail::DeviceImpl&>(*device);
+        const Capabilities& caps = device->capabilities();
+        std::printf("device: %s (cooperative matrix %s, %u bytes of shared memory per workgroup)\n", caps.deviceName.c_str(),
+                    caps.cooperativeMatrixNV ? "yes" : "no", caps.maxComputeSharedMemoryBytes);
+        const Shape shapes[] = {{3, 64, 64}, {3, 64, 32}, {3, 32, 32}, {3, 32, 12}, {3, 16, 16}, {3, 12, 12}, {1, 64, 64}, {5, 3, 64}};
+        for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
+            for (const Shape& s : shapes) {
+                ConvolutionDesc d = convolution(s, o.width, o.height);
+                auto plan = detail::planConvolution(impl.planContext(flags), d);
+                if (!plan) throw engine::Error(plan.error().message);
+                const detail::Launch& launch = plan->execute.back();
+                std::printf("%s %ux%u %s: %u x %u x %u workgroups\n", d.name.c_str(), o.width, o.height, flags ? "fp16-arith" : "fp16",
+                            launch.groups[0], launch.groups[1], launch.groups[2]);
+                printStatistics(ctx.device(), impl.pipelineLayout(), plan->pipelines[launch.pipeline], captured);
+            }
+        }
+        if (ctx.validationMessageCount() != 0) {
+            std::fprintf(stderr, "pipeline_stats: %llu validation messages\n", (unsigned long long)ctx.validationMessageCount());
+            return 1;
+        }
+    } catch (const std::exception& e) {
+        std::fprintf(stderr, "pipeline_stats: %s\n", e.what());
+        return 1;
+    }
+    return 0;
+}
