@@ -27,6 +27,13 @@
 //     (RAW_SMEM > 8) it is staged once and im2col gathers from shared memory; otherwise from
 //     global memory. The planner sends such shapes to the portable tiled kernel when it can take
 //     them (measured faster), so this mode runs when forced or when nothing else fits.
+//   MODE_UNFOLD_X: few input channels with kW x IN_C <= 16 (3 -> 64 5x5: 15; 3x3 RGB: 9): the
+//     input tile is staged once, unfolded along x only, as
+//     [D_TILE_H rows][TILE_W output columns][IC_PAD] fp16 where slot kx * IN_C + c of column x holds
+//     input channel c at x * STRIDE_X + kx * DIL_X. One kernel row ky is then a plain strided
+//     fragment load, as in direct mode: K = kH x IC_PAD (5x5 3 -> 64: 80, like im2col, without the
+//     per-pass gather; direct mode would need 400). The loop takes any IC_PAD multiple of 16; the
+//     planner uses 16 (its header says why).
 // Channels-last fp16 tensors whose channel runs are 8-aligned (VEC_IN / VEC_OUT) move 8
 // channels per 16-byte access instead of one element per access.
 // Epilogue: each accumulator goes through shared memory, bias and activation per vec4, then the
@@ -65,6 +72,7 @@ layout(constant_id = 72) const uint VEC_OUT = 0;      // 1: output channels-last
 
 #define MODE_DIRECT 0u
 #define MODE_IM2COL 1u
+#define MODE_UNFOLD_X 2u
 // MAX_MF: built twice, 4 (conv2d_coopmat_f16) and 8 (conv2d_coopmat_mf8_f16), so the MF 4 shapes
 // keep exactly the accumulator array they were tuned with (a single MAX_MF 8 build measured up to
 // 3.5x slower on them, in runs not yet clear of the GPU's clock ramp).
@@ -145,6 +153,29 @@ void gatherIm2colGlobal(uint n, uint oy0, uint ox0, uint k0) {
     }
 }
 
+// Unfold-x mode: item i = (row r, slot s, column c), columns fastest so that a subgroup's loads
+// are coalesced (NCHW), written to sA[(r * TILE_W + c) * IC_PAD + s]; STAGE_BATCH loads in flight.
+void stageUnfolded(uint n, int iy0, uint ox0) {
+    const uint count = D_TILE_H * IC_PAD * TILE_W;
+    for (uint base = gl_LocalInvocationID.x; base < count; base += gl_WorkGroupSize.x * STAGE_BATCH) {
+        float16_t v[STAGE_BATCH];
+        [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+            uint i = base + j * gl_WorkGroupSize.x;
+            uint c = i % TILE_W, s = (i / TILE_W) % IC_PAD, r = i / (TILE_W * IC_PAD);
+            uint kx = s / IN_C, ic = s % IN_C;
+            int y = iy0 + int(r), x = int((ox0 + c) * STRIDE_X + kx * DIL_X) - int(PAD_L);
+            bool inside = i < count && kx < K_W && y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+            float value = loadInput(n, ic, clamp(y, 0, int(IN_H) - 1), clamp(x, 0, int(IN_W) - 1));
+            v[j] = float16_t(inside ? value : 0.0);
+        }
+        [[unroll]] for (uint j = 0; j < STAGE_BATCH; ++j) {
+            uint i = base + j * gl_WorkGroupSize.x;
+            uint c = i % TILE_W, s = (i / TILE_W) % IC_PAD, r = i / (TILE_W * IC_PAD);
+            if (i < count) sA[(r * TILE_W + c) * IC_PAD + s] = v[j];
+        }
+    }
+}
+
 // The raw input tile [IN_C][D_TILE_H][D_TILE_W], zero-padded, once per workgroup.
 void stageRaw(uint n, int iy0, int ix0) {
     const uint plane = D_TILE_H * D_TILE_W;
@@ -205,6 +236,23 @@ void main() {
                     }
                 }
         }
+    } else if (MODE == MODE_UNFOLD_X) {
+        stageUnfolded(n, iy0, ox0);
+        barrier();
+        for (uint ky = 0; ky < K_H; ++ky)
+            for (uint s = 0; s < IC_PAD; s += F) {
+                uint k = ky * IC_PAD + s;
+                [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
+                    if (j < NF) coopMatLoadNV(b[j], heapF16[W_SLOT].v, wBase + k * N_PAD + j * F, N_PAD, false);
+                [[unroll]] for (uint i = 0; i < MAX_MF; ++i) {
+                    if (i >= MF) continue;
+                    uint f = sg * MF + i;
+                    uint row = (f / fragsPerRow) * STRIDE_Y + ky * DIL_Y;
+                    coopMatLoadNV(a, sA, (row * TILE_W + (f % fragsPerRow) * F) * IC_PAD + s, IC_PAD, false);
+                    [[unroll]] for (uint j = 0; j < MAX_NF; ++j)
+                        if (j < NF) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
+                }
+            }
     } else {
         if (RAW_SMEM > 8) stageRaw(n, iy0, ix0);
         for (uint k0 = 0; k0 < K_PAD; k0 += K_CHUNK) {

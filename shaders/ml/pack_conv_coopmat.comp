@@ -5,6 +5,7 @@
 // k for every output channel, zeros in the padding. K order per mode:
 //   direct: k = tap * IC_PAD + ic   (channels padded to IC_PAD per tap)
 //   im2col: k = ic * kH * kW + tap  (padded once at the end)
+//   unfold-x: k = ky * IC_PAD + kx * IN_C + ic  (each kernel row's kW * IN_C padded to IC_PAD)
 // Run at initialization into the persistent resource (owned filters) or, for bound filters, at
 // execution into the temporary resource. Constant ids mirror CoopPackConst in convolution.cpp.
 #include "common.glsl"
@@ -15,7 +16,7 @@ layout(constant_id = 3) const uint OUT_C = 1;
 layout(constant_id = 4) const uint IN_C = 1;
 layout(constant_id = 5) const uint K_H = 1;
 layout(constant_id = 6) const uint K_W = 1;
-layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col
+layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col, 2 unfold-x
 layout(constant_id = 8) const uint IC_PAD = 16;
 layout(constant_id = 9) const uint K_ROWS = 16;
 layout(constant_id = 10) const uint N_PAD = 16;
@@ -35,6 +36,11 @@ void main() {
     uint k = index / N_PAD, oc = index % N_PAD;
     uint ic = MODE == 0 ? k % IC_PAD : k / taps;
     uint tap = MODE == 0 ? k / IC_PAD : k % taps;
+    if (MODE == 2) {
+        uint slot = k % IC_PAD;  // kx * IN_C + ic; past K_W * IN_C: padding (tap out of range)
+        ic = slot % IN_C;
+        tap = slot < K_W * IN_C ? (k / IC_PAD) * K_W + slot / IN_C : taps;
+    }
     float value = 0.0;
     if (oc < OUT_C && ic < IN_C && tap < taps)
         value = loadElem(SRC_SLOT, SRC_DTYPE, oc * SRC_OC_STRIDE + ic * SRC_IC_STRIDE + (tap / K_W) * SRC_KY_STRIDE + (tap % K_W) * SRC_KX_STRIDE);

@@ -241,8 +241,7 @@ TEST_F(Convolution, CooperativeMatrixEspcnLayers) {
     REQUIRE_COOPMAT();
     ConvParams first{.inC = 3, .h = 37, .w = 45, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16,
                      .activation = tanhActivation()};
-    check(first, "5x5 3->64 tanh (default: tiled)");
-    checkCoop(first, "5x5 3->64 tanh (forced: im2col, K 75 -> 80)");
+    check(first, "5x5 3->64 tanh (unfold-x, K 5 x 16)");
     check({.inC = 64, .h = 37, .w = 45, .outC = 32, .type = F16, .activation = tanhActivation()}, "3x3 64->32 tanh (direct)");
     check({.inC = 32, .h = 37, .w = 45, .outC = 12, .type = F16}, "3x3 32->12 (one N fragment, 4 of 16 padding)");
     check({.batch = 2, .inC = 64, .h = 70, .w = 99, .outC = 64, .type = F16, .activation = relu()}, "3x3 64->64 batch 2, several tiles");
@@ -250,7 +249,9 @@ TEST_F(Convolution, CooperativeMatrixEspcnLayers) {
 
 TEST_F(Convolution, CooperativeMatrixAwkwardShapes) {
     REQUIRE_COOPMAT();
-    checkCoop({.inC = 5, .outC = 7, .type = F16}, "5->7 3x3 (im2col)");
+    checkCoop({.inC = 5, .outC = 7, .type = F16}, "5->7 3x3 (unfold-x)");
+    checkCoop({.inC = 20, .h = 13, .w = 23, .outC = 7, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+              "20->7 5x5 (im2col, K 500 -> 512)");
     checkCoop({.inC = 17, .outC = 33, .type = F16}, "17->33 3x3 (im2col, 3 N fragments)");
     checkCoop({.inC = 33, .h = 9, .w = 17, .outC = 17, .type = F16}, "33->17 3x3 (direct, channels padded to 48)");
     checkCoop({.inC = 33, .h = 7, .w = 9, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .type = F16},
@@ -266,22 +267,44 @@ TEST_F(Convolution, CooperativeMatrixStridesDilationPads) {
     REQUIRE_COOPMAT();
     checkCoop({.inC = 32, .h = 31, .w = 47, .outC = 16, .strides = {2, 2}, .type = F16}, "stride 2 (direct)");
     checkCoop({.inC = 5, .h = 12, .w = 36, .outC = 7, .strides = {2, 3}, .padBegin = {0, 1}, .padEnd = {1, 2}, .type = F16},
-          "stride 2x3 pads 0/1 1/2 (im2col)");
+          "stride 2x3 pads 0/1 1/2 (unfold-x)");
     checkCoop({.inC = 16, .outC = 16, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}, "dilation 2 (direct)");
     checkCoop({.inC = 4, .outC = 6, .kH = 5, .kW = 3, .strides = {2, 1}, .dilations = {1, 3}, .padBegin = {0, 3}, .padEnd = {2, 0}, .type = F16},
-          "5x3 stride 2x1 dilation 1x3 (im2col)");
+          "5x3 stride 2x1 dilation 1x3 (unfold-x)");
     checkCoop({.inC = 16, .h = 40, .w = 48, .outC = 5, .kH = 9, .kW = 9, .strides = {3, 4}, .dilations = {3, 4}, .padBegin = {0, 0},
            .padEnd = {0, 4}, .type = F16},
           "9x9 dilated past the direct tile's shared memory (im2col, also without forcing: the tiled kernel cannot)");
+}
+
+// Unfold-x (kW x inC <= 16): the tile's halo rows, strides and dilations, partial tiles at odd
+// sizes, both precisions of arithmetic.
+TEST_F(Convolution, CooperativeMatrixUnfoldX) {
+    REQUIRE_COOPMAT();
+    checkCoop({.inC = 1, .h = 29, .w = 47, .outC = 56, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+              "5x5 1->56 (FSRCNN's first layer)");
+    checkCoop({.inC = 5, .h = 23, .w = 41, .outC = 24, .kH = 3, .kW = 3, .type = F16, .activation = relu()}, "3x3 5->24 (15 per row)");
+    checkCoop({.batch = 2, .inC = 3, .h = 35, .w = 67, .outC = 64, .type = F16, .activation = tanhActivation()}, "3x3 3->64 batch 2");
+    checkCoop({.inC = 2, .h = 17, .w = 33, .outC = 80, .kH = 7, .kW = 7, .padBegin = {3, 3}, .padEnd = {3, 3}, .nhwc = true, .type = F16},
+              "7x7 2->80 NHWC (14 per row, two N blocks)");
+    checkCoop({.inC = 3, .h = 19, .w = 37, .outC = 16, .kH = 3, .kW = 3, .strides = {2, 2}, .dilations = {2, 1}, .padBegin = {2, 1},
+               .padEnd = {2, 1}, .type = F16},
+              "3x3 stride 2 dilation 2x1");
+    optest::RunOptions half = forceCoop();
+    half.executionFlags |= ExecutionFlagAllowHalfPrecisionComputation;
+    optest::checkOperator(makeConv({.inC = 3, .h = 37, .w = 45, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2},
+                                    .type = F16, .activation = tanhActivation()}),
+                          half);
+    optest::checkOperator(makeConv({.inC = 4, .h = 21, .w = 35, .outC = 12, .type = F16}), half);
 }
 
 TEST_F(Convolution, CooperativeMatrixLayoutsAndWeights) {
     REQUIRE_COOPMAT();
     checkCoop({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16, .activation = relu()}, "NHWC (direct)");
     checkCoop({.inC = 3, .h = 9, .w = 21, .outC = 24, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
-          "NHWC (im2col)");
+          "NHWC (unfold-x)");
     checkCoop({.inC = 32, .h = 9, .w = 21, .outC = 20, .owned = false, .type = F16}, "bound weights (packed per execution)");
-    checkCoop({.inC = 3, .h = 9, .w = 21, .outC = 20, .owned = false, .paddedFilter = true, .type = F16}, "bound, padded filter strides (im2col)");
+    checkCoop({.inC = 3, .h = 9, .w = 21, .outC = 20, .owned = false, .paddedFilter = true, .type = F16}, "bound, padded filter strides (unfold-x)");
+    checkCoop({.inC = 17, .h = 9, .w = 21, .outC = 20, .owned = false, .nhwc = true, .type = F16}, "bound, NHWC (im2col)");
     ConvolutionDesc d = makeConv({.inC = 32, .h = 13, .w = 19, .outC = 24, .type = F16});
     d.input = optest::paddedRows(F16, 1, 32, 13, 19, 3);
     d.output = optest::paddedRows(F16, 1, 24, 13, 19, 5);  // as a slice of a wider buffer: gaps stay untouched
@@ -523,7 +546,8 @@ detail::PlanContext coopContext(const Capabilities& caps, bool enabled = true) {
 
 uint32_t specOf(const detail::Plan& plan, uint32_t id) { return plan.pipelines[plan.execute.back().pipeline].specConstants.at(id); }
 constexpr uint32_t kCoopModeId = 55, kCoopNFId = 59, kCoopNBlocksId = 60, kCoopNPadId = 61, kCoopKPadId = 64;
-constexpr uint32_t kCoopTileHId = 56, kCoopMFId = 58, kCoopRawSmemId = 70, kCoopVecInId = 71, kCoopVecOutId = 72;
+constexpr uint32_t kCoopTileHId = 56, kCoopMFId = 58, kCoopIcPadId = 62, kCoopDTileHId = 65, kCoopRawSmemId = 70, kCoopVecInId = 71,
+                   kCoopVecOutId = 72;
 
 TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     Capabilities caps = coopCaps();
@@ -586,27 +610,49 @@ TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
     auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16});
     EXPECT_EQ(specOf(odd, kCoopVecInId), 0u) << "33 channels: runs not 8-aligned";
     EXPECT_EQ(specOf(odd, kCoopVecOutId), 0u) << "20 channels";
-    // Forced im2col stages the raw input tile once when it fits: 3 channels x (8 + 4) x (32 + 4).
-    auto first = plan({.inC = 3, .h = 1080, .w = 1920, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
-                      ExecutionFlagForceCooperativeMatrix);
-    EXPECT_EQ(specOf(first, kCoopModeId), 1u);
-    EXPECT_EQ(specOf(first, kCoopRawSmemId), 3u * 12 * 36);
+    // Forced im2col stages the raw input tile once when it fits: 17 channels x (8 + 2) x (32 + 2).
+    auto im2col = plan({.inC = 17, .h = 1080, .w = 1920, .outC = 64, .type = F16}, ExecutionFlagForceCooperativeMatrix);
+    EXPECT_EQ(specOf(im2col, kCoopModeId), 1u);
+    EXPECT_EQ(specOf(im2col, kCoopRawSmemId), (17u * 10 * 34 + 7) / 8 * 8);
 }
 
 TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     Capabilities caps = coopCaps();
+    // Few input channels with kW x inC <= 32: unfold-x, K = kH x roundUp(kW x inC, 16).
     ConvolutionDesc first = makeConv({.inC = 3, .h = 1080, .w = 1920, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2},
                                       .padEnd = {2, 2}, .type = F16});
-    auto tiled = detail::planConvolution(coopContext(caps), first);
-    ASSERT_TRUE(tiled.ok()) << tiled.error().message;
-    EXPECT_STREQ(kernelOf(*tiled), "conv2d_tiled") << "3 input channels: the tiled kernel measured faster";
+    auto unfolded = detail::planConvolution(coopContext(caps), first);
+    ASSERT_TRUE(unfolded.ok()) << unfolded.error().message;
+    EXPECT_STREQ(kernelOf(*unfolded), "conv2d_coopmat");
+    EXPECT_EQ(specOf(*unfolded, kCoopModeId), 2u) << "5 x 3 = 15 per kernel row";
+    EXPECT_EQ(specOf(*unfolded, kCoopIcPadId), 16u);
+    EXPECT_EQ(specOf(*unfolded, kCoopDTileHId), 8u + 4) << "tile rows + 4 halo rows";
+    EXPECT_EQ(unfolded->persistentBytes, 5u * 16 * 64 * 2 + 64 * 2) << "B matrix [5 x 16][64] fp16, then the bias";
+    EXPECT_EQ(specOf(*unfolded, kCoopMFId), 4u) << "fp32 accumulators, 4 M fragments";
+    auto rgb = detail::planConvolution(coopContext(caps), makeConv({.inC = 3, .outC = 32, .type = F16}));
+    ASSERT_TRUE(rgb.ok());
+    EXPECT_EQ(specOf(*rgb, kCoopModeId), 2u) << "3x3 RGB: 9 per kernel row";
+    detail::PlanContext halfArith = coopContext(caps);
+    halfArith.fp16Arithmetic = true;
+    auto rgbHalf = detail::planConvolution(halfArith, makeConv({.inC = 3, .outC = 64, .type = F16}));
+    ASSERT_TRUE(rgbHalf.ok());
+    EXPECT_STREQ(kernelOf(*rgbHalf), "conv2d_coopmat") << "unfold-x keeps fp32 accumulators under fp16 arithmetic";
+    EXPECT_EQ(specOf(*rgbHalf, kCoopMFId), 4u);
+    auto ten = detail::planConvolution(coopContext(caps), makeConv({.inC = 10, .outC = 32, .type = F16}));
+    ASSERT_TRUE(ten.ok());
+    EXPECT_EQ(specOf(*ten, kCoopModeId), 0u) << "3 x 10 = 30 per kernel row: direct (unfold-x measured slower)";
+    // More channels, direct staging too wasteful: im2col, which the tiled kernel takes unless forced.
+    ConvolutionDesc gathered = makeConv({.inC = 17, .h = 1080, .w = 1920, .outC = 64, .type = F16});
+    auto tiled = detail::planConvolution(coopContext(caps), gathered);
+    ASSERT_TRUE(tiled.ok());
+    EXPECT_STREQ(kernelOf(*tiled), "conv2d_tiled") << "im2col shapes: the tiled kernel measured faster";
     detail::PlanContext force = coopContext(caps);
     force.executionFlags = ExecutionFlagForceCooperativeMatrix;
-    auto forced = detail::planConvolution(force, first);
+    auto forced = detail::planConvolution(force, gathered);
     ASSERT_TRUE(forced.ok());
     EXPECT_STREQ(kernelOf(*forced), "conv2d_coopmat");
-    EXPECT_EQ(specOf(*forced, kCoopModeId), 1u) << "3 channels: im2col";
-    EXPECT_EQ(specOf(*forced, kCoopKPadId), 80u) << "K 75 padded once";
+    EXPECT_EQ(specOf(*forced, kCoopModeId), 1u) << "17 channels: im2col";
+    EXPECT_EQ(specOf(*forced, kCoopKPadId), 160u) << "K 153 padded once";
     auto dilated = detail::planConvolution(coopContext(caps), makeConv({.inC = 16, .h = 40, .w = 48, .outC = 5, .kH = 9, .kW = 9,
                                                                         .strides = {3, 4}, .dilations = {3, 4}, .padBegin = {0, 0},
                                                                         .padEnd = {0, 4}, .type = F16}));

@@ -13,9 +13,9 @@
 // enabled the extension and ExecutionFlagDisableCooperativeMatrix is not set), a 16x16x16 fp16
 // shape with fp32 accumulators, subgroups of 32, fp16 input and output, groups 1, not
 // transposed, and its shared memory fits. There is no size heuristic, so any qualifying test
-// shape runs on it, except the im2col mode below where the tiled kernel takes the shape: on the
-// H100 conv 5x5 3->64 at 1080p ran 1.33 ms im2col vs 1.07 ms tiled (1.8 ms with the raw input
-// tile staged in shared memory, vs 0.50 ms for the tiled kernel with fp16 arithmetic).
+// shape runs on it, except the im2col mode below where the tiled kernel takes the shape (on the
+// H100 conv 5x5 3->64 at 1080p ran 1.33 ms im2col vs 1.07 ms tiled). Image inputs (kW x inC <= 16:
+// RGB 3x3 and 5x5) take the unfold-x mode instead, measured fastest of all three (coopConfig).
 // Channels-last fp16 tensors (the graph stores conv -> conv intermediates that way on such
 // devices) are read and written 8 channels per 16-byte access. Testing:
 // ExecutionFlagForceCooperativeMatrix uses the tensor-core kernel wherever it can run,
@@ -180,7 +180,7 @@ std::optional<TiledConfig> tiledConfig(const ConvolutionDesc& d, const ConvGeome
 constexpr uint32_t kCoopSubgroups = 4, kCoopTileW = 32, kCoopMaxAcc = 16, kCoopMaxMF = 8;
 constexpr uint32_t kCoopFrag = 16, kCoopMaxNF = 4, kCoopMaxKChunk = 64, kCoopSubgroupSize = 32;
 constexpr uint32_t kCoopWorkgroup = kCoopSubgroups * kCoopSubgroupSize;
-constexpr uint32_t kCoopDirect = 0, kCoopIm2col = 1;
+constexpr uint32_t kCoopDirect = 0, kCoopIm2col = 1, kCoopUnfoldX = 2;
 
 struct CoopConfig {
     uint32_t mode = kCoopDirect, mf = 4, nf = 1, nBlocks = 1, nPad = 16, icPad = 16, kChunk = 16, kPad = 16, kRows = 16;
@@ -263,8 +263,26 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
     // K of the im2col order (few input channels: 3, 5, 17), gather im2col instead.
     bool direct = uint64_t(c.icPad) * taps * 2 <= uint64_t(c.kPad) * 3;
     c.mode = kCoopIm2col;
+    // Unfold-x (few input channels, kW x inC <= 16): K = kH x 16, the tile staged once (3 -> 64
+    // 5x5: 80 instead of direct staging's 400). Measured on the H100 at 1080p, fp16: 5x5 3->64
+    // 0.45 ms (tiled kernel 1.10, with fp16 arithmetic 0.50), 3x3 3->64 0.31 ms (0.59 / 0.39). It
+    // keeps 4 M fragments and fp32 accumulators: 8 fragments (with fp16 accumulators) took 0.60 ms
+    // for the 5x5, and 10 channels (kW x inC = 30, two K steps per row, an 8-fragment tile with
+    // 37 KB of shared memory) made the shipped denoiser 0.3 ms slower than direct staging.
+    const bool unfold = g.kW * g.inC <= kCoopFrag && uint64_t(g.kH) * kCoopFrag < uint64_t(c.icPad) * taps;
+    if (unfold) {
+        const uint32_t mf = 4, tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
+        uint64_t h = coopInputTile(d, g, tileH).first;
+        if (h * kCoopTileW * kCoopFrag * 2 + outSmem <= smemLimit) {
+            c.mode = kCoopUnfoldX, c.mf = mf, c.tileH = tileH;
+            c.dTileH = uint32_t(h), c.dTileW = kCoopTileW;
+            c.icPad = kCoopFrag;
+            c.aSmem = c.dTileH * kCoopTileW * kCoopFrag;
+            c.kRows = g.kH * kCoopFrag;
+        }
+    }
     for (uint32_t mf : mfs) {
-        if (!direct) break;
+        if (!direct || c.mode == kCoopUnfoldX) break;
         uint32_t tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
         auto [h, w] = coopInputTile(d, g, tileH);
         if (h * w * kCoopFrag * 2 + outSmem > smemLimit) continue;
