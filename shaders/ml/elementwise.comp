@@ -9,6 +9,9 @@
 //   packed:  every tensor is packed with the output's sizes: 4 elements per invocation with
 //            vec4 loads/stores; the last invocation handles a count that is not a multiple of 4
 //            element by element.
+//   per-channel: a and out packed, b broadcast but along one dim (a [1, C, 1, 1] slope, scale or
+//            bias), the dims inside it a multiple of 4: vec4 a/out, one b per 4 elements at
+//            ((first / inner) % channels) * stride (push constants reuse sizes[0..2]).
 // Slots: a = 0, b = 1 (bound empty for unary ops), out = OUT_SLOT.
 #include "common.glsl"
 
@@ -47,6 +50,7 @@ layout(constant_id = 13) const float CLIP_MIN = 0.0;
 layout(constant_id = 14) const float CLIP_MAX = 0.0;
 layout(constant_id = 15) const bool PACKED = false;
 layout(constant_id = 16) const uint RANK = 5u;  // dims actually used by the generic path
+layout(constant_id = 17) const bool PER_CHANNEL = false;
 
 layout(push_constant) uniform Push {
     uint count;        // output elements
@@ -123,6 +127,15 @@ void runPacked(uint invocation) {
     }
 }
 
+void runPerChannel(uint invocation) {
+    uint first = invocation * 4u;
+    if (first >= pc.count) return;
+    uint inner = pc.sizes[0], channels = pc.sizes[1], strideB = pc.sizes[2];
+    float b = loadElem(1u, DTYPE_B, ((first / inner) % channels) * strideB);
+    vec4 a = loadVec4(0u, DTYPE_A, invocation);
+    storeVec4(OUT_SLOT, DTYPE_OUT, invocation, vec4(evaluate(a.x, b), evaluate(a.y, b), evaluate(a.z, b), evaluate(a.w, b)));
+}
+
 void runGeneric(uint index) {
     if (index >= pc.count) return;
     uint offsetA = 0u, offsetB = 0u, offsetOut = 0u;
@@ -141,5 +154,6 @@ void runGeneric(uint index) {
 
 void main() {
     if (PACKED) runPacked(linearInvocation());
+    else if (PER_CHANNEL) runPerChannel(linearInvocation());
     else runGeneric(linearInvocation());
 }

@@ -31,6 +31,33 @@ ElementWiseDesc add(const TensorDesc& a, const TensorDesc& b, const TensorDesc& 
 
 constexpr uint32_t kPackedSpec = 15;  // PACKED in elementwise.comp
 constexpr uint32_t kRankSpec = 16;    // RANK
+constexpr uint32_t kPerChannelSpec = 17;  // PER_CHANNEL
+
+TEST(ElementWisePlan, PerChannelBroadcastTakesTheVectorPath) {
+    auto plan = [](const TensorDesc& a, const TensorDesc& b) {
+        ElementWiseDesc d = add(a, b, a);
+        d.op = ElementWiseOp::PRelu;
+        auto p = planElementWise(withFp16(true), d);
+        EXPECT_TRUE(p.ok()) << p.error().message;
+        return std::move(*p);
+    };
+    TensorDesc x = TensorDesc::make(F16, {2, 56, 6, 10});
+    Plan slope = plan(x, TensorDesc::make(F32, {1, 56, 1, 1}));
+    EXPECT_EQ(slope.pipelines[0].specConstants.at(kPerChannelSpec), 1u);
+    EXPECT_EQ(slope.pipelines[0].specConstants.at(kPackedSpec), 0u);
+    const Launch& l = slope.execute[0];
+    EXPECT_EQ(l.pushWords, 4u) << "count, inner, channels, b's stride";
+    EXPECT_EQ(l.push[1], 60u);
+    EXPECT_EQ(l.push[2], 56u);
+    EXPECT_EQ(l.push[3], 1u);
+    Plan strided = plan(x, TensorDesc::strided(F32, {1, 56, 1, 1}, {0, 3, 0, 0}));
+    EXPECT_EQ(strided.execute[0].push[3], 3u);
+    // Not for it: an inner size not a multiple of 4, b varying along W, a not packed.
+    EXPECT_EQ(plan(TensorDesc::make(F16, {1, 56, 3, 5}), TensorDesc::make(F32, {1, 56, 1, 1})).pipelines[0].specConstants.at(kPerChannelSpec), 0u);
+    EXPECT_EQ(plan(x, TensorDesc::make(F32, {1, 56, 1, 10})).pipelines[0].specConstants.at(kPerChannelSpec), 0u);
+    TensorDesc nhwc = TensorDesc::strided(F16, {2, 56, 6, 10}, {3360, 1, 560, 56});
+    EXPECT_EQ(plan(nhwc, TensorDesc::make(F32, {1, 56, 1, 1})).pipelines[0].specConstants.at(kPerChannelSpec), 0u);
+}
 
 TEST(ElementWisePlan, CollapseMergesContiguousDimsAndDropsOnes) {
     Dims sizes{2, 3, 1, 5, 7};

@@ -99,6 +99,20 @@ TEST_F(ElementWise, PReluPerChannelSlope) {
     checkWithRanges(binary(ElementWiseOp::PRelu, x, TensorDesc::make(F32, {1, 17, 1, 1}), x), -1, 1, 0, 0.3);
 }
 
+// [1, C, 1, 1] operands over packed activations whose H x W is a multiple of 4 take the per-channel
+// vector path (elementwise_plan_test checks the choice): PReLU, scale, bias, batch > 1, a strided
+// b, fp16 activations with an fp32 slope.
+TEST_F(ElementWise, PerChannelBroadcastPath) {
+    const TensorDesc x = TensorDesc::make(F32, {2, 17, 4, 9});
+    checkWithRanges(binary(ElementWiseOp::PRelu, x, TensorDesc::make(F32, {1, 17, 1, 1}), x), -1, 1, 0, 0.3);
+    checkWithRanges(binary(ElementWiseOp::Multiply, x, TensorDesc::make(F32, {17, 1, 1}), x), -1, 1, 0.5, 2);
+    checkWithRanges(binary(ElementWiseOp::Add, x, TensorDesc::strided(F32, {1, 17, 1, 1}, {0, 2, 0, 0}), x), -1, 1);
+    if (!optest::fp16Supported()) return;
+    const TensorDesc h = TensorDesc::make(F16, {1, 56, 6, 10});
+    checkWithRanges(binary(ElementWiseOp::PRelu, h, TensorDesc::make(F32, {1, 56, 1, 1}), h), -1, 1, 0, 0.3);
+    checkWithRanges(binary(ElementWiseOp::Subtract, h, TensorDesc::make(F16, {1, 56, 1, 1}), h), -1, 1);
+}
+
 TEST_F(ElementWise, EveryActivation) {
     const TensorDesc x = TensorDesc::make(F32, {1, 3, 7, 9});
     for (Activation a : {Activation{}, linear(0.5f, -0.25f), relu(), leakyRelu(0.1f), elu(0.8f), selu(), sigmoid(), hardSigmoid(),

@@ -7,6 +7,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <optional>
 
 namespace mlplugin {
 
@@ -71,6 +72,27 @@ Result<std::vector<Dims>> validate(const PlanContext& pc, const ElementWiseDesc&
 
 uint32_t dtype(const TensorDesc& t) { return uint32_t(t.dataType); }
 
+// b broadcast along everything but one dim (a per-channel slope, scale or bias: [1, C, 1, 1]),
+// a and the output packed, the dims inside that one a multiple of 4: the packed vec4 path with b
+// read once per 4 elements at ((i / inner) % channels) * stride. The generic path splits every
+// element's index with runtime divisions and moves one element per access.
+struct ChannelBroadcast {
+    uint32_t inner = 0, channels = 0, stride = 0;
+};
+
+std::optional<ChannelBroadcast> channelBroadcast(const StridedLoop& loop, bool binary) {
+    constexpr uint32_t last = kMaxTensorRank - 1;
+    if (!binary || loop.rank < 2 || loop.rank > 3) return std::nullopt;
+    const Dims& a = loop.strides[0];
+    const Dims& b = loop.strides[1];
+    const Dims& out = loop.strides[2];
+    uint32_t inner = loop.sizes[last], channels = loop.sizes[last - 1];
+    if (inner % 4 != 0 || a[last] != 1 || out[last] != 1 || b[last] != 0) return std::nullopt;
+    if (a[last - 1] != inner || out[last - 1] != inner || b[last - 1] == 0) return std::nullopt;
+    if (loop.rank == 3 && (a[last - 2] != inner * channels || out[last - 2] != inner * channels || b[last - 2] != 0)) return std::nullopt;
+    return ChannelBroadcast{inner, channels, b[last - 1]};
+}
+
 }  // namespace
 
 Result<Plan> planElementWise(const PlanContext& pc, const ElementWiseDesc& d) {
@@ -92,12 +114,17 @@ Result<Plan> planElementWise(const PlanContext& pc, const ElementWiseDesc& d) {
                               uint32_t(d.activation.type), asUint(d.activation.alpha), asUint(d.activation.beta),
                               asUint(sb.scale), asUint(sb.bias), asUint(d.clipMin), asUint(d.clipMax),
                               loop.packed() ? 1u : 0u, loop.rank};
+    const std::optional<ChannelBroadcast> perChannel = loop.packed() ? std::nullopt : channelBroadcast(loop, d.b.has_value());
+    pipeline.specConstants.push_back(perChannel ? 1u : 0u);
 
     const uint64_t count = d.output.elementCount();
     Launch launch;
     pushWords(launch, {uint32_t(count)});
     if (loop.packed()) {
         launch.groups = linearGroups(divUp(count, 4), kLocalSize);
+    } else if (perChannel) {
+        launch.groups = linearGroups(count / 4, kLocalSize);
+        pushWords(launch, {perChannel->inner, perChannel->channels, perChannel->stride});
     } else {
         launch.groups = linearGroups(count, kLocalSize);
         for (uint32_t v : loop.sizes) pushWords(launch, {v});
