@@ -227,10 +227,16 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
                 op(name, "conv", [=] { return bench::singleConv(t, sw.w, sw.h, k, ci, co); });
             }
         op("conv3x3 64->32 +tanh", "conv", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
+        if (!o.smoke) {  // FSRCNN's other layer shapes
+            op("conv5x5 1->56", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 5, 1, 56); });
+            op("conv1x1 56->12", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 1, 56, 12); });
+            op("conv1x1 12->56", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 1, 12, 56); });
+        }
         op("conv_transpose9x9 s2 56->1", "op", [=] { return bench::transposedConv(t, sw.w / 2, sw.h / 2, 56, 1, 9, 2); });
         op("depth_to_space 12->3", "op", [=] { return bench::depthToSpaceOp(t, sw.w, sw.h, 12, 2); });
         op("add 3ch", "op", [=] { return bench::addOp(t, sw.w, sw.h, 3); });
         op("add 32ch", "op", [=] { return bench::addOp(t, sw.w, sw.h, 32); });
+        op("prelu 56ch", "op", [=] { return bench::preluOp(t, sw.w, sw.h, 56); });
         op("resize bilinear x2 3ch", "op", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 3); });
         op("resize bilinear x2 12ch", "op", [=] { return bench::resizeBilinearX2(t, sw.w, sw.h, 12); });
     }

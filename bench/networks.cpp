@@ -104,6 +104,12 @@ Network addOp(DataType type, uint32_t width, uint32_t height, uint32_t channels)
     return b.finish("add", x + y);
 }
 
+Network preluOp(DataType type, uint32_t width, uint32_t height, uint32_t channels) {
+    Builder b{{}, type};
+    Expr x = b.g.input("x", TensorDesc::make(type, {1, channels, height, width}));
+    return b.finish("prelu", b.prelu(x, channels, "prelu"));
+}
+
 Network resizeBilinearX2(DataType type, uint32_t width, uint32_t height, uint32_t channels) {
     Builder b{{}, type};
     Expr x = b.g.input("x", TensorDesc::make(type, {1, channels, height, width}));

@@ -32,6 +32,8 @@ Network singleConvActivation(mlplugin::DataType type, uint32_t width, uint32_t h
                              mlplugin::Activation activation);
 Network depthToSpaceOp(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels, uint32_t block);
 Network addOp(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels);
+// PReLU with a per-channel slope ([1, C, 1, 1] constant), as in FSRCNN.
+Network preluOp(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels);
 Network resizeBilinearX2(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t channels);
 Network transposedConv(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t cin, uint32_t cout, uint32_t k, uint32_t stride);
 
