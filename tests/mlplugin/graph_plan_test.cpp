@@ -396,6 +396,34 @@ TEST(GraphLayout, ChannelsLastOnlyWhereEveryConvolutionTakesIt) {
     EXPECT_NE(std::find(asked.begin(), asked.end(), "third"), asked.end()) << "readers are asked too";
 }
 
+TEST(GraphFusion, TransposedConvolutionBecomesSubPixelConvolution) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 6, 5, 7}));
+    ValueId w = g.addConstant("w", f32({6, 3, 9, 9}), randomData(6 * 3 * 81, 5));
+    ValueId b = g.addConstant("b", f32({3}), {0.5f, -1.0f, 2.0f});
+    ConvolutionDesc up{.name = "deconv", .transposed = true, .strides = {2, 2}, .padBegin = {4, 4}, .padEnd = {4, 4}, .outputPadding = {1, 1}};
+    ValueId y = g.addNode(up, {x, w, b}).value()[0];
+    g.markOutput(y);
+    auto plan = planGraph(g, {});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    ASSERT_EQ(plan->nodes.size(), 1u) << "the depth-to-space folds into the new convolution's store";
+    const auto& pn = plan->nodes[0];
+    const auto& conv = std::get<ConvolutionDesc>(pn.node.op);
+    EXPECT_FALSE(conv.transposed);
+    EXPECT_EQ(conv.filter.sizes[0], 12u) << "3 channels x 4 phases";
+    EXPECT_EQ(conv.filter.sizes[2], 5u) << "ceil(9 / 2) taps";
+    EXPECT_EQ(conv.padBegin[0], 2u);
+    EXPECT_EQ(conv.output.sizes[2], 5u);
+    ASSERT_TRUE(pn.storeDepthToSpace.has_value());
+    EXPECT_EQ(pn.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    EXPECT_EQ(pn.node.outputs[0], y);
+    const auto& bias = plan->values[pn.node.inputs[2]].constantData;
+    ASSERT_EQ(bias.size(), 12u);
+    EXPECT_EQ(bias[4], -1.0f) << "channel 1's four phases";
+    EXPECT_NE(plan->report.fusions.front().find("4-phase sub-pixel convolution (5x5, 12 channels)"), std::string::npos)
+        << plan->report.fusions.front();
+}
+
 TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     auto build = [](bool convAlsoOutput) {
         GraphDesc g;

@@ -135,6 +135,46 @@ TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
     optest::checkGraph(n.g, {});
 }
 
+// Transposed convolutions become a sub-pixel convolution + depth-to-space (graph_fusion.cpp):
+// strides 2 and 3, kernels 3-9, pads with and without a phase offset, output padding, bias and
+// fused activation, several output channels, batch 2; and shapes the rewrite leaves alone (kernel
+// = stride, an output that is not whole s x s blocks) next to them.
+TEST_P(GraphTest, TransposedConvolutionsMatchTheReference) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    struct Case {
+        uint32_t inC, outC, k, stride, pad, outputPadding;
+        bool bias, rewritten;
+    };
+    const Case cases[] = {
+        {6, 1, 9, 2, 4, 1, true, true},    // FSRCNN's last layer
+        {5, 3, 4, 2, 1, 0, true, true},    // k4 s2 p1 (DCGAN): phase offset, one extra tap
+        {4, 2, 3, 2, 1, 1, false, true},   // k3 s2 p1 op1
+        {3, 2, 7, 3, 3, 2, true, true},    // stride 3, no phase offset
+        {3, 2, 5, 3, 2, 2, true, true},    // stride 3, offset 2
+        {4, 4, 2, 2, 0, 0, true, false},   // kernel = stride: left alone
+        {4, 2, 3, 2, 1, 0, true, false},   // 2H - 1 rows: not whole blocks, left alone
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE("k" + std::to_string(c.k) + " s" + std::to_string(c.stride) + " p" + std::to_string(c.pad) + " op" +
+                     std::to_string(c.outputPadding) + " " + std::to_string(c.inC) + "->" + std::to_string(c.outC));
+        Net n{{}, GetParam()};
+        ValueId x = n.g.addInput("x", n.t({2, c.inC, 5, 7}));
+        ValueId w = n.weights("w", {c.inC, c.outC, c.k, c.k});
+        std::vector<ValueId> ins{x, w};
+        if (c.bias) ins.push_back(n.weights("b", {c.outC}));
+        ConvolutionDesc up{.name = "up", .transposed = true, .strides = {c.stride, c.stride}, .padBegin = {c.pad, c.pad},
+                           .padEnd = {c.pad, c.pad}, .outputPadding = {c.outputPadding, c.outputPadding},
+                           .activation = leakyRelu(0.2f)};
+        n.g.markOutput(n.g.addNode(up, ins).value()[0]);
+        auto compiled = compileGraph(optest::device(), n.g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        bool rewritten = std::any_of(compiled->report.fusions.begin(), compiled->report.fusions.end(),
+                                     [](const std::string& f) { return f.find("sub-pixel convolution") != std::string::npos; });
+        EXPECT_EQ(rewritten, c.rewritten);
+        optest::checkGraph(n.g, {});
+    }
+}
+
 class GraphErrors : public testsupport::VulkanTest {};
 class GraphCompile : public testsupport::VulkanTest {};
 
