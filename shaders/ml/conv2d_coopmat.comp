@@ -4,7 +4,7 @@
 #extension GL_KHR_memory_scope_semantics : require
 #extension GL_KHR_shader_subgroup_basic : require
 // Convolution as an implicit GEMM on tensor cores (VK_NV_cooperative_matrix, 16x16x16 fp16
-// fragments, fp32 accumulators): M = output pixels of a TILE_H x TILE_W tile, N = output
+// fragments, fp32 accumulators, fp16 ones in the ACC_F16 build): M = output pixels of a TILE_H x TILE_W tile, N = output
 // channels, K = taps x input channels. Groups == 1, not transposed, fp16 input and output;
 // built with HAS_F16 only.
 //
@@ -13,7 +13,7 @@
 // 32 with fp16 accumulators (ACC_F16) (narrow N gets more M fragments, so each B fragment feeds
 // more MMAs).
 // B fragments (weights) are read straight from the packed buffer [K_PAD][N_PAD] fp16 (small,
-// L1-resident); A fragments come from shared memory in one of two modes:
+// L1-resident); A fragments come from shared memory in one of three modes:
 //   MODE_DIRECT: the input tile + halo, 16 channels per pass, is staged channels-last as
 //     [D_TILE_H * D_TILE_W][16] fp16; the A fragment of tap (ky, kx) for 16 pixels is then a
 //     plain strided load (row stride STRIDE_X * 16), no im2col copy. K order: tap, channel
@@ -21,9 +21,10 @@
 //     in registers, a double buffer) measured slower on the H100 (ESPCN x2 1080p 3.20 vs 2.99
 //     ms, the upscaler 2.55 vs 2.28 ms, before the benchmarks waited out the GPU's clock ramp, so
 //     indicative): the extra registers cost more occupancy than it hid.
-//   MODE_IM2COL: for few input channels (3 -> 64 5x5: K = 75 would be padded to 25 x 16 = 400
-//     per tap), the im2col matrix [pixels][K_CHUNK] is built in shared memory, K order channel,
-//     tap, padded only once to K_PAD (75 -> 80). When the raw tile (all channels + halo) fits
+//   MODE_IM2COL: for few input channels where direct staging's per-tap padding would cost more
+//     than 1.5x (3x3 with 17 channels: 9 x 32 = 288 vs 153 -> 160) and unfold-x cannot take them,
+//     the im2col matrix [pixels][K_CHUNK] is built in shared memory, K order channel, tap, padded
+//     only once to K_PAD. When the raw tile (all channels + halo) fits
 //     (RAW_SMEM > 8) it is staged once and im2col gathers from shared memory; otherwise from
 //     global memory. The planner sends such shapes to the portable tiled kernel when it can take
 //     them (measured faster), so this mode runs when forced or when nothing else fits.
@@ -33,7 +34,7 @@
 //     input channel c at x * STRIDE_X + kx * DIL_X. One kernel row ky is then a plain strided
 //     fragment load, as in direct mode: K = kH x IC_PAD (5x5 3 -> 64: 80, like im2col, without the
 //     per-pass gather; direct mode would need 400). The loop takes any IC_PAD multiple of 16; the
-//     planner uses 16 (its header says why).
+//     planner uses 16 (coopConfig says why).
 // Channels-last fp16 tensors whose channel runs are 8-aligned (VEC_IN / VEC_OUT) move 8
 // channels per 16-byte access instead of one element per access.
 // Epilogue: each accumulator goes through shared memory, bias and activation per vec4, then the
