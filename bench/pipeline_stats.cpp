@@ -72,33 +72,17 @@ std::string statisticValue(const VkPipelineExecutableStatisticKHR& s) {
 
 // Creates `spec` with statistics captured and prints them on one line; without the extension
 // (lavapipe) it only creates the pipeline, so CI's smoke run still builds every planned kernel.
-void printStatistics(VkDevice device, VkPipelineLayout layout, const detail::PipelineSpec& spec, bool captured) {
+void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const detail::PipelineSpec& spec,
+                     bool captured) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
     if (captured && (!getProperties || !getStatistics)) throw engine::Error("VK_KHR_pipeline_executable_properties entry points missing");
 
-    VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    smci.codeSize = spec.spirv.size_bytes();
-    smci.pCode = spec.spirv.data();
-    VkShaderModule module = VK_NULL_HANDLE;
-    ENGINE_VK(vkCreateShaderModule(device, &smci, nullptr, &module));
-    std::vector<VkSpecializationMapEntry> entries(spec.specConstants.size());
-    for (uint32_t i = 0; i < entries.size(); ++i) entries[i] = {i, i * 4, 4};
-    VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), spec.specConstants.size() * 4, spec.specConstants.data()};
-    VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    cpci.flags = captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0;
-    cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
-    cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
-    cpci.stage.module = module;
-    cpci.stage.pName = "main";
-    cpci.stage.pSpecializationInfo = entries.empty() ? nullptr : &si;
-    cpci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkResult created = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
-    vkDestroyShaderModule(device, module, nullptr);
-    ENGINE_VK(created);
+    auto created = detail::createComputePipeline(fns, device, layout, spec, captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0);
+    if (!created) throw engine::Error(created.error().message);
+    VkPipeline pipeline = *created;
     if (!captured) {
         std::printf("    %-24s (created; no statistics on this device)\n", spec.debugName);
         vkDestroyPipeline(device, pipeline, nullptr);
@@ -173,7 +157,7 @@ int main(int argc, char** argv) {
                 const detail::Launch& launch = plan->execute.back();
                 std::printf("%s %ux%u %s: %u x %u x %u workgroups\n", d.name.c_str(), o.width, o.height, flags ? "fp16-arith" : "fp16",
                             launch.groups[0], launch.groups[1], launch.groups[2]);
-                printStatistics(ctx.device(), impl.pipelineLayout(), plan->pipelines[launch.pipeline], captured);
+                printStatistics(impl.fns(), ctx.device(), impl.pipelineLayout(), plan->pipelines[launch.pipeline], captured);
             }
         }
         if (ctx.validationMessageCount() != 0) {

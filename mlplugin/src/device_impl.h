@@ -38,6 +38,11 @@ private:
     std::map<Key, VkPipeline> pipelines_;
 };
 
+// One compute pipeline from SPIR-V and specialization constants (the cache's, and tools that
+// need creation flags such as VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR).
+Result<VkPipeline> createComputePipeline(const VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const PipelineSpec& spec,
+                                         VkPipelineCreateFlags flags = 0);
+
 class DeviceImpl final : public Device {
 public:
     static Result<std::unique_ptr<Device>> create(const DeviceDesc& desc);

@@ -24,12 +24,13 @@ Result<VkPipeline> PipelineCache::get(const PipelineSpec& spec) {
     return created;
 }
 
-Result<VkPipeline> PipelineCache::create(const PipelineSpec& spec) const {
+Result<VkPipeline> createComputePipeline(const VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const PipelineSpec& spec,
+                                         VkPipelineCreateFlags flags) {
     VkShaderModuleCreateInfo smci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
     smci.codeSize = spec.spirv.size_bytes();
     smci.pCode = spec.spirv.data();
     VkShaderModule module = VK_NULL_HANDLE;
-    if (VkResult r = fns_.vkCreateShaderModule(device_, &smci, nullptr, &module); r != VK_SUCCESS)
+    if (VkResult r = fns.vkCreateShaderModule(device, &smci, nullptr, &module); r != VK_SUCCESS)
         return vulkanError(r, std::string("vkCreateShaderModule for '") + spec.debugName + "'");
 
     // constant_id i = specConstants[i], 4 bytes each (uint, int, float and bool alike).
@@ -38,18 +39,21 @@ Result<VkPipeline> PipelineCache::create(const PipelineSpec& spec) const {
     VkSpecializationInfo si{uint32_t(entries.size()), entries.data(), spec.specConstants.size() * 4, spec.specConstants.data()};
 
     VkComputePipelineCreateInfo cpci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+    cpci.flags = flags;
     cpci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO};
     cpci.stage.stage = VK_SHADER_STAGE_COMPUTE_BIT;
     cpci.stage.module = module;
     cpci.stage.pName = "main";
     cpci.stage.pSpecializationInfo = entries.empty() ? nullptr : &si;
-    cpci.layout = layout_;
+    cpci.layout = layout;
     VkPipeline pipeline = VK_NULL_HANDLE;
-    VkResult r = fns_.vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
-    fns_.vkDestroyShaderModule(device_, module, nullptr);
+    VkResult r = fns.vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &cpci, nullptr, &pipeline);
+    fns.vkDestroyShaderModule(device, module, nullptr);
     if (r != VK_SUCCESS) return vulkanError(r, std::string("vkCreateComputePipelines for '") + spec.debugName + "'");
-    setObjectName(fns_, device_, VK_OBJECT_TYPE_PIPELINE, uint64_t(pipeline), spec.debugName);
+    setObjectName(fns, device, VK_OBJECT_TYPE_PIPELINE, uint64_t(pipeline), spec.debugName);
     return pipeline;
 }
+
+Result<VkPipeline> PipelineCache::create(const PipelineSpec& spec) const { return createComputePipeline(fns_, device_, layout_, spec); }
 
 }  // namespace mlplugin::detail
