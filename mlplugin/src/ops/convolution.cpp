@@ -265,10 +265,11 @@ std::optional<CoopConfig> coopConfig(const PlanContext& pc, const ConvolutionDes
     c.mode = kCoopIm2col;
     // Unfold-x (few input channels, kW x inC <= 16): K = kH x 16, the tile staged once (3 -> 64
     // 5x5: 80 instead of direct staging's 400). Measured on the H100 at 1080p, fp16: 5x5 3->64
-    // 0.45 ms (tiled kernel 1.10, with fp16 arithmetic 0.50), 3x3 3->64 0.31 ms (0.59 / 0.39). It
-    // keeps 4 M fragments and fp32 accumulators: 8 fragments (with fp16 accumulators) took 0.60 ms
-    // for the 5x5, and 10 channels (kW x inC = 30, two K steps per row, an 8-fragment tile with
-    // 37 KB of shared memory) made the shipped denoiser 0.3 ms slower than direct staging.
+    // 0.40 ms (tiled kernel 1.10, with fp16 arithmetic 0.50), 3x3 3->64 0.27 ms (0.59 / 0.39). It
+    // keeps 4 M fragments and fp32 accumulators: for the 5x5, 8 fragments (with fp16 accumulators)
+    // took 0.60 ms and 2 or 1 fragments 1.00 / 0.68 ms (against 0.45 before the staging loaded each
+    // element once); 10 channels (kW x inC = 30, two K steps per row, an 8-fragment tile with 37 KB
+    // of shared memory) made the shipped denoiser 0.3 ms slower than direct staging.
     const bool unfold = g.kW * g.inC <= kCoopFrag && uint64_t(g.kH) * kCoopFrag < uint64_t(c.icPad) * taps;
     if (unfold) {
         const uint32_t mf = 4, tileH = kCoopSubgroups * mf * kCoopFrag / kCoopTileW;
