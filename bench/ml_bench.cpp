@@ -38,6 +38,7 @@ struct Options {
     uint32_t runs = 100, warmup = 10;
     std::string json = "ml_bench.json";
     std::string filter;
+    std::string groups;  // comma-separated: network, conv, op; empty = all
     int device = -1;
     bool validation = false;
     bool verify = false;
@@ -47,8 +48,8 @@ struct Options {
 
 void usage() {
     std::puts(
-        "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--device INDEX] [--validation]\n"
-        "                [--verify] [--full-grid] [--assets DIR]\n"
+        "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
+        "                [--validation] [--verify] [--full-grid] [--assets DIR]\n"
         "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser (DIR/upscaler_x2.onnx,\n"
         "  DIR/denoiser.onnx, when present) and operator sweeps through mlplugin, in every precision and path.\n"
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
@@ -56,6 +57,8 @@ void usage() {
         "  --json FILE   results as JSON (default ml_bench.json)\n"
         "  --filter TEXT only cases whose name + variant contains TEXT ('|' separates alternatives,\n"
         "              a trailing '$' anchors one at the end: 'conv3x3 64->64 1920x1080 fp16$')\n"
+        "  --group LIST  only these case groups, comma-separated: network, conv, op (a full run split over\n"
+        "              device commands; bench/make_results.py merges <date>_ml_bench*.json)\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
         "  --validation  enable the Khronos validation layer\n"
         "  --verify      first check every network against the CPU reference (double) at 48x32\n"
@@ -83,6 +86,20 @@ bool parse(int argc, char** argv, Options& o) {
             (a == "--runs" ? o.runs : o.warmup) = n;
         } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
         else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
+        else if (a == "--group") {
+            const char* v = value("--group");
+            if (!v) return false;
+            o.groups = v;
+            for (size_t b = 0; b <= o.groups.size();) {
+                size_t e = std::min(o.groups.find(',', b), o.groups.size());
+                std::string g = o.groups.substr(b, e - b);
+                if (g != "network" && g != "conv" && g != "op") {
+                    std::fprintf(stderr, "ml_bench: --group takes network, conv, op (comma-separated), not '%s'\n", g.c_str());
+                    return false;
+                }
+                b = e + 1;
+            }
+        }
         else if (a == "--device") {
             const char* v = value("--device");
             uint32_t n;
@@ -383,6 +400,7 @@ int main(int argc, char** argv) {
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
             if (!matchesFilter(c.name + " " + c.variant.label, o.filter)) continue;
+            if (!o.groups.empty() && ("," + o.groups + ",").find("," + c.group + ",") == std::string::npos) continue;
             bench::Network net = c.build();
             bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));

@@ -45,7 +45,7 @@ def series(ml, peer):
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
-    ap.add_argument("--ml", default=rio.latest("ml_bench"))
+    ap.add_argument("--ml", nargs="+", default=rio.latest_set("ml_bench"), help="ml_bench JSON(s), merged")
     ap.add_argument("--peer", nargs="+", default=rio.latest_peers(), help="peer_torch.py JSON(s), merged")
     ap.add_argument("--out", default=os.path.join(rio.RESULTS_DIR, "time_vs_resolution.png"))
     args = ap.parse_args()
@@ -58,11 +58,11 @@ def main():
         import matplotlib.ticker
     except ImportError:
         sys.exit("plot_results: matplotlib is missing (Debian: apt-get install python3-matplotlib)")
-    ml = rio.load(args.ml)
+    ml = rio.load_ml(args.ml)
     peer = rio.load_peers(args.peer)
     data = series(ml, peer)
     if not data:
-        sys.exit("plot_results: no network results in " + args.ml)
+        sys.exit("plot_results: no network results in " + ", ".join(args.ml))
     nets = sorted(data)
     fig, axes = plt.subplots(1, len(nets), figsize=(5.5 * len(nets), 4.5), squeeze=False)
     for ax, net in zip(axes[0], nets):
@@ -83,7 +83,7 @@ def main():
         ax.grid(True, which="both", alpha=0.3)
         ax.legend(fontsize=7)
     device = ml.get("device", "?")
-    sources = ", ".join(os.path.basename(p) for p in [args.ml, *args.peer] if p)
+    sources = ", ".join(os.path.basename(p) for p in [*args.ml, *args.peer] if p)
     fig.suptitle(f"Time vs resolution on {device}: ml_bench (Vulkan) vs PyTorch, same run ({sources})", fontsize=10)
     fig.tight_layout()
     os.makedirs(os.path.dirname(os.path.abspath(args.out)), exist_ok=True)

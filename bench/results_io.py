@@ -23,14 +23,38 @@ def latest(tool):
     return files[-1] if files else None
 
 
-def latest_peers():
-    """Every <date>_peer_torch*.json of the newest date (a run split over two device commands,
-    e.g. <date>_peer_torch.json + <date>_peer_torch_compile.json)."""
-    newest = latest("peer_torch")
-    if not newest:
+def latest_set(tool):
+    """Every <date>_<tool>*.json of the newest date: a run split over several device commands
+    (<date>_peer_torch.json + <date>_peer_torch_compile.json, <date>_ml_bench.json +
+    <date>_ml_bench_ops.json)."""
+    files = glob.glob(os.path.join(RESULTS_DIR, f"*_{tool}*.json"))
+    if not files:
         return []
-    date = os.path.basename(newest).split("_peer_torch")[0]
-    return sorted(glob.glob(os.path.join(RESULTS_DIR, f"{date}_peer_torch*.json")))
+    date = max(os.path.basename(f).split(f"_{tool}")[0] for f in files)
+    return sorted(glob.glob(os.path.join(RESULTS_DIR, f"{date}_{tool}*.json")))
+
+
+def latest_peers():
+    return latest_set("peer_torch")
+
+
+def load_ml(paths):
+    """The results of several ml_bench JSONs as one: the first file's device and ceilings, later
+    files win on equal name + precision."""
+    if not paths:
+        return None
+    merged, seen = None, {}
+    for p in paths:
+        data = load(p)
+        if merged is None:
+            merged = dict(data, results=[])
+        for r in data.get("results", []):
+            seen[(r["name"], r["precision"])] = r
+    # One file's order (per precision: networks, convolutions, operators), whatever the split.
+    precisions = list(dict.fromkeys(r["precision"] for r in seen.values()))
+    groups = {"network": 0, "conv": 1, "op": 2}
+    merged["results"] = sorted(seen.values(), key=lambda r: (precisions.index(r["precision"]), groups.get(r["group"], 3)))
+    return merged
 
 
 def load_peers(paths):
