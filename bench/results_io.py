@@ -38,9 +38,9 @@ def latest_peers():
     return latest_set("peer_torch")
 
 
-def load_ml(paths):
-    """The results of several ml_bench JSONs as one: the first file's device and ceilings, later
-    files win on equal name + precision."""
+def load_merged(paths, key):
+    """Several JSONs of one tool as one: the first file's header fields (device, ceilings), the
+    results of all, later files winning on equal key(row)."""
     if not paths:
         return None
     merged, seen = None, {}
@@ -49,27 +49,25 @@ def load_ml(paths):
         if merged is None:
             merged = dict(data, results=[])
         for r in data.get("results", []):
-            seen[(r["name"], r["precision"])] = r
-    # One file's order (per precision: networks, convolutions, operators), whatever the split.
-    precisions = list(dict.fromkeys(r["precision"] for r in seen.values()))
-    groups = {"network": 0, "conv": 1, "op": 2}
-    merged["results"] = sorted(seen.values(), key=lambda r: (precisions.index(r["precision"]), groups.get(r["group"], 3)))
+            seen[key(r)] = r
+    merged["results"] = list(seen.values())
+    return merged
+
+
+def load_ml(paths):
+    """ml_bench JSONs as one (rows keyed by name + precision), in one file's order: per precision
+    networks, convolutions, operators, whatever the split."""
+    merged = load_merged(paths, lambda r: (r["name"], r["precision"]))
+    if merged:
+        precisions = list(dict.fromkeys(r["precision"] for r in merged["results"]))
+        groups = {"network": 0, "conv": 1, "op": 2}
+        merged["results"].sort(key=lambda r: (precisions.index(r["precision"]), groups.get(r["group"], 3)))
     return merged
 
 
 def load_peers(paths):
-    """The results of several peer_torch.py JSONs as one (later files win on equal name+config)."""
-    if not paths:
-        return None
-    merged, seen = None, {}
-    for p in paths:
-        data = load(p)
-        if merged is None:
-            merged = dict(data, results=[])
-        for r in data.get("results", []):
-            seen[(r["name"], r["config"])] = r
-    merged["results"] = list(seen.values())
-    return merged
+    """peer_torch.py JSONs as one (rows keyed by name + config)."""
+    return load_merged(paths, lambda r: (r["name"], r["config"]))
 
 
 def network(name):
