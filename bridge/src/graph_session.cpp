@@ -1,12 +1,13 @@
 #include "bridge/graph_session.h"
 
+#include "bridge/errors.h"
+
 #include "engine/error.h"
 #include "mlplugin/half.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <stdexcept>
 
 namespace bridge {
 namespace {
@@ -16,16 +17,6 @@ using namespace mlplugin;
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
-void check(const Status& s, const char* what) {
-    if (!s) throw std::runtime_error(std::string(what) + ": " + s.error().message);
-}
-
-template <class T>
-T take(Result<T> r, const char* what) {
-    if (!r) throw std::runtime_error(std::string(what) + ": " + r.error().message);
-    return std::move(r).value();
-}
 
 uint64_t paddedSize(uint64_t bytes) { return std::max<uint64_t>((bytes + 3) & ~uint64_t(3), 4); }
 
@@ -71,7 +62,7 @@ std::unique_ptr<Device> createDevice(engine::Context& ctx, bool debug) {
     d.physicalDevice = ctx.physicalDevice();
     d.device = ctx.device();
     d.queueFamilyIndex = ctx.queueFamily();
-    d.getInstanceProcAddr = vkGetInstanceProcAddr;
+    d.getInstanceProcAddr = ctx.libraryProcAddr();  // the plugin's allocations count against the context's budget
     d.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // engine::Context enables it
     d.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
     d.shaderFloat16Enabled = ctx.features().shaderFloat16;
@@ -145,11 +136,11 @@ GraphSession::~GraphSession() {
 
 void GraphSession::setInputs(const std::vector<std::vector<float>>& values) {
     if (values.size() != graph_.inputs.size())
-        throw std::runtime_error("the graph has " + std::to_string(graph_.inputs.size()) + " inputs, " + std::to_string(values.size()) + " given");
+        throw engine::Error("the graph has " + std::to_string(graph_.inputs.size()) + " inputs, " + std::to_string(values.size()) + " given");
     for (size_t i = 0; i < values.size(); ++i) {
         const GraphValue& v = graph_.values[graph_.inputs[i]];
         if (values[i].size() != v.desc.elementCount())
-            throw std::runtime_error("input '" + v.name + "' needs " + std::to_string(v.desc.elementCount()) + " values (" + v.desc.toString() +
+            throw engine::Error("input '" + v.name + "' needs " + std::to_string(v.desc.elementCount()) + " values (" + v.desc.toString() +
                                      "), " + std::to_string(values[i].size()) + " given");
         std::vector<uint8_t> bytes = encode(v.desc, values[i]);
         upload(ctx_, inputs_[i], bytes.data(), bytes.size());
@@ -165,7 +156,7 @@ void GraphSession::run() {
 }
 
 Timing GraphSession::time(uint32_t runs, uint32_t warmup, std::chrono::milliseconds clockRampUp) {
-    if (!ctx_.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
+    if (!ctx_.features().timestamps) throw engine::Error(engine::ErrorCode::Unsupported, "the device's queue has no valid timestamps");
     VkQueryPoolCreateInfo qci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
     qci.queryType = VK_QUERY_TYPE_TIMESTAMP;
     qci.queryCount = 2 * runs;

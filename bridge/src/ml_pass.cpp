@@ -1,5 +1,6 @@
 #include "bridge/ml_pass.h"
 
+#include "bridge/errors.h"
 #include "engine/buffer.h"
 #include "engine/error.h"
 #include "tensor_conversion.h"
@@ -13,7 +14,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <stdexcept>
 
 namespace bridge {
 namespace {
@@ -29,15 +29,8 @@ constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT 
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-template <class T>
-T take(mlplugin::Result<T> r, const std::string& what) {
-    if (!r) throw std::runtime_error(what + ": " + r.error().message);
-    return std::move(r).value();
-}
-
-void check(const mlplugin::Status& s, const std::string& what) {
-    if (!s) throw std::runtime_error(what + ": " + s.error().message);
-}
+// A model that does not fit the pass's bindings or extents.
+engine::Error modelError(const std::string& message) { return engine::Error(engine::ErrorCode::InvalidModel, message); }
 
 std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
 
@@ -49,9 +42,9 @@ std::string valueNames(const GraphDesc& g, const std::vector<mlplugin::ValueId>&
 
 std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(who + ": cannot open model file '" + path + "'");
+    if (!in) throw engine::Error(engine::ErrorCode::IoError, who + ": cannot open model file '" + path + "'");
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.empty()) throw std::runtime_error(who + ": model file '" + path + "' is empty");
+    if (bytes.empty()) throw modelError(who + ": model file '" + path + "' is empty");
     return bytes;
 }
 
@@ -285,7 +278,7 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
         // Checked here, where the image's desc is known (the first record after a bake).
         const engine::ImageDesc& d = pc.imageDesc(image);
         if (d.format != VK_FORMAT_R16G16B16A16_SFLOAT || d.width != outputExtent.width || d.height != outputExtent.height)
-            throw std::runtime_error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
+            throw engine::Error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
                                      ", " + std::to_string(d.width) + "x" + std::to_string(d.height) + " given)");
         VkDescriptorBufferInfo tensorInfo{buffer, 0, outputBytes};
         VkDescriptorImageInfo imageInfo{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
@@ -317,15 +310,15 @@ MlPass::MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc)
     const std::string who = "MlPass '" + desc_.name + "'";
     const int models = int(!desc_.onnxPath.empty()) + int(!desc_.onnxBytes.empty()) + int(bool(desc_.buildGraph));
     if (models != 1)
-        throw std::runtime_error(who + ": give exactly one model (onnxPath, onnxBytes or buildGraph); " + std::to_string(models) + " given");
+        throw engine::Error(who + ": give exactly one model (onnxPath, onnxBytes or buildGraph); " + std::to_string(models) + " given");
 #ifndef BRIDGE_HAS_ONNX
-    if (!desc_.buildGraph) throw std::runtime_error(who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
+    if (!desc_.buildGraph) throw engine::Error(engine::ErrorCode::Unsupported, who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
 #endif
     if (!desc_.onnxPath.empty()) desc_.onnxBytes = readFile(desc_.onnxPath, who);
-    if (desc_.inputs.empty()) throw std::runtime_error(who + ": no input bindings (MlPassDesc::inputs)");
+    if (desc_.inputs.empty()) throw engine::Error(who + ": no input bindings (MlPassDesc::inputs)");
     for (size_t i = 0; i < desc_.inputs.size(); ++i) {
         const std::string what = who + ": input binding " + std::to_string(i) + (desc_.inputs[i].name.empty() ? "" : " '" + desc_.inputs[i].name + "'");
-        if (desc_.inputs[i].channels.empty()) throw std::runtime_error(what + " reads no image channels");
+        if (desc_.inputs[i].channels.empty()) throw engine::Error(what + " reads no image channels");
         for (const ImageChannels& c : desc_.inputs[i].channels) detail::parseComponents(c.components, what);
     }
     conversions_ = std::make_shared<Conversions>(ctx);
@@ -341,9 +334,9 @@ const mlplugin::CompiledGraph* MlPass::compiled() const { return network_ ? &net
 
 MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const std::string who = "MlPass '" + desc_.name + "'";
-    if (images.output == engine::kInvalidResource) throw std::runtime_error(who + ": no output image");
+    if (images.output == engine::kInvalidResource) throw engine::Error(who + ": no output image");
     if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
-        throw std::runtime_error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
+        throw engine::Error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
 
     const bool reuse = network_ && network_->inputExtent.width == images.inputExtent.width &&
                        network_->inputExtent.height == images.inputExtent.height &&
@@ -370,7 +363,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
 
         // Inputs: match bindings to graph inputs, check shapes, lay them out in one buffer.
         if (desc_.inputs.size() != g.inputs.size())
-            throw std::runtime_error(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
+            throw modelError(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
                                      std::to_string(desc_.inputs.size()) + " input binding(s) are given");
         detail::ToTensorParams params{};
         params.width = w;
@@ -384,18 +377,18 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
                 for (size_t i = 0; i < g.inputs.size(); ++i)
                     if (g.values[g.inputs[i]].name == binding.name) index = i;
                 if (index == g.inputs.size())
-                    throw std::runtime_error(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
+                    throw modelError(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
             }
             const mlplugin::GraphValue& value = g.values[g.inputs[index]];
             const TensorDesc& d = value.desc;
             const std::string what = who + ": input '" + value.name + "' " + d.toString();
             uint32_t channels = 0;
             for (const ImageChannels& c : binding.channels) channels += uint32_t(c.components.size());
-            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
             if (d.sizes[1] != channels)
-                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
+                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
             if (d.sizes[2] != h || d.sizes[3] != w)
-                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
+                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
                                          extent(images.inputExtent));
             if (d.dataType == DataType::Float16) net->fp16 = true;
             const uint64_t elementBytes = mlplugin::byteSize(d.dataType);
@@ -406,15 +399,15 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             for (const ImageChannels& c : binding.channels) {
                 const engine::ResourceHandle handle = images.source(c.image);
                 if (handle == engine::kInvalidResource)
-                    throw std::runtime_error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
+                    throw engine::Error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
                 auto at = std::find(net->sources.begin(), net->sources.end(), c.image);
                 if (at == net->sources.end()) {
                     if (net->sources.size() == detail::kMaxSourceImages)
-                        throw std::runtime_error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
+                        throw engine::Error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
                     at = net->sources.insert(net->sources.end(), c.image);
                 }
                 if (params.sliceCount == detail::kMaxSlices)
-                    throw std::runtime_error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
+                    throw engine::Error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
                 detail::SliceParams& s = params.slices[params.sliceCount++];
                 const std::vector<uint32_t> comps = detail::parseComponents(c.components, what);
                 for (uint32_t k = 0; k < comps.size(); ++k) {
@@ -439,26 +432,26 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         size_t outIndex = 0;
         if (desc_.output.name.empty()) {
             if (g.outputs.size() != 1)
-                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
+                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
                                          "); name the one to write (TensorOutput::name)");
         } else {
             outIndex = g.outputs.size();
             for (size_t i = 0; i < g.outputs.size(); ++i)
                 if (g.values[g.outputs[i]].name == desc_.output.name) outIndex = i;
             if (outIndex == g.outputs.size())
-                throw std::runtime_error(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
+                throw modelError(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
             if (g.outputs.size() != 1)
-                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
+                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
         }
         {
             const mlplugin::GraphValue& value = g.values[g.outputs[outIndex]];
             const TensorDesc& d = value.desc;
             const std::string what = who + ": output '" + value.name + "' " + d.toString();
-            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
             if (d.sizes[1] != 1 && d.sizes[1] != 3 && d.sizes[1] != 4)
-                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
+                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
             if (d.sizes[2] != images.outputExtent.height || d.sizes[3] != images.outputExtent.width)
-                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
+                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
                                          extent(images.outputExtent));
             if (d.dataType == DataType::Float16) net->fp16 = true;
             const auto strides = d.effectiveStrides();
@@ -476,7 +469,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             net->outputBytes = d.requiredBytes();
         }
         if (net->fp16 && !conversions_->fp16Supported())
-            throw std::runtime_error(who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
+            throw engine::Error(engine::ErrorCode::Unsupported, who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
 
         net->compiled = take(mlplugin::compileGraph(device_, g, desc_.compileFlags), who + ": compileGraph at " + extent(images.inputExtent));
         ++stats_->compilations;

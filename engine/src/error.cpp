@@ -4,6 +4,30 @@
 
 namespace engine {
 
+const char* toString(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::Unsupported: return "unsupported";
+    case ErrorCode::OutOfMemory: return "out of memory";
+    case ErrorCode::DeviceLost: return "device lost";
+    case ErrorCode::Timeout: return "timeout";
+    case ErrorCode::VulkanError: return "Vulkan error";
+    case ErrorCode::InvalidModel: return "invalid model";
+    case ErrorCode::IoError: return "I/O error";
+    }
+    return "unknown error";
+}
+
+ErrorCode errorCodeFor(VkResult result) {
+    switch (result) {
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return ErrorCode::OutOfMemory;
+    case VK_ERROR_DEVICE_LOST: return ErrorCode::DeviceLost;
+    case VK_TIMEOUT: return ErrorCode::Timeout;
+    default: return ErrorCode::VulkanError;
+    }
+}
+
 const char* toString(VkResult result) {
     switch (result) {
 #define CASE(x) case x: return #x;

@@ -22,6 +22,12 @@ namespace engine {
 namespace {
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
 
+std::string mib(VkDeviceSize bytes) {
+    char buf[32];
+    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
+    return buf;
+}
+
 std::string hex(uint32_t v) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%x", v);
@@ -69,10 +75,10 @@ void FrameGraph::Impl::checkImageSupport(const Resource& r) const {
     const std::string what = "frame graph: transient image '" + r.name + "' (VkFormat " +
                              std::to_string(int(r.imageDesc.format)) + ", usage 0x" + hex(r.imageUsage) + ")";
     if (result == VK_ERROR_FORMAT_NOT_SUPPORTED)
-        throw Error(what + " is not supported by the device for the accesses its passes declare", result);
+        throw Error(ErrorCode::Unsupported, what + " is not supported by the device for the accesses its passes declare", result);
     if (result != VK_SUCCESS) throw Error(what + ": vkGetPhysicalDeviceImageFormatProperties failed: " + toString(result), result);
     if (r.imageDesc.width > props.maxExtent.width || r.imageDesc.height > props.maxExtent.height)
-        throw Error(what + " is " + std::to_string(r.imageDesc.width) + "x" + std::to_string(r.imageDesc.height) +
+        throw Error(ErrorCode::Unsupported, what + " is " + std::to_string(r.imageDesc.width) + "x" + std::to_string(r.imageDesc.height) +
                     ", larger than the device allows (" + std::to_string(props.maxExtent.width) + "x" +
                     std::to_string(props.maxExtent.height) + ")");
 }
@@ -157,14 +163,18 @@ void FrameGraph::Impl::placeTransients() {
         placed.push_back(p.resource);
     }
 
-    for (Heap& heap : heaps) {
+    VkDeviceSize total = 0;
+    for (const Heap& heap : heaps) total += heap.size;
+    for (size_t i = 0; i < heaps.size(); ++i) {
+        Heap& heap = heaps[i];
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = heap.size;
         mai.memoryTypeIndex = heap.memoryType;
-        VkResult result = vkAllocateMemory(device, &mai, nullptr, &heap.memory);
-        if (result != VK_SUCCESS)
-            throw Error("frame graph: allocating " + std::to_string(heap.size) + " bytes for transients failed: " +
-                            toString(result), result);
+        // On failure the caller (bake) releases the heaps already allocated.
+        heap.memory = ctx.allocateMemory(mai, "frame graph transient memory (" + std::string(heap.forImages ? "image" : "buffer") +
+                                                  " heap " + std::to_string(i + 1) + " of " + std::to_string(heaps.size()) +
+                                                  ", " + mib(total) + " for all " + std::to_string(stats.transientResources) +
+                                                  " transients)");
         stats.transientBytes += heap.size;
     }
     for (Resource& r : resources) {
@@ -185,16 +195,17 @@ void FrameGraph::Impl::placeTransients() {
 namespace {
 // Vulkan objects of one bake, destroyed together (now, or later by DeferredDeletion).
 struct BakedObjects {
-    VkDevice device = VK_NULL_HANDLE;
+    const Context* ctx = nullptr;
     std::vector<VkImageView> views;
     std::vector<VkImage> images;
     std::vector<VkBuffer> buffers;
     std::vector<VkDeviceMemory> memory;
     void destroy() const {
+        const VkDevice device = ctx->device();
         for (VkImageView v : views) vkDestroyImageView(device, v, nullptr);
         for (VkImage i : images) vkDestroyImage(device, i, nullptr);
         for (VkBuffer b : buffers) vkDestroyBuffer(device, b, nullptr);
-        for (VkDeviceMemory m : memory) vkFreeMemory(device, m, nullptr);
+        for (VkDeviceMemory m : memory) ctx->freeMemory(m);
     }
 };
 }  // namespace
@@ -202,7 +213,7 @@ struct BakedObjects {
 // Without `retire` the caller guarantees the GPU no longer uses the objects (see the
 // FrameGraph contract); with it, they live until the frames recorded so far completed.
 void FrameGraph::Impl::releasePhysical(DeferredDeletion* retire) {
-    BakedObjects objects{ctx.device(), {}, {}, {}, {}};
+    BakedObjects objects{&ctx, {}, {}, {}, {}};
     for (Resource& r : resources) {
         if (r.imported) continue;
         if (r.view) objects.views.push_back(r.view);

@@ -29,7 +29,7 @@ uint32_t texelBytes(VkFormat format) {
     case VK_FORMAT_D32_SFLOAT: return 4;
     case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
     case VK_FORMAT_R16_SFLOAT: return 2;
-    default: throw Error("read-back of format " + std::to_string(int(format)) + " is not supported");
+    default: throw Error(ErrorCode::Unsupported, "read-back of format " + std::to_string(int(format)) + " is not supported");
     }
 }
 

@@ -36,7 +36,7 @@ UploadAllocation UploadRing::allocate(VkDeviceSize size, VkDeviceSize alignment)
         throw Error("upload ring: alignment " + std::to_string(alignment) + " is not a power of two");
     const VkDeviceSize start = alignUp(cursor_, alignment);
     if (size == 0 || start + size > bytesPerFrame_)
-        throw Error("upload ring: cannot allocate " + std::to_string(size) + " bytes: " + std::to_string(cursor_) + " of " +
+        throw Error(ErrorCode::OutOfMemory, "upload ring: cannot allocate " + std::to_string(size) + " bytes: " + std::to_string(cursor_) + " of " +
                     std::to_string(bytesPerFrame_) + " bytes of this frame are used (raise UploadRingDesc::bytesPerFrame)");
     cursor_ = start + size;
     const VkDeviceSize offset = VkDeviceSize(slot_) * bytesPerFrame_ + start;

@@ -2,7 +2,8 @@
 // A compiled graph bound to buffers on an engine::Context, run the way an application runs one:
 // the initializer once (constants blob -> persistent resource), one binding table, the recorder
 // per execution. Inputs and outputs are exchanged as fp32 host values (converted to/from fp16
-// when the graph's tensors are fp16). Errors throw std::runtime_error with the plugin's message.
+// when the graph's tensors are fp16). Errors throw engine::Error: the plugin's errors with their
+// code mapped one to one (bridge/errors.h), so a device loss stays ErrorCode::DeviceLost.
 #include "engine/buffer.h"
 #include "engine/context.h"
 #include "mlplugin/graph.h"
@@ -51,7 +52,9 @@ private:
     std::unique_ptr<mlplugin::CommandRecorder> recorder_;
 };
 
-// The plugin device over an engine context (DeviceFlagDebug when `debug`).
+// The plugin device over an engine context (DeviceFlagDebug when `debug`). It loads its
+// functions through Context::libraryProcAddr(), so its device memory counts against the
+// context's budget and accounting.
 std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
 
 }  // namespace bridge

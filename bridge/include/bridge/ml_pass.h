@@ -28,9 +28,11 @@
 // range and binding table, written only when the frame graph's physical buffers/views behind
 // it change (a re-bake), so a frame in flight is never overwritten and steady state writes none.
 //
-// Errors (missing model file, graph inputs/outputs that do not fit the bindings or extents,
-// unsupported fp16) throw std::runtime_error naming the pass, the tensor and the numbers, from
-// the constructor or addPasses() (i.e. Renderer::build()).
+// Errors throw engine::Error naming the pass, the tensor and the numbers, from the constructor
+// or addPasses() (i.e. Renderer::build()), with the code saying what kind: IoError (model file
+// unreadable), InvalidModel (graph inputs/outputs that do not fit the bindings or extents, a
+// malformed ONNX file), InvalidArgument (bad MlPassDesc/images), Unsupported (fp16 on a device
+// without it), OutOfMemory, DeviceLost (plugin errors keep their code: bridge/errors.h).
 //
 // The MlPass must outlive the frame graphs and renderer builds that use its passes.
 #include "bridge/tensor_binding.h"

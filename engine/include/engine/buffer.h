@@ -1,6 +1,9 @@
 #pragma once
 // A buffer with its own memory allocation. For long-lived resources (weights, readback,
 // uploads); per-frame transients come from the frame graph, which aliases their memory.
+// The memory comes from Context::allocateMemory: an allocation beyond the context's budget or
+// the device's memory throws engine::Error (ErrorCode::OutOfMemory) naming the size, and a
+// failed construction leaks nothing. The Context must outlive the buffer.
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
@@ -36,6 +39,7 @@ public:
 
 private:
     void release();
+    const Context* ctx_ = nullptr;  // its allocateMemory/freeMemory account for the memory
     VkDevice device_ = VK_NULL_HANDLE;
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;

@@ -36,6 +36,8 @@ public:
     Swapchain& operator=(const Swapchain&) = delete;
 
     void recreate(VkExtent2D desired);
+    // Acquire and present pass Context::observe(): a lost device (real or simulated) throws
+    // engine::Error with ErrorCode::DeviceLost.
     std::optional<SwapchainImage> acquire(uint32_t slot);
     // False when the swapchain should be recreated before the next frame.
     bool present(const SwapchainImage& image);
