@@ -166,11 +166,13 @@ void MlPass::Network::initializeWeights() {
     const uint32_t initSets = initializer->bindingProperties().descriptorSetCount;
     if (props.persistentBytes == 0 && initSets == 0) return;
     if (props.persistentBytes)
-        persistent = engine::Buffer(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal);
+        persistent = engine::Buffer(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal,
+                                    who + " weights (persistent resource)");
     // The constants blob is needed only here: an upload buffer the initializer reads directly.
     engine::Buffer constants;
     if (!compiled.constantData.empty()) {
-        constants = engine::Buffer(ctx, alignUp(compiled.constantData.size(), 4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload);
+        constants = engine::Buffer(ctx, alignUp(compiled.constantData.size(), 4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload,
+                                   who + " constants (initializer input)");
         std::memcpy(constants.mapped(), compiled.constantData.data(), compiled.constantData.size());
         constants.flush();
     }

@@ -10,11 +10,11 @@ namespace engine {
 
 namespace {
 const char* usageName(MemoryUsage m) {
-    return m == MemoryUsage::DeviceLocal ? "device-local" : m == MemoryUsage::Upload ? "upload" : "read-back";
+    return m == MemoryUsage::DeviceLocal ? "device-local" : m == MemoryUsage::Upload ? "host-visible upload" : "read-back";
 }
 }  // namespace
 
-Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory)
+Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, std::string_view name)
     : ctx_(&ctx), device_(ctx.device()), size_(size) {
     if (size == 0) throw Error("cannot create a buffer of 0 bytes");
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
@@ -43,7 +43,8 @@ Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, 
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size;
         mai.memoryTypeIndex = type;
-        memory_ = ctx.allocateMemory(mai, "a " + std::string(usageName(memory)) + " buffer of " + std::to_string(size) + " bytes");
+        memory_ = ctx.allocateMemory(mai, name.empty() ? "a " + std::string(usageName(memory)) + " buffer of " + std::to_string(size) + " bytes"
+                                                   : std::string(name));
         ENGINE_VK(vkBindBufferMemory(device_, buffer_, memory_, 0));
         if (memory != MemoryUsage::DeviceLocal) ENGINE_VK_ON(ctx, vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
     } catch (...) {

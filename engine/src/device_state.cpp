@@ -12,12 +12,6 @@ namespace engine {
 
 namespace {
 
-std::string mib(VkDeviceSize bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
-    return buf;
-}
-
 // Which Context owns a VkDevice, for the library entry points (a plain function pointer carries
 // no user data; layers dispatch by device handle the same way).
 std::mutex registryMutex;
@@ -98,12 +92,12 @@ VkDeviceMemory Context::allocateMemory(const VkMemoryAllocateInfo& info, const s
     const DeviceMemoryStats stats = memoryStats();
     if (r == VK_ERROR_OUT_OF_DEVICE_MEMORY || r == VK_ERROR_OUT_OF_HOST_MEMORY) {
         const char* kind = r == VK_ERROR_OUT_OF_HOST_MEMORY ? "host" : "device";
-        std::string message = "out of " + std::string(kind) + " memory: " + what + " needs " + mib(info.allocationSize);
-        message += stats.budget ? ", budget " + mib(stats.budget) + " (" + mib(stats.inUse) + " in use)"
-                                : " (" + mib(stats.inUse) + " in use; the driver refused with " + toString(r) + ")";
+        std::string message = "out of " + std::string(kind) + " memory: " + what + " needs " + formatBytes(info.allocationSize);
+        message += stats.budget ? ", budget " + formatBytes(stats.budget) + " (" + formatBytes(stats.inUse) + " in use)"
+                                : " (" + formatBytes(stats.inUse) + " in use; the driver refused with " + toString(r) + ")";
         throw Error(ErrorCode::OutOfMemory, message, r);
     }
-    throw Error(what + ": vkAllocateMemory of " + mib(info.allocationSize) + " failed with " + toString(r), r);
+    throw Error(what + ": vkAllocateMemory of " + formatBytes(info.allocationSize) + " failed with " + toString(r), r);
 }
 
 void Context::freeMemory(VkDeviceMemory memory) const {

@@ -1,5 +1,6 @@
 #include "engine/error.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace engine {
@@ -41,6 +42,15 @@ const char* toString(VkResult result) {
 #undef CASE
         default: return "VK_ERROR_<unknown>";
     }
+}
+
+std::string formatBytes(uint64_t bytes) {
+    char buf[48];
+    if (bytes >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(1ull << 30));
+    else if (bytes >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1ull << 20));
+    else if (bytes >= (1ull << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / double(1ull << 10));
+    else std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+    return buf;
 }
 
 void checkVk(VkResult result, const char* call, const char* file, int line) {

@@ -22,12 +22,6 @@ namespace engine {
 namespace {
 VkDeviceSize alignUp(VkDeviceSize v, VkDeviceSize a) { return a ? (v + a - 1) / a * a : v; }
 
-std::string mib(VkDeviceSize bytes) {
-    char buf[32];
-    std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / (1024.0 * 1024.0));
-    return buf;
-}
-
 std::string hex(uint32_t v) {
     char buf[16];
     std::snprintf(buf, sizeof buf, "%x", v);
@@ -173,7 +167,7 @@ void FrameGraph::Impl::placeTransients() {
         // On failure the caller (bake) releases the heaps already allocated.
         heap.memory = ctx.allocateMemory(mai, "frame graph transient memory (" + std::string(heap.forImages ? "image" : "buffer") +
                                                   " heap " + std::to_string(i + 1) + " of " + std::to_string(heaps.size()) +
-                                                  ", " + mib(total) + " for all " + std::to_string(stats.transientResources) +
+                                                  ", " + formatBytes(total) + " for all " + std::to_string(stats.transientResources) +
                                                   " transients)");
         stats.transientBytes += heap.size;
     }

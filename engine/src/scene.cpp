@@ -241,10 +241,10 @@ SceneGeometry buildDemoScene() {
 
 GpuScene::GpuScene(const Context& ctx, const SceneGeometry& geometry) {
     auto upload = [&](const void* data, VkDeviceSize size, VkBufferUsageFlags usage) {
-        Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload);
+        Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, "scene upload staging");
         std::memcpy(staging.mapped(), data, size);
         staging.flush();
-        Buffer gpu(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal);
+        Buffer gpu(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, "scene geometry");
         // Start-up upload; the submit waits, so the copy is complete before any frame reads it.
         ctx.submitAndWait([&](VkCommandBuffer cmd) {
             VkBufferCopy region{0, 0, size};

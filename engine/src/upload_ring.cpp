@@ -20,7 +20,8 @@ UploadRing::UploadRing(const Context& ctx, const UploadRingDesc& desc)
         {16, limits.minUniformBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, limits.nonCoherentAtomSize});
     // Each region starts aligned, so offsets aligned within a region are aligned in the buffer.
     bytesPerFrame_ = alignUp(desc.bytesPerFrame, defaultAlignment_);
-    buffer_ = Buffer(ctx, bytesPerFrame_ * frames_, desc.usage, MemoryUsage::Upload);
+    buffer_ = Buffer(ctx, bytesPerFrame_ * frames_, desc.usage, MemoryUsage::Upload,
+                     "upload ring (" + std::to_string(frames_) + " frame slots of " + std::to_string(bytesPerFrame_) + " bytes)");
 }
 
 void UploadRing::beginFrame(uint32_t slot) {

@@ -8,6 +8,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 namespace engine {
 
@@ -22,7 +23,8 @@ enum class MemoryUsage {
 class Buffer {
 public:
     Buffer() = default;
-    Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory);
+    // `name` says what the buffer is for in error messages ("upload ring", "MlPass 'x' weights").
+    Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, std::string_view name = {});
     ~Buffer();
     Buffer(Buffer&& other) noexcept;
     Buffer& operator=(Buffer&& other) noexcept;

@@ -14,6 +14,7 @@
 //   VulkanError   any other failing Vulkan call
 #include <vulkan/vulkan.h>
 
+#include <cstdint>
 #include <stdexcept>
 #include <string>
 
@@ -57,6 +58,9 @@ private:
 };
 
 const char* toString(VkResult result);
+
+// "12.3 MiB", "768.0 KiB", "17 bytes": sizes in error messages.
+std::string formatBytes(uint64_t bytes);
 
 // Throws engine::Error naming the call and where it was made unless `result` is VK_SUCCESS.
 void checkVk(VkResult result, const char* call, const char* file, int line);
