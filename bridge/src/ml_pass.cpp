@@ -477,7 +477,8 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         ++stats_->compilations;
         net->props = net->compiled.op->bindingProperties();
         net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
-        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload);
+        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload,
+                                             who + " conversion parameters");
         std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
         net->toTensorParams.flush();
         net->initializeWeights();

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace demo {
@@ -125,7 +126,7 @@ Usage: upscale_demo [options]
                           above the limits or any validation message
   --soak-device-loss      with --soak: also lose (and recover) the device once per cycle
   --soak-max-rss-slope B  with --soak: the resident-memory growth allowed, bytes per 1000 frames
-                          (default 65536)
+                          (default 65536; none: reported, not limited)
   --soak-max-device-slope B  with --soak: the device-memory growth allowed (default 0)
   --list-paths            print the camera paths and exit
   --help                  this text
@@ -159,7 +160,9 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--device", [&](const std::string& v) { o.device = parseUint("--device", v, 0, 63); }},
         {"--device-memory-budget", [&](const std::string& v) { o.deviceMemoryBudgetMiB = parseUint("--device-memory-budget", v, 1, 1u << 24); }},
         {"--soak", [&](const std::string& v) { o.soakStepFrames = parseUint("--soak", v, 1, 1000000); }},
-        {"--soak-max-rss-slope", [&](const std::string& v) { o.soakMaxRssSlope = parseFloat("--soak-max-rss-slope", v, 0.0f, 1e12f); }},
+        {"--soak-max-rss-slope", [&](const std::string& v) {
+             o.soakMaxRssSlope = v == "none" ? std::numeric_limits<double>::infinity() : parseFloat("--soak-max-rss-slope", v, 0.0f, 1e12f);
+         }},
         {"--soak-max-device-slope", [&](const std::string& v) { o.soakMaxDeviceSlope = parseFloat("--soak-max-device-slope", v, 0.0f, 1e12f); }},
         {"--write-golden", [&](const std::string& v) { if (v.empty()) throw UsageError("--write-golden: empty file name"); o.writeGolden = v; }},
     };

@@ -3,6 +3,7 @@
 #include "report.h"
 
 #include <algorithm>
+#include <cmath>
 #include <cstdio>
 #include <fstream>
 #include <sstream>
@@ -128,8 +129,9 @@ std::string soakJson(const SoakRun& run, const SoakVerdict& v) {
     j << "  \"device_slope_bytes_per_1000_frames\": " << v.deviceSlope << ",\n";
     j << "  \"vk_ext_memory_budget\": " << (run.driverUsage ? "true" : "false") << ",\n";
     if (run.driverUsage) j << "  \"driver_slope_bytes_per_1000_frames\": " << v.driverSlope << ",\n";
-    j << "  \"limits\": {\"rss_slope_bytes_per_1000_frames\": " << run.limits.residentSlope
-      << ", \"device_slope_bytes_per_1000_frames\": " << run.limits.deviceSlope << "},\n";
+    auto limit = [](double bytes) { return std::isinf(bytes) ? std::string("null") : std::to_string(int64_t(bytes)); };
+    j << "  \"limits\": {\"rss_slope_bytes_per_1000_frames\": " << limit(run.limits.residentSlope)
+      << ", \"device_slope_bytes_per_1000_frames\": " << limit(run.limits.deviceSlope) << "},\n";
     j << "  \"failures\": [";
     for (size_t i = 0; i < v.failures.size(); ++i) j << (i ? ", " : "") << jsonString(v.failures[i]);
     j << "],\n";

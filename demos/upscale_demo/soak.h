@@ -52,7 +52,7 @@ struct MemorySample {
 double slopePer1000Frames(const std::vector<MemorySample>& samples, double MemorySample::*value);
 
 struct SoakLimits {
-    double residentSlope = 65536;  // bytes per 1000 frames
+    double residentSlope = 65536;  // bytes per 1000 frames; infinity: reported, not limited
     double deviceSlope = 0;
 };
 

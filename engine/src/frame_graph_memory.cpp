@@ -165,10 +165,11 @@ void FrameGraph::Impl::placeTransients() {
         mai.allocationSize = heap.size;
         mai.memoryTypeIndex = heap.memoryType;
         // On failure the caller (bake) releases the heaps already allocated.
-        heap.memory = ctx.allocateMemory(mai, "frame graph transient memory (" + std::string(heap.forImages ? "image" : "buffer") +
-                                                  " heap " + std::to_string(i + 1) + " of " + std::to_string(heaps.size()) +
-                                                  ", " + formatBytes(total) + " for all " + std::to_string(stats.transientResources) +
-                                                  " transients)");
+        const std::string transients = std::to_string(stats.transientResources) + " transients";
+        heap.memory = ctx.allocateMemory(mai, heaps.size() == 1 ? "frame graph transient memory (" + transients + ")"
+                                                                : "frame graph transient memory (" + std::string(heap.forImages ? "image" : "buffer") +
+                                                                      " heap " + std::to_string(i + 1) + " of " + std::to_string(heaps.size()) +
+                                                                      "; " + formatBytes(total) + " for all " + transients + ")");
         stats.transientBytes += heap.size;
     }
     for (Resource& r : resources) {

@@ -4,6 +4,7 @@
 
 #include <gtest/gtest.h>
 
+#include <limits>
 #include <set>
 #include <string>
 
@@ -104,6 +105,9 @@ TEST(Soak, VerdictFailsOnASlopeAboveItsLimitOrAnyValidationMessage) {
     EXPECT_FALSE(device.pass);
     EXPECT_NE(device.failures.at(0).find("device memory grows by 64 bytes"), std::string::npos);
 
+    const demo::SoakLimits unlimited{.residentSlope = std::numeric_limits<double>::infinity(), .deviceSlope = 0};
+    EXPECT_TRUE(demo::judgeSoak(line(1e8, 1e6, 20), 0, unlimited).pass);
+
     demo::SoakVerdict messages = demo::judgeSoak(line(1e8, 0.0, 20), 2, limits);
     EXPECT_FALSE(messages.pass);
     EXPECT_EQ(messages.failures.at(0), "2 validation message(s) were reported");
@@ -136,6 +140,9 @@ TEST(Soak, JsonHasTheRunTheSamplesAndTheVerdict) {
                             "\"vk_ext_memory_budget\": false", "\"pass\": true", "{\"frame\": 25, \"rss_bytes\": 100000000, \"device_bytes\": 1000000}"})
         EXPECT_NE(json.find(key), std::string::npos) << key << " not in\n" << json;
     EXPECT_EQ(json.find("driver_bytes"), std::string::npos);
+    run.limits.residentSlope = std::numeric_limits<double>::infinity();
+    EXPECT_NE(demo::soakJson(run, v).find("\"limits\": {\"rss_slope_bytes_per_1000_frames\": null, \"device_slope_bytes_per_1000_frames\": 0}"),
+              std::string::npos);
 }
 
 }  // namespace

@@ -1,0 +1,18 @@
+# The soak (docs/RELIABILITY.md): its CPU side, and two runs of tools/soak.sh (included from
+# tests/CMakeLists.txt when the demo is built).
+vkml_test(demo_soak_tests demo/soak_test.cpp LIBS upscale_demo_lib)
+if(TARGET mlplugin_onnx)
+  set(_soak ${PROJECT_SOURCE_DIR}/tools/soak.sh)
+  set(_out ${CMAKE_CURRENT_BINARY_DIR}/soak_out)
+  # 5000 frames without the validation layer: resident and device memory slopes within the
+  # default limits (64 KiB and 0 bytes per 1000 frames).
+  add_test(NAME soak.ci COMMAND ${_soak} --frames 5000 --size 32x24 --step 25 --out ${_out}/ci)
+  # With validation and a device loss per cycle (10 cycles): no validation message through every
+  # configuration and recovery, device memory flat. Resident memory is reported, not limited:
+  # each new device adds driver threads, and with them glibc arenas and lavapipe/validation-layer
+  # state, in steps of up to 12 MiB for the first few dozen devices (an engine::Context loop alone
+  # does the same; docs/RELIABILITY.md).
+  add_test(NAME soak.ci_validation
+           COMMAND ${_soak} --frames 320 --size 32x24 --step 4 --validation --device-loss --max-rss-slope none --out ${_out}/validation)
+  set_tests_properties(soak.ci soak.ci_validation PROPERTIES ENVIRONMENT "DEMO=$<TARGET_FILE:upscale_demo>" TIMEOUT 900)
+endif()
