@@ -33,7 +33,9 @@ uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // Tuning of the hand-written resolve (bench/RESULTS.md and docs/EFFECTS.md record how it was chosen).
 constexpr float kMaxHistoryWeight = 6.0f;
-constexpr float kClampGamma = 1.25f;
+constexpr float kClampGammaMoving = 1.25f;
+constexpr float kClampGammaStatic = 1.25f;
+constexpr float kNarrowFalloff = 2.0f;
 constexpr float kDepthTolerance = 0.05f;
 
 std::span<const uint32_t> taauResolveShader(VkFormat f) {
@@ -433,8 +435,10 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.jitter = rp.jitter;
     pc.exposure = in.exposure;
     pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT);
-    pc.maxHistoryWeight = kMaxHistoryWeight;
-    pc.clampGamma = kClampGamma;
+    pc.maxHistoryWeight = getenv("FX_MAXW") ? float(atof(getenv("FX_MAXW"))) : kMaxHistoryWeight;
+    pc.clampGammaMoving = getenv("FX_GAMMA") ? float(atof(getenv("FX_GAMMA"))) : kClampGammaMoving;
+    pc.clampGammaStatic = getenv("FX_GAMMA_STATIC") ? float(atof(getenv("FX_GAMMA_STATIC"))) : kClampGammaStatic;
+    pc.narrowFalloff = getenv("FX_K") ? float(atof(getenv("FX_K"))) : kNarrowFalloff;
     pc.sharpness = desc_.sharpness;
     pc.tensorWidth = tensorSize_.width;
     pc.tensorHeight = tensorSize_.height;
