@@ -41,13 +41,18 @@ class Sequence:
         self.name = os.path.basename(os.path.normpath(directory))
         inp, ref = os.path.join(directory, "input"), os.path.join(directory, "reference")
         n = common.frame_count(inp)
+        # The reference: the supersampled float means when present (exact), else the 8-bit frames.
+        floats = common.frame_count(ref, "output") >= n > 0
         frames = sorted(glob.glob(os.path.join(ref, "frame_*.png")))
-        if n == 0 or len(frames) < n:
+        if n == 0 or (not floats and len(frames) < n):
             raise SystemExit(f"{directory}: {n} input frames and {len(frames)} reference frames; render it again")
         self.color = np.stack([common.load_channel(inp, "color", i) for i in range(n)]).astype(np.float16)
         self.depth = np.stack([common.load_channel(inp, "depth", i) for i in range(n)]).astype(np.float32)
         self.motion = np.stack([common.load_channel(inp, "motion", i) for i in range(n)]).astype(np.float16)
-        self.reference = np.stack([load_png(frames[i]).transpose(2, 0, 1) for i in range(n)])
+        if floats:
+            self.reference = np.stack([np.round(common.srgb_encode(common.load_channel(ref, "output", i)) * 255.0) for i in range(n)]).astype(np.uint8)
+        else:
+            self.reference = np.stack([load_png(frames[i]).transpose(2, 0, 1) for i in range(n)])
         self.frames = n
         h, w = self.color.shape[-2:]
         H, W = self.reference.shape[-2:]
