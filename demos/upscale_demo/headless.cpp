@@ -7,6 +7,7 @@
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
 #include "engine/image_io.h"
+#include "engine/jitter.h"
 #include "engine/renderer.h"
 #include "golden.h"
 #include "ml_models.h"
@@ -15,7 +16,9 @@
 
 #include <algorithm>
 #include <chrono>
+#include <cmath>
 #include <cstdio>
+#include <map>
 #include <memory>
 #include <optional>
 #include <vector>
@@ -48,6 +51,8 @@ OutputConfig configFromOptions(const Options& o) {
     c.height = o.height;
     c.mode = o.mode;
     c.ml = o.ml;
+    c.taau = o.taau;
+    c.mlTemporal = o.mlTemporal;
     c.denoise = o.denoise;
     c.mlDenoise = o.mlDenoise;
     return c;
@@ -58,12 +63,37 @@ engine::RendererDesc rendererDesc(const Options& o, const OutputConfig& c) {
     d.outputWidth = c.width;
     d.outputHeight = c.height;
     d.renderScale = o.renderScale;
-    d.upscale = c.ml ? engine::UpscaleMode::Bilinear : c.mode;  // ml: a scaled render; MlPass replaces the filter
+    d.upscale = c.replacesFilter() ? engine::UpscaleMode::Bilinear : c.mode;  // a scaled render; the pass replaces the filter
     d.shadows = o.shadows;
     d.shadowSamples = o.shadowSamples;
     d.lighting = o.lighting;
     d.denoise = c.mlDenoise ? engine::DenoiseMode::Off : c.denoise;
     return d;
+}
+
+// The frame parameters of frame `i`: the camera on its path, and for the temporal modes this
+// frame's jitter (Halton 2,3 with the phase count of the upscale ratio).
+engine::FrameParams frameParams(const Options& o, const OutputConfig& c, uint32_t i, const engine::Renderer& renderer) {
+    engine::FrameParams p = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+    if (c.taau || c.mlTemporal) {
+        uint32_t phases = engine::jitterPhaseCount(renderer.renderExtent().width, renderer.outputExtent().width);
+        p.jitterPixels = engine::haltonJitter(i, phases);
+    }
+    return p;
+}
+
+// sRGB-encodes display-linear values the way encode.comp does (exact curve, round to nearest).
+uint8_t encodeSrgb(float v) {
+    v = std::fmin(std::fmax(v, 0.0f), 1.0f);
+    float e = v <= 0.0031308f ? v * 12.92f : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f;
+    return uint8_t(std::lround(e * 255.0f));
+}
+
+engine::Image8 encodeFrame(const std::vector<double>& sum, uint32_t samples, uint32_t width, uint32_t height) {
+    engine::Image8 image{width, height, 4, std::vector<uint8_t>(size_t(width) * height * 4, 255)};
+    for (size_t p = 0; p < size_t(width) * height; ++p)
+        for (uint32_t c = 0; c < 3; ++c) image.pixels[p * 4 + c] = encodeSrgb(float(sum[p * 3 + c] / samples));
+    return image;
 }
 
 double secondsSince(std::chrono::steady_clock::time_point t0) {
@@ -75,9 +105,11 @@ double secondsSince(std::chrono::steady_clock::time_point t0) {
 struct HeadlessGpu {
     engine::Context ctx;
     engine::GpuTimer timer;
-    // The networks outlive the renderer (its frame graph records their passes).
+    // The networks and the temporal upscaler outlive the renderer (its frame graph records their passes).
     std::unique_ptr<mlplugin::Device> mlDevice;
     std::unique_ptr<bridge::MlPass> mlUpscaler, mlDenoiser;
+    std::unique_ptr<bridge::EffectUpscaler> temporalUpscaler;
+    bool temporalIsMl = false;  // what temporalUpscaler was made for
     engine::Renderer renderer;
     // Last: destroyed first, waiting for submitted frames before the timer's query pools and the
     // renderer's resources go (also when a write throws, or after a loss).
@@ -104,15 +136,24 @@ struct HeadlessGpu {
         if ((c.ml || c.mlDenoise) && !mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
         if (c.ml && !mlUpscaler) mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
         if (c.mlDenoise && !mlDenoiser) mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
+        if ((c.taau || c.mlTemporal) && (!temporalUpscaler || temporalIsMl != c.mlTemporal)) {
+            Options t = o;
+            t.taau = c.taau;
+            t.mlTemporal = c.mlTemporal;
+            temporalUpscaler = std::make_unique<bridge::EffectUpscaler>(ctx, temporalUpscalerDesc(t, &frames.deletion()));
+            temporalIsMl = c.mlTemporal;
+        }
         if (renderer.outputExtent().width != c.width || renderer.outputExtent().height != c.height) renderer.resize(c.width, c.height);
-        renderer.setUpscaleMode(c.ml ? engine::UpscaleMode::Bilinear : c.mode);
-        renderer.setUpscaler(c.ml ? mlUpscaler->upscaler() : engine::UpscalerFn{});
+        renderer.setUpscaleMode(c.replacesFilter() ? engine::UpscaleMode::Bilinear : c.mode);
+        renderer.setUpscaler(c.ml ? mlUpscaler->upscaler() : c.taau || c.mlTemporal ? temporalUpscaler->upscaler() : engine::UpscalerFn{});
         renderer.setDenoiseMode(c.mlDenoise ? engine::DenoiseMode::Off : c.denoise);
         if (c.mlDenoise) {
             if (std::string problem = mlDenoiserExtentProblem(renderer.renderExtent()); !problem.empty()) throw engine::Error(problem);
         }
         renderer.setDenoiser(c.mlDenoise ? mlDenoiser->denoiser() : engine::DenoiserFn{});
-        renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = o.channels, .framesInFlight = kFramesInFlight});
+        // --supersample reads back the float output it averages.
+        const uint32_t channels = o.supersample > 1 ? uint32_t(engine::Channel::Output) : o.channels;
+        renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = channels, .framesInFlight = kFramesInFlight});
     }
 };
 
@@ -137,6 +178,11 @@ public:
     }
 
     bool run() {
+        if (o_.supersample > 1) {
+            runSupersampled();
+            writeRunReport();
+            return true;
+        }
         const auto t0 = std::chrono::steady_clock::now();
         for (uint64_t i = 0; i < o_.frames; ++i) {
             try {
@@ -164,10 +210,65 @@ private:
         engine::Frame& f = gpu_->frames.beginFrame();
         if (pending_[f.slot]) writePending(f.slot);
         gpu_->timer.beginFrame(f.cmd, f.slot);
-        gpu_->renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o_.path, uint32_t(i), o_.fps, o_.startTime), &gpu_->timer);
+        gpu_->renderer.record(f.cmd, f.slot, frameParams(o_, config_, uint32_t(i), gpu_->renderer), &gpu_->timer);
         gpu_->frames.endFrame();
         pending_[f.slot] = i;
         lossesWithoutProgress_ = 0;
+    }
+
+    // --mode native --supersample N: every output frame is the mean of N renders at the output
+    // resolution, each jittered by a Halton(2,3) point of the pixel (a box-filtered, anti-aliased
+    // frame), accumulated in display-linear values and encoded once. Not recovered from a device
+    // loss (the partial sums in flight go with it): a loss here ends the run with exit status 3.
+    void runSupersampled() {
+        const Options& o = o_;
+        engine::Renderer& renderer = gpu_->renderer;
+        engine::GpuTimer& timer = gpu_->timer;
+        engine::Frames& frames = gpu_->frames;
+        const uint32_t w = renderer.outputExtent().width, h = renderer.outputExtent().height;
+        std::map<uint32_t, std::vector<double>> sums;  // per output frame being accumulated
+        std::map<uint32_t, uint32_t> counts;
+        std::vector<std::optional<std::pair<uint32_t, uint32_t>>> pending(kFramesInFlight);  // (frame, sample) per slot
+        auto collect = [&](uint32_t slot) {
+            if (!pending[slot]) return;
+            uint32_t frame = pending[slot]->first;
+            engine::FrameReadback rb = renderer.readback(slot);
+            std::vector<double>& sum = sums[frame];
+            sum.resize(size_t(w) * h * 3, 0.0);
+            const std::vector<float>& data = rb.channels.at(0).data;
+            for (size_t k = 0; k < sum.size(); ++k) sum[k] += data[k];
+            if (++counts[frame] == o.supersample) {
+                if (o.writeImages) engine::writePng(numbered(o.outDir, "frame", frame, "png"), encodeFrame(sum, o.supersample, w, h));
+                if (o.channels & uint32_t(engine::Channel::Output)) {  // the mean itself, display-linear, for training
+                    std::vector<float> mean(sum.size());
+                    for (size_t k = 0; k < sum.size(); ++k) mean[k] = float(sum[k] / o.supersample);
+                    const uint32_t shape[] = {h, w, 3};
+                    engine::writeNpy(numbered(o.outDir, "output", frame, "npy"), mean, shape);
+                }
+                sums.erase(frame);
+                counts.erase(frame);
+            }
+            pending[slot].reset();
+        };
+        for (uint32_t i = 0; i < o.frames; ++i) {
+            for (uint32_t s = 0; s < o.supersample; ++s) {
+                engine::Frame& f = frames.beginFrame();
+                collect(f.slot);
+                timer.beginFrame(f.cmd, f.slot);
+                engine::FrameParams params = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+                params.jitterPixels = engine::haltonJitter(s, o.supersample);
+                params.frameSeed = i * o.supersample + s;
+                renderer.record(f.cmd, f.slot, params, &timer);
+                frames.endFrame();
+                pending[f.slot] = std::pair{i, s};
+            }
+            if (o.frames > 1 && (i + 1) % 10 == 0) std::printf("  reference frame %u/%u\n", i + 1, o.frames);
+        }
+        frames.waitIdle();
+        for (uint32_t s = 0; s < kFramesInFlight; ++s) {
+            collect(s);
+            timer.collect(s);
+        }
     }
 
     void writePending(uint32_t slot) {

@@ -11,8 +11,14 @@
 
 namespace demo {
 
+const char* OutputConfig::upscaleName() const {
+    if (taau) return "taau";
+    if (mlTemporal) return "ml-temporal";
+    return ml ? "ml" : engine::toString(mode);
+}
+
 std::string OutputConfig::describe() const {
-    std::string out = std::to_string(width) + "x" + std::to_string(height) + " " + (ml ? "ml" : engine::toString(mode));
+    std::string out = std::to_string(width) + "x" + std::to_string(height) + " " + upscaleName();
     out += std::string(", denoise ") + (mlDenoise ? "ml" : engine::toString(denoise));
     if (reloadModels) out += ", models reloaded";
     if (loseDevice) out += ", device lost";
@@ -27,14 +33,14 @@ std::vector<OutputConfig> soakCycle(uint32_t width, uint32_t height, bool loseDe
     using engine::DenoiseMode;
     using engine::UpscaleMode;
     std::vector<OutputConfig> c = {
-        {w, h, UpscaleMode::Bilinear, false, DenoiseMode::Off, false},  // sampled
-        {w, h, UpscaleMode::Bicubic, false, DenoiseMode::Atrous, false},
-        {w, h, UpscaleMode::Native, false, DenoiseMode::Off, false},
-        {w, h, UpscaleMode::Bilinear, true, DenoiseMode::Off, false},
-        {sw, sh, UpscaleMode::Bilinear, true, DenoiseMode::Off, true},
-        {sw, sh, UpscaleMode::Bilinear, false, DenoiseMode::Atrous, false},
-        {lw, lh, UpscaleMode::Bicubic, false, DenoiseMode::Off, true},
-        {lw, lh, UpscaleMode::Native, false, DenoiseMode::Atrous, false},
+        {w, h, UpscaleMode::Bilinear, false, false, false, DenoiseMode::Off, false},  // sampled
+        {w, h, UpscaleMode::Bicubic, false, false, false, DenoiseMode::Atrous, false},
+        {w, h, UpscaleMode::Native, false, false, false, DenoiseMode::Off, false},
+        {w, h, UpscaleMode::Bilinear, true, false, false, DenoiseMode::Off, false},
+        {sw, sh, UpscaleMode::Bilinear, true, false, false, DenoiseMode::Off, true},
+        {sw, sh, UpscaleMode::Bilinear, false, true, false, DenoiseMode::Atrous, false},  // taau
+        {lw, lh, UpscaleMode::Bicubic, false, false, false, DenoiseMode::Off, true},
+        {lw, lh, UpscaleMode::Native, false, false, false, DenoiseMode::Atrous, false},
     };
     c[3].reloadModels = true;  // the first ML step reads both models from their files again
     c[5].loseDevice = loseDevice;
@@ -43,7 +49,7 @@ std::vector<OutputConfig> soakCycle(uint32_t width, uint32_t height, bool loseDe
 
 void countChange(SoakEvents& e, const OutputConfig& from, const OutputConfig& to) {
     e.resizes += from.width != to.width || from.height != to.height;
-    e.modeSwitches += from.ml != to.ml || (!to.ml && from.mode != to.mode);
+    e.modeSwitches += std::string(from.upscaleName()) != to.upscaleName();
     e.denoiseSwitches += from.mlDenoise != to.mlDenoise || (!to.mlDenoise && from.denoise != to.denoise);
     e.modelReloads += to.reloadModels;
     e.deviceLosses += to.loseDevice;

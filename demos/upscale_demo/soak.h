@@ -1,7 +1,7 @@
 #pragma once
 // The headless soak (upscale_demo --headless --soak N): the demo cycles through a fixed list of
-// output configurations, N frames each — resizes, every upscale mode (native, bilinear,
-// bicubic, ml), every denoiser (off, atrous, ml), a model reload per cycle and, with
+// output configurations, N frames each — resizes, the upscale modes (native, bilinear,
+// bicubic, ml, taau), every denoiser (off, atrous, ml), a model reload per cycle and, with
 // --soak-device-loss, a device loss and recovery per cycle — and samples memory at the end of
 // every cycle's first step. That step always has the same configuration, so growth between
 // samples is a leak, not the difference between configurations. The samples after a warm-up
@@ -18,13 +18,16 @@ namespace demo {
 // What the output stage runs (the demo's --mode/--denoise, or one step of the soak cycle).
 struct OutputConfig {
     uint32_t width = 0, height = 0;  // output resolution
-    engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;  // built-in filter when !ml
-    bool ml = false;                                           // the ONNX upscaler
+    engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;  // built-in filter when none of the three below
+    bool ml = false;                                           // the single-frame ONNX upscaler (MlPass)
+    bool taau = false, mlTemporal = false;                     // the temporal upscalers (EffectUpscaler)
     engine::DenoiseMode denoise = engine::DenoiseMode::Off;    // built-in denoiser when !mlDenoise
     bool mlDenoise = false;                                    // the ONNX denoiser
     bool reloadModels = false;  // soak: the step starts by loading the ONNX models again
     bool loseDevice = false;    // soak: the device is lost in the middle of the step
-    std::string describe() const;  // "64x48 ml, denoise atrous"
+    bool replacesFilter() const { return ml || taau || mlTemporal; }  // a pass instead of the built-in filter
+    const char* upscaleName() const;  // "native", "bilinear", "bicubic", "ml", "taau", "ml-temporal"
+    std::string describe() const;     // "64x48 ml, denoise atrous"
 };
 
 // The soak cycle for a base output size, which is rounded down to a multiple of 8 (the ML

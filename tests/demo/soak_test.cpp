@@ -27,7 +27,7 @@ TEST(Soak, CycleCoversEverySizeModeAndDenoiserAndStartsWhereItEnds) {
     std::set<std::pair<uint32_t, uint32_t>> sizes;
     uint32_t reloads = 0, losses = 0;
     for (const demo::OutputConfig& c : cycle) {
-        modes.insert(c.ml ? "ml" : engine::toString(c.mode));
+        modes.insert(c.upscaleName());
         denoisers.insert(c.mlDenoise ? "ml" : engine::toString(c.denoise));
         sizes.insert({c.width, c.height});
         // Multiples of 8: the ML denoiser needs render extents that are multiples of 4 at scale 0.5.
@@ -36,14 +36,14 @@ TEST(Soak, CycleCoversEverySizeModeAndDenoiserAndStartsWhereItEnds) {
         reloads += c.reloadModels;
         losses += c.loseDevice;
     }
-    EXPECT_EQ(modes, (std::set<std::string>{"native", "bilinear", "bicubic", "ml"}));
+    EXPECT_EQ(modes, (std::set<std::string>{"native", "bilinear", "bicubic", "ml", "taau"}));
     EXPECT_EQ(denoisers, (std::set<std::string>{"off", "atrous", "ml"}));
     EXPECT_EQ(sizes.size(), 3u);
     EXPECT_EQ(reloads, 1u);
     EXPECT_EQ(losses, 0u);
     // Step 0, the sampled one, is the base size with the plainest configuration.
     EXPECT_EQ(cycle[0].describe(), "64x48 bilinear, denoise off");
-    EXPECT_FALSE(cycle[0].ml || cycle[0].mlDenoise || cycle[0].reloadModels || cycle[0].loseDevice);
+    EXPECT_FALSE(cycle[0].replacesFilter() || cycle[0].mlDenoise || cycle[0].reloadModels || cycle[0].loseDevice);
 
     uint32_t withLoss = 0;
     for (const demo::OutputConfig& c : demo::soakCycle(70, 50, true)) withLoss += c.loseDevice;
