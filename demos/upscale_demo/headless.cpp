@@ -2,6 +2,7 @@
 
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/camera.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/frames.h"
@@ -18,6 +19,7 @@
 #include <chrono>
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -80,6 +82,19 @@ engine::FrameParams frameParams(const Options& o, const OutputConfig& c, uint32_
         p.jitterPixels = engine::haltonJitter(i, phases);
     }
     return p;
+}
+
+// One line of frames.json (JSON lines): frame, jitter (render pixels), camera, cut, sizes. The
+// effect sample (demos/effect_sample) upscales a written sequence with it.
+void writeFrameLog(std::ofstream& log, uint32_t frame, const engine::FrameParams& p, const engine::Renderer& r) {
+    char line[384];
+    std::snprintf(line, sizeof line,
+                  "{\"frame\": %u, \"jitter\": [%.9g, %.9g], \"fov_y_deg\": %.9g, \"near\": %.9g, \"far\": %.9g, \"cut\": %s, "
+                  "\"frame_time_ms\": %.9g, \"render\": [%u, %u], \"display\": [%u, %u]}\n",
+                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, engine::kCameraNear, engine::kCameraFar,
+                  p.cameraCut ? "true" : "false", p.frameTimeSeconds * 1000.0f, r.renderExtent().width, r.renderExtent().height,
+                  r.outputExtent().width, r.outputExtent().height);
+    log << line;
 }
 
 // sRGB-encodes display-linear values the way encode.comp does (exact curve, round to nearest).
@@ -183,6 +198,11 @@ public:
             writeRunReport();
             return true;
         }
+        // With channels written, frames.json says what an upscaler needs besides the images.
+        if (o_.channels && o_.writeImages) {
+            frameLog_.emplace(o_.outDir + "/frames.json");
+            if (!*frameLog_) throw engine::Error(engine::ErrorCode::IoError, "cannot write '" + o_.outDir + "/frames.json'");
+        }
         const auto t0 = std::chrono::steady_clock::now();
         for (uint64_t i = 0; i < o_.frames; ++i) {
             try {
@@ -210,9 +230,11 @@ private:
         engine::Frame& f = gpu_->frames.beginFrame();
         if (pending_[f.slot]) writePending(f.slot);
         gpu_->timer.beginFrame(f.cmd, f.slot);
-        gpu_->renderer.record(f.cmd, f.slot, frameParams(o_, config_, uint32_t(i), gpu_->renderer), &gpu_->timer);
+        const engine::FrameParams params = frameParams(o_, config_, uint32_t(i), gpu_->renderer);
+        gpu_->renderer.record(f.cmd, f.slot, params, &gpu_->timer);
         gpu_->frames.endFrame();
         pending_[f.slot] = i;
+        pendingParams_[f.slot] = params;
         lossesWithoutProgress_ = 0;
     }
 
@@ -271,8 +293,11 @@ private:
         }
     }
 
+    // Writes the frame slot `slot` holds (its images and, with channels, its frames.json line:
+    // a frame lost to a device loss has neither).
     void writePending(uint32_t slot) {
         if (o_.writeImages) writeFrame(o_.outDir, *pending_[slot], gpu_->renderer.readback(slot));
+        if (frameLog_) writeFrameLog(*frameLog_, uint32_t(*pending_[slot]), pendingParams_[slot], gpu_->renderer);
         pending_[slot].reset();
     }
 
@@ -280,8 +305,11 @@ private:
     // new graph has new read-back buffers, and at the end).
     void drain() {
         gpu_->frames.waitIdle();
+        std::vector<uint32_t> slots;  // oldest frame first
         for (uint32_t s = 0; s < kFramesInFlight; ++s)
-            if (pending_[s]) writePending(s);
+            if (pending_[s]) slots.push_back(s);
+        std::sort(slots.begin(), slots.end(), [&](uint32_t a, uint32_t b) { return *pending_[a] < *pending_[b]; });
+        for (uint32_t s : slots) writePending(s);
     }
 
     // Everything on the lost device goes; the same configuration is made again on a new one.
@@ -390,6 +418,8 @@ private:
     std::vector<OutputConfig> cycle_;  // the soak cycle; empty without --soak
     std::unique_ptr<HeadlessGpu> gpu_;
     std::vector<std::optional<uint64_t>> pending_;  // frame each slot holds, written when the slot comes round
+    std::vector<engine::FrameParams> pendingParams_ = std::vector<engine::FrameParams>(kFramesInFlight);
+    std::optional<std::ofstream> frameLog_;  // frames.json
     std::vector<DeviceLoss> losses_;
     uint64_t framesLost_ = 0;
     uint32_t lossesWithoutProgress_ = 0;
