@@ -6,7 +6,7 @@
 # validation message appears. Writes OUT/soak.json (every sample, the slopes, the verdict) and
 # OUT/soak.log. docs/RELIABILITY.md has the figures and the commands.
 #
-#   tools/soak.sh                                  # 100,000 frames at 64x48, no validation
+#   tools/soak.sh                                  # 100,000 frames at 32x24, no validation
 #   tools/soak.sh --frames 5000 --size 32x24       # the CI run (tests: soak.ci)
 #   tools/soak.sh --frames 320 --step 4 --validation --device-loss --max-rss-slope none
 #
@@ -14,7 +14,7 @@
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 demo=${DEMO:-${BUILD_DIR:-$root/build}/demos/upscale_demo/upscale_demo}
-frames=100000 size=64x48 step=25 out=soak_out
+frames=100000 size=32x24 step=25 out=soak_out
 extra=()
 usage() { sed -n '2,14p' "$0" | sed 's/^# \{0,1\}//'; }
 while [ $# -gt 0 ]; do
