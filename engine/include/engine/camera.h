@@ -13,6 +13,8 @@ struct CameraPose {
     glm::vec3 position{0, 2, 10};
     glm::vec3 target{0, 1, 0};
     float fovYDegrees = 60.0f;
+    float zNear = 0.05f;  // clip planes in metres (scenes of other scales set their own)
+    float zFar = 200.0f;
 };
 
 struct CameraMatrices {
@@ -32,6 +34,10 @@ uint32_t cameraPathIndex(const std::string& name);
 // The pose of `path` at time `t` seconds (paths loop; any t is valid). Throws engine::Error
 // when `path` is out of range.
 CameraPose camera(uint32_t path, float t);
+// Seconds between the jumps of a path that wraps around discontinuously (a camera cut at every
+// non-zero multiple), 0 for a continuous path. Throws engine::Error when `path` is out of range.
+float cameraPathWrapPeriod(uint32_t path);
+// Named paths as engine::CameraPath values (keyframe files, cuts, automatic orbits): camera_path.h.
 
 // Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
 // offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none).

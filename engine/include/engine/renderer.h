@@ -15,6 +15,7 @@
 // mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
 // and submission (frames in flight); read-back data of a slot is valid once its fence signals.
 #include "engine/camera.h"
+#include "engine/camera_path.h"
 #include "engine/frame_graph.h"
 #include "engine/image_io.h"
 
@@ -29,6 +30,7 @@ namespace engine {
 
 class Context;
 class GpuTimer;
+struct SceneGeometry;
 
 enum class UpscaleMode { Native, Bilinear, Bicubic };
 enum class ShadowMode { Off, Analytic, Stochastic };
@@ -50,6 +52,9 @@ struct RendererDesc {
     uint32_t shadowSamples = 1;  // rays per pixel for ShadowMode::Stochastic (1 = noisy, 1024 = reference)
     bool lighting = true;        // false: colour = albedo (lets tests prove the golden check can fail)
     DenoiseMode denoise = DenoiseMode::Off;  // built-in denoiser; a setDenoiser() function overrides it
+    // What to draw (scene.h: loadScene, buildDemoScene, loadGltfScene); uploaded once by the
+    // constructor. Null: the procedural demo scene with seed 0.
+    std::shared_ptr<const SceneGeometry> scene;
 };
 
 // Limits on resolutions accepted by the renderer (and the demo's command line).
@@ -86,7 +91,11 @@ struct FrameParams {
     CameraPose previousCamera;    // for motion vectors; equal to `camera` on a first frame
     glm::vec2 jitterPixels{0};    // sub-pixel projection offset (0 = none)
     uint32_t frameSeed = 0;       // seeds stochastic effects
-    // Frame `frameIndex` of a path at `fps`: camera at t, previous camera at t - 1/fps.
+    // Frame `frameIndex` of `path` at `fps`: camera at t = startTime + frameIndex / fps, previous
+    // camera at t - 1/fps, or equal to the camera on frame 0 and when the path cuts in between
+    // (path.cutBetween: the caller also resets temporal history there).
+    static FrameParams onPath(const CameraPath& path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
+    // The built-in path `path` (CameraPath::builtIn).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
 };
 
