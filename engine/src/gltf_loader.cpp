@@ -6,6 +6,7 @@
 #include "gltf_internal.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
@@ -118,13 +119,28 @@ bool noWrites(std::string* err, const std::string&, const std::vector<unsigned c
     return false;
 }
 
+// For messages: control characters (a URI-decoded %00 among them) as \xNN.
+std::string printable(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (uint8_t(c) >= 0x20) {
+            out += c;
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(uint8_t(c)));
+            out += hex;
+        }
+    }
+    return out;
+}
+
 bool readInsideFolder(std::vector<unsigned char>* out, std::string* err, const std::string& joined, void* user) {
     Sandbox& box = *static_cast<Sandbox*>(user);
     // tinygltf joins the base directory (the root) and the URI-decoded reference.
     if (joined.compare(0, box.rootPrefix.size(), box.rootPrefix) != 0)
-        return box.refuse(err, "the external file '" + joined + "' is outside the model's folder");
+        return box.refuse(err, "the external file '" + printable(joined) + "' is outside the model's folder");
     std::string rel = joined.substr(box.rootPrefix.size());
-    auto refuse = [&](const std::string& why) { return box.refuse(err, "external URI '" + rel + "': " + why); };
+    auto refuse = [&](const std::string& why) { return box.refuse(err, "external URI '" + printable(rel) + "': " + why); };
     if (rel.empty()) return refuse("empty");
     if (rel[0] == '/') return refuse("absolute paths are not allowed (only paths relative to the model's folder)");
     size_t colon = rel.find(':'), slash = rel.find('/');
@@ -167,10 +183,13 @@ bool deferImage(tinygltf::Image* image, const int, std::string*, std::string*, i
     return true;
 }
 
+// tinygltf's error text on one line, without the kilobytes of base64 a parse error can quote.
 std::string trimmed(std::string s) {
     while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
     std::replace(s.begin(), s.end(), '\n', ';');
-    return s;
+    constexpr size_t kMax = 400;
+    if (s.size() > kMax) s = s.substr(0, kMax) + "...";
+    return printable(s);
 }
 
 }  // namespace
