@@ -37,8 +37,9 @@ void writeFrame(const std::string& dir, uint64_t frame, const engine::FrameReadb
     }
 }
 
-engine::RendererDesc rendererDesc(const Options& o) {
+engine::RendererDesc rendererDesc(const Options& o, const SceneSetup& setup) {
     engine::RendererDesc d;
+    d.scene = setup.scene;
     d.outputWidth = o.width;
     d.outputHeight = o.height;
     d.renderScale = o.renderScale;
@@ -52,7 +53,7 @@ engine::RendererDesc rendererDesc(const Options& o) {
 
 }  // namespace
 
-void runHeadless(engine::Context& ctx, const Options& o) {
+void runHeadless(engine::Context& ctx, const Options& o, const SceneSetup& setup) {
     // Declared so that `frames` is destroyed first: it waits for submitted frames before the
     // timer's query pools and the renderer's resources go (also when a write below throws).
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
@@ -68,7 +69,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
         if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
         mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
     }
-    engine::Renderer renderer(ctx, rendererDesc(o));
+    engine::Renderer renderer(ctx, rendererDesc(o, setup));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());
     if (mlDenoiser) {
         if (std::string problem = mlDenoiserExtentProblem(renderer.renderExtent()); !problem.empty()) throw engine::Error(problem);
@@ -86,7 +87,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
         engine::Frame& f = frames.beginFrame();
         if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o.path, i, o.fps, o.startTime), &timer);
+        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(setup.path, i, o.fps, o.startTime), &timer);
         frames.endFrame();
         pending[f.slot] = i;
     }
@@ -104,6 +105,8 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     info.outputHeight = renderer.outputExtent().height;
     info.framesRendered = o.frames;
     info.timestamps = timer.enabled();
+    info.scene = setup.scene->name;
+    info.cameraPath = setup.path.name();
     writeReport(o.outDir + "/report.json", o, info, timer.timings());
     std::printf("rendered %u frame(s) %ux%u -> %ux%u (%s), denoise %s, on %s into %s\n", o.frames, info.renderWidth,
                 info.renderHeight, info.outputWidth, info.outputHeight, modeName(o), denoiseName(o), info.deviceName.c_str(),
