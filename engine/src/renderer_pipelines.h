@@ -38,7 +38,8 @@ public:
     // (shares the upscale pipelines' layouts). gbuffer: opaque materials; gbufferMasked: the
     // alpha-tested variant (discard below the cutoff), sharing gbuffer's layouts. Their set 0 is
     // a material (GpuScene); the cull mode is dynamic (per material: single- or double-sided).
-    PipelineWithLayout gbuffer, gbufferMasked, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
+    // skyMotion: the background's motion vectors, drawn after the scene.
+    PipelineWithLayout gbuffer, gbufferMasked, skyMotion, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
     VkFormat encodeFormat = VK_FORMAT_UNDEFINED;
 
 private:

@@ -9,12 +9,20 @@
 
 namespace engine {
 
+// Default clip planes (metres): the procedural scene's and the named paths'. Depth is the
+// standard (not inverted) Vulkan depth of a perspective projection with a pose's planes: 0 at
+// CameraPose::zNear, 1 at zFar.
+inline constexpr float kCameraNear = 0.05f;
+inline constexpr float kCameraFar = 200.0f;
+
 struct CameraPose {
     glm::vec3 position{0, 2, 10};
     glm::vec3 target{0, 1, 0};
     float fovYDegrees = 60.0f;
-    float zNear = 0.05f;  // clip planes in metres (scenes of other scales set their own)
-    float zFar = 200.0f;
+    // Clip planes: scenes of other scales (glTF orbits, keyframe files) set their own, and
+    // consumers of depth (temporal upscalers) must take them from the pose.
+    float zNear = kCameraNear;
+    float zFar = kCameraFar;
 };
 
 struct CameraMatrices {
@@ -40,7 +48,8 @@ float cameraPathWrapPeriod(uint32_t path);
 // Named paths as engine::CameraPath values (keyframe files, cuts, automatic orbits): camera_path.h.
 
 // Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
-// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none).
+// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none): content moves
+// by +jitterPixels in the image (engine/jitter.h states the convention).
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
                               glm::vec2 jitterPixels = glm::vec2(0));
 
