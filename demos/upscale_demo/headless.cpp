@@ -100,6 +100,12 @@ void runSupersampled(engine::Context& ctx, const Options& o, const SceneSetup& s
         for (size_t k = 0; k < sum.size(); ++k) sum[k] += data[k];
         if (++counts[frame] == o.supersample) {
             if (o.writeImages) engine::writePng(numbered(o.outDir, "frame", frame, "png"), encodeFrame(sum, o.supersample, w, h));
+            if (o.channels & uint32_t(engine::Channel::Output)) {  // the mean itself, display-linear, for training
+                std::vector<float> mean(sum.size());
+                for (size_t k = 0; k < sum.size(); ++k) mean[k] = float(sum[k] / o.supersample);
+                const uint32_t shape[] = {h, w, 3};
+                engine::writeNpy(numbered(o.outDir, "output", frame, "npy"), mean, shape);
+            }
             sums.erase(frame);
             counts.erase(frame);
         }

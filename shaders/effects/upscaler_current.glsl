@@ -67,7 +67,9 @@ HistorySample fetchHistory(ivec2 o, CurrentSamples cur) {
     vec2 prevUv = (vec2(o) + 0.5 + cur.motion / renderPerDisplay) / vec2(pc.displaySize);
     bool inside = all(greaterThanEqual(prevUv, vec2(0.0))) && all(lessThanEqual(prevUv, vec2(1.0)));
     vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));
-    if (!finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);
+    // Without valid history (first frame, reset) nothing of the old images is used, not even as
+    // a feature: a reset frame depends on this frame's inputs alone.
+    if ((pc.flags & FLAG_HISTORY_VALID) == 0u || !finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);
     h.raw = clamp(fetched.rgb, vec3(0.0), vec3(1.0));
     h.clipped = yCoCgToRgb(clipToBox(rgbToYCoCg(h.raw), cur.boxLo, cur.boxHi));
     h.clipped = clamp(h.clipped, vec3(0.0), vec3(1.0));

@@ -15,6 +15,14 @@ struct Vec2 {
     float x = 0, y = 0;
 };
 
+// Low-frequency content: locally almost linear, so the neighbourhood clip never engages.
+inline void smoothPattern(double X, double Y, float rgb[3]) {
+    const double tau = 6.283185307179586;
+    rgb[0] = float(0.5 + 0.3 * std::sin(tau * X / 23.0));
+    rgb[1] = float(0.5 + 0.3 * std::sin(tau * (X + Y) / 31.0));
+    rgb[2] = float(0.5 + 0.3 * std::cos(tau * Y / 19.0));
+}
+
 inline void pattern(double X, double Y, float rgb[3]) {
     // Detail above the render resolution's Nyquist limit at 2x, resolvable at display resolution.
     const double tau = 6.283185307179586;
@@ -32,7 +40,7 @@ struct FrameInputs {
 };
 
 // `scale` = render / display.
-inline FrameInputs renderFrame(uint32_t rw, uint32_t rh, float scale, Vec2 jitter, Vec2 camera, Vec2 previousCamera) {
+inline FrameInputs renderFrame(uint32_t rw, uint32_t rh, float scale, Vec2 jitter, Vec2 camera, Vec2 previousCamera, bool smooth = false) {
     FrameInputs f;
     f.color.resize(size_t(rw) * rh * 4);
     f.depth.assign(size_t(rw) * rh, 0.5f);
@@ -41,7 +49,7 @@ inline FrameInputs renderFrame(uint32_t rw, uint32_t rh, float scale, Vec2 jitte
         for (uint32_t i = 0; i < rw; ++i) {
             size_t p = size_t(j) * rw + i;
             double sx = (i + 0.5 - jitter.x) / scale, sy = (j + 0.5 - jitter.y) / scale;
-            pattern(sx + camera.x, sy + camera.y, &f.color[p * 4]);
+            (smooth ? smoothPattern : pattern)(sx + camera.x, sy + camera.y, &f.color[p * 4]);
             f.color[p * 4 + 3] = 1.0f;
             f.motion[p * 2] = (camera.x - previousCamera.x) * scale;
             f.motion[p * 2 + 1] = (camera.y - previousCamera.y) * scale;
