@@ -141,7 +141,11 @@ public:
     SceneGeometry run() {
         checkModelFeatures();
         visitNodes();
-        if (g_.vertices.empty()) error("nothing to draw: the scene's nodes hold no triangle primitives");
+        if (g_.vertices.empty()) {
+            std::string skipped;
+            for (const std::string& w : warnings_.list()) skipped += "; " + w;
+            error("nothing to draw: the scene's nodes hold no triangle primitives" + skipped);
+        }
         buildDrawRanges(g_, trianglesByMaterial_);
         g_.data = defaultSceneLighting();
         computeBounds(g_);
@@ -303,9 +307,44 @@ private:
         return p.indices >= 0 && accessorAt(p.indices, where + ".indices").sparse.isSparse;
     }
 
+    // The primitive's triangles as vertex indices, three per triangle, in the spec's corner order:
+    // lists as stored, strips and fans unrolled. Counts are checked before the list is allocated.
+    std::vector<uint32_t> triangleCorners(const tinygltf::Primitive& p, const std::string& where, const Accessor& indices,
+                                          uint64_t vertexCount) {
+        const bool indexed = p.indices >= 0;
+        const uint64_t count = indexed ? indices.count : vertexCount;
+        const char* what = indexed ? " indices" : " vertices";
+        uint64_t triangles = 0;
+        if (p.mode == TINYGLTF_MODE_TRIANGLES) {
+            if (count % 3 != 0) error(where + ": " + str(count) + what + " do not form whole triangles (not a multiple of 3)");
+            triangles = count / 3;
+        } else {
+            if (count < 3) error(where + ": " + str(count) + what + " are too few for a " + modeName(p.mode));
+            triangles = count - 2;
+        }
+        if (indexTotal_ + 3 * triangles > limits_.maxIndices)
+            error(where + ": the scene needs more than " + str(limits_.maxIndices) + " indices (the loader's limit)");
+        auto vertex = [&](uint64_t i) -> uint32_t {
+            if (!indexed) return uint32_t(i);
+            uint32_t v = indices.index(i);
+            if (v >= vertexCount)
+                error(where + ".indices: index " + str(v) + " at position " + str(i) + " is not below the vertex count " + str(vertexCount) +
+                      " (accessors[" + std::to_string(p.indices) + "])");
+            return v;
+        };
+        std::vector<uint32_t> corners;
+        corners.reserve(size_t(3 * triangles));
+        for (uint64_t t = 0; t < triangles; ++t) {
+            if (p.mode == TINYGLTF_MODE_TRIANGLES) corners.insert(corners.end(), {vertex(3 * t), vertex(3 * t + 1), vertex(3 * t + 2)});
+            else if (p.mode == TINYGLTF_MODE_TRIANGLE_STRIP) corners.insert(corners.end(), {vertex(t), vertex(t + 1 + t % 2), vertex(t + 2 - t % 2)});
+            else corners.insert(corners.end(), {vertex(t + 1), vertex(t + 2), vertex(0)});  // fan
+        }
+        return corners;
+    }
+
     void addPrimitive(const tinygltf::Primitive& p, const std::string& where, const glm::dmat4& world) {
-        if (p.mode != TINYGLTF_MODE_TRIANGLES) {
-            warn("primitive mode " + modeName(p.mode) + " (skipped; only TRIANGLES are drawn)");
+        if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != TINYGLTF_MODE_TRIANGLE_STRIP && p.mode != TINYGLTF_MODE_TRIANGLE_FAN) {
+            warn("primitive mode " + modeName(p.mode) + " (skipped; only triangles are drawn)");
             return;
         }
         if (!p.targets.empty()) warn("morph targets (the base geometry is drawn)");
@@ -335,22 +374,13 @@ private:
             uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2}, {kFloat, kUByte, kUShort});
             if (uvs.count != n) error(where + ".attributes.TEXCOORD_0: count " + str(uvs.count) + " differs from POSITION's " + str(n));
         }
-        const bool indexed = p.indices >= 0;
-        if (indexed) indices = accessor(p.indices, where + ".indices", {kScalar}, {kUByte, kUShort, kUInt});
-        const uint64_t indexCount = indexed ? indices.count : n;
-        if (indexCount % 3 != 0)
-            error(where + ": " + str(indexCount) + (indexed ? " indices" : " vertices") + " do not form whole triangles (not a multiple of 3)");
-
-        const uint64_t newVertices = normalIndex >= 0 ? n : indexCount;  // flat normals: three vertices per triangle
+        if (p.indices >= 0) indices = accessor(p.indices, where + ".indices", {kScalar}, {kUByte, kUShort, kUInt});
+        if (n > limits_.maxVertices)  // before the corner list (its size follows the index count)
+            error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
+        std::vector<uint32_t> corners = triangleCorners(p, where, indices, n);
+        const uint64_t newVertices = normalIndex >= 0 ? n : corners.size();  // flat normals: three vertices per triangle
         if (g_.vertices.size() + newVertices > limits_.maxVertices)
             error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
-        if (indexTotal_ + indexCount > limits_.maxIndices)
-            error(where + ": the scene needs more than " + str(limits_.maxIndices) + " indices (the loader's limit)");
-        if (indexed)
-            for (uint64_t i = 0; i < indexCount; ++i)
-                if (uint32_t v = indices.index(i); v >= n)
-                    error(where + ".indices: index " + str(v) + " at position " + str(i) + " is not below the vertex count " + str(n) +
-                          " (accessors[" + std::to_string(p.indices) + "])");
         for (uint64_t i = 0; i < n; ++i)
             if (glm::vec3 v = positions.vec3(i); !std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
                 error(where + ".attributes.POSITION: element " + str(i) + " is not finite");
@@ -358,20 +388,16 @@ private:
         const uint32_t material = materialIndex(p.material, where);
         const glm::mat4 toWorld(world);
         const glm::mat3 normalMatrix(glm::transpose(glm::inverse(glm::dmat3(world))));
-        const bool mirrored = glm::determinant(glm::dmat3(world)) < 0.0;  // keep front faces counter-clockwise
+        if (glm::determinant(glm::dmat3(world)) < 0.0)  // mirrored: keep front faces counter-clockwise
+            for (size_t t = 0; t + 2 < corners.size(); t += 3) std::swap(corners[t + 1], corners[t + 2]);
         auto place = [&](glm::vec3 local) {
             glm::vec3 w = glm::vec3(toWorld * glm::vec4(local, 1.0f));
             if (!std::isfinite(w.x) || !std::isfinite(w.y) || !std::isfinite(w.z))
                 error(where + ": a vertex is not finite after its node transforms");
             return w;
         };
-        auto corner = [&](uint64_t t, int k) -> uint64_t {
-            int kk = mirrored && k > 0 ? 3 - k : k;  // swap the 2nd and 3rd corners
-            return indexed ? indices.index(3 * t + uint64_t(kk)) : 3 * t + uint64_t(kk);
-        };
         std::vector<uint32_t>& out = trianglesByMaterial_[material];
         const uint32_t base = uint32_t(g_.vertices.size());
-        const uint64_t triangles = indexCount / 3;
         if (normalIndex >= 0) {
             for (uint64_t i = 0; i < n; ++i) {
                 glm::vec3 normal = normalMatrix * normals.vec3(i);
@@ -379,11 +405,10 @@ private:
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
                 g_.vertices.push_back({place(positions.vec3(i)), normal, uvs.uv(i), gpu::MATERIAL_PAINT, 0xffffffffu});
             }
-            for (uint64_t t = 0; t < triangles; ++t)
-                for (int k = 0; k < 3; ++k) out.push_back(base + uint32_t(corner(t, k)));
+            for (uint32_t c : corners) out.push_back(base + c);
         } else {  // flat normals (the spec's rule when NORMAL is missing)
-            for (uint64_t t = 0; t < triangles; ++t) {
-                uint64_t c[3] = {corner(t, 0), corner(t, 1), corner(t, 2)};
+            for (size_t t = 0; t + 2 < corners.size(); t += 3) {
+                const uint32_t* c = &corners[t];
                 glm::vec3 w[3] = {place(positions.vec3(c[0])), place(positions.vec3(c[1])), place(positions.vec3(c[2]))};
                 glm::vec3 normal = glm::cross(w[1] - w[0], w[2] - w[0]);
                 float len = glm::length(normal);
@@ -394,7 +419,7 @@ private:
                 }
             }
         }
-        indexTotal_ += indexCount;
+        indexTotal_ += corners.size();
     }
 
     uint32_t materialIndex(int index, const std::string& where) {

@@ -223,6 +223,14 @@ TEST(GltfErrors, BadGeometry) {
     b.json["accessors"][3]["count"] = 5;  // 5 indices are not whole triangles
     EXPECT_LOAD_ERROR(b.write(dir / "tri", GltfStorage::Glb), "meshes[0].primitives[0]: 5 indices do not form whole triangles");
     b = quad();
+    b.json["meshes"][0]["primitives"][0]["mode"] = 5;  // a strip of 2 indices
+    b.json["accessors"][3]["count"] = 2;
+    EXPECT_LOAD_ERROR(b.write(dir / "strip", GltfStorage::Glb), "meshes[0].primitives[0]: 2 indices are too few for a TRIANGLE_STRIP");
+    b = quad();
+    b.json["meshes"][0]["primitives"][0]["mode"] = 0;  // points only: nothing to draw, and why
+    EXPECT_LOAD_ERROR(b.write(dir / "points", GltfStorage::Glb),
+                      "nothing to draw: the scene's nodes hold no triangle primitives; primitive mode POINTS (skipped; only triangles are drawn)");
+    b = quad();
     b.json["accessors"][2]["count"] = 3;
     EXPECT_LOAD_ERROR(b.write(dir / "normals", GltfStorage::Glb), "attributes.NORMAL: count 3 differs from POSITION's 4");
     b = quad();

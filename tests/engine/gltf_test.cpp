@@ -168,6 +168,39 @@ TEST_F(GltfRender, GeometryWithoutIndicesOrNormals) {
     }
 }
 
+TEST_F(GltfRender, TriangleStripsAndFansAreUnrolledWithTheirWinding) {
+    ScratchDirectory dir;
+    const float h = 0.5f;
+    struct Case {
+        int mode;
+        std::vector<glm::vec3> positions;
+        std::vector<uint32_t> indices;  // empty: not indexed
+    } cases[] = {
+        {5, {{-h, -h, 0}, {h, -h, 0}, {-h, h, 0}, {h, h, 0}}, {}},          // strip
+        {5, {{-h, h, 0}, {h, h, 0}, {-h, -h, 0}, {h, -h, 0}}, {2, 3, 0, 1}},  // strip, indexed
+        {6, {{-h, -h, 0}, {h, -h, 0}, {h, h, 0}, {-h, h, 0}}, {}},          // fan
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE("mode " + std::to_string(c.mode) + (c.indices.empty() ? "" : ", indexed"));
+        GltfBuilder b;
+        int mesh = b.addMesh({{"POSITION", b.addPositions(c.positions)}}, c.indices.empty() ? -1 : b.addIndices(c.indices),
+                             b.addMaterial(vec4(1), -1, "OPAQUE", 0.5f, /*doubleSided=*/false));
+        b.json["meshes"][size_t(mesh)]["primitives"][0]["mode"] = c.mode;
+        b.addRootNode(b.addNode({{"mesh", mesh}}));
+        auto scene = load(b.write(dir / "strip", GltfStorage::Glb));
+        ASSERT_EQ(scene->indices.size(), 6u);  // two triangles
+        for (size_t t = 0; t < 6; t += 3) {
+            const auto& v = scene->vertices;
+            vec3 n = glm::cross(v[scene->indices[t + 1]].position - v[scene->indices[t]].position,
+                                v[scene->indices[t + 2]].position - v[scene->indices[t]].position);
+            EXPECT_GT(n.z, 0.0f) << "triangle " << t / 3 << " is not counter-clockwise from +z";
+        }
+        Frame f = render(scene);  // single-sided: visible only with the right winding
+        EXPECT_LT(f.depth(kWidth / 2 - 5, kHeight / 2 - 5), 1.0f);
+        EXPECT_LT(f.depth(kWidth / 2 + 5, kHeight / 2 + 5), 1.0f);
+    }
+}
+
 TEST_F(GltfRender, TrsAndMatrixNodesPlaceTheMesh) {
     ScratchDirectory dir;
     GltfBuilder b;
@@ -418,7 +451,7 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
         "extension KHR_materials_emissive_strength (ignored)",
         "extension KHR_texture_transform (ignored)",
         "normalTexture (ignored) (3 occurrences)",
-        "primitive mode LINES (skipped; only TRIANGLES are drawn) (2 occurrences)",
+        "primitive mode LINES (skipped; only triangles are drawn) (2 occurrences)",
         "skins (meshes drawn unskinned with their node transforms)",
         "vertex colours (COLOR_n, ignored) (3 occurrences)",
     };
