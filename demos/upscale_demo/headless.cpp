@@ -2,6 +2,7 @@
 
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/camera.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/frames.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -63,6 +65,19 @@ engine::FrameParams frameParams(const Options& o, const SceneSetup& setup, uint3
         p.jitterPixels = engine::haltonJitter(i, phases);
     }
     return p;
+}
+
+// One line of frames.json (JSON lines): frame, jitter (render pixels), camera, cut, sizes. The
+// effect sample (demos/effect_sample) upscales a written sequence with it.
+void writeFrameLog(std::ofstream& log, uint32_t frame, const engine::FrameParams& p, const engine::Renderer& r) {
+    char line[384];
+    std::snprintf(line, sizeof line,
+                  "{\"frame\": %u, \"jitter\": [%.9g, %.9g], \"fov_y_deg\": %.9g, \"near\": %.9g, \"far\": %.9g, \"cut\": %s, "
+                  "\"frame_time_ms\": %.9g, \"render\": [%u, %u], \"display\": [%u, %u]}\n",
+                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, p.camera.zNear, p.camera.zFar,
+                  p.cameraCut ? "true" : "false", p.frameTimeSeconds * 1000.0f, r.renderExtent().width, r.renderExtent().height,
+                  r.outputExtent().width, r.outputExtent().height);
+    log << line;
 }
 
 // sRGB-encodes display-linear values the way encode.comp does (exact curve, round to nearest).
@@ -140,12 +155,20 @@ void renderFrames(engine::Context& ctx, const Options& o, const SceneSetup& setu
 
     // Which frame each slot holds, so its read-back is written when the slot comes round again.
     std::vector<std::optional<uint64_t>> pending(kFramesInFlight);
+    // With channels written, frames.json says what an upscaler needs besides the images.
+    std::optional<std::ofstream> frameLog;
+    if (o.channels && o.writeImages) {
+        frameLog.emplace(o.outDir + "/frames.json");
+        if (!*frameLog) throw engine::Error("cannot write '" + o.outDir + "/frames.json'");
+    }
     for (uint32_t i = 0; i < o.frames; ++i) {
         if (o.simulateDeviceLoss == i) throw engine::Error("simulated (--simulate-device-loss)", VK_ERROR_DEVICE_LOST);
         engine::Frame& f = frames.beginFrame();
         if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
-        renderer.record(f.cmd, f.slot, frameParams(o, setup, i, renderer), &timer);
+        engine::FrameParams params = frameParams(o, setup, i, renderer);
+        if (frameLog) writeFrameLog(*frameLog, i, params, renderer);
+        renderer.record(f.cmd, f.slot, params, &timer);
         frames.endFrame();
         pending[f.slot] = i;
     }
