@@ -37,7 +37,10 @@ const char* toString(DenoiseMode mode) {
 
 FrameParams FrameParams::onPath(const CameraPath& path, uint32_t frameIndex, float fps, float startTime) {
     FrameParams p;
-    float t = startTime + float(frameIndex) / fps, previous = t - 1.0f / fps;
+    // The previous frame's time exactly as that frame computed it: consecutive frames then tile
+    // the timeline with (previous, t] intervals, so every cut is reported on exactly one frame.
+    float t = startTime + float(frameIndex) / fps;
+    float previous = frameIndex == 0 ? t : startTime + float(frameIndex - 1) / fps;
     p.camera = path.pose(t);
     p.cameraCut = frameIndex == 0 || path.cutBetween(previous, t);
     p.previousCamera = p.cameraCut ? p.camera : path.pose(previous);

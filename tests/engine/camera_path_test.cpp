@@ -136,6 +136,18 @@ TEST(CameraPath, CutsJumpWithoutInterpolatingAndAreReported) {
     expectNear(atCut.previousCamera.position, atCut.camera.position, 0.0f);
     engine::FrameParams after = engine::FrameParams::onPath(p, 92, 30.0f);
     EXPECT_GT(glm::distance(after.previousCamera.position, after.camera.position), 0.0f);
+    EXPECT_FALSE(after.cameraCut);
+    // Whatever the start time and rate, a cut marks exactly one frame: float rounding of the
+    // frame times must neither drop it nor report it twice (t - 1/fps computed from frame i's
+    // time can fall just below frame i - 1's time, and 9.9 s + 2 frames at 10 fps did).
+    CameraPath late = CameraPath::keyframed({{0, {0, 1, 5}, {0, 1, 0}}, {10, {5, 1, 5}, {0, 1, 0}, 60, true}, {20, {9, 1, 5}, {0, 1, 0}}});
+    for (float fps : {10.0f, 24.0f, 30.0f, 60.0f})
+        for (int k = 0; k < 150; ++k) {
+            float start = 9.0f + 0.0066f * float(k);  // up to 9.99: the cut at 10 s lies ahead
+            int cuts = 0;
+            for (uint32_t i = 1; i < uint32_t(4.0f * fps); ++i) cuts += engine::FrameParams::onPath(late, i, fps, start).cameraCut;
+            ASSERT_EQ(cuts, 1) << fps << " fps from t = " << start;
+        }
 }
 
 TEST(CameraPath, BuiltInFenceWalkReportsItsWrapAround) {

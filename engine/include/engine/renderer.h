@@ -94,9 +94,10 @@ struct FrameParams {
     bool cameraCut = false;       // no continuity with the previous frame: temporal passes drop history
     float frameTimeSeconds = 1.0f / 30.0f;  // time since the previous frame
     // Frame `frameIndex` of `path` at `fps`: camera at t = startTime + frameIndex / fps, previous
-    // camera at t - 1/fps. The first frame and a frame after a cut of the path
-    // (path.cutBetween(t - 1/fps, t)) are cuts: cameraCut is set and the previous camera equals
-    // the camera (no motion across the cut).
+    // camera at the previous frame's time. The first frame and the frame whose interval
+    // (previous time, t] holds a cut of the path (path.cutBetween) are cuts: cameraCut is set and
+    // the previous camera equals the camera (no motion across the cut). Each cut marks exactly
+    // one frame.
     static FrameParams onPath(const CameraPath& path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
     // The built-in path `path` (CameraPath::builtIn).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
