@@ -33,6 +33,18 @@ def parse_range(text):
     return [int(x) for x in text.split(",") if x]
 
 
+def windows(camera_path, seconds, count, seed):
+    """Start times of `count` windows of `seconds` spread over a keyframed path (deterministic per
+    seed), plus one that straddles the path's first camera cut."""
+    keys = json.load(open(camera_path))["keyframes"]
+    duration = max(0.0, keys[-1]["time"] - seconds)
+    starts = [(duration * (k + 0.5) / count + 0.37 * seed) % max(duration, 1e-3) for k in range(count)]
+    cuts = [k["time"] for k in keys if k.get("cut")]
+    if cuts:
+        starts.append(max(0.0, cuts[0] - seconds / 2))
+    return starts
+
+
 def make_plan(args):
     w, h = (int(v) for v in args.display.split("x"))
     plan = {"display": [w, h], "render_scale": 0.5, "fps": 30, "frames": args.frames, "supersample": args.supersample, "sequences": []}
@@ -44,8 +56,10 @@ def make_plan(args):
                 continue
             for path in scene["camera_paths"]:
                 name = os.path.splitext(os.path.basename(path))[0]
-                plan["sequences"].append({"name": name, "scene": os.path.join(directory, scene["file"]),
-                                          "camera_path": os.path.join(directory, path), "time": 0.0})
+                camera = os.path.join(directory, path)
+                for k, t in enumerate(windows(camera, args.frames / 30.0, args.windows, scene["seed"])):
+                    plan["sequences"].append({"name": f"{name}_t{k}", "scene": os.path.join(directory, scene["file"]),
+                                              "camera_path": camera, "time": round(t, 3)})
     for seed in parse_range(args.procedural_seeds) if args.procedural_seeds else []:
         for k, path in enumerate(args.paths.split(",")):
             plan["sequences"].append({"name": f"procedural_s{seed}_{path}", "scene_seed": seed, "path": path, "time": 1.5 + 3.0 * k + seed})
@@ -118,6 +132,7 @@ def main():
     p.add_argument("--procedural-seeds", default="1:4", help="seeds of the engine's procedural scene ('' for none)")
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
     p.add_argument("--display", default="384x224")
+    p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")
     p.add_argument("--frames", type=int, default=32)
     p.add_argument("--supersample", type=int, default=16)
     r = sub.add_parser("render")
