@@ -93,11 +93,11 @@ Usage: upscale_demo [options]
   --mode M                output stage: native | bilinear | bicubic | ml (default bilinear;
                           ml: the ONNX upscaler of --model through bridge::MlPass)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
-                          (default: assets/upscaler_x2.onnx of the source tree)
+                          (default: upscaler_x2.onnx of the model directory, see below)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
-                          (default: assets/denoiser.onnx of the source tree)
+                          (default: denoiser.onnx of the model directory)
   --path K                camera path index or name (see --list-paths; default 0)
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
@@ -116,6 +116,9 @@ Usage: upscale_demo [options]
   --simulate-device-loss N  act as if the device was lost at frame N (tests the clean exit, status 3)
   --list-paths            print the camera paths and exit
   --help                  this text
+
+Models: $VKML_MODEL_DIR when set, else ../share/vkml/models next to this executable (installed:
+<prefix>/share/vkml/models; build tree: build/demos/share/vkml/models, links to assets/).
 )";
 }
 

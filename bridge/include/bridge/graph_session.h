@@ -3,6 +3,8 @@
 // the initializer once (constants blob -> persistent resource), one binding table, the recorder
 // per execution. Inputs and outputs are exchanged as fp32 host values (converted to/from fp16
 // when the graph's tensors are fp16). Errors throw std::runtime_error with the plugin's message.
+#include "bridge/export.h"
+
 #include "engine/buffer.h"
 #include "engine/context.h"
 #include "mlplugin/graph.h"
@@ -12,6 +14,7 @@
 #include <memory>
 #include <vector>
 
+BRIDGE_API_BEGIN
 namespace bridge {
 
 struct Timing {
@@ -55,3 +58,4 @@ private:
 std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
 
 }  // namespace bridge
+BRIDGE_API_END

@@ -33,6 +33,7 @@
 // the constructor or addPasses() (i.e. Renderer::build()).
 //
 // The MlPass must outlive the frame graphs and renderer builds that use its passes.
+#include "bridge/export.h"
 #include "bridge/tensor_binding.h"
 #include "engine/context.h"
 #include "engine/deferred_deletion.h"
@@ -47,6 +48,7 @@
 #include <string>
 #include <vector>
 
+BRIDGE_API_BEGIN
 namespace bridge {
 
 using GraphFn = std::function<mlplugin::GraphDesc(uint32_t width, uint32_t height)>;
@@ -126,3 +128,4 @@ private:
 };
 
 }  // namespace bridge
+BRIDGE_API_END

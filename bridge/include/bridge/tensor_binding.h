@@ -11,10 +11,13 @@
 //                                               {.image = FrameImage::Normal, .components = "xyz"},
 //                                               {.image = FrameImage::Depth, .components = "r"}}};
 //   TensorOutput out{.encoding = Encoding::Srgb};   // network writes sRGB: decode to linear
+#include "bridge/export.h"
+
 #include <cstdint>
 #include <string>
 #include <vector>
 
+BRIDGE_API_BEGIN
 namespace bridge {
 
 // The frame images an ML pass can read (the renderer's output and denoise stages provide them).
@@ -56,3 +59,4 @@ struct TensorOutput {
 };
 
 }  // namespace bridge
+BRIDGE_API_END

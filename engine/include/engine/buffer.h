@@ -1,11 +1,14 @@
 #pragma once
 // A buffer with its own memory allocation. For long-lived resources (weights, readback,
 // uploads); per-frame transients come from the frame graph, which aliases their memory.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
 #include <cstdint>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -45,3 +48,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

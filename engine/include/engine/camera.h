@@ -2,11 +2,14 @@
 // Deterministic camera paths through the demo scene. A path is a pure function of time, so
 // any frame of any path can be re-rendered at any resolution (low/high-resolution pairs for
 // training, held-out paths for evaluation) without replaying earlier frames.
+#include "engine/export.h"
+
 #include <glm/glm.hpp>
 
 #include <cstdint>
 #include <string>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 struct CameraPose {
@@ -39,3 +42,4 @@ CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t h
                               glm::vec2 jitterPixels = glm::vec2(0));
 
 }  // namespace engine
+ENGINE_API_END

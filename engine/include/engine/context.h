@@ -2,6 +2,8 @@
 // The Vulkan context: instance, physical device, one graphics+compute queue (plus an optional
 // async compute queue), enabled features. Headless unless the caller passes the instance
 // extensions a surface needs (see window.h).
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -11,6 +13,7 @@
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 enum class MessageSeverity { Verbose, Info, Warning, Error };
@@ -119,3 +122,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

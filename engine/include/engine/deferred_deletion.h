@@ -6,6 +6,8 @@
 //
 //   frames.deletion().defer([dev, buf] { vkDestroyBuffer(dev, buf, nullptr); });
 //   frames.deletion().retire(std::move(oldBuffer));   // any movable object, e.g. engine::Buffer
+#include "engine/export.h"
+
 #include <cstddef>
 #include <cstdint>
 #include <deque>
@@ -13,6 +15,7 @@
 #include <memory>
 #include <utility>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class DeferredDeletion {
@@ -50,3 +53,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

@@ -10,12 +10,15 @@
 // Exhaustion is a clear engine::Error naming the arena and the capacity to raise: the arena
 // counts sets itself and also maps VK_ERROR_OUT_OF_POOL_MEMORY / FRAGMENTED_POOL from the
 // driver to the same error. Not thread-safe (one arena per frame per recording thread).
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 struct DescriptorArenaDesc {
@@ -51,3 +54,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

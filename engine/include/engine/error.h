@@ -1,11 +1,14 @@
 #pragma once
 // Engine errors. Runtime failures (a Vulkan call failing, no suitable device, a bad file) throw
 // engine::Error with a sentence saying what failed; programming mistakes assert.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <stdexcept>
 #include <string>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Error : public std::runtime_error {
@@ -25,5 +28,6 @@ const char* toString(VkResult result);
 void checkVk(VkResult result, const char* call, const char* file, int line);
 
 }  // namespace engine
+ENGINE_API_END
 
 #define ENGINE_VK(call) ::engine::checkVk((call), #call, __FILE__, __LINE__)

@@ -33,6 +33,8 @@
 //    Re-baking while frames are in flight: pass Frames::deletion() to bake().
 //  - Errors: graph errors throw engine::Error from bake() naming pass and resource; handles
 //    not from this graph throw too. Not thread-safe.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -42,6 +44,7 @@
 #include <string_view>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -206,3 +209,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

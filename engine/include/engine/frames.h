@@ -14,6 +14,7 @@
 // Not thread-safe; one Frames per queue.
 #include "engine/deferred_deletion.h"
 #include "engine/descriptor_arena.h"
+#include "engine/export.h"
 #include "engine/upload_ring.h"
 
 #include <vulkan/vulkan.h>
@@ -23,6 +24,7 @@
 #include <span>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -91,3 +93,4 @@ private:
 using FrameRing = Frames;
 
 }  // namespace engine
+ENGINE_API_END

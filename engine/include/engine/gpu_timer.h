@@ -14,6 +14,8 @@
 // Scopes may nest. Timings are kept per name: the last value and the median of the last
 // `window` frames. Without timestamp support on the queue the timer records nothing and
 // timings() is empty.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -21,6 +23,7 @@
 #include <string_view>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -93,3 +96,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

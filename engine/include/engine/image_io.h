@@ -3,11 +3,14 @@
 // that training and evaluation scripts load directly. Reading PNG back is for golden tests.
 // Every function throws engine::Error with the path and the reason when the file cannot be
 // written or read.
+#include "engine/export.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 // An 8-bit image in memory, rows top to bottom, `channels` bytes per pixel (1..4).
@@ -40,3 +43,4 @@ struct ImageDiff {
 ImageDiff compareImages(const Image8& a, const Image8& b);
 
 }  // namespace engine
+ENGINE_API_END

@@ -15,6 +15,7 @@
 // mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
 // and submission (frames in flight); read-back data of a slot is valid once its fence signals.
 #include "engine/camera.h"
+#include "engine/export.h"
 #include "engine/frame_graph.h"
 #include "engine/image_io.h"
 
@@ -25,6 +26,7 @@
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -177,3 +179,4 @@ private:
 FrameReadback renderSingleFrame(Context& ctx, Renderer& renderer, const FrameParams& params, uint32_t channels = 0);
 
 }  // namespace engine
+ENGINE_API_END

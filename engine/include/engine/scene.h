@@ -6,6 +6,7 @@
 // shadows agree.
 #include "engine/buffer.h"
 
+#include "engine/export.h"
 #include "engine/renderer_shared.h"  // shaders/engine/: shared with GLSL
 
 #include <glm/glm.hpp>
@@ -13,6 +14,7 @@
 #include <cstdint>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -52,3 +54,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

@@ -9,12 +9,15 @@
 //   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
 //
 // recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -63,3 +66,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

@@ -5,9 +5,11 @@
 // slot's fence signalled, so the GPU has finished reading what was written there before.
 // Exceeding the region is a clear engine::Error (raise bytesPerFrame).
 #include "engine/buffer.h"
+#include "engine/export.h"
 
 #include <cstdint>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
@@ -49,3 +51,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

@@ -1,6 +1,8 @@
 #pragma once
 // A GLFW window with a Vulkan surface. Only windowed apps include this; headless code needs
 // neither GLFW nor a display.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -9,6 +11,7 @@
 
 struct GLFWwindow;
 
+ENGINE_API_BEGIN
 namespace engine {
 
 // A VkSurfaceKHR owned by the app; destroy it before the instance (declare it after the Context).
@@ -67,3 +70,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

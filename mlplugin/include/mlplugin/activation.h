@@ -1,8 +1,11 @@
 #pragma once
 // Activation functions, usable on their own (ElementWiseOp::Activation) and fused into the
 // output of convolution, GEMM, element-wise and normalization operators.
+#include "mlplugin/export.h"
+
 #include <cstdint>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class ActivationType : uint32_t {
@@ -44,3 +47,4 @@ inline Activation linear(float alpha, float beta) { return {ActivationType::Line
 const char* toString(ActivationType type);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -4,6 +4,7 @@
 // range; it holds no references: the application keeps buffers and descriptor sets alive and
 // does not rewrite a range the GPU may still be reading (use one range per frame in flight).
 // A table bound once can be recorded every frame while its resources do not change.
+#include "mlplugin/export.h"
 #include "mlplugin/result.h"
 
 #include <vulkan/vulkan.h>
@@ -11,6 +12,7 @@
 #include <cstdint>
 #include <span>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 class Dispatchable;
@@ -48,3 +50,4 @@ public:
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

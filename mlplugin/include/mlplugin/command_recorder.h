@@ -8,12 +8,14 @@
 //    outputs visible to their consumers after (recordComputeBarrier helps for compute->compute);
 //  - the bound buffers, descriptor sets and the dispatchable must stay alive until the GPU
 //    has finished the command buffer.
+#include "mlplugin/export.h"
 #include "mlplugin/result.h"
 
 #include <vulkan/vulkan.h>
 
 #include <memory>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 class BindingTable;
@@ -33,3 +35,4 @@ public:
 void recordComputeBarrier(const Device& device, VkCommandBuffer cmd);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

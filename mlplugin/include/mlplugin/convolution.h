@@ -2,12 +2,14 @@
 // 2-D convolution and transposed convolution, NCHW sizes (any strides), with fused bias and
 // activation. Filter: [outC, inC/groups, kH, kW]; transposed: [inC, outC/groups, kH, kW] (ONNX).
 #include "mlplugin/activation.h"
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <array>
 #include <optional>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 struct ConvolutionDesc {
@@ -30,3 +32,4 @@ struct ConvolutionDesc {
 uint32_t convolutionOutputSize(const ConvolutionDesc& desc, int d);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -2,11 +2,13 @@
 // A CPU reference for every operator, accumulating in double. For validating results in tests
 // and in applications. Tensors are host arrays laid out as their TensorDesc says (strides
 // included); fp16 tensors are given as their values in double.
+#include "mlplugin/export.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 struct HostTensor {
@@ -22,3 +24,4 @@ Result<std::vector<HostTensor>> referenceEvaluate(const OperatorDesc& desc, cons
 double roundToHalf(double v);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,6 +1,7 @@
 #pragma once
 // Operators that move elements without arithmetic: depth<->space, concat, split, slice, pad,
 // transpose. (Identity with strides also moves data; see elementwise.h.)
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <array>
@@ -8,6 +9,7 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class DepthSpaceOrder : uint32_t { DCR, CRD };  // ONNX DepthToSpace modes
@@ -72,3 +74,4 @@ struct TransposeDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -3,6 +3,7 @@
 // queues, never submits and never waits: everything it does on the GPU is recorded into
 // command buffers the application owns and submits.
 #include "mlplugin/dispatchable.h"
+#include "mlplugin/export.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 
@@ -14,6 +15,7 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 class BindingTable;
@@ -97,3 +99,4 @@ public:
 Result<std::unique_ptr<Device>> createDevice(const DeviceDesc& desc);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,11 +1,13 @@
 #pragma once
 // Dispatchables: compiled operators (and compiled graphs) and operator initializers.
+#include "mlplugin/export.h"
 #include "mlplugin/result.h"
 
 #include <cstdint>
 #include <span>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 // One descriptor set of the device's layout holds this many storage-buffer descriptors.
@@ -62,3 +64,4 @@ public:
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -4,11 +4,13 @@
 // or a stride of 0, repeats it). Also the precision/layout converter (Identity with different
 // data types or strides on input and output).
 #include "mlplugin/activation.h"
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <optional>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class ElementWiseOp : uint32_t {
@@ -39,3 +41,4 @@ struct ElementWiseDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

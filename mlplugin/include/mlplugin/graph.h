@@ -7,6 +7,7 @@
 #include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
 #include "mlplugin/dispatchable.h"
+#include "mlplugin/export.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 
@@ -15,6 +16,7 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 using ValueId = uint32_t;
@@ -97,3 +99,4 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
 Result<std::vector<HostTensor>> referenceEvaluateGraph(const GraphDesc& desc, const std::vector<HostTensor>& inputs);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -11,12 +11,14 @@
 // Expressions are cheap handles. The first error (a shape that does not fit, say) is kept and
 // returned by finish(); expressions built on top of a failed one are failed too, so call sites
 // stay free of error checks.
+#include "mlplugin/export.h"
 #include "mlplugin/graph.h"
 
 #include <optional>
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 class GraphBuilder;
@@ -122,3 +124,4 @@ Expr instanceNorm(Expr x, float epsilon = 1e-5f);
 Expr instanceNorm(Expr x, Expr scale, Expr bias, float epsilon = 1e-5f);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

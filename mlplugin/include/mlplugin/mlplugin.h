@@ -11,3 +11,4 @@
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 #include "mlplugin/tensor_desc.h"
+#include "mlplugin/version.h"

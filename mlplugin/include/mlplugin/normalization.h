@@ -2,11 +2,13 @@
 // Normalization: batch (inference, running statistics), instance, and mean-variance (layer
 // norm: normalize over the dims in axesMask). Optional fused activation.
 #include "mlplugin/activation.h"
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <optional>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 struct BatchNormalizationDesc {
@@ -44,3 +46,4 @@ struct MeanVarianceNormalizationDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

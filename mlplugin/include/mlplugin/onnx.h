@@ -12,6 +12,7 @@
 // of the same memory (no copy), and attributes that moved to inputs across opsets are
 // normalized. Malformed or hostile files fail with ErrorCode::InvalidModel naming the node or
 // tensor; operators or attributes outside the supported set fail with ErrorCode::Unsupported.
+#include "mlplugin/export.h"
 #include "mlplugin/graph.h"
 #include "mlplugin/result.h"
 
@@ -21,6 +22,7 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 struct OnnxLoadOptions {
@@ -54,3 +56,4 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
 const std::vector<std::string>& supportedOnnxOperators();
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -3,6 +3,7 @@
 #include "mlplugin/convolution.h"
 #include "mlplugin/data_movement.h"
 #include "mlplugin/elementwise.h"
+#include "mlplugin/export.h"
 #include "mlplugin/gemm.h"
 #include "mlplugin/normalization.h"
 #include "mlplugin/pooling.h"
@@ -13,6 +14,7 @@
 #include <variant>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 using OperatorDesc = std::variant<ElementWiseDesc, ConvolutionDesc, GemmDesc, PoolingDesc, ResampleDesc,
@@ -31,3 +33,4 @@ std::vector<const TensorDesc*> operatorInputs(const OperatorDesc& desc);
 std::vector<const TensorDesc*> operatorOutputs(const OperatorDesc& desc);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,10 +1,12 @@
 #pragma once
 // 2-D pooling over NCHW: max, average, Lp; global pooling when `global` (window = H x W).
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <array>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class PoolingType : uint32_t { Max, Average, Lp };
@@ -25,3 +27,4 @@ struct PoolingDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,10 +1,12 @@
 #pragma once
 // Reductions over the dims in axesMask (output keeps rank, reduced dims have size 1), and
 // softmax / log-softmax along the dims in axesMask.
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 // ArgMax/ArgMin write the index (within the reduced dims, row-major) as a float: exact below 2^24.
@@ -27,3 +29,4 @@ struct SoftmaxDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

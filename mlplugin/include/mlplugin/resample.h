@@ -1,10 +1,12 @@
 #pragma once
 // Resample (upsample/downsample) of the two innermost dims of an NCHW tensor by arbitrary scales.
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <array>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class ResampleMode : uint32_t { Nearest, Linear };
@@ -24,3 +26,4 @@ struct ResampleDesc {
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -2,6 +2,8 @@
 // Errors are values: every fallible call returns Result<T> (or Status) carrying an error code
 // and a sentence that names the operator, field and numbers involved. Programming mistakes
 // that cannot come from user data (null handles, calling record on a moved-from object) assert.
+#include "mlplugin/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cassert>
@@ -9,6 +11,7 @@
 #include <utility>
 #include <variant>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class ErrorCode {
@@ -68,6 +71,7 @@ inline Error unsupported(std::string message) { return {ErrorCode::Unsupported, 
 Error vulkanError(VkResult result, const std::string& what);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END
 
 // Propagates a failed Status/Result from the enclosing function.
 #define MLP_TRY(expr)                                   \

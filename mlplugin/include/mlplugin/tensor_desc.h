@@ -2,6 +2,7 @@
 // TensorDesc: how a tensor lies in a buffer (DML_BUFFER_TENSOR_DESC). Sizes are outermost
 // first (NCHW for 4-D). Strides are in elements; empty means packed row-major. Padding is a
 // larger stride, broadcasting a stride of 0, NHWC a permutation of strides.
+#include "mlplugin/export.h"
 #include "mlplugin/result.h"
 
 #include <array>
@@ -9,6 +10,7 @@
 #include <initializer_list>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 enum class DataType : uint32_t { Float32 = 0, Float16 = 1 };  // int8 later: keep values stable
@@ -62,3 +64,4 @@ struct TensorDesc {
 Status validateTensor(const TensorDesc& desc, const std::string& what, bool isOutput);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END
