@@ -29,6 +29,7 @@ else()
   set(DOXYGEN_GENERATE_HTML YES)
   set(DOXYGEN_GENERATE_LATEX NO)
   set(DOXYGEN_HAVE_DOT NO)
+  set(DOXYGEN_DISTRIBUTE_GROUP_DOC YES)  # a documented member group (\name ... //@{) documents its members
   set(DOXYGEN_SORT_MEMBER_DOCS NO)  # declaration order: the headers are written to be read in order
   set(DOXYGEN_JAVADOC_AUTOBRIEF YES)
   set(DOXYGEN_MARKDOWN_SUPPORT YES)
