@@ -50,7 +50,10 @@ function(vkml_package_library target)
     VISIBILITY_INLINES_HIDDEN ON
     POSITION_INDEPENDENT_CODE ON
     VERSION ${PROJECT_VERSION}
-    SOVERSION ${VKML_ABI_VERSION})
+    SOVERSION ${VKML_ABI_VERSION}
+    # No <target>_EXPORTS define: export.h needs none, and without it a shared and a static build
+    # compile every file with the same flags (ccache serves one from the other).
+    DEFINE_SYMBOL "")
 
   if(NOT ARG_NO_HEADERS)
     if(NOT ARG_HEADERS)

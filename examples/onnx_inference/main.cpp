@@ -118,7 +118,9 @@ Gpu::Gpu(bool validation) {
         VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
         VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
         vkGetPhysicalDeviceFeatures2(pd, &f2);
-        if (props.apiVersion < VK_API_VERSION_1_3 || !f13.synchronization2 || !f2.features.shaderStorageBufferArrayDynamicIndexing) continue;
+        if (props.apiVersion < VK_API_VERSION_1_3 || !f13.synchronization2 || !f13.maintenance4 ||
+            !f2.features.shaderStorageBufferArrayDynamicIndexing)
+            continue;
         uint32_t familyCount = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, nullptr);
         std::vector<VkQueueFamilyProperties> families(familyCount);
@@ -128,7 +130,7 @@ Gpu::Gpu(bool validation) {
         if (physicalDevice) break;
     }
     if (!physicalDevice)
-        throw std::runtime_error("no Vulkan 1.3 device with a compute queue, synchronization2 and "
+        throw std::runtime_error("no Vulkan 1.3 device with a compute queue, synchronization2, maintenance4 and "
                                  "shaderStorageBufferArrayDynamicIndexing (" + std::to_string(count) + " devices)");
 
     float priority = 1.0f;
@@ -138,6 +140,7 @@ Gpu::Gpu(bool validation) {
     qci.pQueuePriorities = &priority;
     VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
     enable13.synchronization2 = VK_TRUE;  // mlplugin records vkCmdPipelineBarrier2
+    enable13.maintenance4 = VK_TRUE;      // its shaders size workgroups with specialization constants (LocalSizeId)
     VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable13};
     enable.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;  // required by mlplugin
     VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable};

@@ -23,8 +23,6 @@ if(Protobuf_FOUND AND TARGET onnx_proto)
   target_include_directories(mlplugin_onnx PRIVATE src)
   target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE onnx_proto)
   vkml_warnings(mlplugin_onnx)
-  vkml_package_library(mlplugin_onnx NO_HEADERS DESCRIPTION "the ONNX loader, mlplugin/onnx.h (protobuf, libonnx)"
-    DEPENDENCIES "Protobuf" "ONNX CONFIG")
 else()
   message(STATUS "mlplugin_onnx: libonnx-dev / libprotobuf-dev not found; the ONNX loader is not built")
 endif()
