@@ -35,7 +35,7 @@ engine::ContextDesc headlessContext(const demo::Options& o) {
     return d;
 }
 
-// --mode ml / --denoise ml without a file: the shipped model from the model directory, found
+// --mode ml / ml-temporal / --denoise ml without a file: the shipped model from the model directory, found
 // before any GPU work; false (with a message naming every place looked) when it is not there.
 bool shippedModelFound(bool wanted, std::string& model, const char* shipped, const char* flag) {
     if (!wanted || !model.empty()) return true;
@@ -67,7 +67,8 @@ int main(int argc, char** argv) {
         return 0;
     }
     if (!shippedModelFound(options.ml, options.model, demo::kUpscalerModel, "--model") ||
-        !shippedModelFound(options.mlDenoise, options.denoiseModel, demo::kDenoiserModel, "--denoise-model"))
+        !shippedModelFound(options.mlDenoise, options.denoiseModel, demo::kDenoiserModel, "--denoise-model") ||
+        !shippedModelFound(options.mlTemporal, options.temporalModel, demo::kTemporalModel, "--temporal-model"))
         return 1;
     try {
         if (!options.writeGolden.empty()) {

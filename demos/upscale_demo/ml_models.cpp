@@ -1,5 +1,7 @@
 #include "ml_models.h"
 
+#include "options.h"
+
 #include <system_error>
 
 namespace demo {
@@ -9,6 +11,16 @@ ModelLocation resolveModel(const std::string& given, const char* shipped) {
     std::error_code ec;
     if (!std::filesystem::exists(given, ec)) return {{}, "no model at " + given};
     return {given, {}};
+}
+
+bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire) {
+    bridge::EffectUpscalerDesc d;
+    d.mode = o.mlTemporal ? effects::UpscalerMode::MlTemporal : effects::UpscalerMode::Taau;
+    if (o.mlTemporal) d.modelPath = o.temporalModel;  // main.cpp resolves the shipped one
+    d.sharpness = o.sharpness;
+    d.debugChecks = o.validation;
+    d.retire = retire;
+    return d;
 }
 
 // The renderer's colour is display-linear and the networks were trained on sRGB: encode their

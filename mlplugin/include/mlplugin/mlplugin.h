@@ -1,5 +1,6 @@
 #pragma once
-// Everything in one include.
+/// \file
+/// Everything in one include.
 #include "mlplugin/binding_table.h"
 #include "mlplugin/command_recorder.h"
 #include "mlplugin/cpu_reference.h"
