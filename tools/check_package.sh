@@ -46,10 +46,11 @@ prefix=$scratch/moved/opt/vkml
 for f in "$libdir/cmake/vkml/vkmlConfig.cmake" "$libdir/cmake/vkml/vkmlConfigVersion.cmake" "$libdir/pkgconfig/vkml-mlplugin.pc" \
          "include/vkml-$abi/mlplugin/mlplugin.h" "include/vkml-$abi/mlplugin/version.h" "include/vkml-$abi/mlplugin/export.h" \
          "include/vkml-$abi/engine/renderer_shared.h" "include/vkml-$abi/bridge/ml_pass.h" \
+         "include/vkml-$abi/effects/upscaler.h" "include/vkml-$abi/effects/export.h" \
          bin/mlrun bin/upscale_demo share/vkml/models/upscaler_x2.onnx share/vkml/models/denoiser.onnx; do
     [ -e "$prefix/$f" ] || fail "the installation lacks $f"
 done
-if ls "$prefix/$libdir" | grep -q shaders; then fail "an internal shader library was installed: $(ls "$prefix/$libdir")"; fi
+if grep -q shaders <<<"$(ls "$prefix/$libdir")"; then fail "an internal shader library was installed: $(ls "$prefix/$libdir")"; fi
 
 step "moved to $prefix; looking for the source ($root) and build ($build) paths in it"
 grep -rqF "$root" "$build/CMakeCache.txt" || fail "the path check cannot see paths (grep found nothing in CMakeCache.txt)"
@@ -75,22 +76,43 @@ LD_LIBRARY_PATH="" "$scratch/consumers/example/onnx_inference" "${validation[@]}
 mkdir -p "$scratch/bad"
 cat >"$scratch/bad/CMakeLists.txt" <<'EOF'
 cmake_minimum_required(VERSION 3.25)
-project(bad_consumer LANGUAGES CXX)
+project(consumer LANGUAGES CXX)
 find_package(vkml ${REQUEST} CONFIG REQUIRED ${COMPONENTS})
-file(WRITE ${CMAKE_BINARY_DIR}/main.cpp "int main() { return 0; }\n")
-add_executable(app ${CMAKE_BINARY_DIR}/main.cpp)
+add_executable(app ${MAIN})
+target_compile_features(app PRIVATE cxx_std_20)
 target_link_libraries(app PRIVATE ${LINK})
+EOF
+echo 'int main() { return 0; }' >"$scratch/bad/empty.cpp"
+# Every library through vkml::bridge: the config must find what each links (static: all of it).
+cat >"$scratch/bad/all.cpp" <<'EOF'
+#include <bridge/effect_upscaler.h>
+#include <bridge/ml_pass.h>
+#include <effects/upscaler.h>
+#include <engine/context.h>
+#include <mlplugin/mlplugin.h>
+#include <mlplugin/onnx.h>
+#include <cstdio>
+int main() {
+    VkExtent2D render = effects::renderSizeForRatio({64, 48}, 2.0f);
+    std::printf("vkml %s: %s, %u onnx operators, render %ux%u, %zu devices listed\n", mlplugin::versionString(),
+                engine::toString(VK_ERROR_DEVICE_LOST), unsigned(mlplugin::supportedOnnxOperators().size()),
+                render.width, render.height, engine::Context::listDevices().size());
+    return render.width == 32 && render.height == 24 ? 0 : 1;
+}
 EOF
 expect_failure() {  # expect_failure NAME MESSAGE [cmake args...]: configuring must fail, saying MESSAGE
     local name=$1 message=$2
     shift 2
-    if consume "$name" "$prefix" "$scratch/bad" "$@"; then fail "$name: configuring succeeded, expected: $message"; fi
+    if consume "$name" "$prefix" "$scratch/bad" -DMAIN="$scratch/bad/empty.cpp" "$@"; then fail "$name: configuring succeeded, expected: $message"; fi
     grep -qF -- "$message" <(tr -s ' \n' ' ' <"$scratch/consumers/$name.log") ||
         { cat "$scratch/consumers/$name.log"; fail "$name: the message does not say '$message'"; }
 }
-step "bad consumers: unknown target, unknown component, incompatible versions"
-consume good "$prefix" "$scratch/bad" -DREQUEST="$abi" -DLINK=vkml::mlplugin ||
-    { cat "$scratch/consumers/good.log"; fail "a correct consumer (vkml $abi, vkml::mlplugin) did not configure"; }
+step "consumers: all of vkml::bridge; unknown target, unknown component, incompatible versions"
+consume good "$prefix" "$scratch/bad" -DREQUEST="$abi" -DLINK=vkml::bridge -DMAIN="$scratch/bad/all.cpp" ||
+    { cat "$scratch/consumers/good.log"; fail "a consumer of vkml::bridge (vkml $abi) did not configure"; }
+cmake --build "$scratch/consumers/good" >"$scratch/consumers/good-build.log" 2>&1 ||
+    { cat "$scratch/consumers/good-build.log"; fail "a consumer of vkml::bridge did not build"; }
+"$scratch/consumers/good/app" || fail "the vkml::bridge consumer failed"
 expect_failure unknown_target "links 'vkml::plugin', which the vkml package does not provide. Its targets: vkml::mlplugin, " \
     -DREQUEST="$abi" -DLINK=vkml::plugin
 expect_failure unknown_component "vkml has no component 'plugin'. Components (targets vkml::<name>): vkml::mlplugin" \
@@ -118,12 +140,12 @@ EOF
 # shellcheck disable=SC2046
 g++ -std=c++20 "$scratch/pc.cpp" -o "$scratch/pc" $(pkg-config --cflags --libs vkml-mlplugin) -Wl,-rpath,"$prefix/$libdir" ||
     fail "building with pkg-config's flags"
-"$scratch/pc" | grep -qF "mlplugin $version" || fail "the pkg-config program does not report mlplugin $version"
+grep -qF "mlplugin $version" <<<"$("$scratch/pc")" || fail "the pkg-config program does not report mlplugin $version"
 unset PKG_CONFIG_PATH
 
 # -- 5. the installed tools find the models next to themselves, and say where they looked ---------
 step "installed tools: models found from the executable's location; missing ones named"
-"$prefix/bin/mlrun" --list-models | grep -qF "$prefix/share/vkml/models" || fail "mlrun --list-models does not list $prefix/share/vkml/models"
+grep -qF "$prefix/share/vkml/models" <<<"$("$prefix/bin/mlrun" --list-models)" || fail "mlrun --list-models does not list $prefix/share/vkml/models"
 "$prefix/bin/upscale_demo" --headless --mode ml --frames 1 --width 64 --height 48 "${validation[@]}" --out "$scratch/demo" >"$scratch/demo.log" 2>&1 ||
     { cat "$scratch/demo.log"; fail "the installed upscale_demo --mode ml failed"; }
 grep -q "(ml)" "$scratch/demo.log" || { cat "$scratch/demo.log"; fail "the installed upscale_demo did not run the ML upscaler"; }
@@ -140,7 +162,7 @@ expect_tool_failure "expected $prefix/share/vkml/models (../share/vkml/models fr
     "$prefix/bin/upscale_demo" --headless --mode ml --out "$scratch/demo"
 expect_tool_failure "'upscaler_x2' is not a file here, and cannot find upscaler_x2.onnx: no model directory: expected $prefix/share/vkml/models" \
     "$prefix/bin/mlrun" upscaler_x2 --output-dir "$scratch/mlrun"
-VKML_MODEL_DIR="$prefix/share/vkml/models.away" "$prefix/bin/mlrun" --list-models | grep -qF "upscaler_x2.onnx" ||
+grep -qF "upscaler_x2.onnx" <<<"$(VKML_MODEL_DIR="$prefix/share/vkml/models.away" "$prefix/bin/mlrun" --list-models)" ||
     fail "mlrun ignores VKML_MODEL_DIR"
 mv "$prefix/share/vkml/models.away" "$prefix/share/vkml/models"
 
@@ -181,7 +203,7 @@ cmake --build "$scratch/consumers/example-deb" >"$scratch/consumers/example-deb-
     { cat "$scratch/consumers/example-deb-build.log"; fail "building the example against the unpacked packages"; }
 LD_LIBRARY_PATH="$scratch/debroot/usr/$libdir" "$scratch/consumers/example-deb/onnx_inference" "${validation[@]}" ||
     fail "the example failed against the unpacked packages"
-"$scratch/debroot/usr/bin/mlrun" --list-models | grep -qF "$scratch/debroot/usr/share/vkml/models" ||
+grep -qF "$scratch/debroot/usr/share/vkml/models" <<<"$("$scratch/debroot/usr/bin/mlrun" --list-models)" ||
     fail "the packaged mlrun does not find the packaged models"
 # apt on a system where nothing is installed yet: every Depends must name a Debian 12 package.
 if ! apt-cache show libvulkan1 >/dev/null 2>&1 && [ "$(id -u)" -eq 0 ]; then apt-get update -qq; fi
