@@ -89,6 +89,7 @@ cat >"$scratch/bad/all.cpp" <<'EOF'
 #include <bridge/ml_pass.h>
 #include <effects/upscaler.h>
 #include <engine/context.h>
+#include <engine/error.h>
 #include <mlplugin/mlplugin.h>
 #include <mlplugin/onnx.h>
 #include <cstdio>
