@@ -52,6 +52,14 @@ list(JOIN dev_depends ", " CPACK_DEBIAN_DEV_PACKAGE_DEPENDS)
 set(CPACK_DEBIAN_DEV_PACKAGE_SUGGESTS "pkg-config, cmake")
 set(CPACK_DEBIAN_DEV_DESCRIPTION "vkml development files: headers, libraries, CMake package (find_package(vkml)) and pkg-config file (vkml-mlplugin)")
 
+# Shared builds: dpkg-shlibdeps meets our own libraries in the tools and between the libraries;
+# it finds them in the build tree (-l) and leaves them to the explicit runtime-package Depends.
+set(CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS)
+foreach(t IN LISTS targets)
+  get_target_property(dir ${t} BINARY_DIR)
+  list(APPEND CPACK_DEBIAN_PACKAGE_SHLIBDEPS_PRIVATE_DIRS ${dir})
+endforeach()
+
 set(CPACK_DEBIAN_TOOLS_PACKAGE_NAME vkml-tools)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SECTION graphics)
 set(CPACK_DEBIAN_TOOLS_PACKAGE_SHLIBDEPS ON)  # dpkg-shlibdeps: the libraries the executables load
