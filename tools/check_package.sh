@@ -174,13 +174,15 @@ if [ "$shared" = ON ]; then
     symbols=$(nm -DC --defined-only "$lib.so")
     grep -q "mlplugin::createDevice(" <<<"$symbols" || fail "libvkml_mlplugin.so does not export mlplugin::createDevice"
     grep -q "mlplugin::versionString()" <<<"$symbols" || fail "libvkml_mlplugin.so does not export mlplugin::versionString"
+    grep -q "DeviceImpl::" <<<"$(nm -C "$lib.so")" || fail "libvkml_mlplugin.so has no DeviceImpl symbols to check"
     if grep -q "DeviceImpl" <<<"$symbols"; then fail "libvkml_mlplugin.so exports internal symbols (DeviceImpl)"; fi
     if grep -q "spirv\|mlplugin::shaders::" <<<"$symbols"; then fail "libvkml_mlplugin.so exports its shaders"; fi
 else
     symbols=$(readelf -sW "$lib.a" | c++filt)
-    grep -E "GLOBAL +DEFAULT .*mlplugin::createDevice\(" <<<"$symbols" >/dev/null || fail "mlplugin::createDevice is not a default-visibility symbol"
-    grep -E "GLOBAL +HIDDEN .*mlplugin::shaders::" <<<"$symbols" >/dev/null || fail "the embedded shaders are not hidden"
-    if grep -E "GLOBAL +DEFAULT .*mlplugin::DeviceImpl::" <<<"$symbols" >/dev/null; then fail "internal symbols (DeviceImpl) are not hidden"; fi
+    grep -E "GLOBAL +DEFAULT +[0-9]+ .*mlplugin::createDevice\(" <<<"$symbols" >/dev/null || fail "mlplugin::createDevice is not a default-visibility symbol"
+    grep -E "GLOBAL +HIDDEN +[0-9]+ .*mlplugin::shaders::" <<<"$symbols" >/dev/null || fail "the embedded shaders are not hidden"
+    grep -E "GLOBAL +HIDDEN +[0-9]+ .*::DeviceImpl::" <<<"$symbols" >/dev/null || fail "no hidden DeviceImpl symbols in libvkml_mlplugin.a"
+    if grep -E "GLOBAL +DEFAULT +[0-9]+ .*::DeviceImpl::" <<<"$symbols" >/dev/null; then fail "internal symbols (DeviceImpl) are not hidden"; fi
 fi
 
 # -- 7. Debian packages: built, unpacked, consumed; their Depends resolve on Debian 12 --------------
