@@ -57,10 +57,12 @@ grep -rqF "$root" "$build/CMakeCache.txt" || fail "the path check cannot see pat
 if leaks=$(grep -rlF -e "$root" -e "$build" "$prefix"); then fail "installed files name the source or build tree:\n$leaks"; fi
 
 # -- 2. the example, against the moved prefix, with stale headers of other versions around -------
-# A header tree of an older installation (unversioned include/, or include/vkml-0.1) must never be
+# A header tree of an older installation (unversioned include/, or include/vkml-0.1/) must never be
 # compiled: the consumer's include path names include/vkml-<major>.<minor> only. -idirafter puts
 # the stale unversioned tree where /usr/include would be for a package installed into /usr.
-for stale in "$prefix/include/mlplugin" "$prefix/include/vkml-0.1/mlplugin"; do
+other_abi=0.1
+[ "$abi" != "$other_abi" ] || other_abi=0.0
+for stale in "$prefix/include/mlplugin" "$prefix/include/vkml-$other_abi/mlplugin"; do
     mkdir -p "$stale"
     echo '#error "a stale mlplugin header from another version was compiled"' >"$stale/mlplugin.h"
     cp "$stale/mlplugin.h" "$stale/onnx.h"
