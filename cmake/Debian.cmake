@@ -10,6 +10,7 @@ set(_vkml_debian_dev_packages_glm libglm-dev)
 set(_vkml_debian_dev_packages_glfw3 libglfw3-dev)
 set(_vkml_debian_dev_packages_Protobuf libprotobuf-dev)
 set(_vkml_debian_dev_packages_ONNX libonnx-dev)
+set(_vkml_debian_dev_packages_TinyGLTF libtinygltf-dev)
 
 set(dev_depends)
 foreach(d IN LISTS dependencies)
