@@ -60,8 +60,9 @@ OutputConfig configFromOptions(const Options& o) {
     return c;
 }
 
-engine::RendererDesc rendererDesc(const Options& o, const OutputConfig& c) {
+engine::RendererDesc rendererDesc(const Options& o, const SceneSetup& setup, const OutputConfig& c) {
     engine::RendererDesc d;
+    d.scene = setup.scene;
     d.outputWidth = c.width;
     d.outputHeight = c.height;
     d.renderScale = o.renderScale;
@@ -75,8 +76,9 @@ engine::RendererDesc rendererDesc(const Options& o, const OutputConfig& c) {
 
 // The frame parameters of frame `i`: the camera on its path, and for the temporal modes this
 // frame's jitter (Halton 2,3 with the phase count of the upscale ratio).
-engine::FrameParams frameParams(const Options& o, const OutputConfig& c, uint32_t i, const engine::Renderer& renderer) {
-    engine::FrameParams p = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+engine::FrameParams frameParams(const Options& o, const SceneSetup& setup, const OutputConfig& c, uint32_t i,
+                                const engine::Renderer& renderer) {
+    engine::FrameParams p = engine::FrameParams::onPath(setup.path, i, o.fps, o.startTime);
     if (c.taau || c.mlTemporal) {
         uint32_t phases = engine::jitterPhaseCount(renderer.renderExtent().width, renderer.outputExtent().width);
         p.jitterPixels = engine::haltonJitter(i, phases);
@@ -91,7 +93,7 @@ void writeFrameLog(std::ofstream& log, uint32_t frame, const engine::FrameParams
     std::snprintf(line, sizeof line,
                   "{\"frame\": %u, \"jitter\": [%.9g, %.9g], \"fov_y_deg\": %.9g, \"near\": %.9g, \"far\": %.9g, \"cut\": %s, "
                   "\"frame_time_ms\": %.9g, \"render\": [%u, %u], \"display\": [%u, %u]}\n",
-                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, engine::kCameraNear, engine::kCameraFar,
+                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, p.camera.zNear, p.camera.zFar,
                   p.cameraCut ? "true" : "false", p.frameTimeSeconds * 1000.0f, r.renderExtent().width, r.renderExtent().height,
                   r.outputExtent().width, r.outputExtent().height);
     log << line;
@@ -130,10 +132,10 @@ struct HeadlessGpu {
     // renderer's resources go (also when a write throws, or after a loss).
     engine::Frames frames;
 
-    HeadlessGpu(const Options& o, const OutputConfig& c)
+    HeadlessGpu(const Options& o, const SceneSetup& setup, const OutputConfig& c)
         : ctx(headlessContextDesc(o)),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
-          renderer(ctx, rendererDesc(o, c)),
+          renderer(ctx, rendererDesc(o, setup, c)),
           // A converged stochastic reference at a large size can take minutes per frame on
           // lavapipe; only a frame that outlasts this is reported as a hang.
           frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs}) {
@@ -176,7 +178,8 @@ struct HeadlessGpu {
 // losses so far, the soak's samples.
 class HeadlessRun {
 public:
-    explicit HeadlessRun(const Options& o) : o_(o), pending_(kFramesInFlight) {
+    // `setup` (the scene's geometry and the camera path) lives on the CPU and outlasts every device.
+    HeadlessRun(const Options& o, const SceneSetup& setup) : o_(o), setup_(setup), pending_(kFramesInFlight) {
         if (o.soakStepFrames) {
             cycle_ = soakCycle(o.width, o.height, o.soakDeviceLoss);
             soak_.frames = o.frames;
@@ -189,7 +192,7 @@ public:
         } else {
             config_ = configFromOptions(o);
         }
-        gpu_ = std::make_unique<HeadlessGpu>(o, config_);
+        gpu_ = std::make_unique<HeadlessGpu>(o, setup_, config_);
     }
 
     bool run() {
@@ -230,7 +233,7 @@ private:
         engine::Frame& f = gpu_->frames.beginFrame();
         if (pending_[f.slot]) writePending(f.slot);
         gpu_->timer.beginFrame(f.cmd, f.slot);
-        const engine::FrameParams params = frameParams(o_, config_, uint32_t(i), gpu_->renderer);
+        const engine::FrameParams params = frameParams(o_, setup_, config_, uint32_t(i), gpu_->renderer);
         gpu_->renderer.record(f.cmd, f.slot, params, &gpu_->timer);
         gpu_->frames.endFrame();
         pending_[f.slot] = i;
@@ -277,7 +280,7 @@ private:
                 engine::Frame& f = frames.beginFrame();
                 collect(f.slot);
                 timer.beginFrame(f.cmd, f.slot);
-                engine::FrameParams params = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+                engine::FrameParams params = engine::FrameParams::onPath(setup_.path, i, o.fps, o.startTime);
                 params.jitterPixels = engine::haltonJitter(s, o.supersample);
                 params.frameSeed = i * o.supersample + s;
                 renderer.record(f.cmd, f.slot, params, &timer);
@@ -334,7 +337,7 @@ private:
         }
         const auto t0 = std::chrono::steady_clock::now();
         retire();
-        gpu_ = std::make_unique<HeadlessGpu>(o_, config_);
+        gpu_ = std::make_unique<HeadlessGpu>(o_, setup_, config_);
         loss.seconds = secondsSince(t0);
         loss.recovered = true;
         losses_.push_back(loss);
@@ -382,6 +385,8 @@ private:
         info.outputHeight = gpu_->renderer.outputExtent().height;
         info.framesRendered = uint32_t(o_.frames - framesLost_);
         info.timestamps = gpu_->timer.enabled();
+        info.scene = setup_.scene->name;
+        info.cameraPath = setup_.path.name();
         info.deviceLosses = losses_;
         info.deviceMemoryPeak = std::max(devicePeak_, gpu_->ctx.memoryStats().peak);
         info.deviceMemoryBudget = gpu_->ctx.memoryStats().budget;
@@ -414,6 +419,7 @@ private:
     }
 
     const Options& o_;
+    const SceneSetup& setup_;
     OutputConfig config_;  // what the current (or next, after a loss) device builds
     std::vector<OutputConfig> cycle_;  // the soak cycle; empty without --soak
     std::unique_ptr<HeadlessGpu> gpu_;
@@ -439,8 +445,8 @@ engine::ContextDesc headlessContextDesc(const Options& o) {
     return d;
 }
 
-bool runHeadless(const Options& o) {
-    HeadlessRun run(o);
+bool runHeadless(const Options& o, const SceneSetup& setup) {
+    HeadlessRun run(o, setup);
     return run.run();
 }
 

@@ -1,5 +1,6 @@
 #pragma once
 #include "options.h"
+#include "scene_setup.h"
 
 #include "engine/context.h"
 
@@ -12,7 +13,7 @@ engine::ContextDesc headlessContextDesc(const Options& options);
 // is destroyed and made again on a new context, and the run goes on with the next frame; the
 // loss is printed and listed in report.json. With --soak, runs the soak cycle (soak.h) and
 // writes soak.json; returns false when the soak fails its limits.
-bool runHeadless(const Options& options);
+bool runHeadless(const Options& options, const SceneSetup& setup);
 // Renders the golden frame (golden.h) and writes it as PNG.
 void writeGolden(engine::Context& ctx, const std::string& path);
 }  // namespace demo

@@ -83,7 +83,7 @@ uint32_t parseChannels(const std::string& v) {
 }  // namespace
 
 std::string usage() {
-    return R"(upscale_demo: renders the procedural demo scene and upscales it to the output resolution.
+    return R"(upscale_demo: renders the procedural demo scene (or a glTF scene) and upscales it to the output resolution.
 
 Usage: upscale_demo [options]
   --headless              render offscreen and write PNG frames + report.json to --out
@@ -96,18 +96,23 @@ Usage: upscale_demo [options]
                           through bridge::MlPass; taau: the hand-written temporal upscaler;
                           ml-temporal: the temporal network (--temporal-model). The temporal modes
                           jitter the projection (Halton 2,3; 8 x ratio^2 phases)
-  --temporal-model FILE   ml-temporal: ONNX model (default: assets/upscaler_temporal.onnx)
+  --temporal-model FILE   ml-temporal: ONNX model (default: upscaler_temporal.onnx of the model directory)
   --sharpness S           taau, ml-temporal: contrast-adaptive sharpening 0..1 (default 0)
   --supersample N         native: each frame is the average of N jittered renders at the output
                           resolution, 1..1024 (default 1): the anti-aliased reference
                           (with --channels output also written as float output_NNNNN.npy)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
-                          (default: assets/upscaler_x2.onnx of the source tree)
+                          (default: upscaler_x2.onnx of the model directory, see below)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
-                          (default: assets/denoiser.onnx of the source tree)
-  --path K                camera path index or name (see --list-paths; default 0)
+                          (default: denoiser.onnx of the model directory)
+  --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
+                          engine's sun and sky, without shadows; unsupported features are warnings
+  --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)
+  --path K                camera path index or name (see --list-paths; default 0; with --scene the
+                          default is an automatic orbit around the scene's bounds)
+  --camera-path FILE      camera keyframes from a JSON file (docs/RENDERER.md) instead of --path
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
   --shadows S             off | analytic | stochastic (default analytic)
@@ -138,12 +143,15 @@ Usage: upscale_demo [options]
   --soak-max-device-slope B  with --soak: the device-memory growth allowed (default 0)
   --list-paths            print the camera paths and exit
   --help                  this text
+
+Models: $VKML_MODEL_DIR when set, else ../share/vkml/models next to this executable (installed:
+<prefix>/share/vkml/models; build tree: build/demos/share/vkml/models, links to assets/).
 )";
 }
 
 Options parseOptions(const std::vector<std::string>& args) {
     Options o;
-    bool scaleGiven = false;
+    bool scaleGiven = false, seedGiven = false;
     using Handler = std::function<void(const std::string&)>;
     const std::map<std::string, Handler> withValue = {
         {"--frames", [&](const std::string& v) { o.frames = parseUint("--frames", v, 1, 1000000); }},
@@ -164,7 +172,10 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
         {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
-        {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
+        {"--path", [&](const std::string& v) { o.path = parsePath(v); o.pathGiven = true; }},
+        {"--camera-path", [&](const std::string& v) { if (v.empty()) throw UsageError("--camera-path: empty file name"); o.cameraPath = v; }},
+        {"--scene", [&](const std::string& v) { if (v.empty()) throw UsageError("--scene: empty file name"); o.scene = v; }},
+        {"--scene-seed", [&](const std::string& v) { o.sceneSeed = parseUint("--scene-seed", v, 0, UINT32_MAX); seedGiven = true; }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
         {"--shadows", [&](const std::string& v) { o.shadows = parseShadows(v); }},
@@ -225,6 +236,10 @@ Options parseOptions(const std::vector<std::string>& args) {
     if (o.supersample > 1 && !o.headless) throw UsageError("--supersample is for the headless demo (add --headless)");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
+    if (seedGiven && !o.scene.empty()) throw UsageError("--scene-seed varies the procedural scene; it does not apply to --scene");
+    if (o.pathGiven && !o.cameraPath.empty()) throw UsageError("--path and --camera-path both choose the camera: give one");
+    if (!o.writeGolden.empty() && (!o.scene.empty() || seedGiven || !o.cameraPath.empty() || o.pathGiven))
+        throw UsageError("--write-golden renders the fixed golden frame: drop --scene, --scene-seed, --path and --camera-path");
     if (o.simulateDeviceLoss && o.supersample > 1)
         throw UsageError("--simulate-device-loss is not supported with --supersample (a reference run is not recovered from a loss)");
     if (o.soakStepFrames) {

@@ -23,6 +23,8 @@ struct RunInfo {
     uint32_t outputWidth = 0, outputHeight = 0;
     uint32_t framesRendered = 0;
     bool timestamps = false;
+    std::string scene;       // "procedural seed N" or the glTF file
+    std::string cameraPath;  // built-in name, keyframe file's name, or "auto_orbit"
     std::vector<DeviceLoss> deviceLosses;
     uint64_t deviceMemoryPeak = 0;    // bytes (Context::memoryStats of the last device)
     uint64_t deviceMemoryBudget = 0;  // bytes; 0: none

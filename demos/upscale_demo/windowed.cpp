@@ -31,8 +31,9 @@ constexpr uint32_t kMaxLossesWithoutProgress = 3;
 
 bool renderable(VkExtent2D e) { return e.width >= engine::kMinResolution && e.height >= engine::kMinResolution; }
 
-engine::RendererDesc rendererDesc(const Options& o, VkExtent2D extent) {
+engine::RendererDesc rendererDesc(const Options& o, const SceneSetup& setup, VkExtent2D extent) {
     engine::RendererDesc d;
+    d.scene = setup.scene;
     d.outputWidth = std::min(extent.width, engine::kMaxResolution);
     d.outputHeight = std::min(extent.height, engine::kMaxResolution);
     d.renderScale = o.renderScale;
@@ -69,13 +70,13 @@ struct WindowedGpu {
     engine::Renderer renderer;
     engine::Frames frames;  // last: destroyed first, waiting for the GPU before anything it uses goes
 
-    WindowedGpu(const Options& o, engine::Window& window)
+    WindowedGpu(const Options& o, const SceneSetup& setup, engine::Window& window)
         : ctx(contextDesc(o)),
           surface(window.createSurface(ctx.instance())),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
           swapchain(ctx, surface.handle(), window.framebufferExtent(), kFramesInFlight),
           view(ctx, kFramesInFlight),
-          renderer(ctx, rendererDesc(o, swapchain.extent())),
+          renderer(ctx, rendererDesc(o, setup, swapchain.extent())),
           frames(ctx, {.framesInFlight = kFramesInFlight}) {
         renderer.addBuildHook(view.hook());
     }
@@ -83,6 +84,7 @@ struct WindowedGpu {
 
 struct WindowedApp {
     const Options& o;
+    const SceneSetup& setup;  // CPU-side: outlasts every device
     engine::Window window;
     std::unique_ptr<WindowedGpu> gpu;
 
@@ -93,10 +95,11 @@ struct WindowedApp {
     uint32_t lossesWithoutProgress = 0;
     bool lossSimulated = false;
 
-    explicit WindowedApp(const Options& options)
+    WindowedApp(const Options& options, const SceneSetup& sceneSetup)
         : o(options),
+          setup(sceneSetup),
           window("upscale_demo", o.width, o.height),
-          gpu(std::make_unique<WindowedGpu>(o, window)),
+          gpu(std::make_unique<WindowedGpu>(o, setup, window)),
           mode(o.mode),
           ml(false),
           denoise(o.denoise != engine::DenoiseMode::Off || o.mlDenoise) {
@@ -115,21 +118,21 @@ struct WindowedApp {
     // False (with a message) when the model file is missing: the mode stays as it was.
     bool loadMlUpscaler() {
         if (gpu->mlUpscaler) return true;
-        std::string path = o.model.empty() ? defaultUpscalerModel() : o.model;
-        if (!std::filesystem::exists(path)) {
-            std::printf("ML upscaler not available: no model at %s\n", path.c_str());
+        ModelLocation model = resolveModel(o.model, kUpscalerModel);
+        if (!model) {
+            std::printf("ML upscaler not available: %s\n", model.problem.c_str());
             return false;
         }
-        gpu->mlUpscaler = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlUpscalerDesc(o.model));
+        gpu->mlUpscaler = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string()));
         return true;
     }
     bool loadMlDenoiser() {
-        std::string path = o.denoiseModel.empty() ? defaultDenoiserModel() : o.denoiseModel;
-        if (!std::filesystem::exists(path)) {
-            std::printf("ML denoiser not available: no model at %s\n", path.c_str());
+        ModelLocation model = resolveModel(o.denoiseModel, kDenoiserModel);
+        if (!model) {
+            std::printf("ML denoiser not available: %s\n", model.problem.c_str());
             return false;
         }
-        gpu->mlDenoiser = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlDenoiserDesc(o.denoiseModel));
+        gpu->mlDenoiser = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string()));
         return true;
     }
 
@@ -225,7 +228,7 @@ struct WindowedApp {
         uint32_t cx = gpu->renderer.outputExtent().width / 2, cy = gpu->renderer.outputExtent().height / 2;
         window.cursorPosition(cx, cy);  // the lens follows the cursor while it is in the window
         gpu->view.setFrame(gpu->renderer.graph(), f.slot, *f.descriptors, gpu->view.settings.overlay ? overlayText() : std::vector<std::string>{}, cx, cy);
-        gpu->renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o.path, index, o.fps, o.startTime), &gpu->timer, image->image, image->view);
+        gpu->renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(setup.path, index, o.fps, o.startTime), &gpu->timer, image->image, image->view);
         VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
         wait.semaphore = image->acquired;
         wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -250,7 +253,7 @@ struct WindowedApp {
         const ViewSettings settings = gpu->view.settings;
         const bool mlDenoiser = gpu->mlDenoiser != nullptr;
         gpu.reset();
-        gpu = std::make_unique<WindowedGpu>(o, window);
+        gpu = std::make_unique<WindowedGpu>(o, setup, window);
         gpu->view.settings = settings;
         if (ml) ml = loadMlUpscaler();
         if (mlDenoiser) loadMlDenoiser();
@@ -306,8 +309,8 @@ struct WindowedApp {
 
 }  // namespace
 
-void runWindowed(const Options& options) {
-    WindowedApp app(options);
+void runWindowed(const Options& options, const SceneSetup& setup) {
+    WindowedApp app(options, setup);
     app.run();
 }
 

@@ -1,12 +1,17 @@
 # The soak (docs/RELIABILITY.md): its CPU side, and two runs of tools/soak.sh (included from
 # tests/CMakeLists.txt when the demo is built).
-vkml_test(demo_soak_tests demo/soak_test.cpp LIBS upscale_demo_lib)
+set(_demo ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
+vkml_test(demo_soak_tests demos/soak_test.cpp ${_demo}/soak.cpp ${_demo}/report.cpp ${_demo}/options.cpp)
+target_include_directories(demo_soak_tests PRIVATE ${_demo})
 if(TARGET mlplugin_onnx)
   set(_soak ${PROJECT_SOURCE_DIR}/tools/soak.sh)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/soak_out)
-  # 5000 frames without the validation layer: resident and device memory slopes within the
-  # default limits (64 KiB and 0 bytes per 1000 frames).
-  add_test(NAME soak.ci COMMAND ${_soak} --frames 5000 --size 32x24 --step 25 --out ${_out}/ci)
+  # 5000 frames without the validation layer: device memory flat, resident memory within
+  # 512 KiB per 1000 frames. The resident set wanders by about +-0.5 MiB between samples, which
+  # over 20 samples leaves the slope a standard error of about 70 KB per 1000 frames (the
+  # 100,000-frame run of tools/soak.sh keeps the default 64 KiB); a leak of 0.5 KB per frame —
+  # a frame graph, a network or a driver object per rebuild — still fails it.
+  add_test(NAME soak.ci COMMAND ${_soak} --frames 5000 --size 32x24 --step 25 --max-rss-slope 524288 --out ${_out}/ci)
   # With validation and a device loss per cycle (10 cycles): no validation message through every
   # configuration and recovery, device memory flat. Resident memory is reported, not limited:
   # each new device adds driver threads, and with them glibc arenas and lavapipe/validation-layer
