@@ -5,6 +5,7 @@
 #include "mlplugin/dispatchable.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
+#include "mlplugin/tuning.h"
 
 #include <vulkan/vulkan.h>
 
@@ -55,6 +56,9 @@ struct CooperativeMatrixShape {
 
 struct Capabilities {
     std::string deviceName;
+    // The driver's name and version as it reports them ("NVIDIA 580.159.04"): tuning keys
+    // (mlplugin/tuning.h) include it, so measurements do not outlive a driver update.
+    std::string driverInfo;
     bool fp16Storage = false;
     bool fp16Arithmetic = false;
     bool cooperativeMatrixNV = false;
@@ -92,6 +96,10 @@ public:
     virtual Result<std::unique_ptr<OperatorInitializer>> createOperatorInitializer(std::span<CompiledOperator* const> operators) = 0;
     virtual Result<std::unique_ptr<BindingTable>> createBindingTable(const BindingTableDesc& desc) = 0;
     virtual Result<std::unique_ptr<CommandRecorder>> createCommandRecorder() = 0;
+
+    // Measured kernel choices (mlplugin/tuning.h) for operators and graphs compiled after this
+    // call; null: the fixed heuristics. Not synchronized with concurrent compiles.
+    virtual void setTuningTable(std::shared_ptr<const TuningTable> table) = 0;
 };
 
 Result<std::unique_ptr<Device>> createDevice(const DeviceDesc& desc);
