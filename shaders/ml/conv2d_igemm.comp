@@ -48,7 +48,7 @@ layout(constant_id = 84) const uint KY_STAGE = 3;   // kernel rows per B stage: 
 layout(constant_id = 85) const uint HALO_H = 18;
 layout(constant_id = 86) const uint HALO_W = 18;
 layout(constant_id = 87) const uint A_SMEM = 8;     // uvec4 of sA (>= staged tile, >= 64 per subgroup)
-layout(constant_id = 88) const uint VEC_IN = 0;     // 1: every input source fp16 channels-last, channel runs of 8, 16-byte aligned
+layout(constant_id = 88) const uint VEC_IN = 0;     // 1: input 0 (or the source) fp16 channels-last, channel runs of 8, 16-byte aligned
 layout(constant_id = 89) const uint VEC_OUT = 0;    // 1: likewise for the output (and the residual, if any)
 layout(constant_id = 90) const uint PRELU_OFFSET = 0xffffffffu;  // fp32 element of the slopes in the persistent slot; ~0: none
 layout(constant_id = 91) const uint RES_SLOT = 0xffffffffu;      // residual added last; ~0: none
@@ -68,6 +68,7 @@ layout(constant_id = 104) const uint IN1_STRIDE_H = 0;
 layout(constant_id = 105) const uint IN1_STRIDE_W = 0;
 layout(constant_id = 106) const uint IN1_H = 1;     // input 0's own size
 layout(constant_id = 107) const uint IN1_W = 1;
+layout(constant_id = 108) const uint VEC_IN2 = 0;   // 1: the concat part is vectorizable too (IN1_C % 8 == 0)
 
 #ifdef ACC_F16
 #define ACC_BITS 16
@@ -116,13 +117,15 @@ uint inputOffset(uint n, uint c, uint y, uint x, out uint slot) {
 }
 
 // 8 channels c .. c + 7 (c a multiple of 8) of input pixel (y, x) as packed halves, zero outside
-// the image and past IN_C. VEC_IN: one 16-byte load (the 8 channels lie in one source then:
-// IN1_C % 8 == 0); else one fp16 load per channel.
+// the image and past IN_C: one 16-byte load where the 8 channels lie in one vectorizable source
+// (VEC_IN: input 0; VEC_IN2: the concat part, IN1_C % 8 == 0), else one fp16 load per channel.
 uvec4 load8(uint n, uint c, int y, int x) {
     bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
     uint cy = uint(clamp(y, 0, int(IN_H) - 1)), cx = uint(clamp(x, 0, int(IN_W) - 1));
     uint slot;
-    if (VEC_IN != 0) {
+    bool second = IN2_SLOT != 0xffffffffu && c >= IN1_C;
+    bool vector = second ? VEC_IN2 != 0 : VEC_IN != 0 && (IN2_SLOT == 0xffffffffu || c + 8 <= IN1_C);
+    if (vector) {
         uint q = inputOffset(n, min(c, IN_C - 8), cy, cx, slot);
         uvec4 v = heapU4[slot].v[q / 8];
         return inside && c < IN_C ? v : uvec4(0);

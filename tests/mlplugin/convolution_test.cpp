@@ -600,14 +600,15 @@ TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
         EXPECT_EQ(narrow.execute.back().groups[1], 68u) << "ceil(1080 / 16)";
         expectDispatchLimits(narrow);
     }
-    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses; otherwise per element.
-    auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16});
+    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses (forced onto coopmat: by
+    // default such inputs go to the shared-memory implicit GEMM); otherwise per element.
+    auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16}, ExecutionFlagForceCooperativeMatrix);
     EXPECT_EQ(specOf(nhwc, kCoopVecInId), 1u);
     EXPECT_EQ(specOf(nhwc, kCoopVecOutId), 1u);
     auto nchw = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .type = F16});
     EXPECT_EQ(specOf(nchw, kCoopVecInId), 0u);
     EXPECT_EQ(specOf(nchw, kCoopVecOutId), 0u);
-    auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16});
+    auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16}, ExecutionFlagForceCooperativeMatrix);
     EXPECT_EQ(specOf(odd, kCoopVecInId), 0u) << "33 channels: runs not 8-aligned";
     EXPECT_EQ(specOf(odd, kCoopVecOutId), 0u) << "20 channels";
     // Forced im2col stages the raw input tile once when it fits: 17 channels x (8 + 2) x (32 + 2).
@@ -718,14 +719,14 @@ TEST(ConvolutionPlan, DepthToSpaceInTheStoreMustMatchTheOutput) {
     detail::PlanContext pc;
     ConvolutionDesc conv = makeConv({.inC = 8, .h = 9, .w = 7, .outC = 12, .type = F32}, "tail");
     DepthToSpaceDesc d2s{.name = "shuffle", .input = conv.output, .output = TensorDesc::make(F32, {1, 3, 18, 14}), .blockSize = 2};
-    auto ok = detail::planConvolution(pc, conv, d2s);
+    auto ok = detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s});
     ASSERT_TRUE(ok.ok()) << ok.error().message;
     EXPECT_EQ(ok->pipelines[ok->execute.back().pipeline].specConstants.at(73), 2u) << "D2S_BLOCK";
     d2s.output = TensorDesc::make(F32, {1, 3, 18, 15});
-    auto bad = detail::planConvolution(pc, conv, d2s);
+    auto bad = detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s});
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("convolution 'tail': depth-to-space 'shuffle' (block 2"), std::string::npos) << bad.error().message;
     d2s.output = TensorDesc::make(F32, {1, 3, 18, 14});
     d2s.blockSize = 3;
-    EXPECT_FALSE(detail::planConvolution(pc, conv, d2s).ok()) << "12 channels do not split into 3 x 3 blocks";
+    EXPECT_FALSE(detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s}).ok()) << "12 channels do not split into 3 x 3 blocks";
 }

@@ -414,8 +414,8 @@ TEST(GraphFusion, TransposedConvolutionBecomesSubPixelConvolution) {
     EXPECT_EQ(conv.filter.sizes[2], 5u) << "ceil(9 / 2) taps";
     EXPECT_EQ(conv.padBegin[0], 2u);
     EXPECT_EQ(conv.output.sizes[2], 5u);
-    ASSERT_TRUE(pn.storeDepthToSpace.has_value());
-    EXPECT_EQ(pn.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    ASSERT_TRUE(pn.fusion.depthToSpace.has_value());
+    EXPECT_EQ(pn.fusion.depthToSpace->order, DepthSpaceOrder::CRD);
     EXPECT_EQ(pn.node.outputs[0], y);
     const auto& bias = plan->values[pn.node.inputs[2]].constantData;
     ASSERT_EQ(bias.size(), 12u);
@@ -440,8 +440,8 @@ TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     ASSERT_EQ(plan->nodes.size(), 1u);
     const auto& folded = plan->nodes[0];
-    ASSERT_TRUE(folded.storeDepthToSpace.has_value());
-    EXPECT_EQ(folded.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    ASSERT_TRUE(folded.fusion.depthToSpace.has_value());
+    EXPECT_EQ(folded.fusion.depthToSpace->order, DepthSpaceOrder::CRD);
     EXPECT_EQ(folded.node.outputs[0], y) << "the fused node writes the depth-to-space's output";
     EXPECT_TRUE(std::holds_alternative<ConvolutionDesc>(folded.node.op));
     EXPECT_NE(plan->report.fusions.back().find("depth-to-space in the convolution's store"), std::string::npos);
@@ -450,7 +450,7 @@ TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     auto both = planGraph(g2, {});
     ASSERT_TRUE(both.ok());
     EXPECT_EQ(both->nodes.size(), 2u);
-    EXPECT_FALSE(both->nodes[0].storeDepthToSpace.has_value());
+    EXPECT_FALSE(both->nodes[0].fusion.depthToSpace.has_value());
     auto off = planGraph(g, {.fuse = false});
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(off->nodes.size(), 2u);
@@ -470,7 +470,7 @@ TEST(GraphFusion, DepthToSpaceFoldSkipsConvolutionChains) {
     auto plan = planGraph(g, {.forceConvChains = true});
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     ASSERT_EQ(plan->nodes.size(), 2u);
-    EXPECT_FALSE(plan->nodes[0].storeDepthToSpace.has_value()) << plan->nodes[0].label;
+    EXPECT_FALSE(plan->nodes[0].fusion.depthToSpace.has_value()) << plan->nodes[0].label;
     EXPECT_EQ(plan->nodes[1].convChain.size(), 2u);
     EXPECT_TRUE(std::holds_alternative<DepthToSpaceDesc>(plan->nodes[1].node.op));
 }

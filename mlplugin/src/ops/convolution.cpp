@@ -417,14 +417,15 @@ KernelChoice chooseKernel(const PlanContext& pc, const ConvolutionDesc& d, const
     }
     // The fixed heuristic: the implicit GEMM where its loads are 16-byte vectors (channels-last
     // fp16 intermediates) or a fusion needs it; coopmat for the rest (image inputs: unfold-x).
+    // ExecutionFlagForceCooperativeMatrix (tests) prefers coopmat wherever it can run.
     std::optional<IgemmLayout> igemm = igemmDefault(pc, d, g, f);
-    if (igemm && (igemm->vecIn || needsIgemm(f))) {
-        k.igemm = igemm;
-        return k;
-    }
     if (!needsIgemm(f)) k.coop = coopConfig(pc, d, g);
-    if (!k.coop && igemm && (forced || !tiledConfig(d, g))) k.igemm = igemm;
-    (void)forced;
+    if (igemm && (needsIgemm(f) || (igemm->vecIn && !(forced && k.coop)))) {
+        k.coop.reset();
+        k.igemm = igemm;
+    } else if (!k.coop && igemm && (forced || !tiledConfig(d, g))) {
+        k.igemm = igemm;
+    }
     return k;
 }
 
@@ -483,9 +484,9 @@ enum IgemmConst : uint32_t {
     kIgTileH = 75, kIgFw, kIgWgM, kIgWgN, kIgMf, kIgNf, kIgNBlocks, kIgCc, kIgSlices, kIgKyStage, kIgHaloH, kIgHaloW, kIgASmem,
     kIgVecIn, kIgVecOut, kIgPreluOffset, kIgResSlot, kIgResType, kIgResStrideN, kIgResStrideC, kIgResStrideH, kIgResStrideW,
     kIgResScale, kIgPool, kIgIn2Slot, kIgIn1C, kIgIn1Scale, kIgIn1StrideN, kIgIn1StrideC, kIgIn1StrideH, kIgIn1StrideW,
-    kIgIn1H, kIgIn1W, kIgConstCount
+    kIgIn1H, kIgIn1W, kIgVecIn2, kIgConstCount
 };
-static_assert(kIgTileH > kD2sCrd && kIgIn1W == 107, "conv2d_igemm.comp's constant ids");
+static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108, "conv2d_igemm.comp's constant ids");
 
 void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, const ConvolutionFusion& f, const IgemmLayout& l,
                         uint32_t preluOffset) {
@@ -495,7 +496,7 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
     spec[kIgTileH] = t.tileH, spec[kIgFw] = t.fw, spec[kIgWgM] = t.wgM, spec[kIgWgN] = t.wgN, spec[kIgMf] = t.mf, spec[kIgNf] = t.nf;
     spec[kIgNBlocks] = l.nBlocks, spec[kIgCc] = IgemmLayout::kSliceChannels, spec[kIgSlices] = l.slices, spec[kIgKyStage] = l.kyStage;
     spec[kIgHaloH] = l.haloH, spec[kIgHaloW] = l.haloW, spec[kIgASmem] = l.aSmem;
-    spec[kIgVecIn] = l.vecIn, spec[kIgVecOut] = l.vecOut;
+    spec[kIgVecIn] = l.vecIn, spec[kIgVecIn2] = l.vecIn2, spec[kIgVecOut] = l.vecOut;
     spec[kIgPreluOffset] = preluOffset;
     spec[kIgResSlot] = UINT32_MAX;
     if (f.residual) {

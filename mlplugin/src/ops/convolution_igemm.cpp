@@ -86,7 +86,9 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     l.aSmem = uint32_t(aSmem), l.bSmem = uint32_t(bSmem);
     // Every input source vectorizable: one 16-byte load per 8 channels.
     if (f.source) {
-        l.vecIn = vectorizable16(*f.source) && (!f.concat || vectorizable16(*f.concat));
+        bool aligned = f.source->sizes[1] % 8 == 0;
+        l.vecIn = vectorizable16(*f.source);
+        l.vecIn2 = f.concat && aligned && vectorizable16(*f.concat);
     } else {
         l.vecIn = vectorizable16(d.input);
     }
