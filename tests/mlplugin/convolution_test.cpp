@@ -2,6 +2,7 @@
 // (ungrouped) and the generic one (groups, transposed), odd sizes and channel counts, strides,
 // dilation, asymmetric pads, NHWC via strides, owned (packed) and bound weights, fp16, every
 // fused activation, the layers of ESPCN and FSRCNN, and every validation error.
+#include "device_impl.h"  // planContext, for forcing kernel candidates
 #include "kernel.h"  // plans, for the CPU-only checks at the end
 #include "op_test.h"
 
@@ -346,6 +347,55 @@ TEST_F(Convolution, CooperativeMatrixWithExecutionFlags) {
                           options);
     options.executionFlags = ExecutionFlagDisableCooperativeMatrix;  // the portable kernel on the same device
     optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16}), options);
+}
+
+// --- shared-memory implicit GEMM (conv2d_igemm) ----------------------------------------------
+// Every candidate a tuner may pick (mlplugin/tuning.h) is forced in turn through a tuning table on
+// the shared device and checked against the reference: tuning must never change results beyond
+// the fp16 tolerance. Shapes: channels not multiples of 16 or 8 (per-element loads), NCHW and
+// NHWC, strides, dilation, 5x5 and 1x1, several N blocks, batch 2, bound weights, fp32 and fp16
+// accumulators.
+void checkEveryCandidate(const ConvParams& p, uint32_t flags, const std::string& name) {
+    auto& dev = dynamic_cast<detail::DeviceImpl&>(optest::device());
+    ConvolutionDesc d = makeConv(p, name);
+    detail::ConvolutionTuning tuning = detail::convolutionTuning(dev.planContext(flags), d, {});
+    ASSERT_FALSE(tuning.candidates.empty()) << name;
+    size_t igemm = 0;
+    for (const std::string& candidate : tuning.candidates) {
+        SCOPED_TRACE(name + ": " + candidate);
+        auto table = std::make_shared<TuningTable>();
+        table->set(tuning.key, {candidate, 0});
+        dev.setTuningTable(table);
+        EXPECT_EQ(detail::convolutionTuning(dev.planContext(flags), d, {}).chosen, candidate) << "the table's entry is taken";
+        optest::RunOptions options;
+        options.executionFlags = flags;
+        optest::checkOperator(d, options);
+        igemm += candidate.starts_with("igemm_");
+    }
+    dev.setTuningTable(nullptr);
+    EXPECT_GE(igemm, 2u) << name << ": several implicit-GEMM tiles to choose from";
+}
+
+TEST_F(Convolution, ImplicitGemmEveryCandidate) {
+    REQUIRE_COOPMAT();
+    const std::pair<ConvParams, const char*> shapes[] = {
+        {{.inC = 64, .h = 37, .w = 45, .outC = 64, .nhwc = true, .type = F16, .activation = relu()}, "3x3 64->64 NHWC relu"},
+        {{.inC = 24, .h = 13, .w = 29, .outC = 40, .nhwc = true, .type = F16}, "3x3 24->40 NHWC (slices padded, 3 N fragments)"},
+        {{.inC = 12, .h = 11, .w = 19, .outC = 20, .type = F16, .activation = leakyRelu(0.1f)}, "3x3 12->20 NCHW (per-element loads)"},
+        {{.inC = 3, .h = 19, .w = 37, .outC = 64, .type = F16, .activation = tanhActivation()}, "3x3 3->64 NCHW"},
+        {{.inC = 32, .h = 31, .w = 47, .outC = 16, .strides = {2, 2}, .nhwc = true, .type = F16}, "3x3 32->16 stride 2"},
+        {{.inC = 16, .h = 17, .w = 23, .outC = 16, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
+         "3x3 16->16 dilation 2"},
+        {{.inC = 64, .h = 9, .w = 35, .outC = 12, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
+         "5x5 64->12"},
+        {{.batch = 2, .inC = 96, .h = 10, .w = 21, .outC = 112, .nhwc = true, .type = F16}, "3x3 96->112 batch 2 (N blocks)"},
+        {{.inC = 64, .h = 7, .w = 33, .outC = 32, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16}, "1x1 64->32"},
+        {{.inC = 32, .h = 9, .w = 21, .outC = 24, .owned = false, .nhwc = true, .type = F16}, "bound weights"},
+    };
+    for (const auto& [p, name] : shapes) {
+        checkEveryCandidate(p, 0, name);
+        checkEveryCandidate(p, ExecutionFlagAllowHalfPrecisionComputation, std::string(name) + " (fp16 arithmetic)");
+    }
 }
 
 // --- validation ---------------------------------------------------------------------------
