@@ -4,6 +4,7 @@
 // fused activation, the layers of ESPCN and FSRCNN, and every validation error.
 #include "device_impl.h"  // planContext, for forcing kernel candidates
 #include "kernel.h"  // plans, for the CPU-only checks at the end
+#include "ops/convolution_igemm.h"
 #include "op_test.h"
 
 #include <gtest/gtest.h>
@@ -760,6 +761,87 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     auto mixed = detail::planConvolution(coopContext(caps), fp32Out);
     ASSERT_TRUE(mixed.ok());
     EXPECT_STREQ(kernelOf(*mixed), "conv2d_tiled");
+}
+
+// The implicit GEMM's planning: channels-last inputs take it by default, every candidate fits
+// shared memory and round-trips through its name, a tuning table entry is taken, fusions that
+// need it restrict the tiles.
+TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
+    Capabilities caps = coopCaps();
+    caps.deviceName = "test gpu";
+    caps.driverInfo = "driver 1";
+    detail::PlanContext pc = coopContext(caps);
+    ConvolutionDesc d = makeConv({.inC = 64, .h = 1080, .w = 1920, .outC = 64, .nhwc = true, .type = F16});
+    auto plan = detail::planConvolution(pc, d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(plan->pipelines[plan->execute.back().pipeline].debugName, "conv2d_igemm");
+    EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_igemm");
+    expectDispatchLimits(*plan);
+    EXPECT_EQ(specOf(*plan, 88), 1u) << "VEC_IN";
+    EXPECT_EQ(specOf(*plan, 89), 1u) << "VEC_OUT";
+    detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
+    EXPECT_EQ(t.key, "test gpu|driver 1|conv k3x3 s1x1 d1x1 in1x64v out64v");
+    ASSERT_GE(t.candidates.size(), 4u);
+    EXPECT_EQ(t.chosen, t.candidates[0]) << "the heuristic's tile is listed first";
+    EXPECT_EQ(t.candidates.back(), "coopmat");
+    for (const std::string& c : t.candidates) {
+        SCOPED_TRACE(c);
+        if (c == "coopmat") continue;
+        auto tile = detail::IgemmTile::parse(c);
+        ASSERT_TRUE(tile.has_value());
+        EXPECT_EQ(tile->name(), c);
+        auto layout = detail::igemmLayout(pc, d, detail::convolutionGeometry(d), {}, *tile);
+        ASSERT_TRUE(layout.has_value());
+        EXPECT_LE((layout->aSmem + layout->bSmem) * 16, caps.maxComputeSharedMemoryBytes);
+        EXPECT_EQ(uint64_t(layout->groups[0]) * tile->fw * 16 >= 1920, true);
+        EXPECT_FALSE(tile->acc16) << "fp16 accumulators only under AllowHalfPrecisionComputation";
+    }
+    EXPECT_FALSE(detail::IgemmTile::parse("igemm_t16x16_w4x2_f4x2_bogus").has_value());
+    EXPECT_FALSE(detail::IgemmTile::parse("igemm_t15x16_w4x2_f4x2").has_value()) << "4 x 4 fragments are not 15 rows";
+
+    // A table entry wins over the heuristic; an entry naming a tile that cannot run is ignored.
+    auto table = std::make_shared<TuningTable>();
+    table->set(t.key, {"coopmat", 1.0});
+    pc.tuning = table;
+    auto tuned = detail::planConvolution(pc, d);
+    ASSERT_TRUE(tuned.ok());
+    EXPECT_STREQ(kernelOf(*tuned), "conv2d_coopmat");
+    table->set(t.key, {"igemm_t64x64_w8x8_f8x8", 1.0});
+    EXPECT_EQ(detail::convolutionTuning(pc, d, {}).chosen, t.candidates[0]);
+    pc.tuning = nullptr;
+
+    detail::PlanContext half = coopContext(caps);
+    half.fp16Arithmetic = true;
+    detail::ConvolutionTuning h = detail::convolutionTuning(half, d, {});
+    EXPECT_TRUE(std::any_of(h.candidates.begin(), h.candidates.end(), [](const std::string& c) { return c.ends_with("_a16"); }));
+    EXPECT_NE(h.key, t.key);
+
+    // Fusions past the depth-to-space: only implicit-GEMM tiles (pooling: rows paired in a subgroup).
+    detail::ConvolutionFusion pool{.pooledOutput = optest::nhwc(F16, 1, 64, 540, 960)};
+    detail::ConvolutionTuning pooled = detail::convolutionTuning(pc, d, pool);
+    ASSERT_FALSE(pooled.candidates.empty());
+    for (const std::string& c : pooled.candidates) {
+        auto tile = detail::IgemmTile::parse(c);
+        ASSERT_TRUE(tile.has_value()) << c;
+        EXPECT_EQ(tile->fw, 1u) << c;
+        EXPECT_EQ(tile->mf % 2, 0u) << c;
+    }
+    EXPECT_TRUE(detail::convolutionTakesFusion(pc, d, pool));
+    EXPECT_FALSE(detail::convolutionTakesFusion(coopContext(caps, false), d, pool)) << "no tensor cores";
+    // Image inputs (3 channels, NCHW) keep coopmat's unfold-x unless a fusion needs the implicit GEMM.
+    ConvolutionDesc rgb = makeConv({.inC = 3, .h = 540, .w = 960, .outC = 64, .type = F16});
+    auto rgbPlan = detail::planConvolution(pc, rgb);
+    ASSERT_TRUE(rgbPlan.ok());
+    EXPECT_STREQ(kernelOf(*rgbPlan), "conv2d_coopmat");
+    detail::ConvolutionFusion slopes{.preluSlope = TensorDesc::make(DataType::Float32, {64}, TensorFlagOwnedByPlugin)};
+    auto fused = detail::planConvolution(pc, rgb, slopes);
+    ASSERT_TRUE(fused.ok()) << fused.error().message;
+    EXPECT_STREQ(fused->pipelines[fused->execute.back().pipeline].debugName, "conv2d_igemm");
+    EXPECT_EQ(specOf(*fused, 88), 0u) << "3 channels NCHW: per-element loads";
+    detail::ConvolutionFusion badSlopes{.preluSlope = TensorDesc::make(DataType::Float32, {63}, TensorFlagOwnedByPlugin)};
+    auto bad = detail::planConvolution(pc, rgb, badSlopes);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("fused PReLU slope"), std::string::npos) << bad.error().message;
 }
 
 }  // namespace

@@ -379,7 +379,7 @@ std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const Con
     add("k", g.kH, g.kW);
     add("s", d.strides[0], d.strides[1]);
     add("d", d.dilations[0], d.dilations[1]);
-    add("in", g.batch, g.inC, g.inH, g.inW);
+    add("in", g.batch, g.inC);  // not the image size: one measurement serves every resolution
     k += tensorClass(f.source ? *f.source : d.input);
     add("out", g.outC);
     k += tensorClass(d.output);

@@ -149,33 +149,41 @@ std::vector<IgemmLayout> igemmCandidates(const PlanContext& pc, const Convolutio
     auto add = [&](std::optional<IgemmLayout> l) {
         if (l && std::none_of(out.begin(), out.end(), [&](const IgemmLayout& o) { return o.tile == l->tile; })) out.push_back(*l);
     };
-    add(igemmDefault(pc, d, g, f));
-    if (out.empty()) return out;
-    const uint32_t frags = ceilDiv(g.outC, kFrag);
-    std::vector<uint32_t> widths;  // N fragments per block
-    for (uint32_t w : {1u, 2u, 4u, 8u})
-        if (w <= frags && ceilDiv(frags, w) * w - frags <= w / 4) widths.push_back(w);  // at most a quarter of a block wasted
-    if (frags <= 8 && std::find(widths.begin(), widths.end(), frags) == widths.end()) widths.push_back(frags);
-    for (bool acc16 : {false, true}) {
-        if (acc16 && !pc.fp16Arithmetic) continue;
-        for (uint32_t w : widths) {
-            IgemmTile t = tileFor(w, acc16);
-            add(firstFitting(pc, d, g, f, t));
-            IgemmTile rows = t;
-            rows.rowStages = true;
-            add(igemmLayout(pc, d, g, f, rows));
-            IgemmTile half = t;  // 4 subgroups
-            half.wgM = std::max(1u, t.wgM / 2);
-            half.tileH = half.wgM * half.mf;
-            add(firstFitting(pc, d, g, f, half));
-            IgemmTile wide = t;  // tiles 32 pixels wide
-            if ((wide.wgM * wide.mf) % 2 == 0 && !f.pooledOutput) {
-                wide.fw = 2;
-                wide.tileH = wide.wgM * wide.mf / 2;
-                add(firstFitting(pc, d, g, f, wide));
-            }
+    std::optional<IgemmLayout> def = igemmDefault(pc, d, g, f);
+    if (!def) return out;
+    // Around the default, most promising first (a tuner may stop after the first few): B one
+    // kernel row per phase, 4 subgroups, 32-pixel-wide tiles, fp16 accumulators (twice the M
+    // fragments), then half the N block, then one block for up to 8 N fragments.
+    auto around = [&](IgemmTile t, bool acc16) {
+        t.acc16 = acc16;
+        if (acc16) {
+            t.mf = std::min(8u, kMaxAccumulators16 / t.nf);
+            t.wgM = std::max(1u, 4 / t.wgN);
+            t.tileH = t.wgM * t.mf;
         }
-    }
+        add(firstFitting(pc, d, g, f, t));
+        IgemmTile rows = t;
+        rows.rowStages = true;
+        add(igemmLayout(pc, d, g, f, rows));
+        IgemmTile half = t;
+        half.wgM = std::max(1u, t.wgM / 2);
+        half.tileH = half.wgM * half.mf;
+        if (!acc16) add(firstFitting(pc, d, g, f, half));
+        IgemmTile wide = t;
+        if ((wide.wgM * wide.mf) % 2 == 0 && !f.pooledOutput) {
+            wide.fw = 2;
+            wide.tileH = wide.wgM * wide.mf / 2;
+            add(firstFitting(pc, d, g, f, wide));
+        }
+    };
+    add(def);
+    IgemmTile base = def->tile;
+    base.rowStages = false;
+    around(base, false);
+    if (pc.fp16Arithmetic) around(base, true);
+    const uint32_t frags = ceilDiv(g.outC, kFrag), width = base.wgN * base.nf;
+    if (width >= 4 && width % 2 == 0) add(firstFitting(pc, d, g, f, tileFor(width / 2, false)));
+    if (frags > width && frags <= 8) add(firstFitting(pc, d, g, f, tileFor(frags, false)));
     return out;
 }
 
