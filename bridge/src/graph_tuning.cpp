@@ -27,12 +27,15 @@ std::vector<std::vector<float>> tuningInputs(const GraphDesc& graph) {
     return inputs;
 }
 
+// Every candidate's timing starts from a busy GPU: building a session (pipeline compiles, uploads)
+// leaves it idle long enough to drop its clock, and timing right after that measured candidates
+// 1.5-3x slow at random (the first H100 run of the tuner, bench/RESULTS.md).
 double timeWith(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t flags, const TuningTable& table,
-                const std::vector<std::vector<float>>& inputs, const TuneOptions& o, bool rampUp) {
+                const std::vector<std::vector<float>>& inputs, const TuneOptions& o) {
     device.setTuningTable(std::make_shared<TuningTable>(table));
     GraphSession session(ctx, device, graph, flags);
     session.setInputs(inputs);
-    return session.time(o.runs, o.warmup, rampUp ? std::chrono::milliseconds(200) : std::chrono::milliseconds(0)).medianGpuMs;
+    return session.time(o.runs, o.warmup, o.clockRampUp).medianGpuMs;
 }
 
 }  // namespace
@@ -53,7 +56,6 @@ std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const Gr
     std::vector<TuneRecord> records;
     std::vector<std::vector<float>> inputs = tuningInputs(graph);
     std::set<std::string> done;
-    bool first = true;
     for (const TunableConvolution& t : tunables) {
         if (done.count(t.key) || (!options.retune && table.find(t.key))) continue;
         done.insert(t.key);
@@ -62,8 +64,7 @@ std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const Gr
         for (size_t c = 0; c < t.candidates.size() && c < options.maxCandidates; ++c) {
             TuningTable trial = table;
             trial.set(t.key, {t.candidates[c], 0});
-            double ms = timeWith(ctx, device, graph, flags, trial, inputs, options, first);
-            first = false;
+            double ms = timeWith(ctx, device, graph, flags, trial, inputs, options);
             records.push_back({t.node, t.key, t.candidates[c], ms});
             if (ms < bestMs) bestMs = ms, best = t.candidates[c];
         }

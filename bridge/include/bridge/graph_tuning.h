@@ -12,6 +12,7 @@
 #include "bridge/graph_session.h"
 #include "mlplugin/tuning.h"
 
+#include <chrono>
 #include <string>
 #include <vector>
 
@@ -22,6 +23,7 @@ struct TuneOptions {
     uint32_t warmup = 2;
     uint32_t maxCandidates = 12;  // per key, in the order the plugin lists them (its default first)
     bool retune = false;       // also keys the table already has
+    std::chrono::milliseconds clockRampUp{150};  // GPU kept busy before each candidate's timing
 };
 
 struct TuneRecord {

@@ -44,6 +44,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -58,7 +59,11 @@ struct MlPassDesc {
     std::vector<uint8_t> onnxBytes;
     GraphFn buildGraph;
     std::string heightDim = "H", widthDim = "W";  // ONNX free dims set to the input extent
-    mlplugin::DataType dataType = mlplugin::DataType::Float32;  // ONNX tensors (buildGraph: its own descs)
+    // ONNX tensors (buildGraph: its own descs). Unset: fp16 where the device has fp16 storage and
+    // arithmetic, compiled with ExecutionFlagAllowHalfPrecisionComputation (what ml_bench
+    // measures as fastest and docs/QUALITY.md shows loses no PSNR on the shipped networks);
+    // fp32 elsewhere.
+    std::optional<mlplugin::DataType> dataType;
     uint32_t compileFlags = 0;  // mlplugin::ExecutionFlags | GraphCompileFlags
     std::vector<TensorInput> inputs;  // one per graph input
     TensorOutput output;
@@ -115,6 +120,9 @@ public:
 
     struct Network;
     struct Conversions;
+
+    // The ONNX tensors' type: desc.dataType, else fp16 where the device has it.
+    mlplugin::DataType computeType() const;
 
 private:
     engine::Context& ctx_;
