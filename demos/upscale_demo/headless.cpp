@@ -61,12 +61,12 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     std::unique_ptr<bridge::MlPass> mlUpscaler;
     if (o.ml) {
         mlDevice = bridge::createDevice(ctx, o.validation);
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model, o.mlPrecision));
     }
     std::unique_ptr<bridge::MlPass> mlDenoiser;
     if (o.mlDenoise) {
         if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
-        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel, o.mlPrecision));
     }
     engine::Renderer renderer(ctx, rendererDesc(o));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());

@@ -3,15 +3,17 @@
 // and the denoiser trained by tools/train (docs/BRIDGE.md).
 #include "bridge/ml_pass.h"
 
+#include <optional>
 #include <string>
 
 namespace demo {
 
 // Input 'color' [1,3,H,W] sRGB 0..1 -> [1,3,2H,2W] sRGB. Empty path: assets/upscaler_x2.onnx.
-bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
+// `precision`: the tensors' type (fp16 with fp16 arithmetic); unset: MlPass's default.
+bridge::MlPassDesc mlUpscalerDesc(const std::string& model, std::optional<mlplugin::DataType> precision = std::nullopt);
 // Inputs color (noisy, sRGB), albedo, normal (-1..1), depth (0..1), all [1,C,H,W] with H and W
 // multiples of 4 -> [1,3,H,W] sRGB. Empty path: assets/denoiser.onnx.
-bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
+bridge::MlPassDesc mlDenoiserDesc(const std::string& model, std::optional<mlplugin::DataType> precision = std::nullopt);
 
 // Empty when the denoiser can run at this render extent, else a sentence saying why not.
 std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);

@@ -98,6 +98,8 @@ Usage: upscale_demo [options]
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
                           (default: assets/denoiser.onnx of the source tree)
+  --ml-precision P        auto | fp32 | fp16: the ML networks' tensors (default auto: fp16 with
+                          fp16 arithmetic where the device has it, else fp32)
   --path K                camera path index or name (see --list-paths; default 0)
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
@@ -135,6 +137,12 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
+        {"--ml-precision", [&](const std::string& v) {
+             if (v == "auto") o.mlPrecision.reset();
+             else if (v == "fp32") o.mlPrecision = mlplugin::DataType::Float32;
+             else if (v == "fp16") o.mlPrecision = mlplugin::DataType::Float16;
+             else throw UsageError("--ml-precision: expected auto, fp32 or fp16, not '" + v + "'");
+         }},
         {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
         {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},

@@ -1,6 +1,7 @@
 #pragma once
 // upscale_demo command line: parsed into Options, or a UsageError naming the bad argument.
 #include "engine/renderer.h"
+#include "mlplugin/tensor_desc.h"
 
 #include <cstdint>
 #include <optional>
@@ -24,6 +25,7 @@ struct Options {
     engine::DenoiseMode denoise = engine::DenoiseMode::Off;
     bool mlDenoise = false;  // --denoise ml: bridge::MlPass with `denoiseModel` as the renderer's denoiser
     std::string denoiseModel;  // empty: VKML_DEFAULT_DENOISER_MODEL (assets/denoiser.onnx in the source tree)
+    std::optional<mlplugin::DataType> mlPrecision;  // --ml-precision; unset: bridge::MlPass's default (fp16 where the device has it)
     engine::ShadowMode shadows = engine::ShadowMode::Analytic;
     uint32_t shadowSamples = 1;
     bool lighting = true;

@@ -104,7 +104,7 @@ struct WindowedApp {
             std::printf("ML upscaler not available: no model at %s\n", path.c_str());
             return false;
         }
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(o.model));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(o.model, o.mlPrecision));
         return true;
     }
     bool loadMlDenoiser() {
@@ -113,7 +113,7 @@ struct WindowedApp {
             std::printf("ML denoiser not available: no model at %s\n", path.c_str());
             return false;
         }
-        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(o.denoiseModel));
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(o.denoiseModel, o.mlPrecision));
         return true;
     }
 
