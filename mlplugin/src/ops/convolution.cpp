@@ -8,8 +8,13 @@
 // activations' precision (the order the tiled kernel stages them, contiguous per block), owned
 // biases as [outC]. Bound filters are read in place through the same address formula, so both
 // kernels take either.
-// Tensor cores: conv2d_coopmat.comp (implicit GEMM on VK_NV_cooperative_matrix 16x16x16 fp16
-// fragments) is chosen whenever the operator qualifies: pc.cooperativeMatrix (the device
+// Tensor cores, two kernels: conv2d_igemm.comp (implicit GEMM with both operands staged in shared
+// memory, convolution_igemm.cpp for its tiles) for channels-last fp16 inputs and for every fused
+// epilogue or input (PReLU slopes, residual, max pool, concat/upsample: kernel.h
+// ConvolutionFusion); conv2d_coopmat.comp for the rest (image inputs: unfold-x). A TuningTable
+// entry (mlplugin/tuning.h) overrides the choice per shape with a measured one.
+// conv2d_coopmat.comp (implicit GEMM on VK_NV_cooperative_matrix 16x16x16 fp16
+// fragments, A staged per subgroup, B from L1) is chosen when the operator qualifies: pc.cooperativeMatrix (the device
 // enabled the extension and ExecutionFlagDisableCooperativeMatrix is not set), a 16x16x16 fp16
 // shape with fp32 accumulators, subgroups of 32, fp16 input and output, groups 1, not
 // transposed, and its shared memory fits. There is no size heuristic, so any qualifying test
