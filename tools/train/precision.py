@@ -6,7 +6,8 @@ and the many-ray reference (denoiser). Needs numpy and an upscale_demo build, no
 GPU it runs on decides the arithmetic (lavapipe here: fp16 storage and fp16 arithmetic, like
 the H100). Prints a markdown table for docs/QUALITY.md.
 
-  python3 tools/train/precision.py [--demo build/demos/upscale_demo/upscale_demo] [--out DIR]
+  python3 tools/train/precision.py [--demo build/demos/upscale_demo/upscale_demo] [--out DIR] [--write FILE]
+  (--write docs/quality/precision.md: the table evaluate.py puts into docs/QUALITY.md)
 """
 import argparse
 import os
@@ -36,6 +37,8 @@ def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     ap.add_argument("--demo", default=os.environ.get("TRAIN_DEMO", DEMO))
     ap.add_argument("--out", default="precision_out")
+    ap.add_argument("--write", help="also write the table with its explanation to this markdown file")
+    ap.add_argument("--device-name", default="", help="where it ran, for the written explanation")
     a = ap.parse_args()
     rows = {}
 
@@ -71,10 +74,20 @@ def main():
                 score(f"denoiser, {prec}", o, target)
             score("denoiser, fp16 against fp32", outs["fp16"], outs["fp32"])
 
-    print("| Network (engine, bridge::MlPass) | frames | PSNR (dB) | SSIM (luma) |")
-    print("|---|---:|---:|---:|")
+    lines = ["| Network (engine, bridge::MlPass) | frames | PSNR (dB) | SSIM (luma) |", "|---|---:|---:|---:|"]
     for name, r in rows.items():
-        print(f"| {name} | {len(r['psnr'])} | {np.mean(r['psnr']):.2f} | {np.mean(r['ssim']):.4f} |")
+        lines.append(f"| {name} | {len(r['psnr'])} | {np.mean(r['psnr']):.2f} | {np.mean(r['ssim']):.4f} |")
+    table = "\n".join(lines)
+    print(table)
+    if a.write:
+        where = f" on {a.device_name}" if a.device_name else ""
+        with open(a.write, "w") as f:
+            f.write(f"Both shipped networks inside the engine (`upscale_demo --mode ml` / `--denoise ml`, bridge::MlPass), "
+                    f"`--ml-precision fp32` against `fp16` (fp16 tensors and fp16 arithmetic, the default where the "
+                    f"device has them){where}, on the held-out paths and sizes above, scored like the tables above "
+                    f"(upscaler against the native render, denoiser against the 128-ray reference); `fp16 against fp32` "
+                    f"scores one precision's output against the other's. Written by `tools/train/precision.py`.\n\n"
+                    f"{table}\n")
 
 
 if __name__ == "__main__":
