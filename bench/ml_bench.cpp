@@ -229,13 +229,15 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
         Variant nchw{v.label + "+nchw", v.type, v.flags | GraphCompileFlagDisableChannelsLast, v.coop};
         for (Res r : nets) {
             std::string res = resolution(r.w, r.h);
-            auto net = [&](const std::string& name, std::function<bench::Network()> build) {
+            // withChains: the forced convolution-chain variant too (not for SRVGG: its layers run
+            // fused into the tensor-core kernel's epilogues, which the chain kernel would replace).
+            auto net = [&](const std::string& name, std::function<bench::Network()> build, bool withChains = true) {
                 out.push_back({name + " " + res, "network", res, v, build});
                 if (v.coop) out.push_back({name + " " + res, "network", res, nchw, build});
-                if (chains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
+                if (chains && withChains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
-            net("srvgg_x2", [=] { return bench::srvggCompact(t, r.w, r.h); });
+            net("srvgg_x2", [=] { return bench::srvggCompact(t, r.w, r.h); }, false);
             if (r.w >= 1920 || o.smoke) {  // OIDN pads to multiples of 16: 1080 -> 1088
                 const uint32_t uw = (r.w + 15) / 16 * 16, uh = (r.h + 15) / 16 * 16;
                 out.push_back({"unet " + resolution(uw, uh), "network", resolution(uw, uh), v, [=] { return bench::unetOidn(t, uw, uh); }});
