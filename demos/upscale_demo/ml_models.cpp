@@ -2,16 +2,21 @@
 
 #include "options.h"
 
+#include <system_error>
+
 namespace demo {
 
-std::string defaultUpscalerModel() { return VKML_DEFAULT_UPSCALER_MODEL; }
-std::string defaultDenoiserModel() { return VKML_DEFAULT_DENOISER_MODEL; }
-std::string defaultTemporalModel() { return VKML_DEFAULT_TEMPORAL_MODEL; }
+ModelLocation resolveModel(const std::string& given, const char* shipped) {
+    if (given.empty()) return findModel(shipped, ModelSearch::fromProcess());
+    std::error_code ec;
+    if (!std::filesystem::exists(given, ec)) return {{}, "no model at " + given};
+    return {given, {}};
+}
 
 bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire) {
     bridge::EffectUpscalerDesc d;
     d.mode = o.mlTemporal ? effects::UpscalerMode::MlTemporal : effects::UpscalerMode::Taau;
-    if (o.mlTemporal) d.modelPath = o.temporalModel.empty() ? defaultTemporalModel() : o.temporalModel;
+    if (o.mlTemporal) d.modelPath = o.temporalModel;  // main.cpp resolves the shipped one
     d.sharpness = o.sharpness;
     d.debugChecks = o.validation;
     d.retire = retire;
@@ -33,7 +38,7 @@ bridge::MlPassDesc mlUpscalerDesc(const std::string& model, std::optional<mlplug
     bridge::MlPassDesc d;
     setPrecision(d, precision);
     d.name = "ml_upscale";
-    d.onnxPath = model.empty() ? defaultUpscalerModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
     d.output = {.encoding = bridge::Encoding::Srgb};
     return d;
@@ -50,7 +55,7 @@ bridge::MlPassDesc mlDenoiserDesc(const std::string& model, std::optional<mlplug
     bridge::MlPassDesc d;
     setPrecision(d, precision);
     d.name = "ml_denoise";
-    d.onnxPath = model.empty() ? defaultDenoiserModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},
                 {.name = "albedo", .channels = {{.image = FrameImage::Albedo, .components = "rgb"}}},
                 {.name = "normal", .channels = {{.image = FrameImage::Normal, .components = "xyz"}}},
