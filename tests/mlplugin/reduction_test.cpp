@@ -39,6 +39,8 @@ ReduceDesc reduce(ReduceOp op, const TensorDesc& input, uint32_t axesMask, DataT
     return d;
 }
 
+SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax = false);
+
 const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min,
                             ReduceOp::L2, ReduceOp::SumSquare, ReduceOp::ArgMax, ReduceOp::ArgMin};
 
@@ -49,6 +51,24 @@ TEST_F(Reduction, EveryOpOverManyAxisSets) {
             SCOPED_TRACE("op " + std::to_string(uint32_t(op)) + " axesMask " + std::to_string(mask));
             optest::checkOperator(reduce(op, x, mask));
         }
+}
+
+// 6-D to 8-D inputs with alternating reduced dims: collapsed loops of more than 5 dims, whose
+// outer dims are specialization constants (short rows per invocation and long rows per
+// workgroup).
+TEST_F(Reduction, RanksSixToEight) {
+    const TensorDesc x6 = TensorDesc::make(F32, {2, 3, 2, 3, 2, 3});
+    const TensorDesc x8 = TensorDesc::make(F32, {2, 3, 2, 3, 2, 3, 2, 3});
+    const TensorDesc x8long = TensorDesc::make(F32, {2, 7, 1, 9, 2, 5, 1, 3});
+    for (ReduceOp op : kAllOps) {
+        SCOPED_TRACE("op " + std::to_string(uint32_t(op)));
+        optest::checkOperator(reduce(op, x6, 0b101010));
+        optest::checkOperator(reduce(op, x8, 0b01010101));
+        optest::checkOperator(reduce(op, x8, 0b10100110));
+        optest::checkOperator(reduce(op, x8long, 0b01101010));
+    }
+    optest::checkOperator(softmax(x8, 0b10010110));
+    optest::checkOperator(softmax(x8long, 0b01101010, true));
 }
 
 TEST_F(Reduction, LongRowsPerWorkgroup) {
@@ -109,7 +129,7 @@ TEST_F(Reduction, Fp16) {
     checkArgExactly(reduce(ReduceOp::ArgMax, TensorDesc::make(F16, {3, 50}), 0b10));
 }
 
-SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax = false) {
+SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax) {
     SoftmaxDesc d;
     d.name = "sm";
     d.input = x;

@@ -10,6 +10,8 @@
 
 namespace mlplugin {
 
+static_assert(kMaxTensorRank == 8, "the default steps and permutation below list kMaxTensorRank entries");
+
 enum class DepthSpaceOrder : uint32_t { DCR, CRD };  // ONNX DepthToSpace modes
 
 struct DepthToSpaceDesc {
@@ -48,7 +50,7 @@ struct SliceDesc {
     TensorDesc input;
     TensorDesc output;
     std::array<uint32_t, kMaxTensorRank> offsets{};
-    std::array<int32_t, kMaxTensorRank> steps{1, 1, 1, 1, 1};
+    std::array<int32_t, kMaxTensorRank> steps{1, 1, 1, 1, 1, 1, 1, 1};
 };
 
 enum class PadMode : uint32_t { Constant, Edge, Reflect };
@@ -68,7 +70,7 @@ struct TransposeDesc {
     std::string name;
     TensorDesc input;
     TensorDesc output;
-    std::array<uint32_t, kMaxTensorRank> permutation{0, 1, 2, 3, 4};
+    std::array<uint32_t, kMaxTensorRank> permutation{0, 1, 2, 3, 4, 5, 6, 7};
 };
 
 }  // namespace mlplugin

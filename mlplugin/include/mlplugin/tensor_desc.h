@@ -13,7 +13,9 @@ namespace mlplugin {
 
 enum class DataType : uint32_t { Float32 = 0, Float16 = 1 };  // int8 later: keep values stable
 
-inline constexpr uint32_t kMaxTensorRank = 5;
+// DirectML's limit (DML_TENSOR_DIMENSION_COUNT_MAX1). Convolution, pooling, resample and
+// depth/space work on 4-D tensors, GEMM on 2-D to 4-D; every other operator takes any rank up to this.
+inline constexpr uint32_t kMaxTensorRank = 8;
 // Bound buffer ranges start at a multiple of this many bytes (and of the device's
 // minStorageBufferOffsetAlignment, which is at most 256 on the devices we know).
 inline constexpr uint64_t kTensorAlignment = 16;

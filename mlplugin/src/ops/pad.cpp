@@ -1,5 +1,6 @@
-// Pad with a constant, the edge value, or a reflection (ONNX Pad modes), any rank up to 5.
+// Pad with a constant, the edge value, or a reflection (ONNX Pad modes), any rank up to 8 (kMaxTensorRank).
 #include "index_util.h"
+#include "ops/strided_loop.h"
 #include "ml_shaders.h"
 
 #include <algorithm>
@@ -8,6 +9,7 @@ namespace mlplugin::detail {
 namespace {
 
 constexpr uint32_t kLocalSize = 128;
+constexpr uint32_t kOuterLoopSpecId = 7;  // OUTER_OUT_SIZE_0 in pad.comp
 
 Status checkPad(const PlanContext& pc, const PadDesc& d) {
     std::string op = opLabel("pad", d.name);
@@ -39,21 +41,31 @@ int64_t sourceIndex(PadMode mode, int64_t o, uint32_t padBegin, uint32_t inSize)
 
 Result<Plan> planPad(const PlanContext& pc, const PadDesc& d) {
     MLP_TRY(checkPad(pc, d));
+    // Dims right-aligned in kMaxTensorRank: the inner kPushLoopDims in push constants, the
+    // outer ones (tensors above rank 5) as specialization constants (pad.comp).
+    auto is = d.input.effectiveStrides();
+    auto os = d.output.effectiveStrides();
+    Dims outSizes = onesDims(), inSizes = onesDims(), padBegin{}, inStrides{}, outStrides{};
+    const uint32_t lead = kMaxTensorRank - d.input.rank;
+    for (uint32_t k = 0; k < d.input.rank; ++k) {
+        outSizes[lead + k] = d.output.sizes[k];
+        inSizes[lead + k] = d.input.sizes[k];
+        padBegin[lead + k] = d.padBegin[k];
+        inStrides[lead + k] = is[k];
+        outStrides[lead + k] = os[k];
+    }
     Plan plan;
     PipelineSpec spec;
     spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::pad_f16() : shaders::pad_f32();
     spec.specConstants = {kLocalSize, 1, 1, d.input.rank, uint32_t(d.mode), dtypeCode(d.input), dtypeCode(d.output)};
+    if (d.input.rank > kPushLoopDims) appendOuterLoop(spec.specConstants, kOuterLoopSpecId, outSizes, {inSizes, padBegin, inStrides, outStrides});
     spec.debugName = "pad";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
     launch.groups = linearGroups(d.output.elementCount(), kLocalSize);
     pushWords(launch, {uint32_t(d.output.elementCount()), asUint(d.value)});
-    auto is = d.input.effectiveStrides();
-    auto os = d.output.effectiveStrides();
-    for (uint32_t k = 0; k < kMaxTensorRank; ++k) {
-        if (k < d.input.rank) pushWords(launch, {d.output.sizes[k], d.input.sizes[k], d.padBegin[k], is[k], os[k]});
-        else pushWords(launch, {1, 1, 0, 0, 0});
-    }
+    for (uint32_t k = kSpecLoopDims; k < kMaxTensorRank; ++k)
+        pushWords(launch, {outSizes[k], inSizes[k], padBegin[k], inStrides[k], outStrides[k]});
     plan.execute.push_back(launch);
     return plan;
 }

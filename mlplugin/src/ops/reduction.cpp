@@ -80,6 +80,7 @@ Plan rowPlan(const RowLayout& layout, std::span<const uint32_t> spirv, std::vect
     p.debugName = name;
     p.specConstants = rowSpecConstants(layout);
     p.specConstants.insert(p.specConstants.end(), kernelConstants.begin(), kernelConstants.end());
+    finishRowSpecConstants(p.specConstants, layout);
     Plan plan;
     plan.pipelines.push_back(std::move(p));
     plan.execute.push_back(rowLaunch(layout));
