@@ -114,7 +114,9 @@ uint elementOffset(int t, uint i) { return loopOffset(t, i, true); }
     }
 
 float addOp(float a, float b) { return a + b; }
+float mulOp(float a, float b) { return a * b; }
 ROW_COMBINE(rowSum, addOp)
+ROW_COMBINE(rowProduct, mulOp)
 ROW_COMBINE(rowMax, max)
 ROW_COMBINE(rowMin, min)
 

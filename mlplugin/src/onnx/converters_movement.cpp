@@ -1,7 +1,7 @@
 // Data-movement operators: Slice, Gather, Concat, Split, Pad, Transpose, Expand, Tile. Host
 // inputs are evaluated at load time where shape subgraphs need it (Slice, Gather, Concat,
-// Transpose); runtime tensors become plugin operators (Expand and Tile: an Identity that
-// broadcasts).
+// Transpose); runtime tensors become plugin operators (Expand and Tile: Identity copies whose
+// input broadcasts).
 #include "onnx/loader.h"
 
 #include <algorithm>
@@ -355,30 +355,23 @@ Status convertTranspose(Loader& l) {
     return l.emit(t, {*x});
 }
 
-// Expand and Tile of runtime tensors: an Identity whose input broadcasts (size-1 dims repeat)
-// into the larger output.
-Status convertBroadcastCopy(Loader& l, bool tile) {
+// Expand of a runtime tensor: an Identity whose input broadcasts (size-1 dims repeat) into the
+// larger output.
+Status convertExpand(Loader& l) {
     MLP_TRY(l.onlyAttributes({}));
     auto x = l.graphInput(0);
     if (!x) return x.error();
-    auto arg = l.hostInput(1, tile ? "repeats" : "shape");
+    auto arg = l.hostInput(1, "shape");
     if (!arg) return arg.error();
     std::vector<int64_t> in = dimsOf(x->view), want = toInts(*arg), out;
-    if (tile) {
-        if (want.size() != in.size()) return l.invalid("repeats has " + std::to_string(want.size()) + " entries for rank " + std::to_string(in.size()));
-        for (size_t i = 0; i < in.size(); ++i) {
-            if (want[i] < 1) return l.invalid("repeat " + std::to_string(want[i]) + " is not positive");
-            if (want[i] != 1 && in[i] != 1) return l.unsupportedHere("Tile of a dim of size " + std::to_string(in[i]) + " > 1 is not supported");
-            out.push_back(in[i] * want[i]);
-        }
-    } else {
-        size_t rank = std::max(in.size(), want.size());
-        for (size_t i = 0; i < rank; ++i) {
-            int64_t a = i < rank - in.size() ? 1 : in[i - (rank - in.size())];
-            int64_t b = i < rank - want.size() ? 1 : want[i - (rank - want.size())];
-            if (a != b && a != 1 && b != 1) return l.invalid("shape does not broadcast with the input");
-            out.push_back(std::max(a, b));
-        }
+    size_t rank = std::max(in.size(), want.size());
+    for (size_t i = 0; i < rank; ++i) {
+        int64_t a = i < rank - in.size() ? 1 : in[i - (rank - in.size())];
+        int64_t b = i < rank - want.size() ? 1 : want[i - (rank - want.size())];
+        if (a != b && a != 1 && b != 1)
+            return l.invalid("shape " + dimsString(want) + " does not broadcast with the input " + x->view.toString() + " (dim " +
+                             std::to_string(i) + ")");
+        out.push_back(std::max(a, b));
     }
     auto sizes = toSizes(out, l.where() + " output");
     if (!sizes) return sizes.error();
@@ -387,6 +380,101 @@ Status convertBroadcastCopy(Loader& l, bool tile) {
         return {};
     }
     return l.emit(ElementWiseDesc{.op = ElementWiseOp::Identity, .output = packedDesc(x->view.dataType, *sizes)}, {*x});
+}
+
+// One dim of a tiling pass: `in` elements read, `out` written (out == in: copied; in == 1:
+// broadcast, out = repeats).
+struct TileDim {
+    uint32_t in, out;
+};
+
+// The broadcast shape of one tiling pass over `dims` tiling the dims in `tiled`: a dim of size
+// d > 1 tiled r times becomes [r (broadcast), d]; a size-1 dim just [r]. Neighbours of the same
+// kind merge (the view is packed), so the pass needs as few dims as possible.
+std::vector<TileDim> tilePass(const std::vector<int64_t>& dims, const std::vector<int64_t>& repeats, const std::vector<bool>& tiled) {
+    std::vector<TileDim> pass;
+    auto add = [&](TileDim t) {
+        if (t.in == 1 && t.out == 1) return;
+        if (!pass.empty()) {
+            TileDim& b = pass.back();
+            bool copied = b.in == b.out && t.in == t.out, broadcast = b.in == 1 && t.in == 1;
+            if (copied || broadcast) {
+                b = {b.in * t.in, b.out * t.out};
+                return;
+            }
+        }
+        pass.push_back(t);
+    };
+    for (size_t i = 0; i < dims.size(); ++i) {
+        uint32_t d = uint32_t(dims[i]);
+        if (tiled[i]) add({1, uint32_t(repeats[i])});
+        add({d, d});
+    }
+    if (pass.empty()) pass.push_back({1, 1});
+    return pass;
+}
+
+// Tile of a runtime tensor: Identity copies whose input broadcasts into a repeat dim inserted
+// before each tiled dim ([d] tiled r times reads [1, d] into [r, d], then is viewed as [r * d]).
+// Tiled dims are taken greedily while a pass's broadcast shape fits in kMaxTensorRank dims
+// (one pass for tensors up to rank 4, more only for high-rank tensors tiled along many dims).
+Status convertTile(Loader& l) {
+    MLP_TRY(l.onlyAttributes({}));
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    auto arg = l.hostInput(1, "repeats");
+    if (!arg) return arg.error();
+    std::vector<int64_t> dims = dimsOf(x->view), repeats = toInts(*arg);
+    if (arg->dims.size() != 1 || repeats.size() != dims.size())
+        return l.invalid("repeats " + dimsString(repeats) + " must be 1-D with one entry per input dim (input " + x->view.toString() + ")");
+    std::vector<int64_t> outDims;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (repeats[i] < 1)
+            return repeats[i] == 0 ? l.unsupportedHere("repeats " + dimsString(repeats) + " makes an empty output (entry " + std::to_string(i) + " is 0)")
+                                   : l.invalid("repeats entry " + std::to_string(i) + " is " + std::to_string(repeats[i]) + " (must be >= 0)");
+        outDims.push_back(dims[i] * std::min<int64_t>(repeats[i], int64_t(kMaxOnnxTensorElements) + 1));
+    }
+    auto outSizes = toSizes(outDims, l.where() + " output");
+    if (!outSizes) return outSizes.error();
+    GraphView current = *x;
+    std::vector<bool> pending(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) pending[i] = repeats[i] > 1;
+    if (std::find(pending.begin(), pending.end(), true) == pending.end()) {
+        l.setGraphOutput(0, current);
+        return {};
+    }
+    while (std::find(pending.begin(), pending.end(), true) != pending.end()) {
+        std::vector<bool> take(dims.size(), false);
+        for (size_t i = 0; i < dims.size(); ++i) {
+            if (!pending[i]) continue;
+            take[i] = true;
+            if (tilePass(dims, repeats, take).size() > kMaxTensorRank) {
+                take[i] = false;  // the first tiled dim always fits: at most 4 dims with its neighbours
+                break;
+            }
+        }
+        std::vector<TileDim> pass = tilePass(dims, repeats, take);
+        std::vector<uint32_t> inView, outView;
+        for (const TileDim& t : pass) {
+            inView.push_back(t.in);
+            outView.push_back(t.out);
+        }
+        auto source = reshapeView(l, current, inView);
+        if (!source) return source.error();
+        auto outs = l.addNode(ElementWiseDesc{.op = ElementWiseOp::Identity, .output = packedDesc(current.view.dataType, outView)}, {*source});
+        if (!outs) return outs.error();
+        for (size_t i = 0; i < dims.size(); ++i)
+            if (take[i]) {
+                dims[i] *= repeats[i];
+                pending[i] = false;
+            }
+        std::vector<uint32_t> newSizes(dims.begin(), dims.end());
+        auto tiledView = reshapeView(l, outs->at(0), newSizes);
+        if (!tiledView) return tiledView.error();
+        current = *tiledView;
+    }
+    l.setGraphOutput(0, current);
+    return {};
 }
 
 }  // namespace
@@ -398,8 +486,8 @@ void registerMovementConverters(std::unordered_map<std::string, Converter>& t) {
     t["Split"] = [](Loader& l, const onnx::NodeProto&) { return convertSplit(l); };
     t["Pad"] = [](Loader& l, const onnx::NodeProto&) { return convertPad(l); };
     t["Transpose"] = [](Loader& l, const onnx::NodeProto&) { return convertTranspose(l); };
-    t["Expand"] = [](Loader& l, const onnx::NodeProto&) { return convertBroadcastCopy(l, false); };
-    t["Tile"] = [](Loader& l, const onnx::NodeProto&) { return convertBroadcastCopy(l, true); };
+    t["Expand"] = [](Loader& l, const onnx::NodeProto&) { return convertExpand(l); };
+    t["Tile"] = [](Loader& l, const onnx::NodeProto&) { return convertTile(l); };
 }
 
 }  // namespace mlplugin::onnx_detail

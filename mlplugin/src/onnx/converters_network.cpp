@@ -197,14 +197,67 @@ Status convertGemm(Loader& l) {
     return l.emit(g, {*a, *b, c});
 }
 
+// MatMul of any ranks up to kMaxTensorRank: 1-D operands are promoted ([K] -> [1, K] for A,
+// [K, 1] for B, the added dim dropped from the output); batch dims broadcast numpy-style and
+// neighbours that broadcast alike in A and B are merged, so the GEMM sees at most 2 batch dims.
 Status convertMatMul(Loader& l) {
     MLP_TRY(l.onlyAttributes({}));
     auto a = l.graphInput(0), b = l.graphInput(1);
     if (!a) return a.error();
     if (!b) return b.error();
-    if (a->view.rank < 2 || b->view.rank < 2 || a->view.rank > 4 || b->view.rank > 4)
-        return l.unsupportedHere("MatMul of " + a->view.toString() + " and " + b->view.toString() + " is not supported (ranks 2 to 4)");
-    return l.emit(GemmDesc{}, {*a, *b});
+    std::vector<int64_t> da = dimsOf(a->view), db = dimsOf(b->view);
+    const bool vectorA = da.size() == 1, vectorB = db.size() == 1;
+    if (vectorA) da.insert(da.begin(), 1);
+    if (vectorB) db.push_back(1);
+    if (da.back() != db[db.size() - 2])
+        return l.invalid("inner dims differ: A " + a->view.toString() + " has K = " + std::to_string(da.back()) + ", B " + b->view.toString() +
+                         " has K = " + std::to_string(db[db.size() - 2]));
+    // Batch dims right-aligned; each merged group: sizes in A, B and the output.
+    size_t batchRank = std::max(da.size(), db.size()) - 2;
+    std::vector<int64_t> ba(batchRank, 1), bb(batchRank, 1), bo(batchRank, 1);
+    for (size_t i = 0; i < da.size() - 2; ++i) ba[batchRank - (da.size() - 2) + i] = da[i];
+    for (size_t i = 0; i < db.size() - 2; ++i) bb[batchRank - (db.size() - 2) + i] = db[i];
+    std::vector<int64_t> ma, mb, mo;
+    for (size_t i = 0; i < batchRank; ++i) {
+        if (ba[i] != bb[i] && ba[i] != 1 && bb[i] != 1)
+            return l.invalid("batch dims of A " + a->view.toString() + " and B " + b->view.toString() + " do not broadcast (batch dim " +
+                             std::to_string(i) + ": " + std::to_string(ba[i]) + " vs " + std::to_string(bb[i]) + ")");
+        bo[i] = std::max(ba[i], bb[i]);
+        if (bo[i] == 1) continue;
+        bool mergeable = !mo.empty() && (ba[i] == 1) == (ma.back() == 1) && (bb[i] == 1) == (mb.back() == 1);
+        if (mergeable) {
+            ma.back() *= ba[i];
+            mb.back() *= bb[i];
+            mo.back() *= bo[i];
+        } else {
+            ma.push_back(ba[i]);
+            mb.push_back(bb[i]);
+            mo.push_back(bo[i]);
+        }
+    }
+    if (mo.size() > 2)
+        return l.unsupportedHere("MatMul of " + a->view.toString() + " and " + b->view.toString() + " needs " + std::to_string(mo.size()) +
+                                 " batch dims after merging (at most 2: the GEMM is 4-D)");
+    auto view = [&](const GraphView& g, std::vector<int64_t> batch, int64_t rows, int64_t cols) {
+        std::vector<uint32_t> sizes(batch.begin(), batch.end());
+        sizes.push_back(uint32_t(rows));
+        sizes.push_back(uint32_t(cols));
+        return reshapeView(l, g, sizes);
+    };
+    auto va = view(*a, ma, da[da.size() - 2], da.back());
+    if (!va) return va.error();
+    auto vb = view(*b, mb, db[db.size() - 2], db.back());
+    if (!vb) return vb.error();
+    auto outs = l.addNode(GemmDesc{}, {*va, *vb});
+    if (!outs) return outs.error();
+    std::vector<uint32_t> outSizes(bo.begin(), bo.end());
+    if (!vectorA) outSizes.push_back(uint32_t(da[da.size() - 2]));
+    if (!vectorB) outSizes.push_back(uint32_t(db.back()));
+    if (outSizes.empty()) outSizes.push_back(1);
+    auto out = reshapeView(l, outs->at(0), outSizes);
+    if (!out) return out.error();
+    l.setGraphOutput(0, *out);
+    return {};
 }
 
 Status convertPool(Loader& l, PoolingType type, bool global) {
@@ -383,42 +436,145 @@ Status convertInstanceNorm(Loader& l) {
     return l.emit(InstanceNormalizationDesc{.epsilon = *eps}, {*x, *s, *b});
 }
 
-Status convertReduce(Loader& l, ReduceOp op) {
-    bool axesFromInput = l.node().op_type() == "ReduceSum" && l.opset() >= 13;
-    if (axesFromInput) MLP_TRY(l.onlyAttributes({"keepdims", "noop_with_empty_axes"}));
-    else MLP_TRY(l.onlyAttributes({"axes", "keepdims"}));
+// LayerNormalization (opset 17): normalize over dims axis..rank-1, then Scale and optional B,
+// which broadcast (right-aligned) to those dims: a mean-variance normalization. Mean and
+// InvStdDev (training outputs) are not supported. Statistics are computed in fp32 whatever
+// stash_type says (the CPU reference in double).
+Status convertLayerNorm(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"axis", "epsilon", "stash_type"}));
+    for (int o = 1; o < l.node().output_size(); ++o)
+        if (!l.node().output(o).empty()) return l.unsupportedHere("output " + std::to_string(o) + " (" + (o == 1 ? "Mean" : "InvStdDev") + ") is not supported");
+    auto eps = l.floatAttr("epsilon", 1e-5f);
+    if (!eps) return eps.error();
+    if (!(*eps >= 0) || !std::isfinite(*eps)) return l.invalid("attribute 'epsilon' is " + std::to_string(*eps) + " (must be finite and >= 0)");
+    auto stash = l.intAttr("stash_type", onnx::TensorProto::FLOAT);
+    if (!stash) return stash.error();
+    using TP = onnx::TensorProto;
+    if (*stash != TP::FLOAT && *stash != TP::DOUBLE && *stash != TP::FLOAT16 && *stash != TP::BFLOAT16)
+        return l.invalid("attribute 'stash_type' is " + std::to_string(*stash) + " (not a floating-point type)");
     auto x = l.graphInput(0);
     if (!x) return x.error();
-    std::vector<int64_t> axes;
-    if (axesFromInput) {
-        if (l.hasInput(1)) {
-            auto a = l.hostInput(1, "axes");
-            if (!a) return a.error();
-            axes = toInts(*a);
+    uint32_t rank = x->view.rank;
+    auto a = l.intAttr("axis", -1);
+    if (!a) return a.error();
+    auto axis = l.axis(*a, rank, "attribute 'axis'");
+    if (!axis) return axis.error();
+    MeanVarianceNormalizationDesc d{.epsilon = *eps};
+    for (uint32_t i = *axis; i < rank; ++i) d.axesMask |= 1u << i;
+    std::vector<std::optional<GraphView>> inputs{*x};
+    const char* names[] = {"Scale", "B"};
+    for (size_t i = 1; i <= 2; ++i) {
+        if (!l.hasInput(i)) {
+            if (i == 1) return l.invalid("input 1 (Scale) is missing");
+            inputs.push_back(std::nullopt);
+            continue;
         }
-        auto noop = l.intAttr("noop_with_empty_axes", 0);
-        if (!noop) return noop.error();
-        if (axes.empty() && *noop) {
+        auto t = l.graphInput(i);
+        if (!t) return t.error();
+        // Right-aligned within the normalized dims: every dim equal or 1.
+        bool fits = t->view.rank <= rank - *axis;
+        for (uint32_t k = 0; fits && k < t->view.rank; ++k) {
+            uint32_t target = x->view.sizes[rank - t->view.rank + k];
+            fits = t->view.sizes[k] == target || t->view.sizes[k] == 1;
+        }
+        if (!fits)
+            return l.invalid(std::string("input ") + std::to_string(i) + " (" + names[i - 1] + ") " + t->view.toString() +
+                             " does not broadcast to the normalized dims of " + x->view.toString() + " from axis " + std::to_string(*axis));
+        inputs.push_back(*t);
+    }
+    return l.emit(d, inputs);
+}
+
+// The ONNX Reduce* operators. L2, SumSquare and Prod are plugin reductions; L1 is Abs then
+// Sum, LogSum is Sum then Log, LogSumExp is max + log(sum(exp(x - max))) (stable for large x).
+enum class OnnxReduce { Mean, Sum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp };
+
+// Reduces `x` over `mask` with a plugin reduction; the output keeps the reduced dims (size 1).
+Result<GraphView> reduceNode(Loader& l, ReduceOp op, const GraphView& x, uint32_t mask) {
+    auto outs = l.addNode(ReduceDesc{.op = op, .axesMask = mask}, {x});
+    if (!outs) return outs.error();
+    return outs->at(0);
+}
+
+Result<GraphView> elementwiseNode(Loader& l, ElementWiseDesc d, const GraphView& a, std::optional<GraphView> b = std::nullopt) {
+    auto outs = l.addNode(d, {a, b});
+    if (!outs) return outs.error();
+    return outs->at(0);
+}
+
+Result<GraphView> reduceComposite(Loader& l, OnnxReduce kind, const GraphView& x, uint32_t mask) {
+    switch (kind) {
+    case OnnxReduce::Mean: return reduceNode(l, ReduceOp::Mean, x, mask);
+    case OnnxReduce::Sum: return reduceNode(l, ReduceOp::Sum, x, mask);
+    case OnnxReduce::Max: return reduceNode(l, ReduceOp::Max, x, mask);
+    case OnnxReduce::Min: return reduceNode(l, ReduceOp::Min, x, mask);
+    case OnnxReduce::Prod: return reduceNode(l, ReduceOp::Prod, x, mask);
+    case OnnxReduce::L2: return reduceNode(l, ReduceOp::L2, x, mask);
+    case OnnxReduce::SumSquare: return reduceNode(l, ReduceOp::SumSquare, x, mask);
+    case OnnxReduce::L1: {
+        auto a = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Abs}, x);
+        if (!a) return a.error();
+        return reduceNode(l, ReduceOp::Sum, *a, mask);
+    }
+    case OnnxReduce::LogSum: {
+        auto sum = reduceNode(l, ReduceOp::Sum, x, mask);
+        if (!sum) return sum.error();
+        return elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Log}, *sum);
+    }
+    case OnnxReduce::LogSumExp: {
+        auto max = reduceNode(l, ReduceOp::Max, x, mask);
+        if (!max) return max.error();
+        auto shifted = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Subtract}, x, *max);
+        if (!shifted) return shifted.error();
+        auto e = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Exp}, *shifted);
+        if (!e) return e.error();
+        auto sum = reduceNode(l, ReduceOp::Sum, *e, mask);
+        if (!sum) return sum.error();
+        auto log = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Log}, *sum);
+        if (!log) return log.error();
+        return elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Add}, *log, *max);
+    }
+    }
+    return l.invalid("unknown reduction");
+}
+
+// Axes are an attribute before opset 18 (ReduceSum: before 13) and an optional input from
+// then on, with noop_with_empty_axes. Empty axes reduce every dim (or, with
+// noop_with_empty_axes, pass the input through).
+Status convertReduce(Loader& l, OnnxReduce kind) {
+    const int64_t inputOpset = l.node().op_type() == "ReduceSum" ? 13 : 18;
+    const bool axesFromInput = l.opset() >= inputOpset;
+    if (axesFromInput) MLP_TRY(l.onlyAttributes({"keepdims", "noop_with_empty_axes"}));
+    else MLP_TRY(l.onlyAttributes({"axes", "keepdims"}));
+    if (!axesFromInput && l.inputCount() > 1)
+        return l.invalid("has " + std::to_string(l.inputCount()) + " inputs; axes is an attribute before opset " + std::to_string(inputOpset));
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    auto axes = axesAttrOrInput(l, inputOpset, "axes");
+    if (!axes) return axes.error();
+    auto keep = l.intAttr("keepdims", 1);
+    if (!keep) return keep.error();
+    if (*keep != 0 && *keep != 1) return l.invalid("attribute 'keepdims' is " + std::to_string(*keep) + " (0 or 1)");
+    auto noop = l.intAttr("noop_with_empty_axes", 0);
+    if (!noop) return noop.error();
+    if (*noop != 0 && *noop != 1) return l.invalid("attribute 'noop_with_empty_axes' is " + std::to_string(*noop) + " (0 or 1)");
+    uint32_t rank = x->view.rank, mask = 0;
+    for (int64_t a : *axes) {
+        auto ax = l.axis(a, rank, "axis");
+        if (!ax) return ax.error();
+        if (mask & (1u << *ax)) return l.invalid("axis " + std::to_string(a) + " is listed twice in axes " + dimsString(*axes));
+        mask |= 1u << *ax;
+    }
+    if (axes->empty()) {
+        if (*noop) {
             l.setGraphOutput(0, *x);
             return {};
         }
-    } else {
-        auto a = l.intsAttr("axes");
-        if (!a) return a.error();
-        axes = *a;
+        mask = (1u << rank) - 1;
     }
-    uint32_t rank = x->view.rank, mask = 0;
-    for (int64_t a : axes) {
-        auto ax = l.axis(a, rank, "axis");
-        if (!ax) return ax.error();
-        mask |= 1u << *ax;
-    }
-    if (axes.empty()) mask = (1u << rank) - 1;
-    auto keep = l.intAttr("keepdims", 1);
-    if (!keep) return keep.error();
-    auto outs = l.addNode(ReduceDesc{.op = op, .axesMask = mask}, {*x});
-    if (!outs) return outs.error();
-    GraphView out = outs->at(0);
+    auto reduced = reduceComposite(l, kind, *x, mask);
+    if (!reduced) return reduced.error();
+    GraphView out = *reduced;
     if (!*keep) {
         std::vector<uint32_t> sizes;
         for (uint32_t i = 0; i < rank; ++i)
@@ -467,10 +623,13 @@ void registerNetworkConverters(std::unordered_map<std::string, Converter>& t) {
     t["Resize"] = [](Loader& l, const onnx::NodeProto&) { return convertUpsampleOrResize(l, true); };
     t["BatchNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertBatchNorm(l); };
     t["InstanceNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertInstanceNorm(l); };
-    t["ReduceMean"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Mean); };
-    t["ReduceSum"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Sum); };
-    t["ReduceMax"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Max); };
-    t["ReduceMin"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Min); };
+    t["LayerNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertLayerNorm(l); };
+    const std::pair<const char*, OnnxReduce> reductions[] = {
+        {"ReduceMean", OnnxReduce::Mean}, {"ReduceSum", OnnxReduce::Sum},         {"ReduceMax", OnnxReduce::Max},
+        {"ReduceMin", OnnxReduce::Min},   {"ReduceProd", OnnxReduce::Prod},       {"ReduceL1", OnnxReduce::L1},
+        {"ReduceL2", OnnxReduce::L2},     {"ReduceSumSquare", OnnxReduce::SumSquare}, {"ReduceLogSum", OnnxReduce::LogSum},
+        {"ReduceLogSumExp", OnnxReduce::LogSumExp}};
+    for (auto [name, kind] : reductions) t[name] = [kind](Loader& l, const onnx::NodeProto&) { return convertReduce(l, kind); };
     t["DepthToSpace"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<DepthToSpaceDesc>(l, l.opset() >= 11); };
     t["SpaceToDepth"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<SpaceToDepthDesc>(l, false); };
 }

@@ -41,6 +41,12 @@ std::vector<int64_t> dimsOf(const TensorDesc& d) {
     return r;
 }
 
+std::string dimsString(const std::vector<int64_t>& dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what) {
     if (dims.size() > kMaxTensorRank)
         return Error{ErrorCode::Unsupported, what + " has rank " + std::to_string(dims.size()) + "; at most " + std::to_string(kMaxTensorRank) +

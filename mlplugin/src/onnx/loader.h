@@ -125,6 +125,8 @@ std::vector<int64_t> toInts(const HostTensorValue& h);
 TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes);
 std::vector<uint32_t> sizesOf(const TensorDesc& d);
 std::vector<int64_t> dimsOf(const TensorDesc& d);
+// "[1,2,3]" for messages.
+std::string dimsString(const std::vector<int64_t>& dims);
 // Checks dims (positive, at most kMaxTensorRank of them, element cap) and converts; a scalar
 // becomes [1]. Errors start with `what`.
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what);
