@@ -1,8 +1,8 @@
 #version 460
 // Pad (ONNX semantics): one invocation per output element. Per dim the output index maps to
 // input index i = o - padBegin; outside [0, inSize) it is the constant (CONSTANT), clamped
-// (EDGE) or mirrored about the border element (REFLECT; the planner checked pads < inSize, so
-// one mirror suffices).
+// (EDGE), mirrored about the border element (REFLECT; the planner checked pads < inSize, so
+// one mirror suffices) or taken modulo inSize (WRAP).
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 #include "loop_dims.glsl"
@@ -23,6 +23,7 @@ OUTER_ARRAY(OUTER_OUT_STRIDE, 19, 20, 21, 0u)
 #define MODE_CONSTANT 0u
 #define MODE_EDGE 1u
 #define MODE_REFLECT 2u
+#define MODE_WRAP 3u
 #define IN_SLOT 0u
 #define OUT_SLOT 1u
 
@@ -55,6 +56,7 @@ void walk(Dim dim) {
     if (i < 0 || i > last) {
         if (MODE == MODE_CONSTANT) inside = false;
         else if (MODE == MODE_EDGE) i = clamp(i, 0, last);
+        else if (MODE == MODE_WRAP) i = ((i % int(dim.inSize)) + int(dim.inSize)) % int(dim.inSize);
         else i = i < 0 ? -i : 2 * last - i;
     }
     inIndex += uint(max(i, 0)) * dim.inStride;

@@ -300,7 +300,7 @@ PadDesc pad(const TensorDesc& in, const TensorDesc& out, PadMode mode, std::arra
 
 TEST_F(DataMovement, PadEveryModeAndRank) {
     REQUIRE_FP16();
-    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect}) {
+    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect, PadMode::Wrap}) {
         SCOPED_TRACE(int(mode));
         checkExact(pad(TensorDesc::make(F32, {7}), TensorDesc::make(F32, {12}), mode, {3}, {2}));
         checkExact(pad(TensorDesc::make(F32, {2, 3, 5, 7}), TensorDesc::make(F32, {2, 4, 8, 13}), mode, {0, 1, 2, 6}, {0, 0, 1, 0}));
@@ -314,7 +314,7 @@ TEST_F(DataMovement, PadEveryModeAndRank) {
 // 6-D to 8-D: the outer dims beyond the 5 in push constants travel as specialization constants.
 TEST_F(DataMovement, PadRanksSixToEight) {
     REQUIRE_FP16();
-    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect}) {
+    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect, PadMode::Wrap}) {
         SCOPED_TRACE(int(mode));
         checkExact(pad(TensorDesc::make(F32, {2, 2, 1, 3, 2, 3}), TensorDesc::make(F32, {3, 4, 1, 5, 3, 4}), mode, {1, 1, 0, 2, 0, 1},
                        {0, 1, 0, 0, 1, 0}));
@@ -323,6 +323,15 @@ TEST_F(DataMovement, PadRanksSixToEight) {
         checkExact(pad(TensorDesc::make(F32, {2, 3, 2, 2, 1, 2, 2, 3}), TensorDesc::make(F16, {3, 5, 2, 3, 1, 3, 4, 4}), mode,
                        {1, 2, 0, 1, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 1, 1, 0}));
     }
+}
+
+// Wrap repeats the input periodically, also for pads several times its size.
+TEST_F(DataMovement, PadWrapBeyondTheInputSize) {
+    checkExact(pad(TensorDesc::make(F32, {2, 3}), TensorDesc::make(F32, {9, 12}), PadMode::Wrap, {3, 7}, {4, 2}));
+    PadDesc d = pad(TensorDesc::make(F32, {3}), TensorDesc::make(F32, {10}), PadMode::Wrap, {4}, {3});
+    auto out = referenceEvaluate(d, {HostTensor{d.input, {10, 11, 12}}});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ((*out)[0].data, (std::vector<double>{12, 10, 11, 12, 10, 11, 12, 10, 11, 12}));
 }
 
 TEST_F(DataMovement, PadEdgeOfSizeOne) {

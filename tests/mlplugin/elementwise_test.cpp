@@ -137,7 +137,7 @@ TEST_F(ElementWise, PerChannelBroadcastPath) {
 TEST_F(ElementWise, EveryActivation) {
     const TensorDesc x = TensorDesc::make(F32, {1, 3, 7, 9});
     for (Activation a : {Activation{}, linear(0.5f, -0.25f), relu(), leakyRelu(0.1f), elu(0.8f), selu(), sigmoid(), hardSigmoid(),
-                         tanhActivation(), softplus(), softplus(2.0f), gelu(), silu(), hardSwish()}) {
+                         tanhActivation(), softplus(), softplus(2.0f), gelu(), silu(), hardSwish(), geluTanh()}) {
         SCOPED_TRACE(toString(a.type));
         ElementWiseDesc d = unary(ElementWiseOp::Activation, x, x);
         d.activation = a;

@@ -38,7 +38,8 @@ ResampleDesc resample(const TensorDesc& in, const TensorDesc& out, ResampleMode 
 }
 
 const CoordinateTransform kTransforms[] = {CoordinateTransform::HalfPixel, CoordinateTransform::AlignCorners,
-                                           CoordinateTransform::Asymmetric, CoordinateTransform::PytorchHalfPixel};
+                                           CoordinateTransform::Asymmetric, CoordinateTransform::PytorchHalfPixel,
+                                           CoordinateTransform::HalfPixelSymmetric};
 const NearestRounding kRoundings[] = {NearestRounding::RoundPreferFloor, NearestRounding::RoundPreferCeil, NearestRounding::Floor,
                                       NearestRounding::Ceil};
 

@@ -53,7 +53,9 @@ struct SliceDesc {
     std::array<int32_t, kMaxTensorRank> steps{1, 1, 1, 1, 1, 1, 1, 1};
 };
 
-enum class PadMode : uint32_t { Constant, Edge, Reflect };
+// Reflect mirrors about the border element (pads < input size); Wrap repeats the input
+// periodically (any pad size; ONNX Pad mode "wrap").
+enum class PadMode : uint32_t { Constant, Edge, Reflect, Wrap };
 
 struct PadDesc {
     std::string name;

@@ -220,19 +220,35 @@ Status convertConcat(Loader& l) {
     return l.emit(ConcatDesc{.axis = *axis}, in);
 }
 
+// Split: sizes from the `split` attribute (before 13) or input (from 13); else `num_outputs`
+// (from 18: parts of ceil(dim / n), the last one smaller); else equal parts, one per output.
 Status convertSplit(Loader& l) {
-    MLP_TRY(l.onlyAttributes(l.opset() < 13 ? std::initializer_list<const char*>{"axis", "split"} : std::initializer_list<const char*>{"axis"}));
+    if (l.opset() < 13) MLP_TRY(l.onlyAttributes({"axis", "split"}));
+    else if (l.opset() < 18) MLP_TRY(l.onlyAttributes({"axis"}));
+    else MLP_TRY(l.onlyAttributes({"axis", "num_outputs"}));
     auto x = l.graphInput(0);
     if (!x) return x.error();
     auto a = l.intAttr("axis", 0);
     if (!a) return a.error();
-    auto axis = l.axis(*a, x->view.rank, "axis");
+    auto axis = l.axis(*a, x->view.rank, "attribute 'axis'");
     if (!axis) return axis.error();
     auto split = axesAttrOrInput(l, 13, "split");
     if (!split) return split.error();
+    auto numOutputs = l.intAttr("num_outputs", 0);
+    if (!numOutputs) return numOutputs.error();
     size_t outputs = size_t(l.node().output_size());
     uint32_t dim = x->view.sizes[*axis];
     std::vector<int64_t> parts = *split;
+    if (!parts.empty() && *numOutputs) return l.invalid("input 'split' and attribute 'num_outputs' are both given");
+    if (parts.empty() && *numOutputs) {
+        if (*numOutputs < 1 || uint64_t(*numOutputs) != outputs)
+            return l.invalid("attribute 'num_outputs' is " + std::to_string(*numOutputs) + " but the node has " + std::to_string(outputs) + " outputs");
+        int64_t chunk = (int64_t(dim) + *numOutputs - 1) / *numOutputs;
+        for (int64_t left = dim; left > 0; left -= chunk) parts.push_back(std::min(chunk, left));
+        if (parts.size() != outputs)
+            return l.unsupportedHere("splitting dim " + std::to_string(dim) + " into " + std::to_string(outputs) + " parts of " +
+                                     std::to_string(chunk) + " leaves empty outputs");
+    }
     if (parts.empty()) {
         if (outputs == 0 || dim % outputs) return l.invalid("dim " + std::to_string(dim) + " does not split evenly into " + std::to_string(outputs));
         parts.assign(outputs, dim / int64_t(outputs));
@@ -241,23 +257,25 @@ Status convertSplit(Loader& l) {
     int64_t total = 0;
     SplitDesc s{.axis = *axis};
     for (int64_t p : parts) {
-        if (p <= 0) return l.unsupportedHere("empty split outputs are not supported");
-        if (p > int64_t(dim)) return l.invalid("split size " + std::to_string(p) + " exceeds the dim " + std::to_string(dim));
+        if (p == 0) return l.unsupportedHere("empty split outputs are not supported (split " + dimsString(parts) + ")");
+        if (p < 0 || p > int64_t(dim)) return l.invalid("split size " + std::to_string(p) + " is out of range for dim " + std::to_string(dim));
         total += p;
         TensorDesc d = x->view;
         d.sizes[*axis] = uint32_t(p);
         s.outputs.push_back(packedDesc(d.dataType, sizesOf(d)));
     }
-    if (total != dim) return l.invalid("split sizes add up to " + std::to_string(total) + ", the dim is " + std::to_string(dim));
+    if (total != dim) return l.invalid("split sizes " + dimsString(parts) + " add up to " + std::to_string(total) + ", the dim is " + std::to_string(dim));
     auto outs = l.addNode(s, {*x});
     if (!outs) return outs.error();
     for (size_t i = 0; i < outs->size(); ++i) l.setGraphOutput(i, (*outs)[i]);
     return {};
 }
 
+// Pad: pads (and the constant) are attributes before 11, inputs from 11; from 18 an optional
+// `axes` input says which dims the pads are for. Negative pads crop (constant mode only:
+// cropping and reflecting/repeating do not commute).
 Status convertPad(Loader& l) {
     std::vector<int64_t> pads;
-    std::string mode;
     float value = 0;
     if (l.opset() < 11) {
         MLP_TRY(l.onlyAttributes({"pads", "mode", "value"}));
@@ -275,8 +293,8 @@ Status convertPad(Loader& l) {
         if (l.hasInput(2)) {
             auto v = l.hostInput(2, "constant_value");
             if (!v) return v.error();
-            if (v->data.size() != 1) return l.invalid("constant_value must be a scalar");
-            value = float(v->data[0]);
+            if (v->data.size() > 1) return l.invalid("input 2 (constant_value) must be a scalar, has " + std::to_string(v->data.size()) + " values");
+            if (!v->data.empty()) value = float(v->data[0]);
         }
     }
     auto m = l.stringAttr("mode", "constant");
@@ -287,16 +305,67 @@ Status convertPad(Loader& l) {
     if (*m == "constant") p.mode = PadMode::Constant;
     else if (*m == "edge") p.mode = PadMode::Edge;
     else if (*m == "reflect") p.mode = PadMode::Reflect;
-    else return l.unsupportedHere("mode '" + *m + "' is not supported");
-    uint32_t rank = x->view.rank;
-    if (pads.size() != 2 * rank) return l.invalid("pads has " + std::to_string(pads.size()) + " values for rank " + std::to_string(rank));
-    for (uint32_t i = 0; i < rank; ++i) {
-        if (pads[i] < 0 || pads[rank + i] < 0) return l.unsupportedHere("negative pads (cropping) are not supported");
-        if (pads[i] > 65535 || pads[rank + i] > 65535) return l.invalid("pad is too large");
-        p.padBegin[i] = uint32_t(pads[i]);
-        p.padEnd[i] = uint32_t(pads[rank + i]);
+    else if (*m == "wrap" && l.opset() >= 19) p.mode = PadMode::Wrap;
+    else return l.invalid("attribute 'mode' = '" + *m + "' is not valid at opset " + std::to_string(l.opset()));
+    const uint32_t rank = x->view.rank;
+    std::vector<int64_t> axes;
+    if (l.opset() >= 18 && l.hasInput(3)) {
+        auto a = l.hostInput(3, "axes");
+        if (!a) return a.error();
+        axes = toInts(*a);
+    } else {
+        for (uint32_t i = 0; i < rank; ++i) axes.push_back(i);
     }
-    return l.emit(p, {*x});
+    if (pads.size() != 2 * axes.size())
+        return l.invalid("pads " + dimsString(pads) + " has " + std::to_string(pads.size()) + " values for " + std::to_string(axes.size()) +
+                         " axes (2 per axis)");
+    std::vector<int64_t> begin(rank, 0), end(rank, 0);
+    std::vector<bool> seen(rank, false);
+    for (size_t k = 0; k < axes.size(); ++k) {
+        auto ax = l.axis(axes[k], rank, "axes entry");
+        if (!ax) return ax.error();
+        if (seen[*ax]) return l.invalid("axes lists axis " + std::to_string(axes[k]) + " twice");
+        seen[*ax] = true;
+        begin[*ax] = pads[k];
+        end[*ax] = pads[axes.size() + k];
+    }
+    // Negative pads: a Slice first.
+    bool crop = false;
+    std::vector<SliceRange> ranges(rank);
+    std::vector<int64_t> cropped = dimsOf(x->view);
+    for (uint32_t i = 0; i < rank; ++i) {
+        int64_t dim = x->view.sizes[i];
+        if (begin[i] < -dim || end[i] < -dim || begin[i] + end[i] <= -dim)
+            return l.invalid("pads " + dimsString(pads) + " crop all of dim " + std::to_string(i) + " (size " + std::to_string(dim) + ")");
+        int64_t cutBegin = std::max<int64_t>(-begin[i], 0), cutEnd = std::max<int64_t>(-end[i], 0);
+        ranges[i] = {cutBegin, 1, dim - cutBegin - cutEnd};
+        cropped[i] = dim - cutBegin - cutEnd;
+        crop = crop || cutBegin || cutEnd;
+        begin[i] = std::max<int64_t>(begin[i], 0);
+        end[i] = std::max<int64_t>(end[i], 0);
+        if (begin[i] > 65535 || end[i] > 65535) return l.invalid("pads " + dimsString(pads) + ": a pad above 65535 is not supported");
+        p.padBegin[i] = uint32_t(begin[i]);
+        p.padEnd[i] = uint32_t(end[i]);
+    }
+    GraphView source = *x;
+    if (crop) {
+        if (p.mode != PadMode::Constant) return l.unsupportedHere("negative pads (cropping) with mode '" + *m + "' are not supported (constant only)");
+        SliceDesc s;
+        for (uint32_t i = 0; i < rank; ++i) s.offsets[i] = uint32_t(ranges[i].start);
+        auto sizes = toSizes(cropped, l.where() + " cropped input");
+        if (!sizes) return sizes.error();
+        s.output = packedDesc(x->view.dataType, *sizes);
+        auto outs = l.addNode(s, {*x});
+        if (!outs) return outs.error();
+        source = outs->at(0);
+        bool anyPad = false;
+        for (uint32_t i = 0; i < rank; ++i) anyPad = anyPad || p.padBegin[i] || p.padEnd[i];
+        if (!anyPad) {
+            l.setGraphOutput(0, source);
+            return {};
+        }
+    }
+    return l.emit(p, {source});
 }
 
 // Transposes a host tensor (shape arithmetic: PyTorch builds Pad's pads this way).

@@ -7,6 +7,7 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
   add_library(mlplugin_onnx STATIC
     src/onnx/model.cpp
     src/onnx/loader.cpp
+    src/onnx/external_data.cpp
     src/onnx/gelu_pattern.cpp
     src/onnx/depth_to_space_pattern.cpp
     src/onnx/converters_elementwise.cpp

@@ -1,4 +1,5 @@
-// Pad with a constant, the edge value, or a reflection (ONNX Pad modes), any rank up to 8 (kMaxTensorRank).
+// Pad with a constant, the edge value, a reflection or a periodic repeat (ONNX Pad modes), any
+// rank up to 8 (kMaxTensorRank).
 #include "index_util.h"
 #include "ops/strided_loop.h"
 #include "ml_shaders.h"
@@ -15,7 +16,7 @@ Status checkPad(const PlanContext& pc, const PadDesc& d) {
     std::string op = opLabel("pad", d.name);
     MLP_TRY(checkTensor(d.input, op, "input", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));
-    if (d.mode != PadMode::Constant && d.mode != PadMode::Edge && d.mode != PadMode::Reflect)
+    if (d.mode != PadMode::Constant && d.mode != PadMode::Edge && d.mode != PadMode::Reflect && d.mode != PadMode::Wrap)
         return invalidArgument(op + ": unknown mode " + str(uint32_t(d.mode)));
     uint32_t rank = d.input.rank;
     Index expected{};
@@ -34,6 +35,7 @@ int64_t sourceIndex(PadMode mode, int64_t o, uint32_t padBegin, uint32_t inSize)
     if (i >= 0 && i <= last) return i;
     if (mode == PadMode::Constant) return -1;
     if (mode == PadMode::Edge) return std::clamp<int64_t>(i, 0, last);
+    if (mode == PadMode::Wrap) return ((i % int64_t(inSize)) + int64_t(inSize)) % int64_t(inSize);
     return i < 0 ? -i : 2 * last - i;
 }
 
