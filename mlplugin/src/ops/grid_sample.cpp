@@ -58,15 +58,21 @@ float sourcePosition(const GridSampleDesc& d, float g, uint32_t size) {
 
 double sampleOne(const GridSampleDesc& d, const HostTensor& in, uint32_t n, uint32_t c, float px, float py) {
     const double h = d.input.sizes[2], w = d.input.sizes[3];
-    // A pixel at integer coordinates, 0 outside the input (Zeros padding, or NaN positions).
-    auto at = [&](double y, double x) -> double {
-        if (!(y >= 0 && y < h && x >= 0 && x < w)) return 0.0;
-        return in.data[offsetOf(d.input, Index{n, c, uint32_t(y), uint32_t(x)})];
-    };
-    if (d.mode == GridSampleMode::Nearest) return at(std::nearbyint(double(py)), std::nearbyint(double(px)));
+    // Taps outside the input (Zeros padding, or NaN / infinite positions) contribute nothing.
+    auto inside = [&](double y, double x) { return y >= 0 && y < h && x >= 0 && x < w; };
+    auto at = [&](double y, double x) { return in.data[offsetOf(d.input, Index{n, c, uint32_t(y), uint32_t(x)})]; };
+    if (d.mode == GridSampleMode::Nearest) {
+        double y = std::nearbyint(double(py)), x = std::nearbyint(double(px));
+        return inside(y, x) ? at(y, x) : 0.0;
+    }
     double x0 = std::floor(double(px)), y0 = std::floor(double(py));
     double tx = double(px) - x0, ty = double(py) - y0;
-    return (at(y0, x0) * (1 - tx) + at(y0, x0 + 1) * tx) * (1 - ty) + (at(y0 + 1, x0) * (1 - tx) + at(y0 + 1, x0 + 1) * tx) * ty;
+    double sum = 0;
+    for (int k = 0; k < 4; ++k) {
+        double x = x0 + (k & 1), y = y0 + (k >> 1);
+        if (inside(y, x)) sum += at(y, x) * ((k & 1) ? tx : 1 - tx) * ((k >> 1) ? ty : 1 - ty);
+    }
+    return sum;
 }
 
 }  // namespace
