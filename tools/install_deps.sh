@@ -1,14 +1,17 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds, tests and runs with. Idempotent; needs root.
+# doxygen: the API reference; dpkg-dev, file, binutils: Debian packages (cpack, dpkg-shlibdeps)
+# and the package checks (tools/check_package.sh).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
   libvulkan-dev glslang-tools glslang-dev spirv-tools vulkan-tools
   vulkan-validationlayers mesa-vulkan-drivers
-  libglfw3-dev libglm-dev libstb-dev
+  libglfw3-dev libglm-dev libstb-dev libtinygltf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy
+  doxygen dpkg-dev file binutils
 )
 missing=()
 for p in "${packages[@]}"; do

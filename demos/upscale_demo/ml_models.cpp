@@ -1,16 +1,34 @@
 #include "ml_models.h"
 
+#include "options.h"
+
+#include <system_error>
+
 namespace demo {
 
-std::string defaultUpscalerModel() { return VKML_DEFAULT_UPSCALER_MODEL; }
-std::string defaultDenoiserModel() { return VKML_DEFAULT_DENOISER_MODEL; }
+ModelLocation resolveModel(const std::string& given, const char* shipped) {
+    if (given.empty()) return findModel(shipped, ModelSearch::fromProcess());
+    std::error_code ec;
+    if (!std::filesystem::exists(given, ec)) return {{}, "no model at " + given};
+    return {given, {}};
+}
+
+bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire) {
+    bridge::EffectUpscalerDesc d;
+    d.mode = o.mlTemporal ? effects::UpscalerMode::MlTemporal : effects::UpscalerMode::Taau;
+    if (o.mlTemporal) d.modelPath = o.temporalModel;  // main.cpp resolves the shipped one
+    d.sharpness = o.sharpness;
+    d.debugChecks = o.validation;
+    d.retire = retire;
+    return d;
+}
 
 // The renderer's colour is display-linear and the networks were trained on sRGB: encode their
 // colour input, decode their output.
 bridge::MlPassDesc mlUpscalerDesc(const std::string& model) {
     bridge::MlPassDesc d;
     d.name = "ml_upscale";
-    d.onnxPath = model.empty() ? defaultUpscalerModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
     d.output = {.encoding = bridge::Encoding::Srgb};
     return d;
@@ -26,7 +44,7 @@ bridge::MlPassDesc mlDenoiserDesc(const std::string& model) {
     using bridge::FrameImage;
     bridge::MlPassDesc d;
     d.name = "ml_denoise";
-    d.onnxPath = model.empty() ? defaultDenoiserModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},
                 {.name = "albedo", .channels = {{.image = FrameImage::Albedo, .components = "rgb"}}},
                 {.name = "normal", .channels = {{.image = FrameImage::Normal, .components = "xyz"}}},

@@ -1,17 +1,19 @@
 #pragma once
-// ONNX model loading (library target mlplugin_onnx; mlplugin itself never depends on protobuf).
-//
-//   OnnxLoadOptions options;
-//   options.freeDimensions["batch"] = 1;
-//   Result<OnnxModel> model = loadOnnxFile("espcn.onnx", options);
-//   Result<CompiledGraph> compiled = compileGraph(device, model->graph);
-//
-// The loader turns an ONNX graph (opsets 6 through 21) into a GraphDesc: shapes are fixed at
-// load time (free dimensions by name, or from given input shapes), shape-computing subgraphs
-// (Shape/Gather/Concat/... chains) are folded on the CPU, Reshape-like operators become views
-// of the same memory (no copy), and attributes that moved to inputs across opsets are
-// normalized. Malformed or hostile files fail with ErrorCode::InvalidModel naming the node or
-// tensor; operators or attributes outside the supported set fail with ErrorCode::Unsupported.
+/// \file
+/// ONNX model loading (library target mlplugin_onnx; mlplugin itself never depends on protobuf).
+///
+///   OnnxLoadOptions options;
+///   options.freeDimensions["batch"] = 1;
+///   Result<OnnxModel> model = loadOnnxFile("espcn.onnx", options);
+///   Result<CompiledGraph> compiled = compileGraph(device, model->graph);
+///
+/// The loader turns an ONNX graph (opsets 6 through 21) into a GraphDesc: shapes are fixed at
+/// load time (free dimensions by name, or from given input shapes), shape-computing subgraphs
+/// (Shape/Gather/Concat/... chains) are folded on the CPU, Reshape-like operators become views
+/// of the same memory (no copy), and attributes that moved to inputs across opsets are
+/// normalized. Malformed or hostile files fail with ErrorCode::InvalidModel naming the node or
+/// tensor; operators or attributes outside the supported set fail with ErrorCode::Unsupported.
+#include "mlplugin/export.h"
 #include "mlplugin/graph.h"
 #include "mlplugin/result.h"
 
@@ -21,41 +23,47 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
+/// How a model's free parts are fixed at load time.
 struct OnnxLoadOptions {
-    // Symbolic dimensions ("batch", "height") fixed by name, like ONNX Runtime's free-dimension
-    // overrides.
+    /// Symbolic dimensions ("batch", "height") fixed by name, like ONNX Runtime's free-dimension
+    /// overrides.
     std::map<std::string, uint32_t> freeDimensions;
-    // Shapes of graph inputs by input name; they fix every symbolic dim of that input and must
-    // agree with its fixed dims.
+    /// Shapes of graph inputs by input name; they fix every symbolic dim of that input and must
+    /// agree with its fixed dims.
     std::map<std::string, std::vector<uint32_t>> inputShapes;
-    // Data type of graph inputs, outputs and intermediates (weights are converted at compile).
+    /// Data type of graph inputs, outputs and intermediates (weights are converted at compile).
     DataType computeType = DataType::Float32;
 };
 
+/// A loaded model: its graph, ready for compileGraph, and what the file said about itself.
 struct OnnxModel {
-    GraphDesc graph;
-    std::vector<std::string> inputNames;   // graph.inputs order
-    std::vector<std::string> outputNames;  // graph.outputs order
-    int64_t opsetVersion = 0;              // of the default ("ai.onnx") domain
-    std::string producer;                  // producer_name + " " + producer_version
+    GraphDesc graph;  ///< shapes fixed, shape computations folded
+    std::vector<std::string> inputNames;   ///< graph.inputs order
+    std::vector<std::string> outputNames;  ///< graph.outputs order
+    int64_t opsetVersion = 0;              ///< of the default ("ai.onnx") domain
+    std::string producer;                  ///< producer_name + " " + producer_version
 };
 
-// Files larger than this are rejected (protobuf's own message limit).
+/// Files larger than this are rejected (protobuf's own message limit).
 inline constexpr uint64_t kMaxOnnxFileBytes = (uint64_t(1) << 31) - 1;
-// Any tensor (initializer, input, intermediate) with more elements is rejected.
+/// Any tensor (initializer, input, intermediate) with more elements is rejected.
 inline constexpr uint64_t kMaxOnnxTensorElements = uint64_t(1) << 28;
 
-// Tensors stored as external data (data_location = EXTERNAL, as onnx.save_model writes with
-// save_as_external_data) are read from files inside the model file's folder (symbolic links
-// resolved); an absolute location, `..`, or a link out of the folder is refused naming the
-// tensor, and offset / length are checked against the file before anything is read.
+/// Loads the ONNX file at `path` (IoError when it cannot be read). Tensors stored as external
+/// data (data_location = EXTERNAL, as onnx.save_model writes with save_as_external_data) are
+/// read from files inside the model file's folder (symbolic links resolved); an absolute
+/// location, `..`, or a link out of the folder is refused naming the tensor, and offset / length
+/// are checked against the file before anything is read.
 Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options = {});
-// From bytes there is no folder: a model with external data fails with InvalidArgument.
+/// Loads an ONNX model from memory (the serialized ModelProto). There is no folder: a model with
+/// external data fails with InvalidArgument.
 Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options = {});
 
-// The operator types the loader converts (sorted), for messages and documentation.
+/// The operator types the loader converts (sorted), for messages and documentation.
 const std::vector<std::string>& supportedOnnxOperators();
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,32 +1,39 @@
 #pragma once
-// Resample (upsample/downsample) of the two innermost dims of an NCHW tensor by arbitrary scales.
+/// \file
+/// Resample (upsample/downsample) of the two innermost dims of an NCHW tensor by arbitrary scales.
+#include "mlplugin/export.h"
 #include "mlplugin/tensor_desc.h"
 
 #include <array>
 #include <string>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
+/// Nearest neighbour or bilinear interpolation.
 enum class ResampleMode : uint32_t { Nearest, Linear };
-// How an output coordinate maps to an input coordinate (ONNX Resize's coordinate_transformation_mode).
-// HalfPixelSymmetric (opset 19) shifts half_pixel by in/2 * (1 - out / (scale * in)), which
-// centres the sampling grid when the scale does not give a whole output size.
+/// How an output coordinate maps to an input coordinate (ONNX Resize's coordinate_transformation_mode).
+/// HalfPixelSymmetric (opset 19) shifts half_pixel by in/2 * (1 - out / (scale * in)), which
+/// centres the sampling grid when the scale does not give a whole output size.
 enum class CoordinateTransform : uint32_t { HalfPixel, AlignCorners, Asymmetric, PytorchHalfPixel, HalfPixelSymmetric };
+/// How ResampleMode::Nearest rounds the input coordinate (ONNX Resize's nearest_mode).
 enum class NearestRounding : uint32_t { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
 
+/// Resamples the two innermost dims (DML_RESAMPLE_OPERATOR_DESC, ONNX Resize).
 struct ResampleDesc {
-    std::string name;
-    TensorDesc input;   // [N, C, H, W]
-    TensorDesc output;  // [N, C, outH, outW]
-    ResampleMode mode = ResampleMode::Nearest;
-    CoordinateTransform transform = CoordinateTransform::HalfPixel;
-    NearestRounding rounding = NearestRounding::RoundPreferFloor;
-    // Output/input scale per spatial dim; 0 means outSize / inSize. A given scale must agree with
-    // the sizes: outSize = floor(inSize * scale), or round(inSize * scale) (ONNX Resize-18's
-    // keep_aspect_ratio_policy); the coordinate transforms use the scale as given, and
-    // AlignCorners / PytorchHalfPixel the resized length inSize * scale (ONNX's definition; it
-    // differs from outSize when the scale does not give a whole size).
+    std::string name;  ///< for messages and reports
+    TensorDesc input;   ///< [N, C, H, W]
+    TensorDesc output;  ///< [N, C, outH, outW]
+    ResampleMode mode = ResampleMode::Nearest;  ///< interpolation
+    CoordinateTransform transform = CoordinateTransform::HalfPixel;  ///< output -> input coordinates
+    NearestRounding rounding = NearestRounding::RoundPreferFloor;  ///< ResampleMode::Nearest only
+    /// Output/input scale per spatial dim; 0 means outSize / inSize. A given scale must agree
+    /// with the sizes: outSize = floor(inSize * scale), or round(inSize * scale) (ONNX
+    /// Resize-18's keep_aspect_ratio_policy); the coordinate transforms use the scale as given,
+    /// and AlignCorners / PytorchHalfPixel the resized length inSize * scale (ONNX's definition;
+    /// it differs from outSize when the scale does not give a whole size).
     std::array<float, 2> scales{0.0f, 0.0f};
 };
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,0 +1,66 @@
+// Structs and constants shared by the upscaler effect's C++ code and its GLSL shaders (C++ side:
+// static_asserts on the sizes in effects/src/upscaler_passes.cpp).
+#ifndef EFFECTS_UPSCALER_SHARED_H
+#define EFFECTS_UPSCALER_SHARED_H
+
+#ifdef __cplusplus
+#include <cstdint>
+namespace effects::gpu {
+struct vec2 { float x, y; };
+struct uvec2 { uint32_t x, y; };
+using uint = uint32_t;
+#define EFFECTS_CONST inline constexpr
+#else
+#define EFFECTS_CONST const
+#endif
+
+// Push-constant flags.
+EFFECTS_CONST uint FLAG_COLOR_SRGB = 1u;        // input colour holds sRGB-encoded values
+EFFECTS_CONST uint FLAG_HDR = 2u;               // input colour is unbounded (reversible tonemap while accumulating)
+EFFECTS_CONST uint FLAG_DEPTH_INVERTED = 4u;    // depth 1 near .. 0 far
+EFFECTS_CONST uint FLAG_HAS_REACTIVE = 8u;      // a reactive mask is bound
+EFFECTS_CONST uint FLAG_HISTORY_VALID = 16u;    // the history holds the previous frame (no reset)
+EFFECTS_CONST uint FLAG_WRITE_OUTPUT = 32u;     // the resolve writes the output (no sharpening pass after it)
+
+// The temporal network's tensors (docs/EFFECTS.md). Features and parameters live at the display
+// resolution rounded up to a multiple of 4r, stored space-to-depth by r (pixel-unshuffled, r = 1,
+// 2 or 4, read off the model): channel c * r * r + dy * r + dx of the 1/r-resolution tensor holds
+// value c of pixel (r x + dx, r y + dy).
+EFFECTS_CONST uint ML_FEATURES = 16u;           // per display pixel
+EFFECTS_CONST uint ML_PARAMS = 8u;              // per display pixel
+
+struct ReprojectPush {
+    uvec2 renderSize;
+    uvec2 prevRenderSize;
+    vec2 jitter;
+    vec2 prevJitter;
+    vec2 motionScale;
+    float cameraNear;
+    float cameraFar;        // 0: infinite
+    uint flags;
+    float depthTolerance;   // relative linear-depth difference beyond which history is rejected
+    uint pad0;
+    uint pad1;
+};
+
+struct ResolvePush {
+    uvec2 renderSize;
+    uvec2 displaySize;
+    vec2 jitter;
+    float exposure;
+    uint flags;
+    float maxHistoryWeight;  // cap of the accumulated sample weight (how long history lasts)
+    float clampGammaMoving;  // neighbourhood box half-width in standard deviations, moving pixels
+    float sharpness;         // 0..1 (sharpen pass)
+    uint tensorWidth;        // ML: the feature/parameter tensors' (padded) width and height
+    uint tensorHeight;
+    float clampGammaStatic;  // the box half-width where the content does not move
+    float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
+    uint tensorUnshuffle;    // ML: r, the space-to-depth factor of the tensors
+};
+
+#ifdef __cplusplus
+}  // namespace effects::gpu
+#undef EFFECTS_CONST
+#endif
+#endif
