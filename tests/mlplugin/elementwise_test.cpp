@@ -203,6 +203,8 @@ TEST_F(ElementWise, Fp16OpsAndMixedPrecision) {
     ElementWiseDesc act = unary(ElementWiseOp::Activation, hOdd, hOdd);
     act.activation = gelu();
     checkWithRanges(act, -3, 3);
+    act.activation = geluTanh();
+    checkWithRanges(act, -3, 3);
     // a fp16, b fp32 broadcast, out fp32 / fp16.
     checkWithRanges(binary(ElementWiseOp::Add, hOdd, TensorDesc::make(F32, {5, 1, 1}), TensorDesc::make(F32, {1, 5, 3, 3})), -1, 1);
     checkWithRanges(binary(ElementWiseOp::Divide, TensorDesc::make(F32, {1, 5, 3, 3}), TensorDesc::make(F16, {1, 5, 1, 3}), hOdd),
