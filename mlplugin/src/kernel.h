@@ -141,6 +141,7 @@ ConvolutionTuning convolutionTuning(const PlanContext&, const ConvolutionDesc& d
 Result<Plan> planGemm(const PlanContext&, const GemmDesc&);
 Result<Plan> planPooling(const PlanContext&, const PoolingDesc&);
 Result<Plan> planResample(const PlanContext&, const ResampleDesc&);
+Result<Plan> planGridSample(const PlanContext&, const GridSampleDesc&);
 Result<Plan> planDepthToSpace(const PlanContext&, const DepthToSpaceDesc&);
 Result<Plan> planSpaceToDepth(const PlanContext&, const SpaceToDepthDesc&);
 Result<Plan> planConcat(const PlanContext&, const ConcatDesc&);
@@ -195,6 +196,7 @@ Result<HostTensors> referenceConvolution(const ConvolutionDesc&, const HostTenso
 Result<HostTensors> referenceGemm(const GemmDesc&, const HostTensors& in);
 Result<HostTensors> referencePooling(const PoolingDesc&, const HostTensors& in);
 Result<HostTensors> referenceResample(const ResampleDesc&, const HostTensors& in);
+Result<HostTensors> referenceGridSample(const GridSampleDesc&, const HostTensors& in);
 Result<HostTensors> referenceDepthToSpace(const DepthToSpaceDesc&, const HostTensors& in);
 Result<HostTensors> referenceSpaceToDepth(const SpaceToDepthDesc&, const HostTensors& in);
 Result<HostTensors> referenceConcat(const ConcatDesc&, const HostTensors& in);

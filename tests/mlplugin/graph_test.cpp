@@ -135,6 +135,24 @@ TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
     optest::checkGraph(n.g, {});
 }
 
+// 8-D chains whose inputs broadcast along alternating dims: the fused kernel's loop keeps 8
+// dims, the outer 3 as specialization constants.
+TEST_P(GraphTest, EightDimensionalElementWiseChains) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    Net n{{}, GetParam()};
+    ValueId x = n.g.addInput("x", n.t({2, 1, 2, 1, 2, 1, 2, 1}));
+    ValueId y = n.g.addInput("y", n.t({1, 3, 1, 3, 1, 3, 1, 3}));
+    ValueId z = n.g.addInput("z", n.t({2, 3, 1, 1, 2, 3, 1, 1}));
+    ValueId a = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {x, y}).value()[0];
+    ValueId m = n.g.addNode(ElementWiseDesc{.name = "mul", .op = ElementWiseOp::Multiply}, {a, z}).value()[0];
+    ValueId t = n.g.addNode(ElementWiseDesc{.name = "tanh", .op = ElementWiseOp::Activation, .activation = tanhActivation()}, {m}).value()[0];
+    n.g.markOutput(t);
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
+    optest::checkGraph(n.g, {});
+}
+
 // Transposed convolutions become a sub-pixel convolution + depth-to-space (graph_fusion.cpp):
 // strides 2 and 3, kernels 3-9, pads with and without a phase offset, output padding, bias and
 // fused activation, several output channels, batch 2; and shapes the rewrite leaves alone (kernel
