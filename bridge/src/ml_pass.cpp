@@ -334,6 +334,12 @@ const MlPassStats& MlPass::stats() const { return *stats_; }
 const mlplugin::GraphDesc* MlPass::graph() const { return network_ ? &network_->graph : nullptr; }
 const mlplugin::CompiledGraph* MlPass::compiled() const { return network_ ? &network_->compiled : nullptr; }
 
+DataType MlPass::computeType() const {
+    if (desc_.dataType) return *desc_.dataType;
+    const mlplugin::Capabilities& caps = device_.capabilities();
+    return caps.fp16Storage && caps.fp16Arithmetic ? DataType::Float16 : DataType::Float32;
+}
+
 MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const std::string who = "MlPass '" + desc_.name + "'";
     if (images.output == engine::kInvalidResource) throw engine::Error(who + ": no output image");
@@ -356,7 +362,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             mlplugin::OnnxLoadOptions options;
             options.freeDimensions[desc_.heightDim] = h;
             options.freeDimensions[desc_.widthDim] = w;
-            options.computeType = desc_.dataType;
+            options.computeType = computeType();
             std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
             net->graph = std::move(take(mlplugin::loadOnnx(desc_.onnxBytes, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
 #endif
@@ -473,7 +479,9 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         if (net->fp16 && !conversions_->fp16Supported())
             throw engine::Error(engine::ErrorCode::Unsupported, who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
 
-        net->compiled = take(mlplugin::compileGraph(device_, g, desc_.compileFlags), who + ": compileGraph at " + extent(images.inputExtent));
+        uint32_t flags = desc_.compileFlags;
+        if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
+        net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
         ++stats_->compilations;
         net->props = net->compiled.op->bindingProperties();
         net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");

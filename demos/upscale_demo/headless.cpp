@@ -151,8 +151,8 @@ struct HeadlessGpu {
             mlDenoiser.reset();
         }
         if ((c.ml || c.mlDenoise) && !mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
-        if (c.ml && !mlUpscaler) mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
-        if (c.mlDenoise && !mlDenoiser) mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
+        if (c.ml && !mlUpscaler) mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model, o.mlPrecision));
+        if (c.mlDenoise && !mlDenoiser) mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel, o.mlPrecision));
         if ((c.taau || c.mlTemporal) && (!temporalUpscaler || temporalIsMl != c.mlTemporal)) {
             Options t = o;
             t.taau = c.taau;

@@ -123,7 +123,7 @@ struct WindowedApp {
             std::printf("ML upscaler not available: %s\n", model.problem.c_str());
             return false;
         }
-        gpu->mlUpscaler = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string()));
+        gpu->mlUpscaler = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string(), o.mlPrecision));
         return true;
     }
     bool loadMlDenoiser() {
@@ -132,7 +132,7 @@ struct WindowedApp {
             std::printf("ML denoiser not available: %s\n", model.problem.c_str());
             return false;
         }
-        gpu->mlDenoiser = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string()));
+        gpu->mlDenoiser = std::make_unique<bridge::MlPass>(gpu->ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string(), o.mlPrecision));
         return true;
     }
 

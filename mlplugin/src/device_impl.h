@@ -57,6 +57,7 @@ public:
     Result<std::unique_ptr<OperatorInitializer>> createOperatorInitializer(std::span<CompiledOperator* const> operators) override;
     Result<std::unique_ptr<BindingTable>> createBindingTable(const BindingTableDesc& desc) override;
     Result<std::unique_ptr<CommandRecorder>> createCommandRecorder() override;
+    void setTuningTable(std::shared_ptr<const TuningTable> table) override { tuning_ = std::move(table); }
 
     const VulkanFunctions& fns() const { return fns_; }
     VkDevice vkDevice() const { return device_; }
@@ -81,6 +82,7 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     uint32_t flags_ = 0;
     Capabilities caps_;
+    std::shared_ptr<const TuningTable> tuning_;
     FeatureLevel featureLevel_;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;

@@ -36,7 +36,7 @@ namespace mlplugin::detail {
     X(vkCmdBindDescriptorSets)         \
     X(vkCmdPushConstants)              \
     X(vkCmdDispatch)                   \
-    X(vkCmdPipelineBarrier2)
+    X(vkCmdPipelineBarrier)
 
 struct VulkanFunctions {
 #define MLP_DECLARE(name) PFN_##name name = nullptr;

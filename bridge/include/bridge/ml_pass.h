@@ -48,6 +48,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -66,7 +67,11 @@ struct MlPassDesc {
     GraphFn buildGraph;  ///< a graph built in code per input extent
     std::string heightDim = "H";  ///< ONNX free dim set to the input height
     std::string widthDim = "W";   ///< ONNX free dim set to the input width
-    mlplugin::DataType dataType = mlplugin::DataType::Float32;  ///< ONNX tensors (buildGraph: its own descs)
+    /// ONNX tensors (buildGraph: its own descs). Unset: fp16 where the device has fp16 storage and
+    /// arithmetic, compiled with ExecutionFlagAllowHalfPrecisionComputation (what ml_bench
+    /// measures as fastest and docs/QUALITY.md shows loses no PSNR on the shipped networks);
+    /// fp32 elsewhere.
+    std::optional<mlplugin::DataType> dataType;
     uint32_t compileFlags = 0;  ///< mlplugin::ExecutionFlags | GraphCompileFlags
     std::vector<TensorInput> inputs;  ///< one per graph input
     TensorOutput output;  ///< how the graph output becomes the output image
@@ -106,8 +111,8 @@ struct MlPassStats {
 /// A network as frame-graph passes; see the file description.
 class MlPass {
 public:
-    /// Loads or builds the model (compiled at the first addPasses()); throws std::runtime_error naming
-    /// the problem (a missing file, a bad binding).
+    /// Loads or builds the model (compiled at the first addPasses()); throws engine::Error naming
+    /// the problem (IoError: a missing file; InvalidArgument: a bad binding).
     MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc);
     ~MlPass();
     MlPass(const MlPass&) = delete;
@@ -130,6 +135,9 @@ public:
 
     struct Network;
     struct Conversions;
+
+    // The ONNX tensors' type: desc.dataType, else fp16 where the device has it.
+    mlplugin::DataType computeType() const;
 
 private:
     engine::Context& ctx_;

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 #include <fstream>
 
 namespace mlplugin::onnx_detail {
@@ -38,7 +39,7 @@ using namespace onnx_detail;
 
 Error invalidModel(std::string m) { return {ErrorCode::InvalidModel, std::move(m)}; }
 
-constexpr int64_t kMinOpset = 6, kMaxOpset = 17;
+constexpr int64_t kMinOpset = 6, kMaxOpset = 21;
 
 Result<int64_t> defaultOpset(const onnx::ModelProto& model) {
     int64_t opset = -1;
@@ -182,9 +183,7 @@ Status markOutputs(Loader& loader, const onnx::GraphProto& g, OnnxModel& model) 
     return {};
 }
 
-}  // namespace
-
-Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) {
+Result<OnnxModel> loadModel(std::span<const uint8_t> bytes, const OnnxLoadOptions& options, const ExternalDataSource& external) {
     if (bytes.size() > kMaxOnnxFileBytes)
         return invalidModel("model is " + std::to_string(bytes.size()) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
     onnx::ModelProto model;
@@ -203,11 +202,11 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
     const onnx::GraphProto& g = model.graph();
     if (g.sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
 
-    Loader loader(result.graph, *opset, options.computeType);
+    Loader loader(result.graph, *opset, options.computeType, external);
     for (const auto& t : g.initializer()) {
         if (t.name().empty()) return invalidModel("an initializer has no name");
         if (loader.has(t.name())) return invalidModel("initializer '" + t.name() + "' is defined twice");
-        auto h = hostFromTensorProto(t, "initializer '" + t.name() + "'");
+        auto h = hostFromTensorProto(t, "initializer '" + t.name() + "'", external);
         if (!h) return h.error();
         loader.define(t.name(), {std::move(*h), {}, kNoValue});
     }
@@ -233,6 +232,11 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
     return result;
 }
 
+}  // namespace
+
+// From bytes there is no folder: tensors with external data are refused.
+Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) { return loadModel(bytes, options, {}); }
+
 Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options) {
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
@@ -243,7 +247,11 @@ Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& o
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     file.seekg(0);
     if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    auto model = loadOnnx(bytes, options);
+    // External data is read from the folder of the model file, symbolic links resolved.
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::canonical(path, ec);
+    if (ec) return Error{ErrorCode::IoError, "cannot resolve '" + path + "' (" + ec.message() + ")"};
+    auto model = loadModel(bytes, options, {canonical.parent_path()});
     if (!model) return Error{model.error().code, path + ": " + model.error().message};
     return model;
 }
