@@ -18,7 +18,7 @@ if(TARGET upscale_demo AND TARGET mlplugin_onnx)
   set_tests_properties(demo_cli.ml_upscaler PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
   # Device loss with both networks in the frame: the plugin device, the networks and their
   # weights are made again on the new context.
-  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|5|--width|64|--height|48|--mode|ml|--denoise|ml|--simulate-device-loss|2|--validation|--no-images|--out|${_out}/lost_ml")
+  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|5|--width|64|--height|48|--mode|ml|--denoise|ml|--ml-precision|fp32|--simulate-device-loss|2|--validation|--no-images|--out|${_out}/lost_ml")
   add_test(NAME demo_cli.device_lost_ml
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=0
                    "-DEXPECT_OUTPUT=device lost at frame 2 \\(simulated\\).*recovered: recreated the device and every resource in [0-9.]+ s; continuing with frame 3.*rendered 2 frame\\(s\\) 32x24 -> 64x48 \\(ml\\), denoise ml"
