@@ -95,21 +95,7 @@ private:
 };
 
 Status SingleFrameUpscaler::init() {
-    const EffectDevice& d = desc_.device;
-    mlplugin::DeviceDesc md;
-    md.instance = d.instance;
-    md.physicalDevice = d.physicalDevice;
-    md.device = d.device;
-    md.queueFamilyIndex = d.queueFamilyIndex;
-    md.getInstanceProcAddr = d.getInstanceProcAddr;
-    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
-    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
-    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
-    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
-    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
-    auto device = mlplugin::createDevice(md);
-    if (!device) return Error{device.error().code, std::string(kWho) + ": " + device.error().message, device.error().vkResult};
-    mlDevice_ = std::move(*device);
+    MLP_TRY(take(createPluginDevice(desc_.device, kWho), mlDevice_));
     const mlplugin::Capabilities& caps = mlDevice_->capabilities();
     NetworkDesc nd;
     nd.who = kWho;

@@ -18,6 +18,23 @@ std::string shapeString(const std::vector<uint32_t>& s) {
 
 }  // namespace
 
+Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& d, const std::string& who) {
+    mlplugin::DeviceDesc md;
+    md.instance = d.instance;
+    md.physicalDevice = d.physicalDevice;
+    md.device = d.device;
+    md.queueFamilyIndex = d.queueFamilyIndex;
+    md.getInstanceProcAddr = d.getInstanceProcAddr;
+    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
+    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
+    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
+    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
+    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
+    auto device = mlplugin::createDevice(md);
+    if (!device) return Error{device.error().code, who + ": " + device.error().message, device.error().vkResult};
+    return std::move(*device);
+}
+
 Result<std::vector<uint8_t>> readModelFile(const std::string& path, const std::string& who) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return Error{ErrorCode::IoError, who + ": cannot open the model file '" + path + "'", VK_SUCCESS};

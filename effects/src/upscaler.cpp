@@ -201,21 +201,7 @@ Status TemporalUpscaler::init() {
             return vkFailure(r, "upscaler: creating a sampler");
     }
     if (ml()) {
-        const EffectDevice& d = desc_.device;
-        mlplugin::DeviceDesc md;
-        md.instance = d.instance;
-        md.physicalDevice = d.physicalDevice;
-        md.device = d.device;
-        md.queueFamilyIndex = d.queueFamilyIndex;
-        md.getInstanceProcAddr = d.getInstanceProcAddr;
-        md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
-        md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
-        md.shaderFloat16Enabled = d.shaderFloat16Enabled;
-        md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
-        md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
-        auto device = mlplugin::createDevice(md);
-        if (!device) return Error{device.error().code, "upscaler (ml-temporal): " + device.error().message, device.error().vkResult};
-        mlDevice_ = std::move(*device);
+        MLP_TRY(take(createPluginDevice(desc_.device, "upscaler (ml-temporal)"), mlDevice_));
     }
     const VkExtent2D render = desc_.maxRenderSize;
     MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[0]));
