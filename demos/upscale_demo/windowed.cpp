@@ -6,6 +6,7 @@
 #include "engine/error.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
+#include "engine/jitter.h"
 #include "engine/renderer.h"
 #include "engine/swapchain.h"
 #include "engine/window.h"
@@ -25,7 +26,7 @@ namespace {
 constexpr uint32_t kFramesInFlight = 2;
 // --cycle-modes: one key every kCycleFrames frames, covering every mode, toggle and view.
 constexpr uint32_t kCycleFrames = 3;
-constexpr char kCycleKeys[] = "3DSZ\tO2O1SS4D2SZ";
+constexpr char kCycleKeys[] = "3DSZ\tO2O1SS4D2SZ5SZO6SS1";
 // A device lost again this many times without a frame presented in between is given up on.
 constexpr uint32_t kMaxLossesWithoutProgress = 3;
 
@@ -66,6 +67,7 @@ struct WindowedGpu {
     // The networks and the view pass outlive the renderer: its frame graph records their passes.
     std::unique_ptr<mlplugin::Device> mlDevice;
     std::unique_ptr<bridge::MlPass> mlUpscaler, mlDenoiser;
+    std::unique_ptr<bridge::EffectUpscaler> taau, mlTemporal;  // the temporal modes (keys 5, 6)
     ViewPass view;
     engine::Renderer renderer;
     engine::Frames frames;  // last: destroyed first, waiting for the GPU before anything it uses goes
@@ -89,8 +91,10 @@ struct WindowedApp {
     std::unique_ptr<WindowedGpu> gpu;
 
     // What the keys switch (kept across a device loss, as are the view settings).
+    enum class Temporal { Off, Taau, Ml };
     engine::UpscaleMode mode;
     bool ml, denoise;
+    Temporal temporal = Temporal::Off;
     FrameClock clock;
     uint32_t lossesWithoutProgress = 0;
     bool lossSimulated = false;
@@ -104,12 +108,40 @@ struct WindowedApp {
           ml(false),
           denoise(o.denoise != engine::DenoiseMode::Off || o.mlDenoise) {
         if (o.ml) ml = loadMlUpscaler();
+        if (o.taau) temporal = Temporal::Taau;
+        if (o.mlTemporal && loadTemporal(Temporal::Ml)) temporal = Temporal::Ml;
         if (o.mlDenoise && !loadMlDenoiser()) denoise = false;
         applyModes();
     }
 
     std::string denoiseName() const { return !denoise ? "off" : gpu->mlDenoiser ? "ml" : "atrous"; }
-    std::string modeName() const { return ml ? "ml" : engine::toString(mode); }
+    std::string modeName() const {
+        if (temporal != Temporal::Off) return temporal == Temporal::Taau ? "taau" : "ml-temporal";
+        return ml ? "ml" : engine::toString(mode);
+    }
+
+    // The temporal upscaler effect of `which`, made on first use. False (with a message) when the
+    // temporal model is missing.
+    bool loadTemporal(Temporal which) {
+        std::unique_ptr<bridge::EffectUpscaler>& slot = which == Temporal::Taau ? gpu->taau : gpu->mlTemporal;
+        if (slot) return true;
+        Options opts = o;
+        opts.taau = which == Temporal::Taau;
+        opts.mlTemporal = which == Temporal::Ml;
+        if (opts.mlTemporal) {
+            ModelLocation model = resolveModel(o.temporalModel, kTemporalModel);
+            if (!model) {
+                std::printf("temporal ML upscaler not available: %s\n", model.problem.c_str());
+                return false;
+            }
+            opts.temporalModel = model.path.string();
+        }
+        slot = std::make_unique<bridge::EffectUpscaler>(gpu->ctx, temporalUpscalerDesc(opts, &gpu->frames.deletion()));
+        return true;
+    }
+    bridge::EffectUpscaler* temporalUpscaler() const {
+        return temporal == Temporal::Taau ? gpu->taau.get() : temporal == Temporal::Ml ? gpu->mlTemporal.get() : nullptr;
+    }
 
     mlplugin::Device& mlDeviceRef() {
         if (!gpu->mlDevice) gpu->mlDevice = bridge::createDevice(gpu->ctx, o.validation);
@@ -140,8 +172,11 @@ struct WindowedApp {
     // sets go at build(): wait for the frames that use them first.
     void applyModes() {
         gpu->frames.waitIdle();
-        gpu->renderer.setUpscaleMode(ml ? engine::UpscaleMode::Bilinear : mode);  // ml: scaled render; MlPass replaces the filter
-        gpu->renderer.setUpscaler(ml ? gpu->mlUpscaler->upscaler() : engine::UpscalerFn{});
+        if (temporal != Temporal::Off && !temporalUpscaler()) loadTemporal(temporal);
+        bridge::EffectUpscaler* effect = temporalUpscaler();
+        // ml and the temporal modes: scaled render, their pass replaces the filter
+        gpu->renderer.setUpscaleMode(ml || effect ? engine::UpscaleMode::Bilinear : mode);
+        gpu->renderer.setUpscaler(effect ? effect->upscaler() : ml ? gpu->mlUpscaler->upscaler() : engine::UpscalerFn{});
         // The ML denoiser only fits some extents: a-trous stands in for it at the others.
         bool mlFits = true;
         if (denoise && gpu->mlDenoiser) {
@@ -159,21 +194,31 @@ struct WindowedApp {
 
     std::string splitName() const { return modeName() + " | " + (gpu->view.settings.sideBBicubic ? "bicubic" : "bilinear"); }
 
-    // Keys and --cycle-modes: 1-4 output mode, D denoiser, S split, Tab side B, Z zoom, O overlay.
+    // Keys and --cycle-modes: 1-4 output mode, 5 TAAU, 6 temporal ML, D denoiser, S split, Tab
+    // side B, Z zoom, O overlay.
     void handleKey(char key) {
         switch (key) {
-        case '1': mode = engine::UpscaleMode::Native, ml = false; break;
-        case '2': mode = engine::UpscaleMode::Bilinear, ml = false; break;
-        case '3': mode = engine::UpscaleMode::Bicubic, ml = false; break;
+        case '1': mode = engine::UpscaleMode::Native, ml = false, temporal = Temporal::Off; break;
+        case '2': mode = engine::UpscaleMode::Bilinear, ml = false, temporal = Temporal::Off; break;
+        case '3': mode = engine::UpscaleMode::Bicubic, ml = false, temporal = Temporal::Off; break;
         case '4':
             if (!loadMlUpscaler()) return;
             ml = true;
+            temporal = Temporal::Off;
             break;
+        case '5':
+        case '6': {
+            Temporal which = key == '5' ? Temporal::Taau : Temporal::Ml;
+            if (!loadTemporal(which)) return;
+            temporal = which;
+            ml = false;
+            break;
+        }
         case 'D': denoise = !denoise; break;
         case 'S':
             gpu->view.settings.split = !gpu->view.settings.split;
-            if (gpu->view.settings.split && !ml && mode == engine::UpscaleMode::Native)
-                std::printf("split view compares output filters: it needs an upscaling mode (2-4), not native\n");
+            if (gpu->view.settings.split && !ml && temporal == Temporal::Off && mode == engine::UpscaleMode::Native)
+                std::printf("split view compares output filters: it needs an upscaling mode (2-6), not native\n");
             break;
         case '\t': gpu->view.settings.sideBBicubic = !gpu->view.settings.sideBBicubic; break;
         case 'Z': gpu->view.settings.zoom = !gpu->view.settings.zoom; break;
@@ -192,6 +237,7 @@ struct WindowedApp {
     void fallBack(const char* why) {
         std::printf("cannot switch: %s; back to bilinear without ML\n", why);
         ml = false;
+        temporal = Temporal::Off;
         mode = engine::UpscaleMode::Bilinear;
         if (gpu->mlDenoiser) denoise = false;
         applyModes();
@@ -228,7 +274,12 @@ struct WindowedApp {
         uint32_t cx = gpu->renderer.outputExtent().width / 2, cy = gpu->renderer.outputExtent().height / 2;
         window.cursorPosition(cx, cy);  // the lens follows the cursor while it is in the window
         gpu->view.setFrame(gpu->renderer.graph(), f.slot, *f.descriptors, gpu->view.settings.overlay ? overlayText() : std::vector<std::string>{}, cx, cy);
-        gpu->renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(setup.path, index, o.fps, o.startTime), &gpu->timer, image->image, image->view);
+        engine::FrameParams params = engine::FrameParams::onPath(setup.path, index, o.fps, o.startTime);
+        if (temporal != Temporal::Off) {  // the temporal modes sample a new sub-pixel offset every frame
+            uint32_t phases = engine::jitterPhaseCount(gpu->renderer.renderExtent().width, gpu->renderer.outputExtent().width);
+            params.jitterPixels = engine::haltonJitter(index, phases);
+        }
+        gpu->renderer.record(f.cmd, f.slot, params, &gpu->timer, image->image, image->view);
         VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
         wait.semaphore = image->acquired;
         wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -257,7 +308,7 @@ struct WindowedApp {
         gpu->view.settings = settings;
         if (ml) ml = loadMlUpscaler();
         if (mlDenoiser) loadMlDenoiser();
-        applyModes();
+        applyModes();  // makes the temporal upscaler of the current mode again
         std::printf("recovered: recreated the device, the swapchain and every resource in %.2f s; still running\n",
                     std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count());
     }
