@@ -6,4 +6,9 @@ function(vkml_warnings target)
   if(CMAKE_CXX_COMPILER_ID STREQUAL "GNU" AND CMAKE_CXX_COMPILER_VERSION VERSION_LESS 13)
     target_compile_options(${target} PRIVATE -Wno-restrict)
   endif()
+  # __FILE__ (error messages name the failing call's source) and debug info must not carry the
+  # checkout's absolute path into installed binaries: tools/check_package.sh rejects any that do.
+  target_compile_options(${target} PRIVATE
+    -ffile-prefix-map=${PROJECT_SOURCE_DIR}/=
+    -ffile-prefix-map=${PROJECT_BINARY_DIR}/=build/)
 endfunction()
