@@ -60,12 +60,12 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     std::unique_ptr<mlplugin::Device> mlDevice;
     std::unique_ptr<bridge::MlPass> mlUpscaler;
     if (o.ml) {
-        mlDevice = bridge::createDevice(ctx, o.validation);
+        mlDevice = createMlDevice(ctx, o);
         mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
     }
     std::unique_ptr<bridge::MlPass> mlDenoiser;
     if (o.mlDenoise) {
-        if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
+        if (!mlDevice) mlDevice = createMlDevice(ctx, o);
         mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
     }
     engine::Renderer renderer(ctx, rendererDesc(o));
@@ -78,6 +78,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
     // only a frame that outlasts this is reported as a hang.
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = o.channels, .framesInFlight = kFramesInFlight});
+    if (mlDevice) savePipelineCache(*mlDevice, o);  // the networks are compiled now
 
     // Which frame each slot holds, so its read-back is written when the slot comes round again.
     std::vector<std::optional<uint64_t>> pending(kFramesInFlight);

@@ -1,6 +1,23 @@
 #include "ml_models.h"
 
+#include "bridge/graph_session.h"
+#include "bridge/pipeline_cache_file.h"
+
+#include <cstdio>
+
 namespace demo {
+
+std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Options& o) {
+    const std::vector<uint8_t> cache = o.pipelineCache.empty() ? std::vector<uint8_t>{} : bridge::readPipelineCacheFile(o.pipelineCache);
+    std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation, cache);
+    if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Rejected)
+        std::printf("pipeline cache: %s ignored, %s\n", o.pipelineCache.c_str(), device->pipelineCacheRejection().c_str());
+    return device;
+}
+
+void savePipelineCache(const mlplugin::Device& device, const Options& o) {
+    if (!o.pipelineCache.empty()) bridge::writePipelineCacheFile(o.pipelineCache, device);
+}
 
 std::string defaultUpscalerModel() { return VKML_DEFAULT_UPSCALER_MODEL; }
 std::string defaultDenoiserModel() { return VKML_DEFAULT_DENOISER_MODEL; }

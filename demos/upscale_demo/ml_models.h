@@ -2,7 +2,9 @@
 // The demo's networks as bridge::MlPass descriptions: the tensor contracts of the x2 upscaler
 // and the denoiser trained by tools/train (docs/BRIDGE.md).
 #include "bridge/ml_pass.h"
+#include "options.h"
 
+#include <memory>
 #include <string>
 
 namespace demo {
@@ -15,6 +17,12 @@ bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
 
 // Empty when the denoiser can run at this render extent, else a sentence saying why not.
 std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);
+
+// The plugin device of the ML passes, its pipeline cache restored from --pipeline-cache when
+// that file exists and fits (a file that does not is reported and ignored).
+std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Options& o);
+// Saves the device's pipeline cache to --pipeline-cache (nothing without it).
+void savePipelineCache(const mlplugin::Device& device, const Options& o);
 
 std::string defaultUpscalerModel();
 std::string defaultDenoiserModel();

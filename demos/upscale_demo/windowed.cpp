@@ -93,7 +93,7 @@ struct WindowedApp {
     std::string modeName() const { return ml ? "ml" : engine::toString(mode); }
 
     mlplugin::Device& mlDeviceRef() {
-        if (!mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
+        if (!mlDevice) mlDevice = createMlDevice(ctx, o);
         return *mlDevice;
     }
     // False (with a message) when the model file is missing: the mode stays as it was.
@@ -245,6 +245,7 @@ struct WindowedApp {
             else recreate();
         }
         frames.waitIdle();
+        if (mlDevice) savePipelineCache(*mlDevice, o);
         for (uint32_t s = 0; s < kFramesInFlight; ++s) timer.collect(s);
         std::printf("presented %u frame(s) on %s, final size %ux%u\n", presented, ctx.deviceName().c_str(),
                     swapchain.extent().width, swapchain.extent().height);

@@ -6,6 +6,7 @@
 #include "engine/scene.h"
 
 #include <engine_shaders.h>
+#include <vkutil/pipeline.h>
 
 #include <array>
 #include <span>
@@ -14,13 +15,11 @@
 namespace engine {
 namespace {
 
+// A shader module for the duration of one graphics pipeline creation.
 class ShaderModule {
 public:
     ShaderModule(VkDevice device, std::span<const uint32_t> code) : device_(device) {
-        VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        ci.codeSize = code.size_bytes();
-        ci.pCode = code.data();
-        ENGINE_VK(vkCreateShaderModule(device, &ci, nullptr, &module_));
+        ENGINE_VK(vkutil::createShaderModule(device, code, &module_));
     }
     ~ShaderModule() { vkDestroyShaderModule(device_, module_, nullptr); }
     ShaderModule(const ShaderModule&) = delete;
@@ -33,35 +32,21 @@ private:
 };
 
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const VkDescriptorType> bindings, VkShaderStageFlags stages) {
-    std::vector<VkDescriptorSetLayoutBinding> b;
-    for (uint32_t i = 0; i < bindings.size(); ++i) b.push_back({i, bindings[i], 1, stages, nullptr});
-    VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    ci.bindingCount = uint32_t(b.size());
-    ci.pBindings = b.data();
     VkDescriptorSetLayout layout;
-    ENGINE_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, &layout));
+    ENGINE_VK(vkutil::createDescriptorSetLayout(device, bindings, stages, &layout));
     return layout;
 }
 
 VkPipelineLayout createLayout(VkDevice device, VkDescriptorSetLayout set, uint32_t pushSize, VkShaderStageFlags stages) {
-    VkPushConstantRange range{stages, 0, pushSize};
-    VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    ci.setLayoutCount = set ? 1 : 0;
-    ci.pSetLayouts = &set;
-    ci.pushConstantRangeCount = 1;
-    ci.pPushConstantRanges = &range;
     VkPipelineLayout layout;
-    ENGINE_VK(vkCreatePipelineLayout(device, &ci, nullptr, &layout));
+    ENGINE_VK(vkutil::createPipelineLayout(
+        device, {.setLayouts = {&set, set ? 1u : 0u}, .pushConstantBytes = pushSize, .pushConstantStages = stages}, &layout));
     return layout;
 }
 
-VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code, const VkSpecializationInfo* spec) {
-    ShaderModule module(device, code);
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module.get(), "main", spec};
-    ci.layout = layout;
+VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code, std::span<const uint32_t> spec = {}) {
     VkPipeline pipeline;
-    ENGINE_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    ENGINE_VK(vkutil::createComputePipeline(device, {.layout = layout, .spirv = code, .specialization = spec}, &pipeline));
     return pipeline;
 }
 
@@ -176,22 +161,21 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
             VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
         lighting.setLayout = createSetLayout(device_, lightingBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         lighting.layout = createLayout(device_, lighting.setLayout, sizeof(gpu::LightingPush), VK_SHADER_STAGE_COMPUTE_BIT);
-        lighting.pipeline = createCompute(device_, lighting.layout, shaders::lighting_comp(), nullptr);
+        lighting.pipeline = createCompute(device_, lighting.layout, shaders::lighting_comp());
 
         const VkDescriptorType upscaleBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
         VkDescriptorSetLayout upscaleSet = createSetLayout(device_, upscaleBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         VkPipelineLayout upscaleLayout = createLayout(device_, upscaleSet, sizeof(gpu::UpscalePush), VK_SHADER_STAGE_COMPUTE_BIT);
         for (auto [p, filter] : {std::pair{&upscaleBilinear, gpu::UPSCALE_BILINEAR}, std::pair{&upscaleBicubic, gpu::UPSCALE_BICUBIC}}) {
-            VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-            VkSpecializationInfo spec{1, &entry, sizeof(uint32_t), &filter};
+            const uint32_t spec[] = {uint32_t(filter)};
             p->setLayout = upscaleSet;
             p->layout = upscaleLayout;
-            p->pipeline = createCompute(device_, upscaleLayout, shaders::upscale_comp(), &spec);
+            p->pipeline = createCompute(device_, upscaleLayout, shaders::upscale_comp(), spec);
         }
 
         encodeCompute.setLayout = upscaleSet;
         encodeCompute.layout = upscaleLayout;
-        encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp(), nullptr);
+        encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp());
 
         const VkDescriptorType atrousBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -199,7 +183,7 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
             VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
         atrous.setLayout = createSetLayout(device_, atrousBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         atrous.layout = createLayout(device_, atrous.setLayout, sizeof(gpu::AtrousPush), VK_SHADER_STAGE_COMPUTE_BIT);
-        atrous.pipeline = createCompute(device_, atrous.layout, shaders::atrous_comp(), nullptr);
+        atrous.pipeline = createCompute(device_, atrous.layout, shaders::atrous_comp());
 
         const VkDescriptorType encodeBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         encode.setLayout = createSetLayout(device_, encodeBindings, VK_SHADER_STAGE_FRAGMENT_BIT);

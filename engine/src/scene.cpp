@@ -3,6 +3,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <vkutil/barrier.h>
+
 #include <cmath>
 #include <cstring>
 
@@ -251,15 +253,8 @@ GpuScene::GpuScene(const Context& ctx, const SceneGeometry& geometry) {
             vkCmdCopyBuffer(cmd, staging.handle(), gpu.handle(), 1, &region);
             // Makes the copy visible to every later submission (the fence alone orders the
             // host, not the device's caches).
-            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-            mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-            mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-            mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.memoryBarrierCount = 1;
-            dep.pMemoryBarriers = &mb;
-            vkCmdPipelineBarrier2(cmd, &dep);
+            vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                                  VK_ACCESS_2_MEMORY_READ_BIT);
         });
         return gpu;
     };

@@ -24,6 +24,9 @@ namespace mlplugin::detail {
     X(vkCreateShaderModule)            \
     X(vkDestroyShaderModule)           \
     X(vkCreateComputePipelines)        \
+    X(vkCreatePipelineCache)           \
+    X(vkDestroyPipelineCache)          \
+    X(vkGetPipelineCacheData)          \
     X(vkDestroyPipeline)               \
     X(vkCreateBuffer)                  \
     X(vkDestroyBuffer)                 \

@@ -11,6 +11,9 @@
 #include "engine/gpu_timer.h"
 #include "fg_test_shaders.h"
 
+#include <vkutil/descriptors.h>
+#include <vkutil/pipeline.h>
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -29,32 +32,9 @@ class Kernel {
 public:
     Kernel(VkDevice device, std::span<const uint32_t> spirv, std::vector<VkDescriptorType> bindings, uint32_t pushBytes)
         : device_(device) {
-        std::vector<VkDescriptorSetLayoutBinding> b;
-        for (uint32_t i = 0; i < bindings.size(); ++i)
-            b.push_back({i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dci.bindingCount = uint32_t(b.size());
-        dci.pBindings = b.data();
-        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        lci.setLayoutCount = 1;
-        lci.pSetLayouts = &setLayout;
-        lci.pushConstantRangeCount = 1;
-        lci.pPushConstantRanges = &range;
-        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
-        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        mci.codeSize = spirv.size_bytes();
-        mci.pCode = spirv.data();
-        VkShaderModule module = VK_NULL_HANDLE;
-        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &module));
-        VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-                     "main", nullptr};
-        pci.layout = layout;
-        const VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
-        vkDestroyShaderModule(device_, module, nullptr);
-        ENGINE_VK(r);
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device_, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &setLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device_, {.setLayouts = {&setLayout, 1}, .pushConstantBytes = pushBytes}, &layout));
+        ENGINE_VK(vkutil::createComputePipeline(device_, {.layout = layout, .spirv = spirv}, &pipeline));
     }
     ~Kernel() {
         vkDestroyPipeline(device_, pipeline, nullptr);
@@ -76,16 +56,9 @@ public:
     FullscreenPipeline(VkDevice device, VkFormat colorFormat) : device_(device) {
         VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
         ENGINE_VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
-        const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                                   nullptr};
-        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dci.bindingCount = 1;
-        dci.pBindings = &binding;
-        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
-        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        lci.setLayoutCount = 1;
-        lci.pSetLayouts = &setLayout;
-        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
+        const VkDescriptorType binding = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device_, {&binding, 1}, VK_SHADER_STAGE_FRAGMENT_BIT, &setLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device_, {.setLayouts = {&setLayout, 1}}, &layout));
 
         VkShaderModule modules[2] = {module(fgtest::shaders::fg_fullscreen_vert()), module(fgtest::shaders::fg_swizzle_frag())};
         VkPipelineShaderStageCreateInfo stages[2] = {
@@ -142,11 +115,8 @@ public:
 
 private:
     VkShaderModule module(std::span<const uint32_t> spirv) const {
-        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        mci.codeSize = spirv.size_bytes();
-        mci.pCode = spirv.data();
         VkShaderModule m = VK_NULL_HANDLE;
-        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &m));
+        ENGINE_VK(vkutil::createShaderModule(device_, spirv, &m));
         return m;
     }
     VkDevice device_;
@@ -234,16 +204,7 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     auto runBufferKernel = [&](engine::PassContext& pc, engine::ResourceHandle src, engine::ResourceHandle dst, BufferPush push) {
         const VkDescriptorSet set = frame->descriptors->allocate(bufferKernel.setLayout);
         const VkDescriptorBufferInfo infos[2] = {{pc.buffer(src), 0, VK_WHOLE_SIZE}, {pc.buffer(dst), 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet writes[2];
-        for (uint32_t i = 0; i < 2; ++i) {
-            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[i].dstSet = set;
-            writes[i].dstBinding = i;
-            writes[i].descriptorCount = 1;
-            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[i].pBufferInfo = &infos[i];
-        }
-        vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
+        vkutil::DescriptorWrites(set).buffers(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, infos).update(device);
         const VkCommandBuffer cmd = pc.commandBuffer();
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.pipeline);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.layout, 0, 1, &set, 0, nullptr);
@@ -252,13 +213,7 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     };
     auto runImageKernel = [&](engine::PassContext& pc, engine::ResourceHandle image, uint32_t tag) {
         const VkDescriptorSet set = frame->descriptors->allocate(imageKernel.setLayout);
-        const VkDescriptorImageInfo info{VK_NULL_HANDLE, pc.imageView(image), VK_IMAGE_LAYOUT_GENERAL};
-        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        write.dstSet = set;
-        write.descriptorCount = 1;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        write.pImageInfo = &info;
-        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        vkutil::DescriptorWrites(set).image(0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, pc.imageView(image), VK_IMAGE_LAYOUT_GENERAL}).update(device);
         const VkCommandBuffer cmd = pc.commandBuffer();
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.pipeline);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.layout, 0, 1, &set, 0, nullptr);
@@ -333,13 +288,9 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     draw.record = [&](engine::PassContext& pc) {
         const VkCommandBuffer cmd = pc.commandBuffer();
         const VkDescriptorSet set = frame->descriptors->allocate(swizzle.setLayout);
-        const VkDescriptorImageInfo info{swizzle.sampler, pc.imageView(paint), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        write.dstSet = set;
-        write.descriptorCount = 1;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        write.pImageInfo = &info;
-        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        vkutil::DescriptorWrites(set)
+            .image(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {swizzle.sampler, pc.imageView(paint), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL})
+            .update(device);
         const VkExtent2D extent = pc.renderExtent();
         const VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
         const VkRect2D scissor{{0, 0}, extent};

@@ -8,8 +8,11 @@
 #include "mlplugin/graph.h"
 #include "mlplugin/mlplugin.h"
 
+#include <vkutil/descriptors.h>
+
 #include <chrono>
 #include <memory>
+#include <span>
 #include <vector>
 
 namespace bridge {
@@ -22,6 +25,11 @@ struct Timing {
 };
 
 // `graph` must outlive the session (its descs give the input/output shapes).
+//
+// reshape(graph): the same network at other input extents (mlplugin::reshapeGraph): new input,
+// output and temporary buffers and descriptors; the weights stay as they are unless the plugin
+// reports that the new extents need them laid out differently (then they are initialized again).
+// Input values must be set again after it.
 class GraphSession {
 public:
     GraphSession(engine::Context& ctx, mlplugin::Device& device, const mlplugin::GraphDesc& graph, uint32_t compileFlags = 0);
@@ -30,6 +38,10 @@ public:
     GraphSession& operator=(const GraphSession&) = delete;
 
     const mlplugin::CompiledGraph& compiled() const { return compiled_; }
+    // `graph` replaces the constructor's and must outlive the session too.
+    void reshape(const mlplugin::GraphDesc& graph);
+    uint32_t weightInitializations() const { return weightInitializations_; }
+    uint32_t reshapes() const { return reshapes_; }
     // One fp32 vector per graph input, packed in the input's shape.
     void setInputs(const std::vector<std::vector<float>>& inputs);
     void run();
@@ -40,18 +52,26 @@ public:
     std::vector<std::vector<float>> readOutputs();
 
 private:
+    void initializeWeights();
+    void bind();
+
     engine::Context& ctx_;
     mlplugin::Device& device_;
-    const mlplugin::GraphDesc& graph_;
+    const mlplugin::GraphDesc* graph_;
     mlplugin::CompiledGraph compiled_;
     std::vector<engine::Buffer> inputs_, outputs_;
     engine::Buffer temporary_, persistent_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::unique_ptr<mlplugin::BindingTable> table_;
     std::unique_ptr<mlplugin::CommandRecorder> recorder_;
+    uint32_t weightInitializations_ = 0;
+    uint32_t reshapes_ = 0;
 };
 
-// The plugin device over an engine context (DeviceFlagDebug when `debug`).
-std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
+// The plugin device over an engine context (DeviceFlagDebug when `debug`), its pipeline cache
+// seeded with `pipelineCacheData` (mlplugin::Device::pipelineCacheData() of an earlier run, e.g.
+// readPipelineCacheFile; a blob that does not fit this device is ignored, see
+// Device::pipelineCacheOrigin()).
+std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug, std::span<const uint8_t> pipelineCacheData = {});
 
 }  // namespace bridge

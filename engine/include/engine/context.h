@@ -46,6 +46,7 @@ struct DeviceFeatures {
     bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties enabled
     bool timestamps = false;           // graphics/compute queue timestamps valid
     float timestampPeriodNs = 1.0f;
+    uint32_t timestampValidBits = 0;   // of the graphics/compute queue family
     uint32_t subgroupSize = 0;
     uint32_t maxComputeSharedMemorySize = 0;
 };

@@ -10,6 +10,7 @@
 // Exhaustion is a clear engine::Error naming the arena and the capacity to raise: the arena
 // counts sets itself and also maps VK_ERROR_OUT_OF_POOL_MEMORY / FRAGMENTED_POOL from the
 // driver to the same error. Not thread-safe (one arena per frame per recording thread).
+#include <vkutil/descriptors.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -40,11 +41,11 @@ public:
 
     uint32_t allocatedSets() const { return allocated_; }
     uint32_t capacity() const { return maxSets_; }
-    VkDescriptorPool pool() const { return pool_; }
+    VkDescriptorPool pool() const { return pool_.handle(); }
 
 private:
     VkDevice device_ = VK_NULL_HANDLE;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::string name_;
     uint32_t maxSets_ = 0;
     uint32_t allocated_ = 0;

@@ -14,6 +14,7 @@
 // Scopes may nest. Timings are kept per name: the last value and the median of the last
 // `window` frames. Without timestamp support on the queue the timer records nothing and
 // timings() is empty.
+#include <vkutil/timestamps.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -69,10 +70,9 @@ private:
     };
     struct Scope {
         uint32_t series = 0;
-        uint32_t firstQuery = 0;  // begin; end is firstQuery + 1
     };
     struct Slot {
-        VkQueryPool pool = VK_NULL_HANDLE;
+        vkutil::TimestampPool pool;  // pair i: scope i
         std::vector<Scope> scopes;  // capacity reserved up front
         bool pending = false;       // recorded, results not read yet
     };
@@ -81,13 +81,11 @@ private:
 
     VkDevice device_ = VK_NULL_HANDLE;
     bool enabled_ = false;
-    double periodNs_ = 1.0;
-    uint64_t validMask_ = ~0ull;
     uint32_t maxScopes_ = 0;
     uint32_t window_ = 0;
     std::vector<Slot> slots_;
     std::vector<Series> series_;
-    std::vector<uint64_t> results_;    // (value, availability) pairs, reused
+    std::vector<double> results_;      // milliseconds per scope, reused
     std::vector<uint32_t> openStack_;  // indices into the recording slot's scopes
     int32_t recording_ = -1;           // slot between beginFrame and the next beginFrame
 };

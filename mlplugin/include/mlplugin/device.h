@@ -45,6 +45,29 @@ struct DeviceDesc {
     bool shaderFloat16Enabled = false;
     bool cooperativeMatrixNVEnabled = false;
     uint32_t flags = DeviceFlagNone;
+
+    // Pipeline caching (optional). Creating pipelines is most of compile time; a cache saved by
+    // one run makes the next one's compile a lookup. Two ways:
+    // - `pipelineCache`: a VkPipelineCache the application owns. The plugin creates every
+    //   pipeline through it (never destroys it, never serializes it): the application saves and
+    //   restores it with the rest of its pipelines. It must outlive the Device and must not have
+    //   been created with VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT (the plugin may
+    //   compile on several threads).
+    // - otherwise the plugin creates a cache of its own, seeded with `pipelineCacheData` when
+    //   given: a blob from Device::pipelineCacheData() of an earlier run (copied during
+    //   createDevice). A blob of another GPU, another driver version, another plugin format or a
+    //   damaged one is ignored, never an error: the device starts with an empty cache and
+    //   pipelineCacheOrigin() / pipelineCacheRejection() say so.
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    std::span<const uint8_t> pipelineCacheData;
+};
+
+// Where the device's pipeline cache came from (Device::pipelineCacheOrigin()).
+enum class PipelineCacheOrigin : uint32_t {
+    Empty,        // no data given: the plugin's own cache, empty at creation
+    Restored,     // the plugin's own cache, seeded with DeviceDesc::pipelineCacheData
+    Rejected,     // data was given but not usable (pipelineCacheRejection() says why): started empty
+    Application,  // DeviceDesc::pipelineCache
 };
 
 struct CooperativeMatrixShape {
@@ -84,6 +107,15 @@ public:
     // buffers, compute stage. Binding tables write into sets the application allocates with it
     // (from a per-frame arena or any pool). Owned by the device.
     virtual VkDescriptorSetLayout descriptorSetLayout() const = 0;
+
+    // The pipeline cache's current contents in the plugin's format, for DeviceDesc::
+    // pipelineCacheData of a later run (write it to a file beside the application's own cache).
+    // Includes every pipeline compiled so far; call it after compiling. Thread-safe.
+    virtual Result<std::vector<uint8_t>> pipelineCacheData() const = 0;
+    virtual PipelineCacheOrigin pipelineCacheOrigin() const = 0;
+    // Why DeviceDesc::pipelineCacheData was ignored ("written for vendor 0x10de device 0x2330
+    // ..."); empty unless pipelineCacheOrigin() is Rejected.
+    virtual const std::string& pipelineCacheRejection() const = 0;
 
     // Validates `desc` (errors name the operator and the field) and builds its pipelines.
     virtual Result<std::unique_ptr<CompiledOperator>> compileOperator(const OperatorDesc& desc,

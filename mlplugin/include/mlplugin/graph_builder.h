@@ -39,7 +39,8 @@ private:
 
 class GraphBuilder {
 public:
-    Expr input(std::string name, const TensorDesc& desc);
+    // `freeDimMask`: the dims reshapeGraph may change (GraphValue::freeDimMask, e.g. kFreeHeightWidth).
+    Expr input(std::string name, const TensorDesc& desc, uint32_t freeDimMask = 0);
     Expr constant(std::string name, const TensorDesc& desc, std::vector<float> data);
     void output(Expr e);
     // Adds any operator desc (tensor fields are filled from `inputs`); returns its outputs.

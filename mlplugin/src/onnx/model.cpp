@@ -32,6 +32,12 @@ const std::unordered_map<std::string, Converter>& converters() {
 }  // namespace mlplugin::onnx_detail
 
 namespace mlplugin {
+
+struct ParsedOnnx {
+    onnx::ModelProto model;
+    int64_t opset = 0;
+};
+
 namespace {
 
 using namespace onnx_detail;
@@ -98,6 +104,16 @@ Result<std::vector<uint32_t>> inputShape(const onnx::ValueInfoProto& in, const O
                                    "'); fix it with a free-dimension override or an input shape");
     }
     return toSizes(dims, what);
+}
+
+// The input's dims the model leaves symbolic (no dim_value): reshapeGraph may change them.
+uint32_t symbolicDims(const onnx::ValueInfoProto& in) {
+    const auto& tt = in.type().tensor_type();
+    if (!tt.has_shape()) return (1u << kMaxTensorRank) - 1;  // the whole shape came from OnnxLoadOptions::inputShapes
+    uint32_t mask = 0;
+    for (int d = 0; d < tt.shape().dim_size() && d < int(kMaxTensorRank); ++d)
+        if (!tt.shape().dim(d).has_dim_value()) mask |= 1u << d;
+    return mask;
 }
 
 // Converts node i with its registered converter.
@@ -184,26 +200,30 @@ Status markOutputs(Loader& loader, const onnx::GraphProto& g, OnnxModel& model) 
 
 }  // namespace
 
-Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) {
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes) {
     if (bytes.size() > kMaxOnnxFileBytes)
         return invalidModel("model is " + std::to_string(bytes.size()) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
-    onnx::ModelProto model;
+    auto parsed = std::make_shared<ParsedOnnx>();
     google::protobuf::io::ArrayInputStream stream(bytes.data(), int(bytes.size()));
     google::protobuf::io::CodedInputStream coded(&stream);
     coded.SetTotalBytesLimit(INT_MAX);
-    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    if (!parsed->model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
         return invalidModel("not a valid ONNX protobuf (truncated or malformed file)");
-    if (!model.has_graph()) return invalidModel("model has no graph");
-    auto opset = defaultOpset(model);
+    if (!parsed->model.has_graph()) return invalidModel("model has no graph");
+    auto opset = defaultOpset(parsed->model);
     if (!opset) return opset.error();
+    parsed->opset = *opset;
+    if (parsed->model.graph().sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
+    return std::shared_ptr<const ParsedOnnx>(std::move(parsed));
+}
 
+Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& options) {
     OnnxModel result;
-    result.opsetVersion = *opset;
-    result.producer = model.producer_name() + " " + model.producer_version();
-    const onnx::GraphProto& g = model.graph();
-    if (g.sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
+    result.opsetVersion = parsed.opset;
+    result.producer = parsed.model.producer_name() + " " + parsed.model.producer_version();
+    const onnx::GraphProto& g = parsed.model.graph();
 
-    Loader loader(result.graph, *opset, options.computeType);
+    Loader loader(result.graph, parsed.opset, options.computeType);
     for (const auto& t : g.initializer()) {
         if (t.name().empty()) return invalidModel("an initializer has no name");
         if (loader.has(t.name())) return invalidModel("initializer '" + t.name() + "' is defined twice");
@@ -218,6 +238,7 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
         auto sizes = inputShape(in, options);
         if (!sizes) return sizes.error();
         ValueId id = result.graph.addInput(in.name(), packedDesc(options.computeType, *sizes));
+        result.graph.values[id].freeDimMask = symbolicDims(in);
         loader.define(in.name(), {{}, GraphView{id, result.graph.values[id].desc}, kNoValue});
         result.inputNames.push_back(in.name());
     }
@@ -231,7 +252,16 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
     return result;
 }
 
-Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options) {
+Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) {
+    auto parsed = parseOnnx(bytes);
+    if (!parsed) return parsed.error();
+    return loadOnnx(**parsed, options);
+}
+
+namespace {
+
+// The file's bytes, or an error naming the path.
+Result<std::vector<uint8_t>> readModelFile(const std::string& path) {
     std::ifstream file(path, std::ios::binary | std::ios::ate);
     if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
     std::streamoff size = file.tellg();
@@ -241,7 +271,23 @@ Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& o
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     file.seekg(0);
     if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    auto model = loadOnnx(bytes, options);
+    return bytes;
+}
+
+}  // namespace
+
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path) {
+    auto bytes = readModelFile(path);
+    if (!bytes) return bytes.error();
+    auto parsed = parseOnnx(*bytes);
+    if (!parsed) return Error{parsed.error().code, path + ": " + parsed.error().message};
+    return parsed;
+}
+
+Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options) {
+    auto bytes = readModelFile(path);
+    if (!bytes) return bytes.error();
+    auto model = loadOnnx(*bytes, options);
     if (!model) return Error{model.error().code, path + ": " + model.error().message};
     return model;
 }
