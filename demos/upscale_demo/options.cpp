@@ -34,7 +34,7 @@ engine::UpscaleMode parseMode(const std::string& v) {
     if (v == "native") return engine::UpscaleMode::Native;
     if (v == "bilinear") return engine::UpscaleMode::Bilinear;
     if (v == "bicubic") return engine::UpscaleMode::Bicubic;
-    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml");
+    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml, taau, ml-temporal");
 }
 
 void parseDenoise(const std::string& v, Options& o) {
@@ -90,8 +90,15 @@ Usage: upscale_demo [options]
   --width W, --height H   output resolution, 16..16384 (default 1280x720)
   --render-scale S        render resolution = output * S, 0.1..2 (default 0.5; native ignores it;
                           2 with bilinear = 2x2 supersampled reference)
-  --mode M                output stage: native | bilinear | bicubic | ml (default bilinear;
-                          ml: the ONNX upscaler of --model through bridge::MlPass)
+  --mode M                output stage: native | bilinear | bicubic | ml | taau | ml-temporal
+                          (default bilinear). ml: the single-frame ONNX upscaler of --model
+                          through bridge::MlPass; taau: the hand-written temporal upscaler;
+                          ml-temporal: the temporal network (--temporal-model). The temporal modes
+                          jitter the projection (Halton 2,3; 8 x ratio^2 phases)
+  --temporal-model FILE   ml-temporal: ONNX model (default: assets/upscaler_temporal.onnx)
+  --sharpness S           taau, ml-temporal: contrast-adaptive sharpening 0..1 (default 0)
+  --supersample N         native: each frame is the average of N jittered renders at the output
+                          resolution, 1..1024 (default 1): the anti-aliased reference
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
                           (default: assets/upscaler_x2.onnx of the source tree)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
@@ -132,8 +139,14 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 2.0f); scaleGiven = true; }},
         {"--mode", [&](const std::string& v) {
              o.ml = v == "ml";
-             o.mode = o.ml ? engine::UpscaleMode::Bilinear : parseMode(v);  // ml: any resampling mode; MlPass replaces it
+             o.taau = v == "taau";
+             o.mlTemporal = v == "ml-temporal";
+             // ml and the temporal modes replace the resampling stage; any resampling mode will do
+             o.mode = o.ml || o.taau || o.mlTemporal ? engine::UpscaleMode::Bilinear : parseMode(v);
          }},
+        {"--temporal-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--temporal-model: empty file name"); o.temporalModel = v; }},
+        {"--sharpness", [&](const std::string& v) { o.sharpness = parseFloat("--sharpness", v, 0.0f, 1.0f); }},
+        {"--supersample", [&](const std::string& v) { o.supersample = parseUint("--supersample", v, 1, 1024); }},
         {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
@@ -186,6 +199,11 @@ Options parseOptions(const std::vector<std::string>& args) {
     if (!o.denoiseModel.empty() && !o.mlDenoise) throw UsageError("--denoise-model needs --denoise ml");
     if (o.cycleModes && o.headless) throw UsageError("--cycle-modes is for the windowed demo (drop --headless)");
     if (!o.model.empty() && !o.ml) throw UsageError("--model needs --mode ml");
+    if (!o.temporalModel.empty() && !o.mlTemporal) throw UsageError("--temporal-model needs --mode ml-temporal");
+    if (o.sharpness > 0.0f && !o.taau && !o.mlTemporal) throw UsageError("--sharpness needs --mode taau or ml-temporal");
+    if (o.supersample > 1 && (o.mode != engine::UpscaleMode::Native || o.ml || o.taau || o.mlTemporal))
+        throw UsageError("--supersample needs --mode native (it renders the reference at the output resolution)");
+    if (o.supersample > 1 && !o.headless) throw UsageError("--supersample is for the headless demo (add --headless)");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
     return o;
@@ -193,6 +211,12 @@ Options parseOptions(const std::vector<std::string>& args) {
 
 const char* denoiseName(const Options& o) { return o.mlDenoise ? "ml" : engine::toString(o.denoise); }
 
-const char* modeName(const Options& o) { return o.ml ? "ml" : engine::toString(o.mode); }
+const char* modeName(const Options& o) {
+    if (o.taau) return "taau";
+    if (o.mlTemporal) return "ml-temporal";
+    return o.ml ? "ml" : engine::toString(o.mode);
+}
+
+bool temporal(const Options& o) { return o.taau || o.mlTemporal; }
 
 }  // namespace demo

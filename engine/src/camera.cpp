@@ -77,7 +77,7 @@ CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t h
     m.position = pose.position;
     m.view = glm::lookAt(pose.position, pose.target, glm::vec3(0, 1, 0));
     float aspect = float(width) / float(height);
-    m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, 0.05f, 200.0f);
+    m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, kCameraNear, kCameraFar);
     m.proj[1][1] *= -1.0f;  // Vulkan clip space has +y down
     // A sub-pixel shift in NDC is 2 * pixels / size. Column 2 multiplies view-space z, and
     // clip w = -z, so subtracting here shifts NDC by +jitter.

@@ -41,6 +41,8 @@ FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, f
     p.camera = engine::camera(path, t);
     p.previousCamera = frameIndex == 0 ? p.camera : engine::camera(path, t - 1.0f / fps);
     p.frameSeed = frameIndex;
+    p.cameraCut = frameIndex == 0;
+    p.frameTimeSeconds = 1.0f / fps;
     return p;
 }
 
@@ -88,6 +90,23 @@ void Renderer::Impl::computeExtents() {
     renderExtent = {scaled(outputExtent.width), scaled(outputExtent.height)};
 }
 
+// Motion vectors in render pixels: the previous frame's clip position is mapped straight to
+// pixels (x_pixel = (x_ndc + 1) * width / 2), so the fragment shader subtracts gl_FragCoord. The
+// previous projection carries this frame's jitter, so the jitter cancels out of the difference.
+void Renderer::Impl::updateMotionMatrices() {
+    glm::mat4 toPixels(1.0f);
+    toPixels[0][0] = toPixels[3][0] = 0.5f * float(renderExtent.width);
+    toPixels[1][1] = toPixels[3][1] = 0.5f * float(renderExtent.height);
+    previousViewProjPixels = toPixels * previousCamera.viewProj;
+    // Directions at infinity move with the camera's rotation only.
+    auto rotationOnly = [](glm::mat4 view) {
+        view[3] = glm::vec4(0, 0, 0, 1);
+        return view;
+    };
+    skyReprojection = toPixels * previousCamera.proj * rotationOnly(previousCamera.view) *
+                      glm::inverse(camera.proj * rotationOnly(camera.view));
+}
+
 void Renderer::Impl::addGBufferPass() {
     FrameGraph& g = *graph;
     const uint32_t w = renderExtent.width, h = renderExtent.height;
@@ -107,13 +126,19 @@ void Renderer::Impl::addGBufferPass() {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.pipeline);
-        gpu::GBufferPush push{camera.viewProj, previousCamera.viewProj};
+        gpu::GBufferPush push{camera.viewProj, previousViewProjPixels};
         vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
         vkCmdBindIndexBuffer(cmd, scene.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
         vkCmdDrawIndexed(cmd, scene.indexCount(), 1, 0, 0, 0);
+        // The background: a far-plane triangle where nothing was drawn, writing the motion of
+        // directions at infinity (camera rotation only).
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.skyMotion.pipeline);
+        gpu::SkyMotionPush sky{skyReprojection};
+        vkCmdPushConstants(cmd, pipelines.skyMotion.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(sky), &sky);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
     };
     g.addPass(std::move(pass));
 }
@@ -267,6 +292,7 @@ void Renderer::build(const TargetDesc& target) {
     r.stage = {};
     r.stage.renderExtent = r.renderExtent;
     r.stage.outputExtent = r.outputExtent;
+    r.stage.frame = &r.frame;
 
     r.addGBufferPass();
     r.addLightingPass();
@@ -333,6 +359,7 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& par
     r.frame = params;
     r.camera = cameraMatrices(params.camera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
     r.previousCamera = cameraMatrices(params.previousCamera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
+    r.updateMotionMatrices();
     if (!r.target.headless) {
         if (!targetImage || !targetView) throw Error("Renderer::record: a windowed target needs this frame's swapchain image and view");
         r.graph->rebindImportedImage(r.targetImage, targetImage, targetView);

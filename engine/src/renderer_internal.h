@@ -46,6 +46,9 @@ struct Renderer::Impl {
 
     FrameParams frame;  // the frame being recorded (read by the pass callbacks)
     CameraMatrices camera, previousCamera;
+    glm::mat4 previousViewProjPixels{1};  // previous view-projection, clip -> render pixels
+    glm::mat4 skyReprojection{1};         // this frame's NDC at the far plane -> previous pixels
+    void updateMotionMatrices();
 
     void computeExtents();
     void addGBufferPass();

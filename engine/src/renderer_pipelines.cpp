@@ -55,6 +55,8 @@ struct GraphicsDesc {
     std::span<const VkFormat> colorFormats;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;
+    VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
+    bool depthWrite = true;
 };
 
 VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const GraphicsDesc& d) {
@@ -77,8 +79,8 @@ VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const Graphi
     ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = d.depthFormat != VK_FORMAT_UNDEFINED;
-    ds.depthWriteEnable = ds.depthTestEnable;
-    ds.depthCompareOp = VK_COMPARE_OP_LESS;
+    ds.depthWriteEnable = ds.depthTestEnable && d.depthWrite;
+    ds.depthCompareOp = d.depthCompare;
     std::vector<VkPipelineColorBlendAttachmentState> blend(d.colorFormats.size());
     for (auto& b : blend) b.colorWriteMask = 0xf;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
@@ -154,6 +156,11 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         const VkFormat gbufferFormats[] = {kAlbedoFormat, kNormalFormat, kMotionFormat};
         gbuffer.pipeline = createGraphics(device_, gbuffer.layout,
                                           {shaders::gbuffer_vert(), shaders::gbuffer_frag(), gbufferFormats, kDepthFormat, &vi});
+        // Drawn after the scene at the far plane: passes only where the depth is still cleared.
+        skyMotion.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::SkyMotionPush), VK_SHADER_STAGE_VERTEX_BIT);
+        skyMotion.pipeline = createGraphics(device_, skyMotion.layout,
+                                            {shaders::gbuffer_sky_vert(), shaders::gbuffer_sky_frag(), gbufferFormats,
+                                             kDepthFormat, nullptr, VK_COMPARE_OP_LESS_OR_EQUAL, false});
 
         const VkDescriptorType lightingBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -218,7 +225,7 @@ RendererPipelines::~RendererPipelines() { release(); }
 void RendererPipelines::release() {
     destroy(upscaleBilinear, /*keepLayouts=*/true);  // share their layouts with upscaleBicubic
     destroy(encodeCompute, /*keepLayouts=*/true);
-    for (PipelineWithLayout* p : {&gbuffer, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
+    for (PipelineWithLayout* p : {&gbuffer, &skyMotion, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
     if (nearest) vkDestroySampler(device_, nearest, nullptr);
     if (linear) vkDestroySampler(device_, linear, nullptr);
     nearest = linear = VK_NULL_HANDLE;

@@ -36,7 +36,7 @@ public:
     VkSampler linear = VK_NULL_HANDLE;
     // encode: graphics, into a swapchain image; encodeCompute: into the headless RGBA8 target
     // (shares the upscale pipelines' layouts).
-    PipelineWithLayout gbuffer, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
+    PipelineWithLayout gbuffer, skyMotion, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
     VkFormat encodeFormat = VK_FORMAT_UNDEFINED;
 
 private:

@@ -10,11 +10,11 @@ layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in uint inMaterial;
 layout(location = 3) in vec3 inColor;
 layout(location = 4) in vec4 inClip;
-layout(location = 5) in vec4 inPrevClip;
+layout(location = 5) in vec4 inPrevPixels;  // previous position, homogeneous render pixels
 
 layout(location = 0) out vec4 outAlbedo;  // rgb albedo (linear), a roughness
 layout(location = 1) out vec4 outNormal;  // xyz world normal, w metalness
-layout(location = 2) out vec2 outMotion;  // uv(previous frame) - uv(this frame)
+layout(location = 2) out vec2 outMotion;  // render pixels: previous position - this position
 
 uint hash(uint x) {
     x ^= x >> 16; x *= 0x7feb352du;
@@ -70,7 +70,6 @@ void main() {
     }
     outAlbedo = vec4(albedo, roughness);
     outNormal = vec4(normalize(inNormal), metalness);
-    vec2 uv = inClip.xy / inClip.w * 0.5 + 0.5;
-    vec2 prevUv = inPrevClip.xy / inPrevClip.w * 0.5 + 0.5;
-    outMotion = prevUv - uv;
+    // Both positions carry this frame's jitter, so it cancels.
+    outMotion = inPrevPixels.xy / inPrevPixels.w - gl_FragCoord.xy;
 }

@@ -66,7 +66,12 @@ ENGINE_CONST uint SHADOW_STOCHASTIC = 2u;  // area-light sampling, `shadowSample
 // Push constants (128 bytes is the guaranteed minimum; each stays within it).
 struct GBufferPush {
     mat4 viewProj;
-    mat4 prevViewProj;
+    mat4 prevViewProjPixels;  // previous frame's view-projection with this frame's jitter, to render pixels
+};
+
+// The G-buffer pass's background triangle (gbuffer_sky.vert): motion of directions at infinity.
+struct SkyMotionPush {
+    mat4 reprojection;  // this frame's NDC (x, y, 1, 1) -> previous frame's render pixels (homogeneous)
 };
 
 struct LightingPush {

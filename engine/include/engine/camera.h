@@ -33,8 +33,14 @@ uint32_t cameraPathIndex(const std::string& name);
 // when `path` is out of range.
 CameraPose camera(uint32_t path, float t);
 
+// Clip planes of every camera (metres). Depth is the standard (not inverted) Vulkan depth of a
+// perspective projection with these planes: 0 at kCameraNear, 1 at kCameraFar.
+inline constexpr float kCameraNear = 0.05f;
+inline constexpr float kCameraFar = 200.0f;
+
 // Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
-// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none).
+// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none): content moves
+// by +jitterPixels in the image (engine/jitter.h states the convention).
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
                               glm::vec2 jitterPixels = glm::vec2(0));
 

@@ -62,7 +62,7 @@ enum class Channel : uint32_t {
     Depth = 1u << 1,          // render-resolution depth, 0 near .. 1 far
     Normal = 1u << 2,         // world-space normal, XYZ
     Albedo = 1u << 3,         // RGB
-    Motion = 1u << 4,         // uv(previous frame) - uv(this frame), XY
+    Motion = 1u << 4,         // render pixels: position in the previous frame - position in this frame, XY (jitter excluded)
     SunVisibility = 1u << 5,  // 0..1: the (noisy or converged) shadow estimate
     Output = 1u << 6,         // output-resolution display-linear colour, RGB
 };
@@ -84,22 +84,27 @@ struct TargetDesc {
 struct FrameParams {
     CameraPose camera;
     CameraPose previousCamera;    // for motion vectors; equal to `camera` on a first frame
-    glm::vec2 jitterPixels{0};    // sub-pixel projection offset (0 = none)
+    glm::vec2 jitterPixels{0};    // sub-pixel projection offset in render pixels (engine/jitter.h; 0 = none)
     uint32_t frameSeed = 0;       // seeds stochastic effects
+    bool cameraCut = false;       // no continuity with the previous frame: temporal passes drop history
+    float frameTimeSeconds = 1.0f / 30.0f;  // time since the previous frame
     // Frame `frameIndex` of a path at `fps`: camera at t, previous camera at t - 1/fps.
+    // The first frame is a cut (there is no previous frame).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
 };
 
 // What an output-stage pass sees. Render-resolution inputs, output-resolution destination.
 struct OutputStage {
     ResourceHandle color = kInvalidResource;   // RGBA16F, display-linear 0..1
-    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT
-    ResourceHandle motion = kInvalidResource;  // RG16F
+    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT, 0 at kCameraNear .. 1 at kCameraFar
+    ResourceHandle motion = kInvalidResource;  // RG16F, render pixels (Channel::Motion), sky included
     ResourceHandle albedo = kInvalidResource;  // RGBA8 (a: roughness)
     ResourceHandle normal = kInvalidResource;  // RGBA16F
     ResourceHandle output = kInvalidResource;  // RGBA16F; must be fully written (storage or attachment)
     VkExtent2D renderExtent{};
     VkExtent2D outputExtent{};
+    // The frame being recorded: jitter, cameras, cut. Valid inside pass record callbacks only.
+    const FrameParams* frame = nullptr;
 };
 // Adds the passes of an external upscaler (declaring its reads of stage.color etc. and its write
 // of stage.output). Called at every build().
