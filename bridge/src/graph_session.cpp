@@ -1,5 +1,7 @@
 #include "bridge/graph_session.h"
 
+#include "device_desc.h"
+
 #include "engine/error.h"
 #include "mlplugin/half.h"
 
@@ -63,16 +65,7 @@ double median(std::vector<double> v) {
 }  // namespace
 
 std::unique_ptr<Device> createDevice(engine::Context& ctx, bool debug, std::span<const uint8_t> pipelineCacheData) {
-    DeviceDesc d;
-    d.instance = ctx.instance();
-    d.physicalDevice = ctx.physicalDevice();
-    d.device = ctx.device();
-    d.queueFamilyIndex = ctx.queueFamily();
-    d.getInstanceProcAddr = vkGetInstanceProcAddr;
-    d.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // engine::Context enables it
-    d.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
-    d.shaderFloat16Enabled = ctx.features().shaderFloat16;
-    d.cooperativeMatrixNVEnabled = ctx.features().cooperativeMatrixNV;
+    DeviceDesc d = detail::describeDevice<DeviceDesc>(ctx);
     d.flags = debug ? DeviceFlagDebug : DeviceFlagNone;
     d.pipelineCacheData = pipelineCacheData;
     return take(mlplugin::createDevice(d), "createDevice");

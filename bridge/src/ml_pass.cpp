@@ -435,7 +435,8 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         // builds another network at this size (or the first extent) compiles afresh.
         mlplugin::Result<mlplugin::CompiledGraph> reshaped =
             network_ ? mlplugin::reshapeGraph(device_, network_->compiled, g) : mlplugin::Error{mlplugin::ErrorCode::InvalidArgument, "first extent"};
-        if (reshaped) {
+        const bool isReshape = reshaped.ok();
+        if (isReshape) {
             net->compiled = std::move(reshaped).value();
             ++stats_->reshapes;
         } else {
@@ -447,7 +448,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload);
         std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
         net->toTensorParams.flush();
-        if (reshaped && net->compiled.report.persistentReused) net->persistent = network_->persistent;
+        if (isReshape && net->compiled.report.persistentReused) net->persistent = network_->persistent;
         else net->initializeWeights();
         if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
         network_ = std::move(net);

@@ -3,6 +3,7 @@
 #include "bridge_shaders.h"
 #include "engine/error.h"
 
+#include <vkutil/create_info.h>
 #include <vkutil/pipeline.h>
 
 #include <span>
@@ -40,10 +41,7 @@ std::vector<uint32_t> parseComponents(const std::string& components, const std::
 
 ConversionPipelines::ConversionPipelines(const engine::Context& ctx) : device(ctx.device()) {
     try {
-        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        ENGINE_VK(vkCreateSampler(device, &sci, nullptr, &sampler));
+        ENGINE_VK(vkutil::createSampler(device, VK_FILTER_NEAREST, &sampler));
         const VkDescriptorType toTensorTypes[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};

@@ -6,6 +6,7 @@
 
 #include <demo_shaders.h>
 #include <view_shared.h>
+#include <vkutil/create_info.h>
 #include <vkutil/descriptors.h>
 #include <vkutil/pipeline.h>
 
@@ -44,21 +45,12 @@ constexpr uint32_t kFont[gpu::VIEW_FONT_WORDS] = {
     0x007F0000, 0x00, 0x08364100, 0x00, 0x10080408, 0x08
 };
 
-VkSampler createSampler(VkDevice device, VkFilter filter) {
-    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    ci.magFilter = ci.minFilter = filter;
-    ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    VkSampler s;
-    ENGINE_VK(vkCreateSampler(device, &ci, nullptr, &s));
-    return s;
-}
-
 }  // namespace
 
 ViewPass::ViewPass(engine::Context& ctx, uint32_t framesInFlight) : ctx_(ctx) {
     VkDevice device = ctx.device();
-    nearest_ = createSampler(device, VK_FILTER_NEAREST);
-    linear_ = createSampler(device, VK_FILTER_LINEAR);
+    ENGINE_VK(vkutil::createSampler(device, VK_FILTER_NEAREST, &nearest_));
+    ENGINE_VK(vkutil::createSampler(device, VK_FILTER_LINEAR, &linear_));
     const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
                                          VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
     ENGINE_VK(vkutil::createDescriptorSetLayout(device, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &setLayout_));

@@ -7,6 +7,7 @@
 #include "upscaler_shared.h"
 
 #include <effects_shaders.h>
+#include <vkutil/create_info.h>
 #include <vkutil/descriptors.h>
 
 namespace effects::detail {
@@ -96,19 +97,7 @@ private:
 };
 
 Status SingleFrameUpscaler::init() {
-    const EffectDevice& d = desc_.device;
-    mlplugin::DeviceDesc md;
-    md.instance = d.instance;
-    md.physicalDevice = d.physicalDevice;
-    md.device = d.device;
-    md.queueFamilyIndex = d.queueFamilyIndex;
-    md.getInstanceProcAddr = d.getInstanceProcAddr;
-    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
-    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
-    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
-    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
-    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
-    auto device = mlplugin::createDevice(md);
+    auto device = mlplugin::createDevice(pluginDeviceDesc(desc_.device));
     if (!device) return Error{device.error().code, std::string(kWho) + ": " + device.error().message, device.error().vkResult};
     mlDevice_ = std::move(*device);
     const mlplugin::Capabilities& caps = mlDevice_->capabilities();
@@ -125,10 +114,7 @@ Status SingleFrameUpscaler::init() {
         out[2] != scale_ * desc_.maxRenderSize.height)
         return Error{ErrorCode::InvalidModel, std::string(kWho) + ": the model's output must be [1,3,s*H,s*W] for an integer scale s", VK_SUCCESS};
 
-    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    if (VkResult r = vk_.vkCreateSampler(vk_.device, &sci, nullptr, &sampler_); r != VK_SUCCESS) return vkFailure(r, std::string(kWho) + ": creating a sampler");
+    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, std::string(kWho) + ": creating a sampler");
     const bool fp16 = network_->fp16();
     MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::sf_to_tensor_f16() : shaders::sf_to_tensor_f32(), kToTensorBindings,
                                        sizeof(gpu::SingleFramePush), "single-frame input"), toTensor_));

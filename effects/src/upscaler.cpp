@@ -15,6 +15,7 @@
 
 #include <effects_shaders.h>
 #include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
 #include <vkutil/descriptors.h>
 
 #include <algorithm>
@@ -88,37 +89,6 @@ public:
 
 private:
     vkutil::DescriptorWrites writes_;
-};
-        VkWriteDescriptorSet& w = writes_[count_];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set_;
-        w.dstBinding = count_;
-        w.descriptorCount = 1;
-        w.descriptorType = type;
-        w.pImageInfo = &images_[count_];
-        ++count_;
-        return *this;
-    }
-    SetWriter& buffer(VkBuffer b) {
-        buffers_[count_] = {b, 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet& w = writes_[count_];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set_;
-        w.dstBinding = count_;
-        w.descriptorCount = 1;
-        w.descriptorType = kStorageBuffer;
-        w.pBufferInfo = &buffers_[count_];
-        ++count_;
-        return *this;
-    }
-    void write(const VulkanApi& vk) const { vk.vkUpdateDescriptorSets(vk.device, count_, writes_.data(), 0, nullptr); }
-
-private:
-    VkDescriptorSet set_;
-    uint32_t count_ = 0;
-    std::array<VkWriteDescriptorSet, 8> writes_{};
-    std::array<VkDescriptorImageInfo, 8> images_{};
-    std::array<VkDescriptorBufferInfo, 8> buffers_{};
 };
 
 class TemporalUpscaler final : public Upscaler {
@@ -201,27 +171,11 @@ Status take(Result<T> r, T& into) {
 
 Status TemporalUpscaler::init() {
     for (auto [sampler, filter] : {std::pair{&nearest_, VK_FILTER_NEAREST}, std::pair{&linear_, VK_FILTER_LINEAR}}) {
-        VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ci.magFilter = ci.minFilter = filter;
-        ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-        ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (VkResult r = vk_.vkCreateSampler(vk_.device, &ci, nullptr, sampler); r != VK_SUCCESS)
+        if (VkResult r = vkutil::createSampler(vk_, vk_.device, filter, sampler); r != VK_SUCCESS)
             return vkFailure(r, "upscaler: creating a sampler");
     }
     if (ml()) {
-        const EffectDevice& d = desc_.device;
-        mlplugin::DeviceDesc md;
-        md.instance = d.instance;
-        md.physicalDevice = d.physicalDevice;
-        md.device = d.device;
-        md.queueFamilyIndex = d.queueFamilyIndex;
-        md.getInstanceProcAddr = d.getInstanceProcAddr;
-        md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
-        md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
-        md.shaderFloat16Enabled = d.shaderFloat16Enabled;
-        md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
-        md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
-        auto device = mlplugin::createDevice(md);
+        auto device = mlplugin::createDevice(pluginDeviceDesc(desc_.device));
         if (!device) return Error{device.error().code, "upscaler (ml-temporal): " + device.error().message, device.error().vkResult};
         mlDevice_ = std::move(*device);
     }

@@ -1,6 +1,7 @@
 #include "vulkan_api.h"
 
 #include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
 #include <vkutil/pipeline.h>
 
 #include <vector>
@@ -53,6 +54,22 @@ Result<VulkanApi> loadVulkanApi(const EffectDevice& d) {
     return vk;
 }
 
+mlplugin::DeviceDesc pluginDeviceDesc(const EffectDevice& d) {
+    mlplugin::DeviceDesc md;
+    md.instance = d.instance;
+    md.physicalDevice = d.physicalDevice;
+    md.device = d.device;
+    md.queueFamilyIndex = d.queueFamilyIndex;
+    md.getInstanceProcAddr = d.getInstanceProcAddr;
+    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
+    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
+    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
+    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
+    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
+    md.pipelineCache = d.pipelineCache;
+    return md;
+}
+
 Error vkFailure(VkResult result, const std::string& what) {
     ErrorCode code = ErrorCode::VulkanError;
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) code = ErrorCode::OutOfMemory;
@@ -85,16 +102,8 @@ Result<GpuImage> createImage(const VulkanApi& vk, VkFormat format, VkExtent2D ex
     GpuImage out;
     out.format = format;
     out.extent = extent;
-    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ci.imageType = VK_IMAGE_TYPE_2D;
-    ci.format = format;
-    ci.extent = {extent.width, extent.height, 1};
-    ci.mipLevels = 1;
-    ci.arrayLayers = 1;
-    ci.samples = VK_SAMPLE_COUNT_1_BIT;
-    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    const VkImageCreateInfo ci =
+        vkutil::image2DInfo(format, extent, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     if (VkResult r = vk.vkCreateImage(vk.device, &ci, nullptr, &out.image); r != VK_SUCCESS)
         return vkFailure(r, std::string("creating the ") + what + " image");
     VkMemoryRequirements req;

@@ -6,6 +6,7 @@
 #include "engine/scene.h"
 
 #include <engine_shaders.h>
+#include <vkutil/create_info.h>
 #include <vkutil/pipeline.h>
 
 #include <array>
@@ -14,22 +15,6 @@
 
 namespace engine {
 namespace {
-
-// A shader module for the duration of one graphics pipeline creation.
-class ShaderModule {
-public:
-    ShaderModule(VkDevice device, std::span<const uint32_t> code) : device_(device) {
-        ENGINE_VK(vkutil::createShaderModule(device, code, &module_));
-    }
-    ~ShaderModule() { vkDestroyShaderModule(device_, module_, nullptr); }
-    ShaderModule(const ShaderModule&) = delete;
-    ShaderModule& operator=(const ShaderModule&) = delete;
-    VkShaderModule get() const { return module_; }
-
-private:
-    VkDevice device_;
-    VkShaderModule module_ = VK_NULL_HANDLE;
-};
 
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const VkDescriptorType> bindings, VkShaderStageFlags stages) {
     VkDescriptorSetLayout layout;
@@ -50,77 +35,11 @@ VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<con
     return pipeline;
 }
 
-struct GraphicsDesc {
-    std::span<const uint32_t> vert, frag;
-    std::span<const VkFormat> colorFormats;
-    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
-    const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;
-    VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
-    bool depthWrite = true;
-};
-
-VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const GraphicsDesc& d) {
-    ShaderModule vert(device, d.vert), frag(device, d.frag);
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vert.get(), "main", nullptr},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag.get(), "main", nullptr},
-    };
-    VkPipelineVertexInputStateCreateInfo noVertices{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    vp.viewportCount = 1;
-    vp.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.polygonMode = VK_POLYGON_MODE_FILL;
-    rs.cullMode = VK_CULL_MODE_NONE;  // open cylinders show their inside at grazing angles
-    rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    ds.depthTestEnable = d.depthFormat != VK_FORMAT_UNDEFINED;
-    ds.depthWriteEnable = ds.depthTestEnable && d.depthWrite;
-    ds.depthCompareOp = d.depthCompare;
-    std::vector<VkPipelineColorBlendAttachmentState> blend(d.colorFormats.size());
-    for (auto& b : blend) b.colorWriteMask = 0xf;
-    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = uint32_t(blend.size());
-    cb.pAttachments = blend.data();
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-    VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dy.dynamicStateCount = 2;
-    dy.pDynamicStates = dyn;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = uint32_t(d.colorFormats.size());
-    rendering.pColorAttachmentFormats = d.colorFormats.data();
-    rendering.depthAttachmentFormat = d.depthFormat;
-
-    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-    ci.stageCount = 2;
-    ci.pStages = stages;
-    ci.pVertexInputState = d.vertexInput ? d.vertexInput : &noVertices;
-    ci.pInputAssemblyState = &ia;
-    ci.pViewportState = &vp;
-    ci.pRasterizationState = &rs;
-    ci.pMultisampleState = &ms;
-    ci.pDepthStencilState = &ds;
-    ci.pColorBlendState = &cb;
-    ci.pDynamicState = &dy;
-    ci.layout = layout;
+// No culling: open cylinders show their inside at grazing angles.
+VkPipeline createGraphics(VkDevice device, const vkutil::GraphicsPipelineDesc& desc) {
     VkPipeline pipeline;
-    ENGINE_VK(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    ENGINE_VK(vkutil::createGraphicsPipeline(device, desc, &pipeline));
     return pipeline;
-}
-
-VkSampler createSampler(VkDevice device, VkFilter filter) {
-    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    ci.magFilter = ci.minFilter = filter;
-    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    ci.maxLod = 0.0f;
-    VkSampler sampler;
-    ENGINE_VK(vkCreateSampler(device, &ci, nullptr, &sampler));
-    return sampler;
 }
 
 }  // namespace
@@ -136,8 +55,8 @@ bool isSrgb(VkFormat format) {
 
 RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device()) {
     try {
-        nearest = createSampler(device_, VK_FILTER_NEAREST);
-        linear = createSampler(device_, VK_FILTER_LINEAR);
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &nearest));
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_LINEAR, &linear));
 
         gbuffer.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
         VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
@@ -154,13 +73,13 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         vi.vertexAttributeDescriptionCount = 5;
         vi.pVertexAttributeDescriptions = attributes;
         const VkFormat gbufferFormats[] = {kAlbedoFormat, kNormalFormat, kMotionFormat};
-        gbuffer.pipeline = createGraphics(device_, gbuffer.layout,
-                                          {shaders::gbuffer_vert(), shaders::gbuffer_frag(), gbufferFormats, kDepthFormat, &vi});
+        gbuffer.pipeline = createGraphics(device_, {.layout = gbuffer.layout, .vertex = shaders::gbuffer_vert(), .fragment = shaders::gbuffer_frag(),
+                                                    .colorFormats = gbufferFormats, .depthFormat = kDepthFormat, .vertexInput = &vi});
         // Drawn after the scene at the far plane: passes only where the depth is still cleared.
         skyMotion.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::SkyMotionPush), VK_SHADER_STAGE_VERTEX_BIT);
-        skyMotion.pipeline = createGraphics(device_, skyMotion.layout,
-                                            {shaders::gbuffer_sky_vert(), shaders::gbuffer_sky_frag(), gbufferFormats,
-                                             kDepthFormat, nullptr, VK_COMPARE_OP_LESS_OR_EQUAL, false});
+        skyMotion.pipeline = createGraphics(device_, {.layout = skyMotion.layout, .vertex = shaders::gbuffer_sky_vert(),
+                                                      .fragment = shaders::gbuffer_sky_frag(), .colorFormats = gbufferFormats,
+                                                      .depthFormat = kDepthFormat, .depthCompare = VK_COMPARE_OP_LESS_OR_EQUAL, .depthWrite = false});
 
         const VkDescriptorType lightingBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -206,7 +125,8 @@ void RendererPipelines::ensureEncodeFormat(VkFormat format) {
     if (encode.pipeline) vkDestroyPipeline(device_, encode.pipeline, nullptr);
     encode.pipeline = VK_NULL_HANDLE;
     const VkFormat formats[] = {format};
-    encode.pipeline = createGraphics(device_, encode.layout, {shaders::fullscreen_vert(), shaders::encode_frag(), formats});
+    encode.pipeline = createGraphics(device_, {.layout = encode.layout, .vertex = shaders::fullscreen_vert(), .fragment = shaders::encode_frag(),
+                                               .colorFormats = formats});
     encodeFormat = format;
 }
 

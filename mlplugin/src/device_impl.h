@@ -52,8 +52,8 @@ private:
 // One compute pipeline from SPIR-V and specialization constants through `cache` (may be null):
 // the cache's, and tools and tests that need creation flags such as
 // VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR or VK_PIPELINE_CREATE_FAIL_ON_PIPELINE_COMPILE_REQUIRED_BIT.
-// The one place the plugin creates pipelines: it calls Vulkan through its own function table, so
-// it cannot share vkutil's (docs/ARCHITECTURE.md).
+// vkutil::createComputePipeline over the plugin's function table, with the plugin's errors and
+// object names (docs/ARCHITECTURE.md).
 Result<VkPipeline> createComputePipeline(const VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const PipelineSpec& spec,
                                          VkPipelineCreateFlags flags = 0, VkPipelineCache cache = VK_NULL_HANDLE);
 

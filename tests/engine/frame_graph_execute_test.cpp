@@ -11,6 +11,7 @@
 #include "engine/gpu_timer.h"
 #include "fg_test_shaders.h"
 
+#include <vkutil/create_info.h>
 #include <vkutil/descriptors.h>
 #include <vkutil/pipeline.h>
 
@@ -54,53 +55,15 @@ private:
 class FullscreenPipeline {
 public:
     FullscreenPipeline(VkDevice device, VkFormat colorFormat) : device_(device) {
-        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ENGINE_VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &sampler));  // texelFetch only
         const VkDescriptorType binding = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
         ENGINE_VK(vkutil::createDescriptorSetLayout(device_, {&binding, 1}, VK_SHADER_STAGE_FRAGMENT_BIT, &setLayout));
         ENGINE_VK(vkutil::createPipelineLayout(device_, {.setLayouts = {&setLayout, 1}}, &layout));
 
-        VkShaderModule modules[2] = {module(fgtest::shaders::fg_fullscreen_vert()), module(fgtest::shaders::fg_swizzle_frag())};
-        VkPipelineShaderStageCreateInfo stages[2] = {
-            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, modules[0], "main", nullptr},
-            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main", nullptr}};
-        VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-        VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-        assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-        VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-        viewport.viewportCount = 1;
-        viewport.scissorCount = 1;
-        VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-        raster.cullMode = VK_CULL_MODE_NONE;
-        raster.lineWidth = 1.0f;
-        VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-        VkPipelineColorBlendAttachmentState blendAttachment{};
-        blendAttachment.colorWriteMask = 0xf;
-        VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-        blend.attachmentCount = 1;
-        blend.pAttachments = &blendAttachment;
-        const VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-        VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-        dynamic.dynamicStateCount = 2;
-        dynamic.pDynamicStates = dynamicStates;
-        VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-        rendering.colorAttachmentCount = 1;
-        rendering.pColorAttachmentFormats = &colorFormat;
-        VkGraphicsPipelineCreateInfo pci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-        pci.stageCount = 2;
-        pci.pStages = stages;
-        pci.pVertexInputState = &vertexInput;
-        pci.pInputAssemblyState = &assembly;
-        pci.pViewportState = &viewport;
-        pci.pRasterizationState = &raster;
-        pci.pMultisampleState = &multisample;
-        pci.pColorBlendState = &blend;
-        pci.pDynamicState = &dynamic;
-        pci.layout = layout;
-        const VkResult r = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
-        for (VkShaderModule m : modules) vkDestroyShaderModule(device_, m, nullptr);
-        ENGINE_VK(r);
+        ENGINE_VK(vkutil::createGraphicsPipeline(device_,
+                                                 {.layout = layout, .vertex = fgtest::shaders::fg_fullscreen_vert(),
+                                                  .fragment = fgtest::shaders::fg_swizzle_frag(), .colorFormats = {&colorFormat, 1}},
+                                                 &pipeline));
     }
     ~FullscreenPipeline() {
         vkDestroyPipeline(device_, pipeline, nullptr);
@@ -114,11 +77,6 @@ public:
     VkPipeline pipeline = VK_NULL_HANDLE;
 
 private:
-    VkShaderModule module(std::span<const uint32_t> spirv) const {
-        VkShaderModule m = VK_NULL_HANDLE;
-        ENGINE_VK(vkutil::createShaderModule(device_, spirv, &m));
-        return m;
-    }
     VkDevice device_;
 };
 
@@ -352,15 +310,7 @@ class OwnedImage {
 public:
     OwnedImage(const engine::Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage)
         : device_(ctx.device()) {
-        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ici.imageType = VK_IMAGE_TYPE_2D;
-        ici.format = format;
-        ici.extent = {extent.width, extent.height, 1};
-        ici.mipLevels = 1;
-        ici.arrayLayers = 1;
-        ici.samples = VK_SAMPLE_COUNT_1_BIT;
-        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-        ici.usage = usage;
+        const VkImageCreateInfo ici = vkutil::image2DInfo(format, extent, usage);
         ENGINE_VK(vkCreateImage(device_, &ici, nullptr, &image));
         VkMemoryRequirements req;
         vkGetImageMemoryRequirements(device_, image, &req);

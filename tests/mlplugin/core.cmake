@@ -9,7 +9,7 @@ gtest_discover_tests(mlplugin_core_tests DISCOVERY_TIMEOUT 60)
 # Compiled graphs on the GPU (needs the conformance harness).
 vkml_test(mlplugin_graph_tests graph_test.cpp conv_chain_test.cpp LIBS mlp_op_test)
 # reshapeGraph through bridge::GraphSession (fp32/fp16 against the reference, weights kept).
-vkml_test(mlplugin_graph_reshape_tests graph_reshape_test.cpp LIBS mlp_op_test bridge)
+vkml_test(mlplugin_graph_reshape_tests graph_reshape_test.cpp LIBS mlp_op_test bridge GTest::gmock)
 
 # The README's plugin example, kept compiling and running.
 vkml_test(mlplugin_readme_example_tests readme_example_test.cpp LIBS mlp_op_test)

@@ -35,6 +35,8 @@ inline std::vector<float> read(const engine::Buffer& b, size_t count, size_t fir
 
 inline BufferBinding whole(const engine::Buffer& b) { return {b.handle(), 0, b.size()}; }
 
+using optest::deviceDesc;
+
 // Shader writes -> host reads, for reading results after submitAndWait.
 inline void hostReadBarrier(VkCommandBuffer cmd) {
     vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,

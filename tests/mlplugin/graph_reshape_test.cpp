@@ -6,27 +6,21 @@
 #include "mlplugin/graph_builder.h"
 #include "op_test.h"
 
+#include <gmock/gmock.h>
 #include <gtest/gtest.h>
 
 #include <cmath>
-#include <random>
 
 using namespace mlplugin;
 using ::testing::HasSubstr;
 
 namespace {
 
-std::vector<float> randomValues(size_t n, uint32_t seed, float range) {
-    std::mt19937 rng(seed);
-    std::uniform_real_distribution<float> dist(-range, range);
-    std::vector<float> v(n);
-    for (float& x : v) x = dist(rng);
-    return v;
-}
+std::vector<float> floats(const HostTensor& t) { return {t.data.begin(), t.data.end()}; }
 
-Expr constant(GraphBuilder& g, const std::string& name, std::vector<uint32_t> sizes, uint32_t seed, float range = 0.4f) {
+Expr constant(GraphBuilder& g, const std::string& name, std::initializer_list<uint32_t> sizes, uint32_t seed, double range = 0.4) {
     TensorDesc d = TensorDesc::make(DataType::Float32, sizes);
-    return g.constant(name, d, randomValues(d.elementCount(), seed, range));
+    return g.constant(name, d, floats(optest::randomTensor(d, seed, -range, range)));
 }
 
 // Convolutions with owned weights (re-laid out at initialization), a folded batch norm, a pooled
@@ -42,7 +36,7 @@ GraphDesc network(DataType type, uint32_t w, uint32_t h, uint32_t seed = 1, bool
     Expr s = a + avgPool2d(a, {.window = 3, .stride = 1, .pad = 1});
     Expr y = depthToSpace(conv2d(s, constant(g, "w2", {12, 8, 3, 3}, seed + 5), constant(g, "b2", {12}, seed + 6), {.pad = 1}), 2);
     y = y + constant(g, "offset", {1, 3, 1, 1}, seed + 7);
-    if (mask) y = y * constant(g, "mask", {1, 1, 2 * h, 2 * w}, seed + 8, 1.0f);
+    if (mask) y = y * constant(g, "mask", {1, 1, 2 * h, 2 * w}, seed + 8, 1.0);
     g.output(sigmoid(y));
     return g.finish().value();
 }
@@ -55,11 +49,8 @@ protected:
     }
     // Runs `session` (whose graph is `graph`) on random inputs; relative L2 against the reference.
     double runAndCompare(bridge::GraphSession& session, const GraphDesc& graph, uint32_t seed) {
-        const TensorDesc& in = graph.values[graph.inputs[0]].desc;
-        std::vector<float> values = randomValues(in.elementCount(), seed, 1.0f);
-        HostTensor host{in, {}};
-        for (float v : values) host.data.push_back(in.dataType == DataType::Float16 ? roundToHalf(v) : v);
-        session.setInputs({values});
+        HostTensor host = optest::randomTensor(graph.values[graph.inputs[0]].desc, seed);  // fp16: values rounded to half
+        session.setInputs({floats(host)});
         session.run();
         std::vector<float> got = session.readOutputs()[0];
         auto want = referenceEvaluateGraph(graph, {host});

@@ -330,16 +330,22 @@ TensorDesc paddedRows(DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_
     return TensorDesc::strided(type, {n, c, h, w}, {c * h * row, h * row, row, 1});
 }
 
+DeviceDesc deviceDesc() {
+    engine::Context& ctx = testsupport::context();
+    DeviceDesc desc;
+    desc.instance = ctx.instance();
+    desc.physicalDevice = ctx.physicalDevice();
+    desc.device = ctx.device();
+    desc.queueFamilyIndex = ctx.queueFamily();
+    desc.getInstanceProcAddr = vkGetInstanceProcAddr;
+    desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // the engine enables it (required by the plugin)
+    return desc;
+}
+
 mlplugin::Device& device() {
     static std::unique_ptr<Device> dev = [] {
         engine::Context& ctx = testsupport::context();
-        DeviceDesc desc;
-        desc.instance = ctx.instance();
-        desc.physicalDevice = ctx.physicalDevice();
-        desc.device = ctx.device();
-        desc.queueFamilyIndex = ctx.queueFamily();
-        desc.getInstanceProcAddr = vkGetInstanceProcAddr;
-        desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // the engine enables it (required by the plugin)
+        DeviceDesc desc = deviceDesc();
         desc.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
         desc.shaderFloat16Enabled = ctx.features().shaderFloat16;
         desc.cooperativeMatrixNVEnabled = ctx.features().cooperativeMatrixNV;

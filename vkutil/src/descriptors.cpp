@@ -1,18 +1,11 @@
+#include "vkutil/create_info.h"
 #include "vkutil/descriptors.h"
 
+#include "loader.h"
+
 namespace vkutil {
-namespace {
 
-// The loader's exported entry points as a table for the templates.
-struct Loader {
-    PFN_vkUpdateDescriptorSets vkUpdateDescriptorSets = ::vkUpdateDescriptorSets;
-    PFN_vkCreateDescriptorPool vkCreateDescriptorPool = ::vkCreateDescriptorPool;
-    PFN_vkDestroyDescriptorPool vkDestroyDescriptorPool = ::vkDestroyDescriptorPool;
-    PFN_vkAllocateDescriptorSets vkAllocateDescriptorSets = ::vkAllocateDescriptorSets;
-};
-const Loader kLoader;
-
-}  // namespace
+using detail::kLoader;
 
 void DescriptorWrites::update(VkDevice device) const { update(kLoader, device); }
 
@@ -23,5 +16,7 @@ VkResult DescriptorPool::create(VkDevice device, uint32_t maxSets, std::span<con
 VkResult DescriptorPool::createSets(VkDevice device, VkDescriptorSetLayout layout, VkDescriptorPoolSize perSet, std::span<VkDescriptorSet> sets) {
     return createSets(kLoader, device, layout, perSet, sets);
 }
+
+VkResult createSampler(VkDevice device, VkFilter filter, VkSampler* sampler) { return createSampler(kLoader, device, filter, sampler); }
 
 }  // namespace vkutil

@@ -22,7 +22,6 @@
 #include <cstdlib>
 #include <span>
 #include <utility>
-#include <vector>
 
 namespace vkutil {
 
@@ -144,7 +143,13 @@ public:
         const uint32_t count = std::max<uint32_t>(uint32_t(sets.size()), 1);
         const VkDescriptorPoolSize size{perSet.type, perSet.descriptorCount * count};
         if (VkResult r = create(vk, device, count, {&size, 1}); r != VK_SUCCESS) return r;
-        return allocate(std::vector<VkDescriptorSetLayout>(sets.size(), layout), sets.data());
+        std::array<VkDescriptorSetLayout, 32> layouts;  // allocated 32 sets at a time
+        layouts.fill(layout);
+        for (size_t first = 0; first < sets.size(); first += layouts.size()) {
+            const size_t n = std::min(layouts.size(), sets.size() - first);
+            if (VkResult r = allocate({layouts.data(), n}, sets.data() + first); r != VK_SUCCESS) return r;
+        }
+        return VK_SUCCESS;
     }
     void destroy() {
         if (pool_) destroy_(device_, pool_, nullptr);
