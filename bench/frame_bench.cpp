@@ -6,6 +6,8 @@
 // reference, the renderer's bicubic filter. Everything of a frame is recorded into one command
 // buffer on one queue (2 frames in flight); every frame-graph pass is a GpuTimer scope, plus
 // one scope around the whole frame. Medians over --frames frames after --warmup frames.
+// The temporal upscalers (TAAU and the temporal ML network, effects::Upscaler) run on jittered
+// frames (Halton 2,3) at the same resolutions.
 // Also at each native resolution: 1-ray stochastic shadows denoised by the shipped ML denoiser
 // (assets/denoiser.onnx, when present) and by the renderer's a-trous filter.
 #include "cli.h"
@@ -13,8 +15,10 @@
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
 #include "engine/renderer.h"
+#include "bridge/effect_upscaler.h"
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/jitter.h"
 #include "mlplugin/mlplugin.h"
 #include "networks.h"
 
@@ -67,7 +71,9 @@ bool parse(int argc, char** argv, Options& o) {
     return true;
 }
 
-enum class Upscale { Native, Bicubic, Ml };
+// Ml: the single-frame x2 network (bridge::MlPass); Taau and MlTemporal: the temporal upscaler
+// effect (bridge::EffectUpscaler, jittered frames).
+enum class Upscale { Native, Bicubic, Ml, Taau, MlTemporal };
 enum class Denoise { Off, Atrous, Ml };
 
 struct Config {
@@ -149,6 +155,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     rd.upscale = c.upscale == Upscale::Native ? engine::UpscaleMode::Native : engine::UpscaleMode::Bicubic;
     Result r{c};
     r.upscaler = c.upscale == Upscale::Native ? "none" : "bicubic";
+    const bool temporal = c.upscale == Upscale::Taau || c.upscale == Upscale::MlTemporal;
     if (c.denoise != Denoise::Off) {
         rd.shadows = engine::ShadowMode::Stochastic;
         rd.shadowSamples = 1;
@@ -162,28 +169,45 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     // the ML pass whose resources those frames used, then the timer.
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight, .maxScopesPerFrame = 128, .window = o.frames});
     std::unique_ptr<bridge::MlPass> ml, mlDenoiser;
+    std::unique_ptr<bridge::EffectUpscaler> effect;
     if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, device, o, r.upscaler);
+    if (temporal) {
+        bridge::EffectUpscalerDesc ed;
+        ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
+        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.assets + "/upscaler_temporal.onnx";
+        ed.preferFp16 = !o.fp32;
+        effect = std::make_unique<bridge::EffectUpscaler>(ctx, ed);
+        r.upscaler = effects::toString(ed.mode);
+    }
     if (c.denoise == Denoise::Ml) mlDenoiser = makeDenoiser(ctx, device, o, r.denoiser);
     engine::Renderer renderer(ctx, rd);
     if (ml) renderer.setUpscaler(ml->upscaler());
+    if (effect) renderer.setUpscaler(effect->upscaler());
     if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
     r.renderW = renderer.renderExtent().width;
     r.renderH = renderer.renderExtent().height;
+    if (effect && effect->effect()) r.upscaler += effect->effect()->usesFp16() ? " fp16" : (c.upscale == Upscale::MlTemporal ? " fp32" : "");
+    const uint32_t phases = engine::jitterPhaseCount(r.renderW, c.outW);
+    auto params = [&](uint32_t i) {
+        engine::FrameParams p = engine::FrameParams::onPath(0, i);
+        if (temporal) p.jitterPixels = engine::haltonJitter(i, phases);
+        return p;
+    };
 
     // Bring the GPU to its boost clock first (idle it starts at a fraction: see GraphSession::time).
     const auto rampStart = std::chrono::steady_clock::now();
     for (uint32_t i = 0; !o.common.smoke && std::chrono::steady_clock::now() - rampStart < std::chrono::milliseconds(250); ++i) {
         engine::Frame& f = frames.beginFrame();
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(0, i), nullptr);
+        renderer.record(f.cmd, f.slot, params(i), nullptr);
         frames.endFrame();
     }
     for (uint32_t i = 0; i < o.warmup + o.frames; ++i) {
         engine::Frame& f = frames.beginFrame();
         timer.beginFrame(f.cmd, f.slot);
         timer.beginScope(f.cmd, kFrameScope);
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(0, i), &timer);
+        renderer.record(f.cmd, f.slot, params(i), &timer);
         timer.endScope(f.cmd);
         frames.endFrame();
     }
@@ -236,12 +260,17 @@ int main(int argc, char** argv) {
         std::string denoiserPath = o.common.assets + "/denoiser.onnx";
         bool haveDenoiser = std::filesystem::exists(denoiserPath);
         if (!haveDenoiser) std::printf("skipping the ML denoiser: %s not found\n", denoiserPath.c_str());
+        std::string temporalPath = o.assets + "/upscaler_temporal.onnx";
+        bool haveTemporal = std::filesystem::exists(temporalPath);
+        if (!haveTemporal) std::printf("skipping the temporal ML upscaler: %s not found\n", temporalPath.c_str());
         std::vector<Config> configs;
         for (Out out : outputs) {
             std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
             configs.push_back({"native " + pair, pair, Upscale::Native, out.w, out.h});
             configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
             configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
+            configs.push_back({half + " + taau x2 -> " + pair, pair, Upscale::Taau, out.w, out.h});
+            if (haveTemporal) configs.push_back({half + " + ml-temporal x2 -> " + pair, pair, Upscale::MlTemporal, out.w, out.h});
             if (haveDenoiser) configs.push_back({"native " + pair + " + ml denoise", pair, Upscale::Native, out.w, out.h, Denoise::Ml});
             configs.push_back({"native " + pair + " + atrous denoise", pair, Upscale::Native, out.w, out.h, Denoise::Atrous});
         }

@@ -2,6 +2,7 @@
 
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/camera.h"
 #include "engine/context.h"
 #include "engine/error.h"
 #include "engine/frames.h"
@@ -15,6 +16,7 @@
 
 #include <cmath>
 #include <cstdio>
+#include <fstream>
 #include <map>
 #include <memory>
 #include <optional>
@@ -64,6 +66,19 @@ engine::FrameParams frameParams(const Options& o, uint32_t i, const engine::Rend
     return p;
 }
 
+// One line of frames.json (JSON lines): frame, jitter (render pixels), camera, cut, sizes. The
+// effect sample (demos/effect_sample) upscales a written sequence with it.
+void writeFrameLog(std::ofstream& log, uint32_t frame, const engine::FrameParams& p, const engine::Renderer& r) {
+    char line[384];
+    std::snprintf(line, sizeof line,
+                  "{\"frame\": %u, \"jitter\": [%.9g, %.9g], \"fov_y_deg\": %.9g, \"near\": %.9g, \"far\": %.9g, \"cut\": %s, "
+                  "\"frame_time_ms\": %.9g, \"render\": [%u, %u], \"display\": [%u, %u]}\n",
+                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, engine::kCameraNear, engine::kCameraFar,
+                  p.cameraCut ? "true" : "false", p.frameTimeSeconds * 1000.0f, r.renderExtent().width, r.renderExtent().height,
+                  r.outputExtent().width, r.outputExtent().height);
+    log << line;
+}
+
 // sRGB-encodes display-linear values the way encode.comp does (exact curve, round to nearest).
 uint8_t encodeSrgb(float v) {
     v = std::fmin(std::fmax(v, 0.0f), 1.0f);
@@ -99,6 +114,12 @@ void runSupersampled(engine::Context& ctx, const Options& o, engine::Renderer& r
         for (size_t k = 0; k < sum.size(); ++k) sum[k] += data[k];
         if (++counts[frame] == o.supersample) {
             if (o.writeImages) engine::writePng(numbered(o.outDir, "frame", frame, "png"), encodeFrame(sum, o.supersample, w, h));
+            if (o.channels & uint32_t(engine::Channel::Output)) {  // the mean itself, display-linear, for training
+                std::vector<float> mean(sum.size());
+                for (size_t k = 0; k < sum.size(); ++k) mean[k] = float(sum[k] / o.supersample);
+                const uint32_t shape[] = {h, w, 3};
+                engine::writeNpy(numbered(o.outDir, "output", frame, "npy"), mean, shape);
+            }
             sums.erase(frame);
             counts.erase(frame);
         }
@@ -133,12 +154,20 @@ void renderFrames(engine::Context& ctx, const Options& o, engine::Renderer& rend
 
     // Which frame each slot holds, so its read-back is written when the slot comes round again.
     std::vector<std::optional<uint64_t>> pending(kFramesInFlight);
+    // With channels written, frames.json says what an upscaler needs besides the images.
+    std::optional<std::ofstream> frameLog;
+    if (o.channels && o.writeImages) {
+        frameLog.emplace(o.outDir + "/frames.json");
+        if (!*frameLog) throw engine::Error("cannot write '" + o.outDir + "/frames.json'");
+    }
     for (uint32_t i = 0; i < o.frames; ++i) {
         if (o.simulateDeviceLoss == i) throw engine::Error("simulated (--simulate-device-loss)", VK_ERROR_DEVICE_LOST);
         engine::Frame& f = frames.beginFrame();
         if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
-        renderer.record(f.cmd, f.slot, frameParams(o, i, renderer), &timer);
+        engine::FrameParams params = frameParams(o, i, renderer);
+        if (frameLog) writeFrameLog(*frameLog, i, params, renderer);
+        renderer.record(f.cmd, f.slot, params, &timer);
         frames.endFrame();
         pending[f.slot] = i;
     }

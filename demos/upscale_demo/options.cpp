@@ -99,6 +99,7 @@ Usage: upscale_demo [options]
   --sharpness S           taau, ml-temporal: contrast-adaptive sharpening 0..1 (default 0)
   --supersample N         native: each frame is the average of N jittered renders at the output
                           resolution, 1..1024 (default 1): the anti-aliased reference
+                          (with --channels output also written as float output_NNNNN.npy)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
                           (default: assets/upscaler_x2.onnx of the source tree)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX

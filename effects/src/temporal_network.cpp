@@ -48,7 +48,14 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     options.computeType = fp16_ ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
     for (const NetworkTensor& t : desc.inputs) options.inputShapes[t.name] = t.shape;
     auto model = mlplugin::loadOnnx(desc.onnx, options);
-    if (!model) return withContext(model.error(), who_);
+    if (!model) {
+        // A model the loader cannot shape with the effect's tensors does not fit the effect.
+        if (model.error().code != ErrorCode::InvalidArgument) return withContext(model.error(), who_);
+        std::string contract;
+        for (const NetworkTensor& t : desc.inputs) contract += (contract.empty() ? "input '" : ", input '") + t.name + "' " + shapeString(t.shape);
+        return Error{ErrorCode::InvalidModel, who_ + ": the model does not fit the effect's contract (" + contract + "): " + model.error().message,
+                     VK_SUCCESS};
+    }
     const mlplugin::GraphDesc& graph = model->graph;
     // The model's inputs and outputs must be exactly the contract's, in order.
     auto checkList = [&](const char* kind, const std::vector<std::string>& names, const std::vector<mlplugin::ValueId>& ids,

@@ -47,9 +47,9 @@ vec3 fromWorkingSpace(vec3 c, uint flags, float exposure) {
 // Kernel weights of one render sample for the output pixel centred at `p` (render pixels,
 // unjittered). `narrow`: a Gaussian of the output pixel's footprint, so accumulated samples
 // converge to the box-filtered image; `wide`: a smooth spatial upsampling filter.
-float narrowWeight(vec2 sampleToCentre, vec2 renderPerDisplay) {
+float narrowWeight(vec2 sampleToCentre, vec2 renderPerDisplay, float falloff) {
     vec2 d = sampleToCentre / renderPerDisplay;  // in display pixels
-    return exp(-2.0 * dot(d, d));                 // sigma = 0.5 display pixel
+    return exp(-falloff * dot(d, d));
 }
 float wideWeight(vec2 sampleToCentre) {
     return exp(-1.5 * dot(sampleToCentre, sampleToCentre));  // sigma ~0.58 render pixel

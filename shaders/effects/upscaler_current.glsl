@@ -27,7 +27,7 @@ CurrentSamples gatherCurrent(ivec2 o) {
             ivec2 q = clamp(c + ivec2(dx, dy), ivec2(0), size - 1);
             vec3 colour = toWorkingSpace(texelFetch(colorTex, q, 0).rgb, pc.flags, pc.exposure);
             vec2 toCentre = vec2(c + ivec2(dx, dy)) + 0.5 - pc.jitter - p;
-            float wn = narrowWeight(toCentre, renderPerDisplay), ww = wideWeight(toCentre);
+            float wn = narrowWeight(toCentre, renderPerDisplay, pc.narrowFalloff), ww = wideWeight(toCentre);
             sumNarrow += colour * wn;
             sumWide += colour * ww;
             wNarrow += wn;
@@ -39,11 +39,15 @@ CurrentSamples gatherCurrent(ivec2 o) {
     s.wide = sumWide / max(wWide, 1e-6);
     s.narrow = wNarrow > 1e-4 ? sumNarrow / wNarrow : s.wide;
     s.narrowWeight = wNarrow;
-    vec3 mean = m1 / 9.0, sigma = sqrt(max(m2 / 9.0 - mean * mean, vec3(0.0)));
-    s.boxLo = mean - pc.clampGamma * sigma;
-    s.boxHi = mean + pc.clampGamma * sigma;
     vec4 r = texelFetch(reprojectionTex, c, 0);
     s.motion = r.xy;
+    // Static content keeps what it accumulated (disocclusion is the depth test's job); moving
+    // content is clipped tightly, since resampling the history smears it.
+    float moving = clamp(length(s.motion / renderPerDisplay), 0.0, 1.0);
+    float gamma = mix(pc.clampGammaStatic, pc.clampGammaMoving, moving);
+    vec3 mean = m1 / 9.0, sigma = sqrt(max(m2 / 9.0 - mean * mean, vec3(0.0)));
+    s.boxLo = mean - gamma * sigma;
+    s.boxHi = mean + gamma * sigma;
     s.confidence = r.z;
     s.renderPixel = c;
     return s;
@@ -63,7 +67,9 @@ HistorySample fetchHistory(ivec2 o, CurrentSamples cur) {
     vec2 prevUv = (vec2(o) + 0.5 + cur.motion / renderPerDisplay) / vec2(pc.displaySize);
     bool inside = all(greaterThanEqual(prevUv, vec2(0.0))) && all(lessThanEqual(prevUv, vec2(1.0)));
     vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));
-    if (!finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);
+    // Without valid history (first frame, reset) nothing of the old images is used, not even as
+    // a feature: a reset frame depends on this frame's inputs alone.
+    if ((pc.flags & FLAG_HISTORY_VALID) == 0u || !finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);
     h.raw = clamp(fetched.rgb, vec3(0.0), vec3(1.0));
     h.clipped = yCoCgToRgb(clipToBox(rgbToYCoCg(h.raw), cur.boxLo, cur.boxHi));
     h.clipped = clamp(h.clipped, vec3(0.0), vec3(1.0));

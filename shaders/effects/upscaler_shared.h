@@ -50,13 +50,13 @@ struct ResolvePush {
     float exposure;
     uint flags;
     float maxHistoryWeight;  // cap of the accumulated sample weight (how long history lasts)
-    float clampGamma;        // neighbourhood box half-width in standard deviations
+    float clampGammaMoving;  // neighbourhood box half-width in standard deviations, moving pixels
     float sharpness;         // 0..1 (sharpen pass)
     uint tensorWidth;        // ML: the feature/parameter tensors' (padded) width and height
     uint tensorHeight;
+    float clampGammaStatic;  // the box half-width where the content does not move
+    float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
     uint pad0;
-    uint pad1;
-    uint pad2;
 };
 
 #ifdef __cplusplus

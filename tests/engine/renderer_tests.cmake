@@ -58,6 +58,27 @@ if(TARGET upscale_demo)
   demo_cli_test(ml_denoise_odd_size "--headless;--width;70;--height;48;--denoise;ml;--out;${_out}/ml_denoise_odd" nonzero
                 "the ML denoiser needs a render resolution that is a multiple of 4 in both dimensions .*35x24")
 
+  # Temporal modes (jittered frames, effects::Upscaler through bridge::EffectUpscaler) and the
+  # supersampled reference.
+  demo_cli_test(taau_run
+    "--headless;--frames;4;--width;64;--height;40;--mode;taau;--sharpness;0.5;--validation;--out;${_out}/taau"
+    zero "rendered 4 frame\\(s\\) 32x20 -> 64x40 \\(taau\\)" ${_out}/taau/frame_00003.png ${_out}/taau/report.json)
+  set_tests_properties(demo_cli.taau_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(ml_temporal_run
+    "--headless;--frames;3;--width;64;--height;40;--mode;ml-temporal;--temporal-model;${PROJECT_SOURCE_DIR}/tests/data/onnx/temporal_take_current.onnx;--validation;--out;${_out}/ml_temporal"
+    zero "rendered 3 frame\\(s\\) 32x20 -> 64x40 \\(ml-temporal\\)" ${_out}/ml_temporal/frame_00002.png)
+  set_tests_properties(demo_cli.ml_temporal_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(supersampled_reference
+    "--headless;--frames;2;--width;48;--height;32;--mode;native;--supersample;4;--validation;--out;${_out}/reference"
+    zero "rendered 2 frame\\(s\\) 48x32 -> 48x32 \\(native\\)" ${_out}/reference/frame_00000.png ${_out}/reference/frame_00001.png)
+  set_tests_properties(demo_cli.supersampled_reference PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(supersample_needs_native "--headless;--mode;taau;--supersample;4" nonzero "--supersample needs --mode native")
+  demo_cli_test(bad_sharpness "--mode;taau;--sharpness;3" nonzero "--sharpness: 3 is out of range")
+  demo_cli_test(sharpness_needs_temporal "--mode;bicubic;--sharpness;0.5" nonzero "--sharpness needs --mode taau or ml-temporal")
+  demo_cli_test(temporal_model_missing
+    "--headless;--mode;ml-temporal;--temporal-model;/nonexistent/t.onnx;--out;${_out}/tmissing" nonzero
+    "cannot open the model file '/nonexistent/t.onnx'")
+
   add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
   # RUN_SERIAL: it failed once while the whole suite ran in parallel (cause not captured; 8 reruns passed).
   set_tests_properties(demo_window_smoke PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 RUN_SERIAL TRUE)
