@@ -174,7 +174,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     if (temporal) {
         bridge::EffectUpscalerDesc ed;
         ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
-        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.assets + "/upscaler_temporal.onnx";
+        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.common.assets + "/upscaler_temporal.onnx";
         ed.preferFp16 = !o.fp32;
         effect = std::make_unique<bridge::EffectUpscaler>(ctx, ed);
         r.upscaler = effects::toString(ed.mode);
@@ -260,7 +260,7 @@ int main(int argc, char** argv) {
         std::string denoiserPath = o.common.assets + "/denoiser.onnx";
         bool haveDenoiser = std::filesystem::exists(denoiserPath);
         if (!haveDenoiser) std::printf("skipping the ML denoiser: %s not found\n", denoiserPath.c_str());
-        std::string temporalPath = o.assets + "/upscaler_temporal.onnx";
+        std::string temporalPath = o.common.assets + "/upscaler_temporal.onnx";
         bool haveTemporal = std::filesystem::exists(temporalPath);
         if (!haveTemporal) std::printf("skipping the temporal ML upscaler: %s not found\n", temporalPath.c_str());
         std::vector<Config> configs;

@@ -266,22 +266,10 @@ EffectRequirements TemporalUpscaler::requirements() const {
 void TemporalUpscaler::recordImageInitialization(VkCommandBuffer cmd) {
     if (uninitialized_.empty()) return;
     std::vector<VkImageMemoryBarrier2> barriers;
-    for (VkImage image : uninitialized_) {
-        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        b.srcStageMask = VK_PIPELINE_STAGE_2_NONE;
-        b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-        b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.image = image;
-        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        barriers.push_back(b);
-    }
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = uint32_t(barriers.size());
-    dep.pImageMemoryBarriers = barriers.data();
-    vk_.vkCmdPipelineBarrier2(cmd, &dep);
+    for (VkImage image : uninitialized_)
+        barriers.push_back(vkutil::imageBarrierInfo(image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
+                                                    VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT));
+    vkutil::imageBarriers(vk_, cmd, barriers);
     const VkClearColorValue zero{};
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     for (VkImage image : uninitialized_) vk_.vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);

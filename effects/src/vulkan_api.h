@@ -28,12 +28,7 @@ namespace effects::detail {
     X(vkBindImageMemory)              \
     X(vkCreateImageView)              \
     X(vkDestroyImageView)             \
-    X(vkCreateBuffer)                 \
-    X(vkDestroyBuffer)                \
-    X(vkGetBufferMemoryRequirements)  \
-    X(vkBindBufferMemory)             \
-    X(vkAllocateMemory)               \
-    X(vkFreeMemory)                   \
+    VKUTIL_BUFFER_FUNCTIONS(X)        \
     X(vkMapMemory)                    \
     X(vkUnmapMemory)                  \
     X(vkCmdClearColorImage)           \

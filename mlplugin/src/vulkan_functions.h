@@ -23,12 +23,7 @@ namespace mlplugin::detail {
     X(vkCreatePipelineCache)           \
     X(vkDestroyPipelineCache)          \
     X(vkGetPipelineCacheData)          \
-    X(vkCreateBuffer)                  \
-    X(vkDestroyBuffer)                 \
-    X(vkGetBufferMemoryRequirements)   \
-    X(vkAllocateMemory)                \
-    X(vkFreeMemory)                    \
-    X(vkBindBufferMemory)
+    VKUTIL_BUFFER_FUNCTIONS(X)
 
 struct VulkanFunctions {
     MLP_INSTANCE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)

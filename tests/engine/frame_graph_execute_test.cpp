@@ -11,7 +11,9 @@
 #include "engine/gpu_timer.h"
 #include "fg_test_shaders.h"
 
+#include <vkutil/barrier.h>
 #include <vkutil/create_info.h>
+#include <vkutil/image.h>
 #include <vkutil/descriptors.h>
 #include <vkutil/pipeline.h>
 
@@ -305,33 +307,6 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     }
 }
 
-// A test-owned image with its own memory (what an app imports: history buffers, swapchain).
-class OwnedImage {
-public:
-    OwnedImage(const engine::Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage)
-        : device_(ctx.device()) {
-        const VkImageCreateInfo ici = vkutil::image2DInfo(format, extent, usage);
-        ENGINE_VK(vkCreateImage(device_, &ici, nullptr, &image));
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(device_, image, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        ENGINE_VK(vkAllocateMemory(device_, &mai, nullptr, &memory_));
-        ENGINE_VK(vkBindImageMemory(device_, image, memory_, 0));
-    }
-    ~OwnedImage() {
-        vkDestroyImage(device_, image, nullptr);
-        vkFreeMemory(device_, memory_, nullptr);
-    }
-    OwnedImage(const OwnedImage&) = delete;
-    OwnedImage& operator=(const OwnedImage&) = delete;
-    VkImage image = VK_NULL_HANDLE;
-
-private:
-    VkDevice device_;
-    VkDeviceMemory memory_ = VK_NULL_HANDLE;
-};
 
 class FrameGraphImports : public testsupport::VulkanTest {};
 
@@ -345,34 +320,23 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
     constexpr VkExtent2D kExtent{4, 4};
     constexpr VkDeviceSize kBytes = 4 * 4 * sizeof(uint32_t);
     constexpr uint32_t kInFlight = 2;
-    std::array<std::unique_ptr<OwnedImage>, 2> history;
-    for (auto& h : history)
-        h = std::make_unique<OwnedImage>(ctx(), VK_FORMAT_R32_UINT, kExtent,
-                                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    // Test-owned images with their own memory (what an app imports: history buffers, swapchain).
+    std::array<vkutil::Image, 2> history;
+    for (vkutil::Image& h : history)
+        ENGINE_VK(h.create(ctx().physicalDevice(), ctx().device(), VK_FORMAT_R32_UINT, kExtent,
+                           VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     // Start both in the steady-state layout, holding 1000.
     ctx().submitAndWait([&](VkCommandBuffer cmd) {
-        for (auto& h : history) {
-            VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-            b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-            b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-            b.image = h->image;
-            b.subresourceRange = range;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.imageMemoryBarrierCount = 1;
-            dep.pImageMemoryBarriers = &b;
-            vkCmdPipelineBarrier2(cmd, &dep);
+        for (vkutil::Image& h : history) {
+            vkutil::imageBarrier(cmd, h.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
             VkClearColorValue value{};
             value.uint32[0] = 1000;
-            vkCmdClearColorImage(cmd, h->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
-            b.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-            b.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            b.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-            b.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-            b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-            b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-            vkCmdPipelineBarrier2(cmd, &dep);
+            vkCmdClearColorImage(cmd, h.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
+            vkutil::imageBarrier(cmd, h.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         }
     });
 
@@ -383,8 +347,8 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
                                         VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     const engine::ImageDesc desc{VK_FORMAT_R32_UINT, kExtent.width, kExtent.height, 0};
     engine::FrameGraph graph(ctx());
-    const auto previous = graph.importImage("previous", history[1]->image, VK_NULL_HANDLE, desc, sampled, sampled);
-    const auto current = graph.importImage("current", history[0]->image, VK_NULL_HANDLE, desc, sampled, sampled);
+    const auto previous = graph.importImage("previous", history[1].handle(), VK_NULL_HANDLE, desc, sampled, sampled);
+    const auto current = graph.importImage("current", history[0].handle(), VK_NULL_HANDLE, desc, sampled, sampled);
     const auto readback = graph.importBuffer("readback", readbacks[0].handle(), kBytes, {},
                                              {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     uint64_t frameNumber = 0;
@@ -416,8 +380,8 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
         engine::Frame& f = frames.beginFrame();
         if (n >= kInFlight) expectHistory(readbacks[f.slot], n - kInFlight);
         frameNumber = n;
-        graph.rebindImportedImage(previous, history[(n + 1) % 2]->image, VK_NULL_HANDLE);
-        graph.rebindImportedImage(current, history[n % 2]->image, VK_NULL_HANDLE);
+        graph.rebindImportedImage(previous, history[(n + 1) % 2].handle(), VK_NULL_HANDLE);
+        graph.rebindImportedImage(current, history[n % 2].handle(), VK_NULL_HANDLE);
         graph.rebindImportedBuffer(readback, readbacks[f.slot].handle());
         graph.execute(f.cmd, f.slot);
         frames.endFrame();

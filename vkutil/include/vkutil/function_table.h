@@ -29,5 +29,14 @@
     X(vkCreateSampler)               \
     X(vkDestroySampler)
 
+// What a library that owns buffers needs besides (mlplugin and effects both do).
+#define VKUTIL_BUFFER_FUNCTIONS(X)   \
+    X(vkCreateBuffer)                \
+    X(vkDestroyBuffer)               \
+    X(vkGetBufferMemoryRequirements) \
+    X(vkAllocateMemory)              \
+    X(vkFreeMemory)                  \
+    X(vkBindBufferMemory)
+
 // Declares one member of a table: `PFN_vkXxx vkXxx = nullptr;`.
 #define VKUTIL_DECLARE_FUNCTION(name) PFN_##name name = nullptr;
