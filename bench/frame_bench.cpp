@@ -14,7 +14,9 @@
 #include "engine/context.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
+#include "engine/camera_path.h"
 #include "engine/renderer.h"
+#include "engine/scene.h"
 #include "bridge/effect_upscaler.h"
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
@@ -41,12 +43,21 @@ struct Options {
     bench::CommonOptions common{.json = "frame_bench.json"};
     uint32_t frames = 100, warmup = 10;
     bool fp32 = false;
+    std::string scene;      // glTF file; empty: the procedural scene
+    uint32_t sceneSeed = 0;
+};
+
+// What every configuration draws, loaded once: the scene and the camera path along which the
+// frames are timed (built-in path 0 for the procedural scene, an orbit around a glTF scene).
+struct Content {
+    std::shared_ptr<const engine::SceneGeometry> scene;
+    engine::CameraPath path;
 };
 
 void usage() {
     std::puts(
         "usage: frame_bench [--smoke] [--frames N] [--warmup N] [--json FILE] [--assets DIR] [--filter TEXT] [--fp32]\n"
-        "                   [--device INDEX] [--validation]\n"
+        "                   [--device INDEX] [--validation] [--scene FILE | --scene-seed N]\n"
         "  Frame times (per pass and total, GPU timestamps) of native rendering vs half resolution + x2 upscale\n"
         "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output; native with 1-ray shadows + ML or a-trous denoiser.\n"
         "  --smoke        tiny output size and few frames (CI on lavapipe; times mean nothing)\n"
@@ -56,18 +67,41 @@ void usage() {
         "  --filter TEXT  only configurations whose name contains TEXT\n"
         "  --fp32         run the ML networks in fp32 (default: fp16 with fp16 arithmetic where the device has it)\n"
         "  --device I     Vulkan device index\n"
-        "  --validation   enable the Khronos validation layer");
+        "  --validation   enable the Khronos validation layer\n"
+        "  --scene FILE   time a glTF scene (.gltf/.glb) along an automatic orbit instead of the procedural scene\n"
+        "  --scene-seed N the procedural scene's seed (default 0: the classic scene)");
+}
+
+// --scene FILE (not empty) and --scene-seed N (0..2^32-1).
+bool sceneOption(bench::ArgParser& args, Options& o) {
+    const char* v = args.value();
+    if (!v) return false;
+    if (args.is("--scene")) {
+        if (!*v) std::fprintf(stderr, "frame_bench: --scene needs a file name\n");
+        o.scene = v;
+        return *v != 0;
+    }
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (!*v || *end || v[0] == '-' || n > UINT32_MAX) {
+        std::fprintf(stderr, "frame_bench: --scene-seed expects an integer 0..4294967295\n");
+        return false;
+    }
+    o.sceneSeed = uint32_t(n);
+    return true;
 }
 
 bool parse(int argc, char** argv, Options& o) {
     bench::ArgParser args("frame_bench", argc, argv);
     while (args.next()) {
-        const bool ok = args.is("--fp32")     ? (o.fp32 = true)
-                        : args.is("--frames") ? args.count(o.frames)
-                        : args.is("--warmup") ? args.count(o.warmup)
-                                              : args.common(o.common, usage);
+        const bool ok = args.is("--fp32")                                ? (o.fp32 = true)
+                        : args.is("--frames")                            ? args.count(o.frames)
+                        : args.is("--warmup")                            ? args.count(o.warmup)
+                        : args.is("--scene") || args.is("--scene-seed") ? sceneOption(args, o)
+                                                                         : args.common(o.common, usage);
         if (!ok) return false;
     }
+    if (!o.scene.empty() && o.sceneSeed != 0) { std::fprintf(stderr, "frame_bench: --scene-seed does not apply to --scene\n"); return false; }
     return true;
 }
 
@@ -147,8 +181,9 @@ std::unique_ptr<bridge::MlPass> makeDenoiser(engine::Context& ctx, mlplugin::Dev
     return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
 }
 
-Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device) {
+Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device, const Content& content) {
     engine::RendererDesc rd;
+    rd.scene = content.scene;
     rd.outputWidth = c.outW;
     rd.outputHeight = c.outH;
     rd.renderScale = c.upscale == Upscale::Native ? 1.0f : 0.5f;
@@ -191,7 +226,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     if (effect && effect->effect()) r.upscaler += effect->effect()->usesFp16() ? " fp16" : (c.upscale == Upscale::MlTemporal ? " fp32" : "");
     const uint32_t phases = engine::jitterPhaseCount(r.renderW, c.outW);
     auto params = [&](uint32_t i) {
-        engine::FrameParams p = engine::FrameParams::onPath(0, i);
+        engine::FrameParams p = engine::FrameParams::onPath(content.path, i);
         if (temporal) p.jitterPixels = engine::haltonJitter(i, phases);
         return p;
     };
@@ -224,11 +259,16 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     return r;
 }
 
-void writeJson(const std::string& path, const std::string& device, const Options& o, const std::vector<Result>& results) {
-    std::ofstream f(path);
-    if (!f) throw std::runtime_error("cannot write " + path);
-    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << bench::jsonString(device) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
-      << ",\n  \"smoke\": " << (o.common.smoke ? "true" : "false") << ",\n  \"results\": [\n";
+    bench::ArgParser args("frame_bench", argc, argv);
+    while (args.next()) {
+        const char* v = nullptr;
+        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
+                        : args.is("--frames")     ? args.count(o.frames)
+                        : args.is("--warmup")     ? args.count(o.warmup)
+                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
+                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
+                                                  : args.common(o.common, usage);
+        if (!ok) return false;
     for (size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
         f << "    {\"name\": " << bench::jsonString(r.config.name) << ", \"output\": " << bench::jsonString(res(r.config.outW, r.config.outH))
@@ -253,6 +293,11 @@ int main(int argc, char** argv) {
         if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
         std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.common.validation);
         std::printf("device: %s\n", ctx.deviceName().c_str());
+        Content content;
+        content.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
+        for (const std::string& w : content.scene->warnings) std::fprintf(stderr, "frame_bench: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());
+        content.path = o.scene.empty() ? engine::CameraPath::builtIn(0) : engine::CameraPath::orbitAround(content.scene->boundsMin, content.scene->boundsMax);
+        std::printf("scene: %s, camera path: %s\n", content.scene->name.c_str(), content.path.name().c_str());
 
         struct Out { uint32_t w, h; };
         // The ML denoiser's U-Net halves its input twice: sizes are multiples of 4.
@@ -276,14 +321,31 @@ int main(int argc, char** argv) {
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
-            if (!o.common.filter.empty() && c.name.find(o.common.filter) == std::string::npos) continue;
-            Result r = runConfig(ctx, c, o, *device);
+    bench::ArgParser args("frame_bench", argc, argv);
+    while (args.next()) {
+        const char* v = nullptr;
+        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
+                        : args.is("--frames")     ? args.count(o.frames)
+                        : args.is("--warmup")     ? args.count(o.warmup)
+                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
+                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
+                                                  : args.common(o.common, usage);
+        if (!ok) return false;
             std::printf("\n%s (render %s, x2: %s, denoiser: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(),
                         res(r.renderW, r.renderH).c_str(), r.upscaler.c_str(), r.denoiser.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
-            writeJson(o.common.json, ctx.deviceName(), o, results);  // a run cut short keeps what it measured
+    bench::ArgParser args("frame_bench", argc, argv);
+    while (args.next()) {
+        const char* v = nullptr;
+        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
+                        : args.is("--frames")     ? args.count(o.frames)
+                        : args.is("--warmup")     ? args.count(o.warmup)
+                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
+                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
+                                                  : args.common(o.common, usage);
+        if (!ok) return false;
         }
         std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
         for (const Result& r : results) {
@@ -293,8 +355,16 @@ int main(int argc, char** argv) {
             std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
                         r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
         }
-        writeJson(o.common.json, ctx.deviceName(), o, results);
-        std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.common.json.c_str(), results.size(), o.frames, o.warmup);
+    bench::ArgParser args("frame_bench", argc, argv);
+    while (args.next()) {
+        const char* v = nullptr;
+        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
+                        : args.is("--frames")     ? args.count(o.frames)
+                        : args.is("--warmup")     ? args.count(o.warmup)
+                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
+                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
+                                                  : args.common(o.common, usage);
+        if (!ok) return false;
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "frame_bench: %s\n", e.what());

@@ -84,8 +84,8 @@ void EffectUpscaler::recordPass(engine::PassContext& pc, const engine::OutputSta
     in.jitterX = frame.jitterPixels.x;
     in.jitterY = frame.jitterPixels.y;
     in.frameTimeDeltaMs = frame.frameTimeSeconds * 1000.0f;
-    in.cameraNear = engine::kCameraNear;
-    in.cameraFar = engine::kCameraFar;
+    in.cameraNear = frame.camera.zNear;  // the pose's planes: glTF orbits and keyframe files set their own
+    in.cameraFar = frame.camera.zFar;
     in.cameraFovY = frame.camera.fovYDegrees * 3.14159265f / 180.0f;
     in.reset = frame.cameraCut;
     in.frameSlot = pc.frameIndex();

@@ -42,8 +42,9 @@ void writeFrame(const std::string& dir, uint64_t frame, const engine::FrameReadb
     }
 }
 
-engine::RendererDesc rendererDesc(const Options& o) {
+engine::RendererDesc rendererDesc(const Options& o, const SceneSetup& setup) {
     engine::RendererDesc d;
+    d.scene = setup.scene;
     d.outputWidth = o.width;
     d.outputHeight = o.height;
     d.renderScale = o.renderScale;
@@ -57,8 +58,8 @@ engine::RendererDesc rendererDesc(const Options& o) {
 
 // The frame parameters of frame `i`: the camera on its path, and for the temporal modes this
 // frame's jitter (Halton 2,3 with the phase count of the upscale ratio).
-engine::FrameParams frameParams(const Options& o, uint32_t i, const engine::Renderer& renderer) {
-    engine::FrameParams p = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+engine::FrameParams frameParams(const Options& o, const SceneSetup& setup, uint32_t i, const engine::Renderer& renderer) {
+    engine::FrameParams p = engine::FrameParams::onPath(setup.path, i, o.fps, o.startTime);
     if (temporal(o)) {
         uint32_t phases = engine::jitterPhaseCount(renderer.renderExtent().width, renderer.outputExtent().width);
         p.jitterPixels = engine::haltonJitter(i, phases);
@@ -73,7 +74,7 @@ void writeFrameLog(std::ofstream& log, uint32_t frame, const engine::FrameParams
     std::snprintf(line, sizeof line,
                   "{\"frame\": %u, \"jitter\": [%.9g, %.9g], \"fov_y_deg\": %.9g, \"near\": %.9g, \"far\": %.9g, \"cut\": %s, "
                   "\"frame_time_ms\": %.9g, \"render\": [%u, %u], \"display\": [%u, %u]}\n",
-                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, engine::kCameraNear, engine::kCameraFar,
+                  frame, p.jitterPixels.x, p.jitterPixels.y, p.camera.fovYDegrees, p.camera.zNear, p.camera.zFar,
                   p.cameraCut ? "true" : "false", p.frameTimeSeconds * 1000.0f, r.renderExtent().width, r.renderExtent().height,
                   r.outputExtent().width, r.outputExtent().height);
     log << line;
@@ -96,7 +97,7 @@ engine::Image8 encodeFrame(const std::vector<double>& sum, uint32_t samples, uin
 // --mode native --supersample N: every output frame is the mean of N renders at the output
 // resolution, each jittered by a Halton(2,3) point of the pixel (a box-filtered, anti-aliased
 // frame), accumulated in display-linear values and encoded once.
-void runSupersampled(engine::Context& ctx, const Options& o, engine::Renderer& renderer, engine::GpuTimer& timer) {
+void runSupersampled(engine::Context& ctx, const Options& o, const SceneSetup& setup, engine::Renderer& renderer, engine::GpuTimer& timer) {
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = uint32_t(engine::Channel::Output),
                     .framesInFlight = kFramesInFlight});
@@ -130,7 +131,7 @@ void runSupersampled(engine::Context& ctx, const Options& o, engine::Renderer& r
             engine::Frame& f = frames.beginFrame();
             collect(f.slot);
             timer.beginFrame(f.cmd, f.slot);
-            engine::FrameParams params = engine::FrameParams::onPath(o.path, i, o.fps, o.startTime);
+            engine::FrameParams params = engine::FrameParams::onPath(setup.path, i, o.fps, o.startTime);
             params.jitterPixels = engine::haltonJitter(s, o.supersample);
             params.frameSeed = i * o.supersample + s;
             renderer.record(f.cmd, f.slot, params, &timer);
@@ -146,7 +147,7 @@ void runSupersampled(engine::Context& ctx, const Options& o, engine::Renderer& r
     }
 }
 
-void renderFrames(engine::Context& ctx, const Options& o, engine::Renderer& renderer, engine::GpuTimer& timer) {
+void renderFrames(engine::Context& ctx, const Options& o, const SceneSetup& setup, engine::Renderer& renderer, engine::GpuTimer& timer) {
     // A converged stochastic reference at a large size can take minutes per frame on lavapipe;
     // only a frame that outlasts this is reported as a hang.
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
@@ -165,7 +166,7 @@ void renderFrames(engine::Context& ctx, const Options& o, engine::Renderer& rend
         engine::Frame& f = frames.beginFrame();
         if (pending[f.slot] && o.writeImages) writeFrame(o.outDir, *pending[f.slot], renderer.readback(f.slot));
         timer.beginFrame(f.cmd, f.slot);
-        engine::FrameParams params = frameParams(o, i, renderer);
+        engine::FrameParams params = frameParams(o, setup, i, renderer);
         if (frameLog) writeFrameLog(*frameLog, i, params, renderer);
         renderer.record(f.cmd, f.slot, params, &timer);
         frames.endFrame();
@@ -178,7 +179,8 @@ void renderFrames(engine::Context& ctx, const Options& o, engine::Renderer& rend
     }
 }
 
-void writeRunReport(const Options& o, engine::Context& ctx, const engine::Renderer& renderer, const engine::GpuTimer& timer) {
+void writeRunReport(const Options& o, const SceneSetup& setup, engine::Context& ctx, const engine::Renderer& renderer,
+                    const engine::GpuTimer& timer) {
     RunInfo info;
     info.deviceName = ctx.deviceName();
     info.renderWidth = renderer.renderExtent().width;
@@ -187,6 +189,8 @@ void writeRunReport(const Options& o, engine::Context& ctx, const engine::Render
     info.outputHeight = renderer.outputExtent().height;
     info.framesRendered = o.frames;
     info.timestamps = timer.enabled();
+    info.scene = setup.scene->name;
+    info.cameraPath = setup.path.name();
     writeReport(o.outDir + "/report.json", o, info, timer.timings());
     std::printf("rendered %u frame(s) %ux%u -> %ux%u (%s), denoise %s, on %s into %s\n", o.frames, info.renderWidth,
                 info.renderHeight, info.outputWidth, info.outputHeight, modeName(o), denoiseName(o), info.deviceName.c_str(),
@@ -195,7 +199,7 @@ void writeRunReport(const Options& o, engine::Context& ctx, const engine::Render
 
 }  // namespace
 
-void runHeadless(engine::Context& ctx, const Options& o) {
+void runHeadless(engine::Context& ctx, const Options& o, const SceneSetup& setup) {
     // Declared so that `frames` is destroyed first: it waits for submitted frames before the
     // timer's query pools and the renderer's resources go (also when a write below throws).
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight});
@@ -213,7 +217,7 @@ void runHeadless(engine::Context& ctx, const Options& o) {
         if (!mlDevice) mlDevice = createMlDevice(ctx, o);
         mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
     }
-    engine::Renderer renderer(ctx, rendererDesc(o));
+    engine::Renderer renderer(ctx, rendererDesc(o, setup));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());
     if (temporalUpscaler) renderer.setUpscaler(temporalUpscaler->upscaler());
     if (mlDenoiser) {
@@ -221,12 +225,12 @@ void runHeadless(engine::Context& ctx, const Options& o) {
         renderer.setDenoiser(mlDenoiser->denoiser());
     }
     if (o.supersample > 1) {
-        runSupersampled(ctx, o, renderer, timer);
+        runSupersampled(ctx, o, setup, renderer, timer);
     } else {
-        renderFrames(ctx, o, renderer, timer);
+        renderFrames(ctx, o, setup, renderer, timer);
     }
     if (mlDevice) savePipelineCache(*mlDevice, o);  // every network compiled by now
-    writeRunReport(o, ctx, renderer, timer);
+    writeRunReport(o, setup, ctx, renderer, timer);
 }
 
 void writeGolden(engine::Context& ctx, const std::string& path) {

@@ -82,7 +82,7 @@ uint32_t parseChannels(const std::string& v) {
 }  // namespace
 
 std::string usage() {
-    return R"(upscale_demo: renders the procedural demo scene and upscales it to the output resolution.
+    return R"(upscale_demo: renders the procedural demo scene (or a glTF scene) and upscales it to the output resolution.
 
 Usage: upscale_demo [options]
   --headless              render offscreen and write PNG frames + report.json to --out
@@ -106,7 +106,12 @@ Usage: upscale_demo [options]
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
                           (default: assets/denoiser.onnx of the source tree)
-  --path K                camera path index or name (see --list-paths; default 0)
+  --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
+                          engine's sun and sky, without shadows; unsupported features are warnings
+  --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)
+  --path K                camera path index or name (see --list-paths; default 0; with --scene the
+                          default is an automatic orbit around the scene's bounds)
+  --camera-path FILE      camera keyframes from a JSON file (docs/RENDERER.md) instead of --path
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
   --shadows S             off | analytic | stochastic (default analytic)
@@ -131,7 +136,7 @@ Usage: upscale_demo [options]
 
 Options parseOptions(const std::vector<std::string>& args) {
     Options o;
-    bool scaleGiven = false;
+    bool scaleGiven = false, seedGiven = false;
     using Handler = std::function<void(const std::string&)>;
     const std::map<std::string, Handler> withValue = {
         {"--frames", [&](const std::string& v) { o.frames = parseUint("--frames", v, 1, 1000000); }},
@@ -152,7 +157,10 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
         {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
-        {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
+        {"--path", [&](const std::string& v) { o.path = parsePath(v); o.pathGiven = true; }},
+        {"--camera-path", [&](const std::string& v) { if (v.empty()) throw UsageError("--camera-path: empty file name"); o.cameraPath = v; }},
+        {"--scene", [&](const std::string& v) { if (v.empty()) throw UsageError("--scene: empty file name"); o.scene = v; }},
+        {"--scene-seed", [&](const std::string& v) { o.sceneSeed = parseUint("--scene-seed", v, 0, UINT32_MAX); seedGiven = true; }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
         {"--shadows", [&](const std::string& v) { o.shadows = parseShadows(v); }},
@@ -207,6 +215,10 @@ Options parseOptions(const std::vector<std::string>& args) {
     if (o.supersample > 1 && !o.headless) throw UsageError("--supersample is for the headless demo (add --headless)");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
+    if (seedGiven && !o.scene.empty()) throw UsageError("--scene-seed varies the procedural scene; it does not apply to --scene");
+    if (o.pathGiven && !o.cameraPath.empty()) throw UsageError("--path and --camera-path both choose the camera: give one");
+    if (!o.writeGolden.empty() && (!o.scene.empty() || seedGiven || !o.cameraPath.empty() || o.pathGiven))
+        throw UsageError("--write-golden renders the fixed golden frame: drop --scene, --scene-seed, --path and --camera-path");
     return o;
 }
 

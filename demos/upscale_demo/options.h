@@ -35,6 +35,10 @@ struct Options {
     uint32_t shadowSamples = 1;
     bool lighting = true;
     uint32_t path = 0;
+    bool pathGiven = false;    // --path on the command line (a glTF scene otherwise orbits automatically)
+    std::string cameraPath;    // --camera-path: a keyframe JSON file (replaces --path)
+    std::string scene;         // --scene: a glTF file (.gltf/.glb); empty: the procedural scene
+    uint32_t sceneSeed = 0;    // --scene-seed: the procedural scene's seed (0: the classic scene)
     float startTime = 0.0f;
     float fps = 30.0f;
     std::optional<uint32_t> device;

@@ -35,15 +35,22 @@ const char* toString(DenoiseMode mode) {
     return "?";
 }
 
-FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
+FrameParams FrameParams::onPath(const CameraPath& path, uint32_t frameIndex, float fps, float startTime) {
     FrameParams p;
+    // The previous frame's time exactly as that frame computed it: consecutive frames then tile
+    // the timeline with (previous, t] intervals, so every cut is reported on exactly one frame.
     float t = startTime + float(frameIndex) / fps;
-    p.camera = engine::camera(path, t);
-    p.previousCamera = frameIndex == 0 ? p.camera : engine::camera(path, t - 1.0f / fps);
+    float previous = frameIndex == 0 ? t : startTime + float(frameIndex - 1) / fps;
+    p.camera = path.pose(t);
+    p.cameraCut = frameIndex == 0 || path.cutBetween(previous, t);
+    p.previousCamera = p.cameraCut ? p.camera : path.pose(previous);
     p.frameSeed = frameIndex;
-    p.cameraCut = frameIndex == 0;
     p.frameTimeSeconds = 1.0f / fps;
     return p;
+}
+
+FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
+    return onPath(CameraPath::builtIn(path), frameIndex, fps, startTime);
 }
 
 namespace {
@@ -78,10 +85,18 @@ uint32_t groups(uint32_t n) { return (n + 7) / 8; }
 // Distinct ids for the descriptor cache.
 enum PassId : uint32_t { kLightingPass, kUpscalePass, kEncodePass };
 
+// RendererDesc::scene's default, built once per process.
+const SceneGeometry& defaultScene() {
+    static const SceneGeometry scene = buildDemoScene(0);
+    return scene;
+}
+
 }  // namespace
 
 Renderer::Impl::Impl(Context& c, const RendererDesc& d)
-    : ctx(c), desc(d), scene(c, buildDemoScene()), pipelines(c), descriptors(c.device()) {}
+    : ctx(c), desc(d), pipelines(c), scene(c, d.scene ? *d.scene : defaultScene(), pipelines.gbuffer.setLayout),
+      descriptors(c.device()) {}
+
 
 void Renderer::Impl::computeExtents() {
     outputExtent = {desc.outputWidth, desc.outputHeight};
@@ -125,14 +140,22 @@ void Renderer::Impl::addGBufferPass() {
     pass.record = [this](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.pipeline);
         gpu::GBufferPush push{camera.viewProj, previousViewProjPixels};
         vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
         vkCmdBindIndexBuffer(cmd, scene.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
-        vkCmdDrawIndexed(cmd, scene.indexCount(), 1, 0, 0, 0);
+        // One draw per material (opaque ones first): the material's set, its cull mode, and the
+        // alpha-tested pipeline from the first masked material on.
+        VkPipeline bound = VK_NULL_HANDLE;
+        for (const GpuScene::Draw& d : scene.draws()) {
+            VkPipeline p = d.alphaMask ? pipelines.gbufferMasked.pipeline : pipelines.gbuffer.pipeline;
+            if (p != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound = p);
+            vkCmdSetCullMode(cmd, d.doubleSided ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.layout, 0, 1, &d.materialSet, 0, nullptr);
+            vkCmdDrawIndexed(cmd, d.indexCount, 1, d.firstIndex, 0, 0);
+        }
         // The background: a far-plane triangle where nothing was drawn, writing the motion of
         // directions at infinity (camera rotation only).
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.skyMotion.pipeline);

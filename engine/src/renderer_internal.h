@@ -4,6 +4,7 @@
 #include "engine/buffer.h"
 #include "engine/renderer.h"
 #include "engine/scene.h"
+#include "gpu_scene.h"
 #include "renderer_descriptors.h"
 #include "renderer_pipelines.h"
 
@@ -27,8 +28,8 @@ struct Renderer::Impl {
 
     Context& ctx;
     RendererDesc desc;
-    GpuScene scene;
     RendererPipelines pipelines;
+    GpuScene scene;  // after pipelines: its material sets use the G-buffer set layout
     DescriptorCache descriptors;
     std::unique_ptr<FrameGraph> graph;
     bool built = false;  // false after a change that needs build() (resize, new upscaler or hook)

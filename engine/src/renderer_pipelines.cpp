@@ -35,7 +35,9 @@ VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<con
     return pipeline;
 }
 
-// No culling: open cylinders show their inside at grazing angles.
+// No culling unless dynamicCullMode: open cylinders show their inside at grazing angles. glTF's
+// counter-clockwise front faces stay counter-clockwise in Vulkan's framebuffer because the
+// projection flips y (camera.cpp).
 VkPipeline createGraphics(VkDevice device, const vkutil::GraphicsPipelineDesc& desc) {
     VkPipeline pipeline;
     ENGINE_VK(vkutil::createGraphicsPipeline(device, desc, &pipeline));
@@ -58,7 +60,9 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &nearest));
         ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_LINEAR, &linear));
 
-        gbuffer.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
+        const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+        gbuffer.setLayout = createSetLayout(device_, materialBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+        gbuffer.layout = createLayout(device_, gbuffer.setLayout, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
         VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
         VkVertexInputAttributeDescription attributes[] = {
             {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},
@@ -73,8 +77,14 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         vi.vertexAttributeDescriptionCount = 5;
         vi.pVertexAttributeDescriptions = attributes;
         const VkFormat gbufferFormats[] = {kAlbedoFormat, kNormalFormat, kMotionFormat};
-        gbuffer.pipeline = createGraphics(device_, {.layout = gbuffer.layout, .vertex = shaders::gbuffer_vert(), .fragment = shaders::gbuffer_frag(),
-                                                    .colorFormats = gbufferFormats, .depthFormat = kDepthFormat, .vertexInput = &vi});
+        for (auto [p, alphaMask] : {std::pair{&gbuffer, uint32_t(VK_FALSE)}, std::pair{&gbufferMasked, uint32_t(VK_TRUE)}}) {
+            const uint32_t spec[] = {alphaMask};
+            p->setLayout = gbuffer.setLayout;
+            p->layout = gbuffer.layout;
+            p->pipeline = createGraphics(device_, {.layout = gbuffer.layout, .vertex = shaders::gbuffer_vert(), .fragment = shaders::gbuffer_frag(),
+                                                   .fragmentSpecialization = spec, .colorFormats = gbufferFormats, .depthFormat = kDepthFormat,
+                                                   .dynamicCullMode = true, .vertexInput = &vi});
+        }
         // Drawn after the scene at the far plane: passes only where the depth is still cleared.
         skyMotion.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::SkyMotionPush), VK_SHADER_STAGE_VERTEX_BIT);
         skyMotion.pipeline = createGraphics(device_, {.layout = skyMotion.layout, .vertex = shaders::gbuffer_sky_vert(),
@@ -145,6 +155,7 @@ RendererPipelines::~RendererPipelines() { release(); }
 void RendererPipelines::release() {
     destroy(upscaleBilinear, /*keepLayouts=*/true);  // share their layouts with upscaleBicubic
     destroy(encodeCompute, /*keepLayouts=*/true);
+    destroy(gbufferMasked, /*keepLayouts=*/true);  // shares gbuffer's layouts
     for (PipelineWithLayout* p : {&gbuffer, &skyMotion, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
     if (nearest) vkDestroySampler(device_, nearest, nullptr);
     if (linear) vkDestroySampler(device_, linear, nullptr);

@@ -33,18 +33,33 @@ def parse_range(text):
     return [int(x) for x in text.split(",") if x]
 
 
+def windows(camera_path, seconds, count, seed):
+    """Start times of `count` windows of `seconds` spread over a keyframed path (deterministic per
+    seed), plus one that straddles the path's first camera cut."""
+    keys = json.load(open(camera_path))["keyframes"]
+    duration = max(0.0, keys[-1]["time"] - seconds)
+    starts = [(duration * (k + 0.5) / count + 0.37 * seed) % max(duration, 1e-3) for k in range(count)]
+    cuts = [k["time"] for k in keys if k.get("cut")]
+    if cuts:
+        starts.append(max(0.0, cuts[0] - seconds / 2))
+    return starts
+
+
 def make_plan(args):
-    manifest = json.load(open(os.path.join(args.scenes, "manifest.json")))
     w, h = (int(v) for v in args.display.split("x"))
     plan = {"display": [w, h], "render_scale": 0.5, "fps": 30, "frames": args.frames, "supersample": args.supersample, "sequences": []}
     kinds, seeds = args.kinds.split(","), set(parse_range(args.seeds))
-    for scene in manifest["scenes"]:
-        if scene["kind"] not in kinds or scene["seed"] not in seeds:
-            continue
-        for path in scene["camera_paths"]:
-            name = os.path.splitext(os.path.basename(path))[0]
-            plan["sequences"].append({"name": name, "scene": os.path.join(args.scenes, scene["file"]),
-                                      "camera_path": os.path.join(args.scenes, path), "time": 0.0})
+    for directory in args.scenes:
+        manifest = json.load(open(os.path.join(directory, "manifest.json")))
+        for scene in manifest["scenes"]:
+            if scene["kind"] not in kinds or scene["seed"] not in seeds:
+                continue
+            for path in scene["camera_paths"]:
+                name = os.path.splitext(os.path.basename(path))[0]
+                camera = os.path.join(directory, path)
+                for k, t in enumerate(windows(camera, args.frames / 30.0, args.windows, scene["seed"])):
+                    plan["sequences"].append({"name": f"{name}_t{k}", "scene": os.path.join(directory, scene["file"]),
+                                              "camera_path": camera, "time": round(t, 3)})
     for seed in parse_range(args.procedural_seeds) if args.procedural_seeds else []:
         for k, path in enumerate(args.paths.split(",")):
             plan["sequences"].append({"name": f"procedural_s{seed}_{path}", "scene_seed": seed, "path": path, "time": 1.5 + 3.0 * k + seed})
@@ -76,40 +91,48 @@ def complete(directory, stem, frames):
     return os.path.exists(os.path.join(directory, f"{stem}_{frames - 1:05d}.npy"))
 
 
-def render(args):
-    plan = json.load(open(args.plan))
+def render_one(args, plan, seq):
     w, h = plan["display"]
     frames, fps = plan["frames"], plan["fps"]
+    out = os.path.join(args.out, seq["name"])
+    inp, ref = os.path.join(out, "input"), os.path.join(out, "reference")
+    base = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(frames), "--fps", str(fps)] + scene_args(seq)
+    if not complete(inp, "motion", frames):
+        subprocess.run(base + ["--mode", "taau", "--render-scale", str(plan["render_scale"]), "--channels", "color,depth,motion",
+                               "--out", inp], check=True, stdout=subprocess.DEVNULL)
+    if not complete(ref, "output", frames):
+        subprocess.run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--channels", "output", "--out", ref],
+                       check=True, stdout=subprocess.DEVNULL)
+    json.dump({"sequence": seq, "cuts": cut_frames(seq, frames, fps), "display": [w, h], "frames": frames, "fps": fps},
+              open(os.path.join(out, "sequence.json"), "w"), indent=1)
+    return seq["name"]
+
+
+def render(args):
+    from concurrent.futures import ThreadPoolExecutor
+    plan = json.load(open(args.plan))
     only = set(args.only.split(",")) if args.only else None
     todo = [s for s in plan["sequences"] if not only or s["name"] in only]
     clock = common.Stopwatch()
-    for n, seq in enumerate(todo, 1):
-        out = os.path.join(args.out, seq["name"])
-        inp, ref = os.path.join(out, "input"), os.path.join(out, "reference")
-        common_args = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(frames), "--fps", str(fps)] + scene_args(seq)
-        if not complete(inp, "motion", frames):
-            subprocess.run(common_args + ["--mode", "taau", "--render-scale", str(plan["render_scale"]), "--channels", "color,depth,motion",
-                                          "--out", inp], check=True, stdout=subprocess.DEVNULL)
-        if not complete(ref, "output", frames):
-            subprocess.run(common_args + ["--mode", "native", "--supersample", str(plan["supersample"]), "--channels", "output", "--out", ref],
-                           check=True, stdout=subprocess.DEVNULL)
-        json.dump({"sequence": seq, "cuts": cut_frames(seq, frames, fps), "display": [w, h], "frames": frames, "fps": fps},
-                  open(os.path.join(out, "sequence.json"), "w"), indent=1)
-        left = clock() / n * (len(todo) - n)
-        common.log(f"[{n}/{len(todo)}] {seq['name']}  ({clock():.0f} s, ~{left:.0f} s left)")
+    # Several demo processes at once: on a GPU the CPU side (read-back, .npy writing) dominates.
+    with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
+        for n, name in enumerate(pool.map(lambda s: render_one(args, plan, s), todo), 1):
+            left = clock() / n * (len(todo) - n)
+            common.log(f"[{n}/{len(todo)}] {name}  ({clock():.0f} s, ~{left:.0f} s left)")
 
 
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="command", required=True)
     p = sub.add_parser("plan")
-    p.add_argument("--scenes", required=True, help="make_scenes.py output (manifest.json)")
+    p.add_argument("--scenes", required=True, nargs="+", help="make_scenes.py output directories (manifest.json)")
     p.add_argument("--out", required=True)
     p.add_argument("--kinds", default="street,poles,objects")
     p.add_argument("--seeds", default="1:6")
     p.add_argument("--procedural-seeds", default="1:4", help="seeds of the engine's procedural scene ('' for none)")
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
     p.add_argument("--display", default="384x224")
+    p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")
     p.add_argument("--frames", type=int, default=32)
     p.add_argument("--supersample", type=int, default=16)
     r = sub.add_parser("render")
@@ -117,6 +140,7 @@ def main():
     r.add_argument("--out", required=True)
     r.add_argument("--demo", default=common.DEMO)
     r.add_argument("--only", help="comma-separated sequence names")
+    r.add_argument("--jobs", type=int, default=1, help="demo processes at once")
     args = ap.parse_args()
     make_plan(args) if args.command == "plan" else render(args)
 

@@ -148,6 +148,7 @@ def main():
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--init", help="start from these weights (.npz)")
+    ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     args = ap.parse_args()
 
@@ -166,22 +167,31 @@ def main():
         net.load_state_dict(load_net(args.init)[0].state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     warmup = max(1, args.steps // 20)
-    sched = torch.optim.lr_scheduler.LambdaLR(  # linear warm-up, cosine decay
-        opt, lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1.0 + math.cos(math.pi * min(s, args.steps) / args.steps)))
+    budget = args.max_minutes * 60.0 if args.max_minutes > 0 else float("inf")
+
+    def progress(step):
+        """0..1: the larger of the step fraction and the time-budget fraction."""
+        return min(1.0, max(step / args.steps, (time.time() - start) / budget))
     rng = random.Random(common.SEED)
     start = time.time()
     for step in range(1, args.steps + 1):
+        for group in opt.param_groups:  # linear warm-up, cosine decay over steps or time
+            group["lr"] = args.lr * min(1.0, step / warmup) * 0.5 * (1.0 + math.cos(math.pi * progress(step - 1)))
         data, cuts = batch(sequences, rng, args.batch, args.frames, args.crop, device)
         loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight)
         opt.zero_grad()
         loss.backward()
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
-        sched.step()
-        if step % args.log_every == 0 or step == args.steps:
+        out_of_time = progress(step) >= 1.0 and step < args.steps
+        if step % args.log_every == 0 or step == args.steps or out_of_time:
             per = (time.time() - start) / step
             common.log(f"step {step}/{args.steps}  loss {float(loss):.4f}  psnr {psnr:.2f} dB  {per:.2f} s/step  "
                        f"{per * (args.steps - step) / 60:.1f} min left")
+        if out_of_time:
+            common.log(f"--max-minutes {args.max_minutes} reached: stopping at step {step} of {args.steps}")
+            args.steps = step
+            break
     meta = {"width": args.width, "depth": args.depth, "steps": args.steps, "frames": args.frames, "crop": args.crop,
             "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1)}
     save_npz(net.cpu(), args.out, meta)

@@ -29,12 +29,13 @@ Image& Image::operator=(Image&& other) noexcept {
     return *this;
 }
 
-VkResult Image::create(VkPhysicalDevice physicalDevice, VkDevice device, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage) {
+VkResult Image::create(VkPhysicalDevice physicalDevice, VkDevice device, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
+                       uint32_t mipLevels) {
     destroy();
     device_ = device;
     format_ = format;
     extent_ = extent;
-    const VkImageCreateInfo ci = image2DInfo(format, extent, usage);
+    const VkImageCreateInfo ci = image2DInfo(format, extent, usage, mipLevels);
     VkResult r = vkCreateImage(device, &ci, nullptr, &image_);
     if (r == VK_SUCCESS) {
         VkMemoryRequirements req;
@@ -54,7 +55,7 @@ VkResult Image::create(VkPhysicalDevice physicalDevice, VkDevice device, VkForma
         vi.image = image_;
         vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
         vi.format = format;
-        vi.subresourceRange = {aspectOf(format), 0, 1, 0, 1};
+        vi.subresourceRange = {aspectOf(format), 0, mipLevels, 0, 1};
         r = vkCreateImageView(device, &vi, nullptr, &view_);
     }
     if (r != VK_SUCCESS) destroy();

@@ -28,9 +28,14 @@ VkResult createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d, 
     VkResult r = createShaderModule(device, d.vertex, &modules[0]);
     if (r == VK_SUCCESS) r = createShaderModule(device, d.fragment, &modules[1]);
     if (r == VK_SUCCESS) {
+        std::vector<VkSpecializationMapEntry> entries(d.fragmentSpecialization.size());
+        for (uint32_t i = 0; i < entries.size(); ++i) entries[i] = {i, i * 4, 4};
+        const VkSpecializationInfo specialization{uint32_t(entries.size()), entries.data(), d.fragmentSpecialization.size_bytes(),
+                                                  d.fragmentSpecialization.data()};
         const VkPipelineShaderStageCreateInfo stages[2] = {
             {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, modules[0], "main", nullptr},
-            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main", nullptr},
+            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main",
+             entries.empty() ? nullptr : &specialization},
         };
         const VkPipelineVertexInputStateCreateInfo noVertices{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
         VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
@@ -41,6 +46,7 @@ VkResult createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d, 
         VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
         rs.polygonMode = VK_POLYGON_MODE_FILL;
         rs.cullMode = VK_CULL_MODE_NONE;
+        rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
         rs.lineWidth = 1.0f;
         VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
         ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
@@ -53,9 +59,9 @@ VkResult createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& d, 
         VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
         cb.attachmentCount = uint32_t(blend.size());
         cb.pAttachments = blend.data();
-        const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+        const VkDynamicState dynamic[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE};
         VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-        dy.dynamicStateCount = 2;
+        dy.dynamicStateCount = d.dynamicCullMode ? 3 : 2;
         dy.pDynamicStates = dynamic;
         VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
         rendering.colorAttachmentCount = uint32_t(d.colorFormats.size());

@@ -15,6 +15,7 @@
 // mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
 // and submission (frames in flight); read-back data of a slot is valid once its fence signals.
 #include "engine/camera.h"
+#include "engine/camera_path.h"
 #include "engine/frame_graph.h"
 #include "engine/image_io.h"
 
@@ -29,6 +30,7 @@ namespace engine {
 
 class Context;
 class GpuTimer;
+struct SceneGeometry;
 
 enum class UpscaleMode { Native, Bilinear, Bicubic };
 enum class ShadowMode { Off, Analytic, Stochastic };
@@ -50,6 +52,9 @@ struct RendererDesc {
     uint32_t shadowSamples = 1;  // rays per pixel for ShadowMode::Stochastic (1 = noisy, 1024 = reference)
     bool lighting = true;        // false: colour = albedo (lets tests prove the golden check can fail)
     DenoiseMode denoise = DenoiseMode::Off;  // built-in denoiser; a setDenoiser() function overrides it
+    // What to draw (scene.h: loadScene, buildDemoScene, loadGltfScene); uploaded once by the
+    // constructor. Null: the procedural demo scene with seed 0.
+    std::shared_ptr<const SceneGeometry> scene;
 };
 
 // Limits on resolutions accepted by the renderer (and the demo's command line).
@@ -88,15 +93,20 @@ struct FrameParams {
     uint32_t frameSeed = 0;       // seeds stochastic effects
     bool cameraCut = false;       // no continuity with the previous frame: temporal passes drop history
     float frameTimeSeconds = 1.0f / 30.0f;  // time since the previous frame
-    // Frame `frameIndex` of a path at `fps`: camera at t, previous camera at t - 1/fps.
-    // The first frame is a cut (there is no previous frame).
+    // Frame `frameIndex` of `path` at `fps`: camera at t = startTime + frameIndex / fps, previous
+    // camera at the previous frame's time. The first frame and the frame whose interval
+    // (previous time, t] holds a cut of the path (path.cutBetween) are cuts: cameraCut is set and
+    // the previous camera equals the camera (no motion across the cut). Each cut marks exactly
+    // one frame.
+    static FrameParams onPath(const CameraPath& path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
+    // The built-in path `path` (CameraPath::builtIn).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
 };
 
 // What an output-stage pass sees. Render-resolution inputs, output-resolution destination.
 struct OutputStage {
     ResourceHandle color = kInvalidResource;   // RGBA16F, display-linear 0..1
-    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT, 0 at kCameraNear .. 1 at kCameraFar
+    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT, 0 at frame->camera.zNear .. 1 at zFar
     ResourceHandle motion = kInvalidResource;  // RG16F, render pixels (Channel::Motion), sky included
     ResourceHandle albedo = kInvalidResource;  // RGBA8 (a: roughness)
     ResourceHandle normal = kInvalidResource;  // RGBA16F

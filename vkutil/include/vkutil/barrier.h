@@ -32,10 +32,10 @@ inline void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStages, 
     memoryBarrier(detail::LoaderBarrier{}, cmd, srcStages, srcAccess, dstStages, dstAccess);
 }
 
-// A layout transition (and memory dependency) of a whole single-level, single-layer image.
+// A layout transition (and memory dependency) of a whole single-layer image (`levels` mip levels).
 inline VkImageMemoryBarrier2 imageBarrierInfo(VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
                                               VkPipelineStageFlags2 srcStages, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStages,
-                                              VkAccessFlags2 dstAccess) {
+                                              VkAccessFlags2 dstAccess, uint32_t levels = 1) {
     VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
     b.srcStageMask = srcStages;
     b.srcAccessMask = srcAccess;
@@ -45,7 +45,7 @@ inline VkImageMemoryBarrier2 imageBarrierInfo(VkImage image, VkImageAspectFlags 
     b.newLayout = to;
     b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
     b.image = image;
-    b.subresourceRange = {aspect, 0, 1, 0, 1};
+    b.subresourceRange = {aspect, 0, levels, 0, 1};
     return b;
 }
 
@@ -58,8 +58,9 @@ void imageBarriers(const Vk& vk, VkCommandBuffer cmd, std::span<const VkImageMem
 }
 
 inline void imageBarrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to,
-                         VkPipelineStageFlags2 srcStages, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStages, VkAccessFlags2 dstAccess) {
-    const VkImageMemoryBarrier2 b = imageBarrierInfo(image, aspect, from, to, srcStages, srcAccess, dstStages, dstAccess);
+                         VkPipelineStageFlags2 srcStages, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStages, VkAccessFlags2 dstAccess,
+                         uint32_t levels = 1) {
+    const VkImageMemoryBarrier2 b = imageBarrierInfo(image, aspect, from, to, srcStages, srcAccess, dstStages, dstAccess, levels);
     imageBarriers(detail::LoaderBarrier{}, cmd, {&b, 1});
 }
 

@@ -22,13 +22,13 @@ VkResult createSampler(const Vk& vk, VkDevice device, VkFilter filter, VkSampler
 }
 VkResult createSampler(VkDevice device, VkFilter filter, VkSampler* sampler);  // the vkutil library
 
-// A 2D image, one mip level, one layer, one sample, optimal tiling, initial layout UNDEFINED.
-inline VkImageCreateInfo image2DInfo(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage) {
+// A 2D image, one layer, one sample, optimal tiling, initial layout UNDEFINED.
+inline VkImageCreateInfo image2DInfo(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage, uint32_t mipLevels = 1) {
     VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
     ci.imageType = VK_IMAGE_TYPE_2D;
     ci.format = format;
     ci.extent = {extent.width, extent.height, 1};
-    ci.mipLevels = 1;
+    ci.mipLevels = mipLevels;
     ci.arrayLayers = 1;
     ci.samples = VK_SAMPLE_COUNT_1_BIT;
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;

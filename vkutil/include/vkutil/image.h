@@ -1,6 +1,7 @@
 #pragma once
 // A 2D image with its own device-local memory and a view of the whole image: what applications,
-// tests and tools create for images they own (history buffers, test inputs and outputs). Owned,
+// tests and tools create for images they own (history buffers, test inputs and outputs, scene
+// textures). Owned,
 // move-only; through the loader (the vkutil library). Frame-graph transients are not created
 // this way: the frame graph aliases their memory.
 #include <vulkan/vulkan.h>
@@ -21,9 +22,10 @@ public:
     Image(const Image&) = delete;
     Image& operator=(const Image&) = delete;
 
-    // One mip level and layer, optimal tiling, layout UNDEFINED; memory of the first device-local
-    // type that fits (VK_ERROR_OUT_OF_DEVICE_MEMORY when none does).
-    VkResult create(VkPhysicalDevice physicalDevice, VkDevice device, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage);
+    // One layer, optimal tiling, layout UNDEFINED; memory of the first device-local type that fits
+    // (VK_ERROR_OUT_OF_DEVICE_MEMORY when none does); the view covers every mip level.
+    VkResult create(VkPhysicalDevice physicalDevice, VkDevice device, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage,
+                    uint32_t mipLevels = 1);
     void destroy();
 
     VkImage handle() const { return image_; }

@@ -88,16 +88,19 @@ VkResult createDescriptorSetLayout(const Vk& vk, VkDevice device, std::span<cons
     return vk.vkCreateDescriptorSetLayout(device, &ci, nullptr, layout);
 }
 
-// A graphics pipeline for dynamic rendering: triangle lists, no culling, one sample, viewport and
-// scissor dynamic, every colour attachment written without blending; a depth test when
-// `depthFormat` is set. Through the loader only (graphics is the engine's business).
+// A graphics pipeline for dynamic rendering: triangle lists, counter-clockwise front faces, no
+// culling (or a dynamic cull mode), one sample, viewport and scissor dynamic, every colour
+// attachment written without blending; a depth test when `depthFormat` is set. Through the
+// loader only (graphics is the engine's business).
 struct GraphicsPipelineDesc {
     VkPipelineLayout layout = VK_NULL_HANDLE;
     std::span<const uint32_t> vertex, fragment;  // SPIR-V, entry points "main"
+    std::span<const uint32_t> fragmentSpecialization;  // as ComputePipelineDesc::specialization
     std::span<const VkFormat> colorFormats;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
     bool depthWrite = true;
+    bool dynamicCullMode = false;  // set with vkCmdSetCullMode before each draw
     const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;  // null: no vertex buffers
 };
 VkResult createGraphicsPipeline(VkDevice device, const GraphicsPipelineDesc& desc, VkPipeline* pipeline);

@@ -1,0 +1,33 @@
+#!/bin/bash
+# The temporal upscaler's training run as one command on the GPU machine (or any machine with a
+# Vulkan GPU and PyTorch): generates the training scenes, renders the training sequences with the
+# engine, trains, and writes the weights and logs into $OUT. Scenes, seeds and camera paths are the
+# training split of tools/train/README.md; nothing of the held-out split is generated here.
+#
+#   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
+# Settings (environment): SEEDS (glTF scene seeds, 1:6), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
+# (384x224), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
+# SECONDS_BUDGET (540: training stops in time to save within it).
+set -euo pipefail
+here=$(cd "$(dirname "$0")" && pwd)
+py=${PYTHON:-python3}
+demo=${DEMO:?DEMO must name the upscale_demo binary}
+out=${OUT:?OUT must name the output directory}
+work=${WORK_DIR:-/tmp/vkml_temporal_train}
+end=$(( $(date +%s) + ${SECONDS_BUDGET:-540} ))
+seeds=${SEEDS:-1:6}
+mkdir -p "$work" "$out"
+echo "[device_train] scenes"
+first=${seeds%%:*} last=${seeds##*:}
+for s in $(seq "$first" "$last"); do
+  "$py" "$here/make_scenes.py" --out "$work/scenes/s$s" --kinds street,poles,objects --seeds "$s" > /dev/null &
+done
+wait
+"$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
+  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}"
+echo "[device_train] render"
+"$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
+minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 20) / 60))")
+echo "[device_train] train for at most $minutes minutes"
+"$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-128}" \
+  --frames "${UNROLL:-8}" --max-minutes "$minutes" --log-every 100 --out "$out/upscaler_temporal.npz" 2>&1 | tee "$out/train.log"
