@@ -259,16 +259,11 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     return r;
 }
 
-    bench::ArgParser args("frame_bench", argc, argv);
-    while (args.next()) {
-        const char* v = nullptr;
-        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
-                        : args.is("--frames")     ? args.count(o.frames)
-                        : args.is("--warmup")     ? args.count(o.warmup)
-                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
-                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
-                                                  : args.common(o.common, usage);
-        if (!ok) return false;
+void writeJson(const std::string& path, const std::string& device, const std::string& scene, const Options& o, const std::vector<Result>& results) {
+    std::ofstream f(path);
+    if (!f) throw std::runtime_error("cannot write " + path);
+    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << bench::jsonString(device) << ",\n  \"scene\": " << bench::jsonString(scene) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
+      << ",\n  \"smoke\": " << (o.common.smoke ? "true" : "false") << ",\n  \"results\": [\n";
     for (size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
         f << "    {\"name\": " << bench::jsonString(r.config.name) << ", \"output\": " << bench::jsonString(res(r.config.outW, r.config.outH))
@@ -321,31 +316,14 @@ int main(int argc, char** argv) {
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
-    bench::ArgParser args("frame_bench", argc, argv);
-    while (args.next()) {
-        const char* v = nullptr;
-        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
-                        : args.is("--frames")     ? args.count(o.frames)
-                        : args.is("--warmup")     ? args.count(o.warmup)
-                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
-                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
-                                                  : args.common(o.common, usage);
-        if (!ok) return false;
+            if (!o.common.filter.empty() && c.name.find(o.common.filter) == std::string::npos) continue;
+            Result r = runConfig(ctx, c, o, *device, content);
             std::printf("\n%s (render %s, x2: %s, denoiser: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(),
                         res(r.renderW, r.renderH).c_str(), r.upscaler.c_str(), r.denoiser.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
-    bench::ArgParser args("frame_bench", argc, argv);
-    while (args.next()) {
-        const char* v = nullptr;
-        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
-                        : args.is("--frames")     ? args.count(o.frames)
-                        : args.is("--warmup")     ? args.count(o.warmup)
-                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
-                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
-                                                  : args.common(o.common, usage);
-        if (!ok) return false;
+            writeJson(o.common.json, ctx.deviceName(), content.scene->name, o, results);  // a run cut short keeps what it measured
         }
         std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
         for (const Result& r : results) {
@@ -355,16 +333,8 @@ int main(int argc, char** argv) {
             std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
                         r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
         }
-    bench::ArgParser args("frame_bench", argc, argv);
-    while (args.next()) {
-        const char* v = nullptr;
-        const bool ok = args.is("--fp32")         ? (o.fp32 = true)
-                        : args.is("--frames")     ? args.count(o.frames)
-                        : args.is("--warmup")     ? args.count(o.warmup)
-                        : args.is("--scene")      ? (v = args.value()) && *(o.scene = v).c_str()
-                        : args.is("--scene-seed") ? parseSeed(args, o.sceneSeed)
-                                                  : args.common(o.common, usage);
-        if (!ok) return false;
+        writeJson(o.common.json, ctx.deviceName(), content.scene->name, o, results);
+        std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.common.json.c_str(), results.size(), o.frames, o.warmup);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "frame_bench: %s\n", e.what());
