@@ -1,13 +1,15 @@
-# GLSL -> SPIR-V at build time, embedded into a static library behind a typed accessor.
+# GLSL -> SPIR-V at build time, embedded into an object library behind a typed accessor.
 #
 #   vkml_shader_library(ml_shaders NAMESPACE mlplugin::shaders HEADER ml_shaders.h
 #     SHADER conv2d_f32 SOURCE shaders/ml/conv2d.comp DEFINES DTYPE_F32
 #     SHADER conv2d_f16 SOURCE shaders/ml/conv2d.comp DEFINES DTYPE_F16
 #     INCLUDE_DIRS shaders/common)
 #
-# Produces a library target with a generated header <HEADER> declaring
+# Produces an OBJECT library target with a generated header <HEADER> declaring
 #   namespace <NAMESPACE> { std::span<const uint32_t> <name>(); ... }
 # so C++ code asks for a shader by name and a typo is a compile error, not a runtime lookup.
+# An installed library folds the objects in and keeps the target out of its export:
+#   target_link_libraries(mlplugin PRIVATE $<BUILD_INTERFACE:ml_shaders>)
 function(vkml_shader_library target)
   set(options)
   set(one NAMESPACE HEADER)
@@ -99,7 +101,9 @@ ${decls}}
 " @ONLY)
   # Anchor source so a library with no shaders yet still builds.
   file(CONFIGURE OUTPUT ${outdir}/${target}_anchor.cpp CONTENT "#include \"${ARG_HEADER}\"\n" @ONLY)
-  add_library(${target} STATIC ${outdir}/${target}_anchor.cpp ${sources})
+  add_library(${target} OBJECT ${outdir}/${target}_anchor.cpp ${sources})
   target_include_directories(${target} PUBLIC ${outdir}/include PRIVATE ${outdir} ${outdir}/include)
-  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON)
+  # Internal to the library that folds it in: position-independent for shared libraries, hidden
+  # so a shared library does not export its shaders.
+  set_target_properties(${target} PROPERTIES POSITION_INDEPENDENT_CODE ON CXX_VISIBILITY_PRESET hidden)
 endfunction()

@@ -1,5 +1,7 @@
 #!/usr/bin/env bash
 # Installs the Debian 12 packages the project builds, tests and runs with. Idempotent; needs root.
+# doxygen: the API reference; dpkg-dev, file, binutils: Debian packages (cpack, dpkg-shlibdeps)
+# and the package checks (tools/check_package.sh).
 set -euo pipefail
 packages=(
   cmake ninja-build g++ pkg-config
@@ -9,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy
+  doxygen dpkg-dev file binutils
 )
 missing=()
 for p in "${packages[@]}"; do

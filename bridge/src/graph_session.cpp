@@ -6,6 +6,7 @@
 #include "mlplugin/half.h"
 
 #include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
 #include <vkutil/timestamps.h>
 
 #include <algorithm>
@@ -64,6 +65,10 @@ double median(std::vector<double> v) {
 
 }  // namespace
 
+struct GraphSession::Descriptors {
+    vkutil::DescriptorPool pool;
+};
+
 std::unique_ptr<Device> createDevice(engine::Context& ctx, bool debug, std::span<const uint8_t> pipelineCacheData) {
     DeviceDesc d = detail::describeDevice<DeviceDesc>(ctx);
     d.flags = debug ? DeviceFlagDebug : DeviceFlagNone;
@@ -72,7 +77,7 @@ std::unique_ptr<Device> createDevice(engine::Context& ctx, bool debug, std::span
 }
 
 GraphSession::GraphSession(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t compileFlags)
-    : ctx_(ctx), device_(device), graph_(&graph) {
+    : ctx_(ctx), device_(device), graph_(&graph), descriptors_(std::make_unique<Descriptors>()) {
     compiled_ = take(compileGraph(device, graph, compileFlags), "compileGraph");
     recorder_ = take(device.createCommandRecorder(), "createCommandRecorder");
     initializeWeights();
@@ -130,7 +135,7 @@ void GraphSession::bind() {
     }
     temporary_ = props.temporaryBytes ? engine::Buffer(ctx_, props.temporaryBytes, kStorage, engine::MemoryUsage::DeviceLocal) : engine::Buffer();
     std::vector<VkDescriptorSet> sets(props.descriptorSetCount);
-    ENGINE_VK(pool_.createSets(ctx_.device(), device_.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets));
+    ENGINE_VK(descriptors_->pool.createSets(ctx_.device(), device_.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets));
     table_ = take(device_.createBindingTable({compiled_.op.get(), {sets.data(), props.descriptorSetCount}}), "createBindingTable");
     check(table_->bindInputs(execInputs), "bindInputs");
     check(table_->bindOutputs(outBindings), "bindOutputs");

@@ -3,13 +3,17 @@
 //   mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR
 //         [--precision fp32|fp16] [--device INDEX] [--iterations N] [--free-dim NAME=VALUE]
 //         [--pipeline-cache FILE] [--validation]
-//   mlrun --list-devices | --help
+//   mlrun --list-devices | --list-models | --help
+//
+// MODEL is an .onnx file, or the name of a model shipped with vkml ("upscaler_x2"), looked up in
+// $VKML_MODEL_DIR or ../share/vkml/models next to the executable (demos/common/model_dir.h).
 //
 // Writes every graph output as DIR/<output name>.npy (float32, C order). Exit codes: 0 success,
 // 1 the model or the run failed, 2 bad command line or input files.
 #include "bridge/graph_session.h"
 #include "bridge/pipeline_cache_file.h"
 #include "mlplugin/onnx.h"
+#include "model_dir.h"
 #include "npy.h"
 
 #include <cstdio>
@@ -19,6 +23,7 @@
 #include <map>
 #include <optional>
 #include <string>
+#include <system_error>
 #include <vector>
 
 namespace {
@@ -28,17 +33,21 @@ constexpr const char* kUsage =
     "             [--precision fp32|fp16] [--device INDEX] [--iterations N]\n"
     "             [--free-dim NAME=VALUE] [--pipeline-cache FILE] [--validation]\n"
     "       mlrun --list-devices\n"
+    "       mlrun --list-models\n"
     "       mlrun --help\n"
     "\n"
     "Runs MODEL.onnx through the mlplugin on a Vulkan device and writes every graph output as\n"
     "DIR/<output name>.npy (float32, C order). Inputs are .npy files (float32 '<f4' or float16\n"
     "'<f2', C order); their shapes fix the model's free dimensions, as do --free-dim overrides.\n"
+    "MODEL may also name a shipped model (upscaler_x2, denoiser): it is looked up in\n"
+    "$VKML_MODEL_DIR when set, else in ../share/vkml/models next to this executable.\n"
     "  --precision fp16   compute in fp16 (inputs and outputs are converted)\n"
     "  --device INDEX     Vulkan device index (see --list-devices)\n"
     "  --iterations N     also time N executions: median GPU time (timestamps) and CPU record time\n"
     "  --pipeline-cache FILE  seed the plugin's pipeline cache from FILE (when it exists and fits this\n"
     "                     device and driver) and write the cache back to it after compiling\n"
-    "  --validation       enable the Khronos validation layer\n";
+    "  --validation       enable the Khronos validation layer\n"
+    "  --list-models      print the model directory and the models in it\n";
 
 struct UsageError {
     std::string message;
@@ -55,6 +64,7 @@ struct Options {
     std::string pipelineCache;
     bool validation = false;
     bool listDevices = false;
+    bool listModels = false;
     bool help = false;
 };
 
@@ -81,6 +91,7 @@ Options parse(int argc, char** argv) {
         };
         if (a == "--help" || a == "-h") o.help = true;
         else if (a == "--list-devices") o.listDevices = true;
+        else if (a == "--list-models") o.listModels = true;
         else if (a == "--validation") o.validation = true;
         else if (a == "--input") o.inputs.push_back(splitAssignment(a, value()));
         else if (a == "--output-dir") o.outputDir = value();
@@ -104,7 +115,7 @@ Options parse(int argc, char** argv) {
             throw UsageError{"unexpected argument '" + a + "' (the model is '" + o.model + "')"};
         }
     }
-    if (o.help || o.listDevices) return o;
+    if (o.help || o.listDevices || o.listModels) return o;
     if (o.model.empty()) throw UsageError{"no model given"};
     if (o.outputDir.empty()) throw UsageError{"--output-dir is required"};
     return o;
@@ -114,6 +125,28 @@ int listDevices() {
     for (const auto& d : engine::Context::listDevices())
         std::printf("%u: %s%s%s\n", d.index, d.name.c_str(), d.suitable ? "" : "  (not usable: ", d.suitable ? "" : (d.whyNotSuitable + ")").c_str());
     return 0;
+}
+
+int listModels() {
+    demo::ModelLocation dir = demo::findModelDir(demo::ModelSearch::fromProcess());
+    if (!dir) {
+        std::fprintf(stderr, "mlrun: %s\n", dir.problem.c_str());
+        return 1;
+    }
+    std::printf("model directory: %s\n", dir.path.c_str());
+    for (const std::string& name : demo::listModels(dir.path)) std::printf("  %s\n", name.c_str());
+    return 0;
+}
+
+// MODEL as given when it is a file (or a path: the loader names a missing one), else the shipped
+// model of that name from the model directory.
+std::string resolveModel(const std::string& model) {
+    std::error_code ec;
+    if (std::filesystem::exists(model, ec) || model.find('/') != std::string::npos) return model;
+    std::string file = std::filesystem::path(model).extension() == ".onnx" ? model : model + ".onnx";
+    demo::ModelLocation found = demo::findModel(file, demo::ModelSearch::fromProcess());
+    if (!found) throw UsageError{"'" + model + "' is not a file here, and " + found.problem};
+    return found.path.string();
 }
 
 // The output name as a file name: path separators and other odd characters become '_'.
@@ -143,7 +176,7 @@ int run(const Options& o) {
         load.inputShapes[name] = shape;
         arrays[name] = std::move(a).value();
     }
-    auto model = mlplugin::loadOnnxFile(o.model, load);
+    auto model = mlplugin::loadOnnxFile(resolveModel(o.model), load);
     if (!model) {
         std::fprintf(stderr, "mlrun: %s\n", model.error().message.c_str());
         return 1;
@@ -215,6 +248,7 @@ int main(int argc, char** argv) {
             return 0;
         }
         if (o.listDevices) return listDevices();
+        if (o.listModels) return listModels();
         return run(o);
     } catch (const UsageError& e) {
         std::fprintf(stderr, "mlrun: %s\n(mlrun --help for usage)\n", e.message.c_str());

@@ -3,6 +3,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "headless.h"
+#include "ml_models.h"
 #include "options.h"
 #include "scene_setup.h"
 #include "windowed.h"
@@ -35,6 +36,19 @@ engine::ContextDesc headlessContext(const demo::Options& o) {
     return d;
 }
 
+// --mode ml / ml-temporal / --denoise ml without a file: the shipped model from the model directory, found
+// before any GPU work; false (with a message naming every place looked) when it is not there.
+bool shippedModelFound(bool wanted, std::string& model, const char* shipped, const char* flag) {
+    if (!wanted || !model.empty()) return true;
+    demo::ModelLocation found = demo::resolveModel({}, shipped);
+    if (!found) {
+        std::fprintf(stderr, "upscale_demo: error: %s (or pass %s FILE)\n", found.problem.c_str(), flag);
+        return false;
+    }
+    model = found.path.string();
+    return true;
+}
+
 }  // namespace
 
 int main(int argc, char** argv) {
@@ -53,6 +67,10 @@ int main(int argc, char** argv) {
         for (uint32_t i = 0; i < engine::cameraPathCount(); ++i) std::printf("%u %s\n", i, engine::cameraPathName(i));
         return 0;
     }
+    if (!shippedModelFound(options.ml, options.model, demo::kUpscalerModel, "--model") ||
+        !shippedModelFound(options.mlDenoise, options.denoiseModel, demo::kDenoiserModel, "--denoise-model") ||
+        !shippedModelFound(options.mlTemporal, options.temporalModel, demo::kTemporalModel, "--temporal-model"))
+        return 1;
     try {
         if (!options.writeGolden.empty()) {
             std::filesystem::path parent = std::filesystem::path(options.writeGolden).parent_path();

@@ -5,6 +5,7 @@
 #include "options.h"
 
 #include <cstdio>
+#include <system_error>
 
 namespace demo {
 
@@ -20,14 +21,17 @@ void savePipelineCache(const mlplugin::Device& device, const Options& o) {
     if (!o.pipelineCache.empty()) bridge::writePipelineCacheFile(o.pipelineCache, device);
 }
 
-std::string defaultUpscalerModel() { return VKML_DEFAULT_UPSCALER_MODEL; }
-std::string defaultDenoiserModel() { return VKML_DEFAULT_DENOISER_MODEL; }
-std::string defaultTemporalModel() { return VKML_DEFAULT_TEMPORAL_MODEL; }
+ModelLocation resolveModel(const std::string& given, const char* shipped) {
+    if (given.empty()) return findModel(shipped, ModelSearch::fromProcess());
+    std::error_code ec;
+    if (!std::filesystem::exists(given, ec)) return {{}, "no model at " + given};
+    return {given, {}};
+}
 
 bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire) {
     bridge::EffectUpscalerDesc d;
     d.mode = o.mlTemporal ? effects::UpscalerMode::MlTemporal : effects::UpscalerMode::Taau;
-    if (o.mlTemporal) d.modelPath = o.temporalModel.empty() ? defaultTemporalModel() : o.temporalModel;
+    if (o.mlTemporal) d.modelPath = o.temporalModel;  // main.cpp resolves the shipped one
     d.sharpness = o.sharpness;
     d.debugChecks = o.validation;
     d.retire = retire;
@@ -39,7 +43,7 @@ bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::Deferr
 bridge::MlPassDesc mlUpscalerDesc(const std::string& model) {
     bridge::MlPassDesc d;
     d.name = "ml_upscale";
-    d.onnxPath = model.empty() ? defaultUpscalerModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
     d.output = {.encoding = bridge::Encoding::Srgb};
     return d;
@@ -55,7 +59,7 @@ bridge::MlPassDesc mlDenoiserDesc(const std::string& model) {
     using bridge::FrameImage;
     bridge::MlPassDesc d;
     d.name = "ml_denoise";
-    d.onnxPath = model.empty() ? defaultDenoiserModel() : model;
+    d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},
                 {.name = "albedo", .channels = {{.image = FrameImage::Albedo, .components = "rgb"}}},
                 {.name = "normal", .channels = {{.image = FrameImage::Normal, .components = "xyz"}}},

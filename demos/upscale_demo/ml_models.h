@@ -3,6 +3,7 @@
 // and the denoiser trained by tools/train (docs/BRIDGE.md).
 #include "bridge/effect_upscaler.h"
 #include "bridge/ml_pass.h"
+#include "model_dir.h"
 #include "options.h"
 
 #include <memory>
@@ -10,10 +11,19 @@
 
 namespace demo {
 
-// Input 'color' [1,3,H,W] sRGB 0..1 -> [1,3,2H,2W] sRGB. Empty path: assets/upscaler_x2.onnx.
+// The shipped models (assets/, installed into share/vkml/models; demos/common/model_dir.h).
+inline constexpr const char* kUpscalerModel = "upscaler_x2.onnx";
+inline constexpr const char* kDenoiserModel = "denoiser.onnx";
+inline constexpr const char* kTemporalModel = "upscaler_temporal.onnx";
+
+// The model file to load: `given` when not empty (it must exist), else `shipped` from the model
+// directory. On failure, `problem` names what was expected and where it was looked for.
+ModelLocation resolveModel(const std::string& given, const char* shipped);
+
+// Input 'color' [1,3,H,W] sRGB 0..1 -> [1,3,2H,2W] sRGB, from the ONNX file `model`.
 bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
 // Inputs color (noisy, sRGB), albedo, normal (-1..1), depth (0..1), all [1,C,H,W] with H and W
-// multiples of 4 -> [1,3,H,W] sRGB. Empty path: assets/denoiser.onnx.
+// multiples of 4 -> [1,3,H,W] sRGB, from the ONNX file `model`.
 bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
 
 struct Options;
@@ -28,9 +38,5 @@ std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);
 std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Options& o);
 // Saves the device's pipeline cache to --pipeline-cache (nothing without it).
 void savePipelineCache(const mlplugin::Device& device, const Options& o);
-
-std::string defaultUpscalerModel();
-std::string defaultTemporalModel();  // assets/upscaler_temporal.onnx
-std::string defaultDenoiserModel();
 
 }  // namespace demo

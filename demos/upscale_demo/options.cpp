@@ -95,17 +95,17 @@ Usage: upscale_demo [options]
                           through bridge::MlPass; taau: the hand-written temporal upscaler;
                           ml-temporal: the temporal network (--temporal-model). The temporal modes
                           jitter the projection (Halton 2,3; 8 x ratio^2 phases)
-  --temporal-model FILE   ml-temporal: ONNX model (default: assets/upscaler_temporal.onnx)
+  --temporal-model FILE   ml-temporal: ONNX model (default: upscaler_temporal.onnx of the model directory)
   --sharpness S           taau, ml-temporal: contrast-adaptive sharpening 0..1 (default 0)
   --supersample N         native: each frame is the average of N jittered renders at the output
                           resolution, 1..1024 (default 1): the anti-aliased reference
                           (with --channels output also written as float output_NNNNN.npy)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
-                          (default: assets/upscaler_x2.onnx of the source tree)
+                          (default: upscaler_x2.onnx of the model directory, see below)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
-                          (default: assets/denoiser.onnx of the source tree)
+                          (default: denoiser.onnx of the model directory)
   --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
                           engine's sun and sky, without shadows; unsupported features are warnings
   --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)
@@ -131,6 +131,9 @@ Usage: upscale_demo [options]
   --simulate-device-loss N  act as if the device was lost at frame N (tests the clean exit, status 3)
   --list-paths            print the camera paths and exit
   --help                  this text
+
+Models: $VKML_MODEL_DIR when set, else ../share/vkml/models next to this executable (installed:
+<prefix>/share/vkml/models; build tree: build/demos/share/vkml/models, links to assets/).
 )";
 }
 

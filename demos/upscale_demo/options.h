@@ -20,17 +20,17 @@ struct Options {
     float renderScale = 0.5f;
     engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;
     bool ml = false;     // --mode ml: bridge::MlPass with `model` as the renderer's upscaler (headless)
-    std::string model;   // ONNX upscaler; empty: VKML_DEFAULT_UPSCALER_MODEL (assets/upscaler_x2.onnx in the source tree)
+    std::string model;   // ONNX upscaler; empty: upscaler_x2.onnx of the model directory (main.cpp resolves it)
     // --mode taau | ml-temporal: the effects::Upscaler through bridge::EffectUpscaler, with a
     // Halton(2,3) jitter on the render-resolution projection.
     bool taau = false;
     bool mlTemporal = false;
-    std::string temporalModel;  // ml-temporal; empty: assets/upscaler_temporal.onnx
+    std::string temporalModel;  // ml-temporal; empty: upscaler_temporal.onnx of the model directory (main.cpp)
     float sharpness = 0.0f;     // temporal modes: RCAS-style sharpening 0..1
     uint32_t supersample = 1;   // --mode native: average of N jittered renders per frame (the reference)
     engine::DenoiseMode denoise = engine::DenoiseMode::Off;
     bool mlDenoise = false;  // --denoise ml: bridge::MlPass with `denoiseModel` as the renderer's denoiser
-    std::string denoiseModel;  // empty: VKML_DEFAULT_DENOISER_MODEL (assets/denoiser.onnx in the source tree)
+    std::string denoiseModel;  // empty: denoiser.onnx of the model directory (main.cpp resolves it)
     engine::ShadowMode shadows = engine::ShadowMode::Analytic;
     uint32_t shadowSamples = 1;
     bool lighting = true;

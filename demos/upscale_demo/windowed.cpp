@@ -102,21 +102,21 @@ struct WindowedApp {
     // False (with a message) when the model file is missing: the mode stays as it was.
     bool loadMlUpscaler() {
         if (mlUpscaler) return true;
-        std::string path = o.model.empty() ? defaultUpscalerModel() : o.model;
-        if (!std::filesystem::exists(path)) {
-            std::printf("ML upscaler not available: no model at %s\n", path.c_str());
+        ModelLocation model = resolveModel(o.model, kUpscalerModel);
+        if (!model) {
+            std::printf("ML upscaler not available: %s\n", model.problem.c_str());
             return false;
         }
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(o.model));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string()));
         return true;
     }
     bool loadMlDenoiser() {
-        std::string path = o.denoiseModel.empty() ? defaultDenoiserModel() : o.denoiseModel;
-        if (!std::filesystem::exists(path)) {
-            std::printf("ML denoiser not available: no model at %s\n", path.c_str());
+        ModelLocation model = resolveModel(o.denoiseModel, kDenoiserModel);
+        if (!model) {
+            std::printf("ML denoiser not available: %s\n", model.problem.c_str());
             return false;
         }
-        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(o.denoiseModel));
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string()));
         return true;
     }
 

@@ -23,11 +23,17 @@ DescriptorArena::DescriptorArena(VkDevice device, const DescriptorArenaDesc& des
     : device_(device), name_(desc.name), maxSets_(desc.maxSets) {
     if (desc.maxSets == 0) throw Error(name_ + ": maxSets must be at least 1");
     const std::vector<VkDescriptorPoolSize> sizes = desc.poolSizes.empty() ? defaultPoolSizes() : desc.poolSizes;
-    const VkResult r = pool_.create(device_, desc.maxSets, sizes);
+    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    ci.maxSets = desc.maxSets;
+    ci.poolSizeCount = uint32_t(sizes.size());
+    ci.pPoolSizes = sizes.data();
+    const VkResult r = vkCreateDescriptorPool(device_, &ci, nullptr, &pool_);
     if (r != VK_SUCCESS) throw Error(name_ + ": vkCreateDescriptorPool failed: " + toString(r), r);
 }
 
-DescriptorArena::~DescriptorArena() = default;
+DescriptorArena::~DescriptorArena() {
+    if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
+}
 
 VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout) {
     if (layout == VK_NULL_HANDLE) throw Error(name_ + ": allocate() needs a descriptor set layout (got VK_NULL_HANDLE)");
@@ -35,8 +41,12 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout) {
         throw Error(name_ + " is exhausted: all " + std::to_string(maxSets_) +
                         " descriptor sets of this frame are allocated (raise DescriptorArenaDesc::maxSets)",
                     VK_ERROR_OUT_OF_POOL_MEMORY);
+    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+    ai.descriptorPool = pool_;
+    ai.descriptorSetCount = 1;
+    ai.pSetLayouts = &layout;
     VkDescriptorSet set = VK_NULL_HANDLE;
-    const VkResult r = pool_.allocate({&layout, 1}, &set);
+    const VkResult r = vkAllocateDescriptorSets(device_, &ai, &set);
     if (r == VK_ERROR_OUT_OF_POOL_MEMORY || r == VK_ERROR_FRAGMENTED_POOL)
         throw Error(name_ + " is exhausted after " + std::to_string(allocated_) +
                         " sets: no room for the descriptors of this layout (raise DescriptorArenaDesc::poolSizes)",
@@ -47,7 +57,7 @@ VkDescriptorSet DescriptorArena::allocate(VkDescriptorSetLayout layout) {
 }
 
 void DescriptorArena::reset() {
-    ENGINE_VK(vkResetDescriptorPool(device_, pool_.handle(), 0));
+    ENGINE_VK(vkResetDescriptorPool(device_, pool_, 0));
     allocated_ = 0;
 }
 

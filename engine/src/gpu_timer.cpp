@@ -3,22 +3,29 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <vkutil/timestamps.h>
+
 #include <algorithm>
 
 namespace engine {
 
+struct GpuTimer::Pools {
+    std::vector<vkutil::TimestampPool> perSlot;
+};
+
 GpuTimer::GpuTimer(const Context& ctx, const GpuTimerDesc& desc)
-    : device_(ctx.device()), maxScopes_(desc.maxScopesPerFrame), window_(std::max(1u, desc.window)) {
+    : device_(ctx.device()), maxScopes_(desc.maxScopesPerFrame), window_(std::max(1u, desc.window)), pools_(std::make_unique<Pools>()) {
     if (desc.framesInFlight == 0 || desc.maxScopesPerFrame == 0)
         throw Error("GpuTimer: framesInFlight and maxScopesPerFrame must be at least 1");
     enabled_ = ctx.features().timestamps;
     slots_.resize(desc.framesInFlight);
+    pools_->perSlot.resize(desc.framesInFlight);
     openStack_.reserve(32);
     results_.resize(maxScopes_);
-    for (Slot& s : slots_) {
-        s.scopes.reserve(maxScopes_);
+    for (uint32_t i = 0; i < slots_.size(); ++i) {
+        slots_[i].scopes.reserve(maxScopes_);
         if (!enabled_) continue;
-        if (VkResult r = s.pool.create(device_, maxScopes_, ctx.features().timestampPeriodNs, ctx.features().timestampValidBits); r != VK_SUCCESS)
+        if (VkResult r = pools_->perSlot[i].create(device_, maxScopes_, ctx.features().timestampPeriodNs, ctx.features().timestampValidBits); r != VK_SUCCESS)
             throw Error(std::string("GpuTimer: vkCreateQueryPool failed: ") + toString(r), r);
     }
 }
@@ -34,7 +41,7 @@ void GpuTimer::beginFrame(VkCommandBuffer cmd, uint32_t slot) {
     Slot& s = slots_[slot];
     s.scopes.clear();
     recording_ = int32_t(slot);
-    if (enabled_) s.pool.reset(cmd);
+    if (enabled_) pools_->perSlot[slot].reset(cmd);
 }
 
 uint32_t GpuTimer::seriesFor(std::string_view name) {
@@ -56,7 +63,7 @@ void GpuTimer::beginScope(VkCommandBuffer cmd, std::string_view name) {
     const auto pair = uint32_t(s.scopes.size());
     s.scopes.push_back({seriesFor(name)});
     openStack_.push_back(pair);
-    if (enabled_) s.pool.begin(cmd, pair, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
+    if (enabled_) pools_->perSlot[size_t(recording_)].begin(cmd, pair, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT);
 }
 
 void GpuTimer::endScope(VkCommandBuffer cmd) {
@@ -64,7 +71,7 @@ void GpuTimer::endScope(VkCommandBuffer cmd) {
     Slot& s = slots_[size_t(recording_)];
     const uint32_t pair = openStack_.back();
     openStack_.pop_back();
-    if (enabled_) s.pool.end(cmd, pair, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT);
+    if (enabled_) pools_->perSlot[size_t(recording_)].end(cmd, pair, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT);
     s.pending = true;
 }
 
@@ -77,7 +84,7 @@ void GpuTimer::collect(uint32_t slot) {
     s.pending = false;
     // No wait: a result the GPU has not produced is skipped (negative), not waited on.
     std::span<double> ms(results_.data(), s.scopes.size());
-    if (VkResult r = s.pool.readMs(ms, /*wait*/ false); r != VK_SUCCESS)
+    if (VkResult r = pools_->perSlot[slot].readMs(ms, /*wait*/ false); r != VK_SUCCESS)
         throw Error(std::string("GpuTimer: vkGetQueryPoolResults failed: ") + toString(r), r);
     for (size_t i = 0; i < ms.size(); ++i) {
         if (ms[i] < 0) continue;

@@ -18,6 +18,6 @@ endif()
 
 # Allocation counting replaces global operator new: its own binary, without the validation layer.
 add_executable(mlplugin_record_alloc_tests record_alloc_test.cpp)
-target_link_libraries(mlplugin_record_alloc_tests PRIVATE mlplugin engine GTest::gtest_main)
+target_link_libraries(mlplugin_record_alloc_tests PRIVATE mlplugin engine vkutil GTest::gtest_main)
 vkml_warnings(mlplugin_record_alloc_tests)
 gtest_discover_tests(mlplugin_record_alloc_tests DISCOVERY_TIMEOUT 60)

@@ -1,9 +1,10 @@
 # The shipped networks (assets/*.onnx, trained by tools/train) through mlrun (the ONNX loader and
 # the plugin's kernels, fp32, validation layer on) against PyTorch's output of the same weights on
-# held-out crops (tests/data/models, written by tools/train/export.py with the assets).
+# held-out crops (tests/data/models, written by tools/train/export.py with the assets). mlrun is
+# given the model's name: it finds the file where the installed tool would, ../share/vkml/models
+# from its executable (build/demos/share/vkml/models links to assets/).
 if(TARGET mlrun AND TARGET npy_compare)
   set(data ${PROJECT_SOURCE_DIR}/tests/data/models)
-  set(assets ${PROJECT_SOURCE_DIR}/assets)
   set(out ${CMAKE_CURRENT_BINARY_DIR}/trained_models_out)
   set(upscaler_x2_inputs color)
   set(denoiser_inputs color albedo normal depth)
@@ -13,7 +14,7 @@ if(TARGET mlrun AND TARGET npy_compare)
       list(APPEND args --input ${input}=${data}/${model}_${input}.npy)
     endforeach()
     add_test(NAME trained_${model}_mlrun
-      COMMAND mlrun ${assets}/${model}.onnx ${args} --output-dir ${out}/${model} --validation)
+      COMMAND mlrun ${model} ${args} --output-dir ${out}/${model} --validation)
     set_tests_properties(trained_${model}_mlrun PROPERTIES FIXTURES_SETUP trained_${model})
     add_test(NAME trained_${model}_matches_pytorch
       COMMAND npy_compare ${out}/${model}/output.npy ${data}/${model}_output.npy 1e-4)

@@ -1,37 +1,51 @@
 #pragma once
-// A buffer with its own memory allocation. For long-lived resources (weights, readback,
-// uploads); per-frame transients come from the frame graph, which aliases their memory.
+/// \file
+/// A buffer with its own memory allocation. For long-lived resources (weights, readback,
+/// uploads); per-frame transients come from the frame graph, which aliases their memory.
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
 #include <cstdint>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
 
+/// Which memory a Buffer lives in.
 enum class MemoryUsage {
-    DeviceLocal,   // GPU only
-    Upload,        // host-visible, coherent, written by the CPU
-    Readback,      // host-visible, cached if possible, read by the CPU
+    DeviceLocal,   ///< GPU only
+    Upload,        ///< host-visible, coherent, written by the CPU
+    Readback,      ///< host-visible, cached if possible, read by the CPU
 };
 
+/// A VkBuffer and its own VkDeviceMemory; move-only, destroyed with the object (the GPU must be done
+/// with it: retire it through DeferredDeletion while frames are in flight).
 class Buffer {
 public:
+    /// No buffer.
     Buffer() = default;
+    /// A buffer of `size` bytes with `usage`, in `memory`; throws engine::Error on failure.
     Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory);
     ~Buffer();
+    /// Takes over `other`'s buffer.
     Buffer(Buffer&& other) noexcept;
+    /// Destroys this buffer and takes over `other`'s.
     Buffer& operator=(Buffer&& other) noexcept;
     Buffer(const Buffer&) = delete;
     Buffer& operator=(const Buffer&) = delete;
 
+    /// The VkBuffer (VK_NULL_HANDLE when empty).
     VkBuffer handle() const { return buffer_; }
+    /// Bytes.
     VkDeviceSize size() const { return size_; }
-    // Persistently mapped pointer for Upload/Readback buffers, nullptr for DeviceLocal.
+    /// Persistently mapped pointer for Upload/Readback buffers, nullptr for DeviceLocal.
     void* mapped() const { return mapped_; }
-    // Makes host writes visible / device writes visible to the host for non-coherent memory.
+    /// Makes host writes visible / device writes visible to the host for non-coherent memory.
     void flush() const;
+    /// Makes device writes visible to the host (non-coherent Readback memory).
     void invalidate() const;
 
 private:
@@ -45,3 +59,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

@@ -1,7 +1,10 @@
 #pragma once
-// The Vulkan context: instance, physical device, one graphics+compute queue (plus an optional
-// async compute queue), enabled features. Headless unless the caller passes the instance
-// extensions a surface needs (see window.h).
+/// \file
+/// The Vulkan context: instance, physical device, one graphics+compute queue (plus an optional
+/// async compute queue), enabled features. Headless unless the caller passes the instance
+/// extensions a surface needs (see window.h).
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -11,91 +14,107 @@
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
+/// Severity of a validation or debug message (ContextDesc::onMessage).
 enum class MessageSeverity { Verbose, Info, Warning, Error };
 
+/// How to create a Context.
 struct ContextDesc {
-    std::string applicationName = "vkml";
-    // Khronos validation layer + debug-utils messenger. Synchronization validation is on with it.
+    std::string applicationName = "vkml";  ///< VkApplicationInfo::pApplicationName
+    /// Khronos validation layer + debug-utils messenger. Synchronization validation is on with it.
     bool validation = false;
-    bool synchronizationValidation = true;
-    // Called for every validation/debug message at Warning or above (and Info when `verbose`).
-    // Default: print to stderr.
+    bool synchronizationValidation = true;  ///< with `validation`: also the synchronization checks
+    /// Called for every validation/debug message at Warning or above (and Info when `verbose`).
+    /// Default: print to stderr.
     std::function<void(MessageSeverity, const char* message)> onMessage;
-    bool verbose = false;
-    // Device choice: by index in vkEnumeratePhysicalDevices order, or by a substring of its
-    // name; otherwise the first discrete GPU, else the first device that qualifies.
+    bool verbose = false;  ///< also pass Info messages to onMessage
+    /// Device choice: by index in vkEnumeratePhysicalDevices order, or by a substring of its
+    /// name; otherwise the first discrete GPU, else the first device that qualifies.
     std::optional<uint32_t> deviceIndex;
-    std::string deviceNameContains;
-    bool wantAsyncComputeQueue = false;
-    // VK_KHR_pipeline_executable_properties when the device has it (tools that print the
-    // driver's per-pipeline statistics: registers, shared memory).
+    std::string deviceNameContains;  ///< pick the first device whose name contains this (when not empty)
+    bool wantAsyncComputeQueue = false;  ///< also get a compute-only queue when the device has one
+    /// VK_KHR_pipeline_executable_properties when the device has it (tools that print the
+    /// driver's per-pipeline statistics: registers, shared memory).
     bool pipelineStatistics = false;
-    // Extra instance/device extensions (a windowed app adds the surface/swapchain ones).
+    /// Extra instance/device extensions (a windowed app adds the surface/swapchain ones).
     std::vector<const char*> instanceExtensions;
-    std::vector<const char*> deviceExtensions;
+    std::vector<const char*> deviceExtensions;  ///< extra device extensions
 };
 
-// What the chosen device can do and what was enabled on it.
+/// What the chosen device can do and what was enabled on it.
 struct DeviceFeatures {
-    bool shaderFloat16 = false;
-    bool storageBuffer16BitAccess = false;
-    bool cooperativeMatrixNV = false;  // VK_NV_cooperative_matrix enabled
-    bool subgroupSizeControl = false;
-    bool pipelineExecutableInfo = false;  // VK_KHR_pipeline_executable_properties enabled
-    bool timestamps = false;           // graphics/compute queue timestamps valid
-    float timestampPeriodNs = 1.0f;
-    uint32_t timestampValidBits = 0;   // of the graphics/compute queue family
-    uint32_t subgroupSize = 0;
-    uint32_t maxComputeSharedMemorySize = 0;
+    bool shaderFloat16 = false;  ///< shaderFloat16 enabled
+    bool storageBuffer16BitAccess = false;  ///< storageBuffer16BitAccess enabled
+    bool cooperativeMatrixNV = false;  ///< VK_NV_cooperative_matrix enabled
+    bool subgroupSizeControl = false;  ///< subgroupSizeControl enabled
+    bool pipelineExecutableInfo = false;  ///< VK_KHR_pipeline_executable_properties enabled
+    bool timestamps = false;           ///< graphics/compute queue timestamps valid
+    float timestampPeriodNs = 1.0f;  ///< nanoseconds per timestamp tick
+    uint32_t timestampValidBits = 0;  ///< valid bits of the graphics/compute queue family's timestamps
+    uint32_t subgroupSize = 0;  ///< default subgroup size
+    uint32_t maxComputeSharedMemorySize = 0;  ///< bytes of shared memory per workgroup
 };
 
+/// A Vulkan device as listDevices() reports it.
 struct PhysicalDeviceInfo {
-    uint32_t index;
-    std::string name;
-    VkPhysicalDeviceType type;
-    uint32_t apiVersion;
-    bool suitable;
-    std::string whyNotSuitable;
+    uint32_t index;  ///< position in vkEnumeratePhysicalDevices order (ContextDesc::deviceIndex)
+    std::string name;  ///< VkPhysicalDeviceProperties::deviceName
+    VkPhysicalDeviceType type;  ///< discrete, integrated, CPU, ...
+    uint32_t apiVersion;  ///< the Vulkan version the device supports
+    bool suitable;  ///< a Context can be created on it
+    std::string whyNotSuitable;  ///< when not suitable: the missing version, queue or feature
 };
 
+/// The engine's Vulkan instance, device and queue. Everything else in the engine is created on one;
+/// it must outlive them.
 class Context {
 public:
-    // Throws engine::Error with a clear sentence when no Vulkan 1.3 device qualifies.
+    /// Throws engine::Error with a clear sentence when no Vulkan 1.3 device qualifies.
     explicit Context(const ContextDesc& desc);
     ~Context();
     Context(const Context&) = delete;
     Context& operator=(const Context&) = delete;
 
-    // Lists devices without creating a logical device (for --list-devices).
+    /// Lists devices without creating a logical device (for --list-devices).
     static std::vector<PhysicalDeviceInfo> listDevices();
 
+    /// The instance.
     VkInstance instance() const { return instance_; }
+    /// The chosen GPU.
     VkPhysicalDevice physicalDevice() const { return physicalDevice_; }
+    /// The logical device.
     VkDevice device() const { return device_; }
+    /// The graphics+compute queue every frame is submitted on.
     VkQueue queue() const { return queue_; }
+    /// The family of queue().
     uint32_t queueFamily() const { return queueFamily_; }
-    // VK_NULL_HANDLE / UINT32_MAX when not requested or not available.
+    /// VK_NULL_HANDLE / UINT32_MAX when not requested or not available.
     VkQueue asyncComputeQueue() const { return asyncQueue_; }
+    /// The family of asyncComputeQueue().
     uint32_t asyncComputeQueueFamily() const { return asyncQueueFamily_; }
 
+    /// What was enabled.
     const DeviceFeatures& features() const { return features_; }
+    /// The device's properties and limits.
     const VkPhysicalDeviceProperties& properties() const { return properties_; }
+    /// The device's name.
     const std::string& deviceName() const { return deviceName_; }
+    /// True when the validation layer is on.
     bool validationEnabled() const { return validation_; }
 
-    // Memory type index with all of `required` flags among `typeBits`; throws if none.
+    /// Memory type index with all of `required` flags among `typeBits`; throws if none.
     uint32_t memoryType(uint32_t typeBits, VkMemoryPropertyFlags required) const;
 
-    // Records `record` into a temporary command buffer, submits it on the main queue and waits.
-    // For start-up uploads, tests and tools; never used per frame.
+    /// Records `record` into a temporary command buffer, submits it on the main queue and waits.
+    /// For start-up uploads, tests and tools; never used per frame.
     void submitAndWait(const std::function<void(VkCommandBuffer)>& record) const;
 
-    // Number of validation messages at Warning or above since creation (tests compare it).
+    /// Number of validation messages at Warning or above since creation (tests compare it).
     uint64_t validationMessageCount() const;
 
-    struct Messenger;  // debug-messenger state, defined in context.cpp
+    struct Messenger;  ///< debug-messenger state, defined in context.cpp
 
 private:
     void createInstance(const ContextDesc& desc);
@@ -120,3 +139,4 @@ private:
 };
 
 }  // namespace engine
+ENGINE_API_END

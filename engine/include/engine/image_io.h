@@ -1,50 +1,59 @@
 #pragma once
-// Writing frames to disk: 8-bit PNG for viewing, NumPy .npy (float32, C order) for linear data
-// that training and evaluation scripts load directly. Reading PNG back is for golden tests.
-// Every function throws engine::Error with the path and the reason when the file cannot be
-// written or read.
+/// \file
+/// Writing frames to disk: 8-bit PNG for viewing, NumPy .npy (float32, C order) for linear data
+/// that training and evaluation scripts load directly. Reading PNG back is for golden tests.
+/// Every function throws engine::Error with the path and the reason when the file cannot be
+/// written or read.
+#include "engine/export.h"
+
 #include <cstdint>
 #include <span>
 #include <string>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
-// An 8-bit image in memory, rows top to bottom, `channels` bytes per pixel (1..4).
+/// An 8-bit image in memory, rows top to bottom, `channels` bytes per pixel (1..4).
 struct Image8 {
-    uint32_t width = 0;
-    uint32_t height = 0;
-    uint32_t channels = 4;
-    std::vector<uint8_t> pixels;
+    uint32_t width = 0;  ///< pixels
+    uint32_t height = 0;  ///< pixels
+    uint32_t channels = 4;  ///< bytes per pixel
+    std::vector<uint8_t> pixels;  ///< width * height * channels bytes
 };
 
+/// Writes `image` as PNG; throws engine::Error naming the file on failure.
 void writePng(const std::string& path, const Image8& image);
+/// Reads a PNG, converted to `channels` per pixel; throws engine::Error naming the file on failure.
 Image8 readPng(const std::string& path, uint32_t channels = 4);
 
+/// An encoded image's file format.
 enum class ImageFormat { Unknown, Png, Jpeg };
-// By the file signature.
+/// By the file signature.
 ImageFormat sniffImageFormat(std::span<const uint8_t> bytes);
-// Decodes a PNG or JPEG held in memory into RGBA (4 channels). The size is read from the header
-// first and must be 1..maxSize texels per side and at most maxTexels in all, so a lying header
-// never becomes a huge allocation. Throws engine::Error starting with `what` otherwise.
+/// Decodes a PNG or JPEG held in memory into RGBA (4 channels). The size is read from the header
+/// first and must be 1..maxSize texels per side and at most maxTexels in all, so a lying header
+/// never becomes a huge allocation. Throws engine::Error starting with `what` otherwise.
 Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint32_t maxSize, uint64_t maxTexels);
 
-// Writes `data` as a little-endian float32 .npy array of the given shape (e.g. {H, W, C}).
-// data.size() must equal the product of `shape`.
+/// Writes `data` as a little-endian float32 .npy array of the given shape (e.g. {H, W, C}).
+/// data.size() must equal the product of `shape`.
 void writeNpy(const std::string& path, std::span<const float> data, std::span<const uint32_t> shape);
-// Reads a float32 .npy file (v1/v2 header, C order); `shape` receives its dimensions.
+/// Reads a float32 .npy file (v1/v2 header, C order); `shape` receives its dimensions.
 std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape);
 
-// IEEE half -> float (readback of 16-bit float images).
+/// IEEE half -> float (readback of 16-bit float images).
 float halfToFloat(uint16_t h);
 
-// Image comparison for golden tests: mean absolute difference in 0..255 units and PSNR in dB
-// over all channels (infinity when identical). Sizes must match.
+/// Image comparison for golden tests: mean absolute difference in 0..255 units and PSNR in dB
+/// over all channels (infinity when identical). Sizes must match.
 struct ImageDiff {
-    double meanAbsDiff = 0;
-    double psnr = 0;
-    uint8_t maxAbsDiff = 0;
+    double meanAbsDiff = 0;  ///< mean |a - b|
+    double psnr = 0;  ///< peak signal-to-noise ratio, dB
+    uint8_t maxAbsDiff = 0;  ///< largest |a - b|
 };
+/// Compares two images of equal size (throws engine::Error otherwise).
 ImageDiff compareImages(const Image8& a, const Image8& b);
 
 }  // namespace engine
+ENGINE_API_END

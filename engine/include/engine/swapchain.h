@@ -1,50 +1,61 @@
 #pragma once
-// A swapchain on the context's main queue. Per frame slot: an "image acquired" semaphore
-// (reused once Frames::beginFrame has waited for that slot); per swapchain image: a "render
-// done" semaphore (present keeps it busy until the image comes back, so it is tied to the image,
-// not the slot).
-//
-//   auto image = swapchain.acquire(slot);       // nullopt: out of date, recreate
-//   ... record, submit waiting image->acquired at COLOR_ATTACHMENT_OUTPUT, signalling image->renderDone
-//   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
-//
-// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
+/// \file
+/// A swapchain on the context's main queue. Per frame slot: an "image acquired" semaphore
+/// (reused once Frames::beginFrame has waited for that slot); per swapchain image: a "render
+/// done" semaphore (present keeps it busy until the image comes back, so it is tied to the image,
+/// not the slot).
+///
+///   auto image = swapchain.acquire(slot);       // nullopt: out of date, recreate
+///   ... record, submit waiting image->acquired at COLOR_ATTACHMENT_OUTPUT, signalling image->renderDone
+///   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
+///
+/// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
+#include "engine/export.h"
+
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
 #include <optional>
 #include <vector>
 
+ENGINE_API_BEGIN
 namespace engine {
 
 class Context;
 
+/// An acquired swapchain image and the semaphores of its frame.
 struct SwapchainImage {
-    uint32_t index = 0;
-    VkImage image = VK_NULL_HANDLE;
-    VkImageView view = VK_NULL_HANDLE;
-    VkSemaphore acquired = VK_NULL_HANDLE;
-    VkSemaphore renderDone = VK_NULL_HANDLE;
+    uint32_t index = 0;  ///< index in the swapchain
+    VkImage image = VK_NULL_HANDLE;  ///< the image
+    VkImageView view = VK_NULL_HANDLE;  ///< a view of it
+    VkSemaphore acquired = VK_NULL_HANDLE;  ///< signalled when the image is ready to be written
+    VkSemaphore renderDone = VK_NULL_HANDLE;  ///< to signal when rendering is done; present waits for it
 };
 
+/// A swapchain on a surface, FIFO present mode, recreated on resize.
 class Swapchain {
 public:
-    // Throws engine::Error when the main queue cannot present to `surface`.
+    /// Throws engine::Error when the main queue cannot present to `surface`.
     Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desired, uint32_t framesInFlight);
     ~Swapchain();
     Swapchain(const Swapchain&) = delete;
     Swapchain& operator=(const Swapchain&) = delete;
 
+    /// Recreates it at `desired` (clamped to the surface); the GPU must be done with the old images.
     void recreate(VkExtent2D desired);
+    /// The next image for frame slot `slot`; nullopt when the swapchain is out of date (recreate).
     std::optional<SwapchainImage> acquire(uint32_t slot);
-    // False when the swapchain should be recreated before the next frame.
+    /// False when the swapchain should be recreated before the next frame.
     bool present(const SwapchainImage& image);
 
+    /// Image format.
     VkFormat format() const { return format_; }
+    /// Image size.
     VkExtent2D extent() const { return extent_; }
+    /// Number of images.
     uint32_t imageCount() const { return uint32_t(images_.size()); }
 
-    // Device extension a swapchain needs (pass to ContextDesc::deviceExtensions).
+    /// Device extension a swapchain needs (pass to ContextDesc::deviceExtensions).
     static const char* requiredDeviceExtension() { return VK_KHR_SWAPCHAIN_EXTENSION_NAME; }
 
 private:
@@ -58,8 +69,9 @@ private:
     VkExtent2D extent_{};
     std::vector<VkImage> images_;
     std::vector<VkImageView> views_;
-    std::vector<VkSemaphore> renderDone_;  // per image
-    std::vector<VkSemaphore> acquired_;    // per frame slot
+    std::vector<VkSemaphore> renderDone_;  ///< per image
+    std::vector<VkSemaphore> acquired_;    ///< per frame slot
 };
 
 }  // namespace engine
+ENGINE_API_END

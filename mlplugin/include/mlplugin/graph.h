@@ -1,20 +1,22 @@
 #pragma once
-// GraphDesc: a whole network as one dispatchable (DML_GRAPH_DESC). Values are tensors
-// identified by ValueId: graph inputs, constants (weights, with their data on the CPU) and node
-// outputs. compileGraph() validates, infers shapes, fuses, plans intermediate memory and returns
-// a CompiledOperator whose inputs/outputs are the graph's; all intermediates live in its
-// temporary resource and all constants in its persistent resource.
-//
-// Lifecycle, split by how often things change (XNNPACK's create / reshape / setup):
-//   compileGraph   once per network: pipelines, the persistent layout and the constants blob
-//                  the OperatorInitializer turns into the persistent resource (the weights)
-//   reshapeGraph   when graph-input extents change (a resize): shapes, kernel choices, the
-//                  temporary resource and descriptor sets are recomputed; the persistent resource
-//                  stays valid and bound, no initialization (report.persistentReused)
-//   bind / record  as for any dispatchable
+/// \file
+/// GraphDesc: a whole network as one dispatchable (DML_GRAPH_DESC). Values are tensors
+/// identified by ValueId: graph inputs, constants (weights, with their data on the CPU) and node
+/// outputs. compileGraph() validates, infers shapes, fuses, plans intermediate memory and returns
+/// a CompiledOperator whose inputs/outputs are the graph's; all intermediates live in its
+/// temporary resource and all constants in its persistent resource.
+///
+/// Lifecycle, split by how often things change (XNNPACK's create / reshape / setup):
+///   compileGraph   once per network: pipelines, the persistent layout and the constants blob
+///                  the OperatorInitializer turns into the persistent resource (the weights)
+///   reshapeGraph   when graph-input extents change (a resize): shapes, kernel choices, the
+///                  temporary resource and descriptor sets are recomputed; the persistent resource
+///                  stays valid and bound, no initialization (report.persistentReused)
+///   bind / record  as for any dispatchable
 #include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
 #include "mlplugin/dispatchable.h"
+#include "mlplugin/export.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 
@@ -23,109 +25,125 @@
 #include <string>
 #include <vector>
 
+MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
+/// Index of a value in GraphDesc::values.
 using ValueId = uint32_t;
+/// No value: an absent optional input.
 inline constexpr ValueId kNoValue = UINT32_MAX;
 
+/// A tensor of a graph: an input, a constant or a node output.
 struct GraphValue {
-    std::string name;
-    TensorDesc desc;               // for node outputs: filled by shape inference
-    enum class Kind { Input, Constant, Intermediate } kind = Kind::Intermediate;
-    std::vector<float> constantData;  // Kind::Constant: packed row-major values (fp32)
-    // Kind::Input: the dims reshapeGraph may change (bit i = dim i), e.g. kFreeHeightWidth for an
-    // NCHW image input. The ONNX loader marks the model's symbolic dims.
+    std::string name;  ///< for messages; graph inputs and outputs are bound in order, not by name
+    TensorDesc desc;               ///< for node outputs: filled by shape inference
+    /// What the value is: a graph input, a constant with data, or a node output.
+    enum class Kind { Input, Constant, Intermediate };
+    Kind kind = Kind::Intermediate;  ///< input, constant or node output
+    std::vector<float> constantData;  ///< Kind::Constant: packed row-major values (fp32)
+    /// Kind::Input: the dims reshapeGraph may change (bit i = dim i), e.g. kFreeHeightWidth for an
+    /// NCHW image input. The ONNX loader marks the model's symbolic dims.
     uint32_t freeDimMask = 0;
 };
 
-inline constexpr uint32_t kFreeHeightWidth = (1u << 2) | (1u << 3);  // NCHW: H and W
+/// GraphValue::freeDimMask of an NCHW image input whose H and W may change.
+inline constexpr uint32_t kFreeHeightWidth = (1u << 2) | (1u << 3);
 
-// A node: an operator desc whose tensor fields are filled from the values it reads and
-// writes; `inputs`/`outputs` follow operatorInputs/operatorOutputs order (kNoValue for an
-// absent optional input).
+/// A node: an operator desc whose tensor fields are filled from the values it reads and
+/// writes; `inputs`/`outputs` follow operatorInputs/operatorOutputs order (kNoValue for an
+/// absent optional input).
 struct GraphNode {
-    OperatorDesc op;
-    std::vector<ValueId> inputs;
-    std::vector<ValueId> outputs;
+    OperatorDesc op;  ///< its tensor fields are filled from `inputs` and `outputs`
+    std::vector<ValueId> inputs;   ///< in operatorInputs() order
+    std::vector<ValueId> outputs;  ///< in operatorOutputs() order
 };
 
+/// A network: values and the nodes connecting them, built with the add* functions (or by
+/// GraphBuilder or the ONNX loader) and compiled by compileGraph.
 struct GraphDesc {
-    std::vector<GraphValue> values;
-    std::vector<GraphNode> nodes;
-    std::vector<ValueId> inputs;   // graph inputs, binding order
-    std::vector<ValueId> outputs;  // graph outputs, binding order
+    std::vector<GraphValue> values;  ///< indexed by ValueId
+    std::vector<GraphNode> nodes;  ///< in execution order
+    std::vector<ValueId> inputs;   ///< graph inputs, binding order
+    std::vector<ValueId> outputs;  ///< graph outputs, binding order
 
+    /// Adds a graph input (bound at execution, in the order of addition).
     ValueId addInput(std::string name, const TensorDesc& desc);
+    /// Adds a constant (weights): `data` holds desc.elementCount() packed values.
     ValueId addConstant(std::string name, const TensorDesc& desc, std::vector<float> data);
-    // Adds a node; output descs are inferred from the inputs and the op's attributes.
-    // Returns the output values (one per operatorOutputs entry).
+    /// Adds a node; output descs are inferred from the inputs and the op's attributes.
+    /// Returns the output values (one per operatorOutputs entry).
     Result<std::vector<ValueId>> addNode(OperatorDesc op, std::vector<ValueId> inputs);
+    /// Makes `v` a graph output (bound at execution, in the order of marking).
     void markOutput(ValueId v);
 };
 
+/// compileGraph flags (combined with ExecutionFlags).
 enum GraphCompileFlags : uint32_t {
-    GraphCompileFlagNone = 0,
-    GraphCompileFlagDisableFusion = 1u << 16,     // for tests: compile node by node
-    GraphCompileFlagDisableAliasing = 1u << 17,   // for tests: every intermediate gets its own memory
-    GraphCompileFlagDisableConvChains = 1u << 18, // for tests and benchmarks: convolutions one dispatch each
-    // Fuse convolution chains (conv -> conv [-> conv] [-> depth-to-space]) whose tiles fit shared
-    // memory into one dispatch. Opt-in: on the GPUs measured so far the fused kernel is slower
-    // than the layers one by one (docs/ARCHITECTURE.md).
+    GraphCompileFlagNone = 0,  ///< no flag
+    GraphCompileFlagDisableFusion = 1u << 16,     ///< for tests: compile node by node
+    GraphCompileFlagDisableAliasing = 1u << 17,   ///< for tests: every intermediate gets its own memory
+    GraphCompileFlagDisableConvChains = 1u << 18, ///< for tests and benchmarks: convolutions one dispatch each
+    /// Fuse convolution chains (conv -> conv [-> conv] [-> depth-to-space]) whose tiles fit shared
+    /// memory into one dispatch. Opt-in: on the GPUs measured so far the fused kernel is slower
+    /// than the layers one by one (docs/ARCHITECTURE.md).
     GraphCompileFlagForceConvChains = 1u << 19,
-    // Keep every intermediate in the packed NCHW layout. By default, on devices whose tensor-core
-    // convolution is enabled, fp16 intermediates passed from one convolution to others are stored
-    // channels-last (NHWC), which that kernel reads and writes 8 channels per access.
+    /// Keep every intermediate in the packed NCHW layout. By default, on devices whose tensor-core
+    /// convolution is enabled, fp16 intermediates passed from one convolution to others are stored
+    /// channels-last (NHWC), which that kernel reads and writes 8 channels per access.
     GraphCompileFlagDisableChannelsLast = 1u << 20,
 };
 
-// What compileGraph decided (for logs, tests and tools).
+/// What compileGraph decided (for logs, tests and tools).
 struct GraphCompileReport {
-    uint32_t nodesIn = 0;
-    uint32_t dispatchablesOut = 0;         // after fusion and folding
-    std::vector<std::string> fusions;      // "conv 'c1' + relu 'r1' -> fused activation"
-    uint64_t temporaryBytes = 0;           // planned, with aliasing
-    uint64_t temporaryBytesNaive = 0;      // one region per intermediate
-    uint64_t persistentBytes = 0;
-    uint32_t barriers = 0;                 // between dependent dispatches only
-    uint32_t channelsLastValues = 0;       // intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
-    // reshapeGraph only. persistentReused: the persistent resource initialized for the graph it
-    // reshaped holds exactly what this one needs (same size, same layout, same contents): keep
-    // it bound, record no initializer. Otherwise persistentChange says why (a kernel chosen at
-    // these extents lays its weights out differently, constants that depend on the extents) and
-    // the result is initialized like a fresh compile.
+    uint32_t nodesIn = 0;  ///< nodes of the GraphDesc
+    uint32_t dispatchablesOut = 0;         ///< after fusion and folding
+    std::vector<std::string> fusions;      ///< "conv 'c1' + relu 'r1' -> fused activation"
+    uint64_t temporaryBytes = 0;           ///< planned, with aliasing
+    uint64_t temporaryBytesNaive = 0;      ///< one region per intermediate
+    uint64_t persistentBytes = 0;  ///< weights and other constants
+    uint32_t barriers = 0;                 ///< between dependent dispatches only
+    uint32_t channelsLastValues = 0;       ///< intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
+    /// reshapeGraph only: the persistent resource initialized for the graph it reshaped holds
+    /// exactly what this one needs (same size, same layout, same contents): keep it bound, record
+    /// no initializer. Otherwise persistentChange says why and the result is initialized like a
+    /// fresh compile.
     bool persistentReused = false;
+    /// reshapeGraph only, when not persistentReused: why the persistent resource must be
+    /// initialized again (a kernel chosen at these extents lays its weights out differently,
+    /// constants that depend on the extents).
     std::string persistentChange;
 };
 
-// A compiled graph: one dispatchable whose inputs are the graph inputs followed by one more,
-// "constants" — owned by the plugin: bind a buffer holding `constantData` to the
-// OperatorInitializer (like a weight tensor), and leave it empty at execution. Outputs are the
-// graph outputs. Intermediates live in the temporary resource, weights and other constants in
-// the persistent resource.
+/// A compiled graph: one dispatchable whose inputs are the graph inputs followed by one more,
+/// "constants" — owned by the plugin: bind a buffer holding `constantData` to the
+/// OperatorInitializer (like a weight tensor), and leave it empty at execution. Outputs are the
+/// graph outputs. Intermediates live in the temporary resource, weights and other constants in
+/// the persistent resource.
 struct CompiledGraph {
-    std::unique_ptr<CompiledOperator> op;
-    std::vector<uint8_t> constantData;  // fp32 values of every constant, 256-byte aligned blocks
-    GraphCompileReport report;
+    std::unique_ptr<CompiledOperator> op;  ///< the graph as one dispatchable
+    std::vector<uint8_t> constantData;  ///< fp32 values of every constant, 256-byte aligned blocks
+    GraphCompileReport report;  ///< what the compiler did
 };
 
-// Compiles `desc` for `device`. `flags`: ExecutionFlags and GraphCompileFlags. Errors name the
-// node ("graph node 3 (convolution 'enc2'): ...").
+/// Compiles `desc` for `device`. `flags`: ExecutionFlags and GraphCompileFlags. Errors name the
+/// node ("graph node 3 (convolution 'enc2'): ...").
 Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags = 0);
 
-// The network `compiled` was compiled from, at other graph-input extents: `desc` must be that
-// graph with only free dims (GraphValue::freeDimMask) of its inputs changed and everything
-// derived from them (an ONNX model converted again at new free dimensions, the same builder code
-// run for the new size): the same values, nodes and operator kinds, input names, ranks and data
-// types, fixed dims and constants. Compiled with `compiled`'s flags. The result is a new
-// dispatchable (bind it with a new binding table; `compiled` stays valid until the application
-// releases it); see GraphCompileReport::persistentReused for whether its persistent resource
-// is the one `compiled` already has. Errors (InvalidArgument) name what does not match: "input
-// 0 'color' dim 1 changed from 3 to 4, but it is not a free dim", a zero or oversized extent, a
-// node of another kind.
+/// The network `compiled` was compiled from, at other graph-input extents: `desc` must be that
+/// graph with only free dims (GraphValue::freeDimMask) of its inputs changed and everything
+/// derived from them (an ONNX model converted again at new free dimensions, the same builder code
+/// run for the new size): the same values, nodes and operator kinds, input names, ranks and data
+/// types, fixed dims and constants. Compiled with `compiled`'s flags. The result is a new
+/// dispatchable (bind it with a new binding table; `compiled` stays valid until the application
+/// releases it); see GraphCompileReport::persistentReused for whether its persistent resource
+/// is the one `compiled` already has. Errors (InvalidArgument) name what does not match: "input
+/// 0 'color' dim 1 changed from 3 to 4, but it is not a free dim", a zero or oversized extent, a
+/// node of another kind.
 Result<CompiledGraph> reshapeGraph(Device& device, const CompiledGraph& compiled, const GraphDesc& desc);
 
-// Evaluates the graph node by node on the CPU (referenceEvaluate, double precision): for tests
-// and for applications validating a model. Inputs and outputs in graph binding order.
+/// Evaluates the graph node by node on the CPU (referenceEvaluate, double precision): for tests
+/// and for applications validating a model. Inputs and outputs in graph binding order.
 Result<std::vector<HostTensor>> referenceEvaluateGraph(const GraphDesc& desc, const std::vector<HostTensor>& inputs);
 
 }  // namespace mlplugin
+MLPLUGIN_API_END

@@ -1,5 +1,6 @@
 #pragma once
-// Everything in one include.
+/// \file
+/// Everything in one include.
 #include "mlplugin/binding_table.h"
 #include "mlplugin/command_recorder.h"
 #include "mlplugin/cpu_reference.h"
@@ -11,3 +12,4 @@
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
 #include "mlplugin/tensor_desc.h"
+#include "mlplugin/version.h"

@@ -1,10 +1,12 @@
-# ONNX loader: a separate static library (mlplugin_onnx) so that mlplugin itself never depends on
-# protobuf. Built only where Debian's libonnx-dev and libprotobuf-dev are installed.
+# ONNX loader: a separate library (mlplugin_onnx) so that mlplugin itself never depends on
+# protobuf. Built only where Debian's libonnx-dev and libprotobuf-dev are installed (their CMake
+# packages: ONNX's onnx_proto target links protobuf::libprotobuf).
 find_package(Protobuf QUIET)
-find_library(ONNX_PROTO_LIBRARY onnx_proto)
-find_path(ONNX_INCLUDE_DIR onnx/onnx_pb.h)
-if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
-  add_library(mlplugin_onnx STATIC
+if(Protobuf_FOUND)
+  find_package(ONNX CONFIG QUIET)
+endif()
+if(Protobuf_FOUND AND TARGET onnx_proto)
+  add_library(mlplugin_onnx
     src/onnx/model.cpp
     src/onnx/loader.cpp
     src/onnx/gelu_pattern.cpp
@@ -17,11 +19,9 @@ if(Protobuf_FOUND AND ONNX_PROTO_LIBRARY AND ONNX_INCLUDE_DIR)
   # The ONNX protobuf classes (onnx-ml.pb.h, namespace onnx) for the loader and for tests that
   # craft models.
   add_library(mlplugin_onnx_proto INTERFACE)
-  target_include_directories(mlplugin_onnx_proto INTERFACE ${ONNX_INCLUDE_DIR})
-  target_compile_definitions(mlplugin_onnx_proto INTERFACE ONNX_ML=1 ONNX_NAMESPACE=onnx)
-  target_link_libraries(mlplugin_onnx_proto INTERFACE ${ONNX_PROTO_LIBRARY} protobuf::libprotobuf)
+  target_link_libraries(mlplugin_onnx_proto INTERFACE onnx_proto)
   target_include_directories(mlplugin_onnx PRIVATE src)
-  target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE mlplugin_onnx_proto)
+  target_link_libraries(mlplugin_onnx PUBLIC mlplugin PRIVATE onnx_proto)
   vkml_warnings(mlplugin_onnx)
 else()
   message(STATUS "mlplugin_onnx: libonnx-dev / libprotobuf-dev not found; the ONNX loader is not built")
