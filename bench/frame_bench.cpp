@@ -153,7 +153,7 @@ std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Dev
         d.output = {.encoding = bridge::Encoding::Srgb};
         what = "upscaler_x2.onnx";
     } else {
-        mlplugin::DataType type = d.dataType;
+        mlplugin::DataType type = *d.dataType;
         d.buildGraph = [type](uint32_t w, uint32_t h) { return bench::espcn(type, w, h).graph; };
         d.inputs = {{.name = "lowres", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb"}}}};
         what = "reference espcn_x2 (" + shipped + " not found)";

@@ -11,6 +11,7 @@
 #include "engine/context.h"
 #include "engine/error.h"
 #include "bridge/graph_session.h"
+#include "bridge/graph_tuning.h"
 #ifdef BENCH_HAVE_ONNX
 #include "mlplugin/onnx.h"
 #endif
@@ -39,12 +40,13 @@ struct Options {
     std::string groups;  // comma-separated: network, conv, op; empty = all
     bool verify = false;
     bool fullGrid = false;
+    std::string tune;  // tuning table file: measured kernel choices, extended and saved per case
 };
 
 void usage() {
     std::puts(
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
-        "                [--validation] [--verify] [--full-grid] [--assets DIR]\n"
+        "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE]\n"
         "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser (DIR/upscaler_x2.onnx,\n"
         "  DIR/denoiser.onnx, when present) and operator sweeps through mlplugin, in every precision and path.\n"
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
@@ -58,7 +60,10 @@ void usage() {
         "  --validation  enable the Khronos validation layer\n"
         "  --verify      first check every network against the CPU reference (double) at 48x32\n"
         "  --full-grid   convolution sweep over every cin x cout in {3,12,16,32,64} (default: a subset)\n"
-        "  --assets DIR  where upscaler_x2.onnx and denoiser.onnx are looked for (default: assets)");
+        "  --assets DIR  where upscaler_x2.onnx and denoiser.onnx are looked for (default: assets)\n"
+        "  --tune FILE   per-shape kernel selection by measurement: before timing a case, time every candidate\n"
+        "              kernel of its convolutions that FILE lacks (bridge::tuneGraph) and save FILE; the case is\n"
+        "              then timed with the measured choices (without --tune: the fixed heuristics)");
 }
 
 // --group: network, conv, op, comma-separated.
@@ -84,6 +89,7 @@ bool parse(int argc, char** argv, Options& o) {
                         : args.is("--runs")      ? args.count(o.runs)
                         : args.is("--warmup")    ? args.count(o.warmup)
                         : args.is("--group")     ? (v = args.value()) && validGroups(o.groups = v)
+                        : args.is("--tune")      ? (v = args.value()) && !(o.tune = v).empty()
                                                  : args.common(o.common, usage);
         if (!ok) return false;
     }
@@ -203,12 +209,19 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
         Variant nchw{v.label + "+nchw", v.type, v.flags | GraphCompileFlagDisableChannelsLast, v.coop};
         for (Res r : nets) {
             std::string res = resolution(r.w, r.h);
-            auto net = [&](const std::string& name, std::function<bench::Network()> build) {
+            // withChains: the forced convolution-chain variant too (not for SRVGG: its layers run
+            // fused into the tensor-core kernel's epilogues, which the chain kernel would replace).
+            auto net = [&](const std::string& name, std::function<bench::Network()> build, bool withChains = true) {
                 out.push_back({name + " " + res, "network", res, v, build});
                 if (v.coop) out.push_back({name + " " + res, "network", res, nchw, build});
-                if (chains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
+                if (chains && withChains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
+            net("srvgg_x2", [=] { return bench::srvggCompact(t, r.w, r.h); }, false);
+            if (r.w >= 1920 || o.common.smoke) {  // OIDN pads to multiples of 16: 1080 -> 1088
+                const uint32_t uw = (r.w + 15) / 16 * 16, uh = (r.h + 15) / 16 * 16;
+                out.push_back({"unet " + resolution(uw, uh), "network", resolution(uw, uh), v, [=] { return bench::unetOidn(t, uw, uh); }});
+            }
             net("fsrcnn_x2", [=] { return bench::fsrcnn(t, r.w, r.h); });
             if (haveUpscaler) net("upscaler_x2", [=] { return loadShipped(upscalerPath, "upscaler_x2", t, r.w, r.h); });
             if (haveDenoiser) net("denoiser", [=] { return loadShipped(denoiserPath, "denoiser", t, r.w, r.h); });
@@ -223,6 +236,8 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
                 std::string name = "conv" + std::to_string(k) + "x" + std::to_string(k) + " " + std::to_string(ci) + "->" + std::to_string(co);
                 op(name, "conv", [=] { return bench::singleConv(t, sw.w, sw.h, k, ci, co); });
             }
+        // Channels-last input and output, as the cuDNN peer's channels_last configuration runs it.
+        op("conv3x3 64->64 nhwc", "conv", [=] { return bench::channelsLastIo(bench::singleConv(t, sw.w, sw.h, 3, 64, 64)); });
         op("conv3x3 64->32 +tanh", "conv", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
         if (!o.common.smoke) {  // FSRCNN's other layer shapes
             op("conv5x5 1->56", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 5, 1, 56); });
@@ -356,11 +371,25 @@ int main(int argc, char** argv) {
                     optionalText(ceilings.coopGemmTflops, "TFLOP/s").c_str());
 
         if (o.verify && !verify(ctx, *device, caps)) return 1;
+        TuningTable tuning;
+        if (!o.tune.empty()) {
+            if (auto loaded = tuning.load(o.tune); !loaded) throw engine::Error(loaded.error().message);
+            device->setTuningTable(std::make_shared<TuningTable>(tuning));
+            std::printf("tuning table %s: %zu entries\n", o.tune.c_str(), tuning.size());
+        }
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
             if (!matchesFilter(c.name + " " + c.variant.label, o.common.filter)) continue;
             if (!o.groups.empty() && ("," + o.groups + ",").find("," + c.group + ",") == std::string::npos) continue;
             bench::Network net = c.build();
+            if (!o.tune.empty()) {
+                bridge::TuneOptions to;
+                if (o.common.smoke) to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.clockRampUp = std::chrono::milliseconds(0);
+                for (const bridge::TuneRecord& t : bridge::tuneGraph(ctx, *device, net.graph, c.variant.flags, tuning, to))
+                    std::printf("    tune %-40s %-34s %8.3f ms  [%s]\n", t.node.substr(0, 40).c_str(), t.candidate.c_str(), t.ms, t.key.c_str());
+                if (auto saved = tuning.save(o.tune); !saved) throw engine::Error(saved.error().message);
+                device->setTuningTable(std::make_shared<TuningTable>(tuning));
+            }
             bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));
             bridge::Timing t = session.time(o.runs, o.warmup, o.common.smoke ? std::chrono::milliseconds(0) : std::chrono::milliseconds(250));

@@ -77,6 +77,54 @@ Network fsrcnn(DataType type, uint32_t width, uint32_t height) {
     return b.finish("fsrcnn_x2", y);
 }
 
+Network srvggCompact(DataType type, uint32_t width, uint32_t height) {
+    Builder b{{}, type};
+    Expr x = b.g.input("lowres", TensorDesc::make(type, {1, 3, height, width}));
+    Expr y = b.prelu(b.conv(x, 3, 64, 3, "body0"), 64, "act0");
+    for (int i = 1; i <= 16; ++i) y = b.prelu(b.conv(y, 64, 64, 3, "body" + std::to_string(i)), 64, "act" + std::to_string(i));
+    y = depthToSpace(b.conv(y, 64, 12, 3, "last"), 2, DepthSpaceOrder::CRD);
+    return b.finish("srvgg_x2", y + resize(x, 2.0f, 2.0f, ResampleMode::Nearest));
+}
+
+Network unetOidn(DataType type, uint32_t width, uint32_t height) {
+    Builder b{{}, type};
+    auto conv = [&](Expr x, uint32_t cin, uint32_t cout, const std::string& name) { return relu(b.conv(x, cin, cout, 3, name)); };
+    auto pool = [](Expr x) { return maxPool2d(x); };
+    auto up = [](Expr x) { return resize(x, 2.0f, 2.0f, ResampleMode::Nearest); };
+    Expr input = b.g.input("color_albedo_normal", TensorDesc::make(type, {1, 9, height, width}));
+    Expr x = conv(input, 9, 32, "enc_conv0");
+    Expr pool1 = pool(conv(x, 32, 32, "enc_conv1"));
+    Expr pool2 = pool(conv(pool1, 32, 48, "enc_conv2"));
+    Expr pool3 = pool(conv(pool2, 48, 64, "enc_conv3"));
+    x = pool(conv(pool3, 64, 80, "enc_conv4"));
+    x = conv(conv(x, 80, 96, "enc_conv5a"), 96, 96, "enc_conv5b");
+    x = conv(conv(concat({up(x), pool3}, 1), 160, 112, "dec_conv4a"), 112, 112, "dec_conv4b");
+    x = conv(conv(concat({up(x), pool2}, 1), 160, 96, "dec_conv3a"), 96, 96, "dec_conv3b");
+    x = conv(conv(concat({up(x), pool1}, 1), 128, 64, "dec_conv2a"), 64, 64, "dec_conv2b");
+    x = conv(conv(concat({up(x), input}, 1), 73, 64, "dec_conv1a"), 64, 32, "dec_conv1b");
+    return b.finish("unet", b.conv(x, 32, 3, 3, "dec_conv0"));
+}
+
+Network channelsLastIo(Network net) {
+    GraphDesc& g = net.graph;
+    auto nhwc = [](const TensorDesc& d) {
+        const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
+        return TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
+    };
+    for (ValueId v : g.inputs) {
+        g.values[v].desc = nhwc(g.values[v].desc);
+        for (GraphNode& n : g.nodes)
+            if (auto* c = std::get_if<ConvolutionDesc>(&n.op); c && n.inputs[0] == v) c->input = g.values[v].desc;
+    }
+    for (ValueId v : g.outputs) {
+        g.values[v].desc = nhwc(g.values[v].desc);
+        for (GraphNode& n : g.nodes)
+            if (auto* c = std::get_if<ConvolutionDesc>(&n.op); c && n.outputs[0] == v) c->output = g.values[v].desc;
+    }
+    net.name += " nhwc";
+    return net;
+}
+
 Network singleConv(DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout) {
     Builder b{{}, type};
     Expr x = b.g.input("x", TensorDesc::make(type, {1, cin, height, width}));

@@ -24,6 +24,17 @@ Network espcn(mlplugin::DataType type, uint32_t width, uint32_t height);
 // FSRCNN x2 (d=56, s=12, m=4) on one channel: conv 5x5 1->56, 1x1 56->12, 4x 3x3 12->12,
 // 1x1 12->56 (each + PReLU), transposed 9x9 56->1 stride 2 (pad 4, output padding 1).
 Network fsrcnn(mlplugin::DataType type, uint32_t width, uint32_t height);
+// SRVGG-compact x2 (realesr-animevideov3's shape): conv 3x3 3->64 + PReLU, 16 x (conv 3x3 64->64
+// + PReLU), conv 3x3 64->12, pixel shuffle (CRD, as torch), plus the nearest x2 upsampled input.
+// PReLU slopes 0.25 (torch's initialization).
+Network srvggCompact(mlplugin::DataType type, uint32_t width, uint32_t height);
+// OIDN's U-Net (5 levels; 9 input channels; encoder 32, 32, 48, 64, 80, 96, 96; decoder 112, 96, 64,
+// 64 + 32 -> 3): 3x3 convs + ReLU, 2x2 max pools, nearest x2 upsampling, concat with the skip.
+// width and height multiples of 16.
+Network unetOidn(mlplugin::DataType type, uint32_t width, uint32_t height);
+// The same network with its graph inputs and outputs channels-last (timing comparisons with a
+// channels_last peer; only convolutions directly at the boundary are patched). Name + " nhwc".
+Network channelsLastIo(Network net);
 // One convolution (kernel k, cin -> cout, same padding) at width x height.
 Network singleConv(mlplugin::DataType type, uint32_t width, uint32_t height, uint32_t k, uint32_t cin, uint32_t cout);
 

@@ -94,6 +94,49 @@ class Fsrcnn(nn.Module):
         return self.deconv(self.body(x))
 
 
+class Srvgg(nn.Module):
+    """SRVGG-compact x2 (realesr-animevideov3's shape), as bench::srvggCompact."""
+    def __init__(self):
+        super().__init__()
+        s = Seeds()
+        layers = [s.conv(3, 64, 3), nn.PReLU(64, 0.25)]
+        for _ in range(16):
+            layers += [s.conv(64, 64, 3), nn.PReLU(64, 0.25)]
+        layers += [s.conv(64, 12, 3)]
+        self.body = nn.Sequential(*layers)
+
+    def forward(self, x):
+        return F.pixel_shuffle(self.body(x), 2) + F.interpolate(x, scale_factor=2, mode="nearest")
+
+
+class OidnUnet(nn.Module):
+    """OIDN's U-Net shape (9 input channels, 5 levels), as bench::unetOidn."""
+    def __init__(self):
+        super().__init__()
+        s = Seeds()
+        self.enc = nn.ModuleList([s.conv(9, 32, 3), s.conv(32, 32, 3), s.conv(32, 48, 3), s.conv(48, 64, 3), s.conv(64, 80, 3),
+                                  s.conv(80, 96, 3), s.conv(96, 96, 3)])
+        self.dec = nn.ModuleList([s.conv(160, 112, 3), s.conv(112, 112, 3), s.conv(160, 96, 3), s.conv(96, 96, 3),
+                                  s.conv(128, 64, 3), s.conv(64, 64, 3), s.conv(73, 64, 3), s.conv(64, 32, 3)])
+        self.out = s.conv(32, 3, 3)
+
+    def forward(self, inp):
+        e, d = self.enc, self.dec
+        pool = lambda t: F.max_pool2d(t, 2, 2)
+        up = lambda t: F.interpolate(t, scale_factor=2, mode="nearest")
+        x = F.relu(e[0](inp))
+        pool1 = pool(F.relu(e[1](x)))
+        pool2 = pool(F.relu(e[2](pool1)))
+        pool3 = pool(F.relu(e[3](pool2)))
+        x = pool(F.relu(e[4](pool3)))
+        x = F.relu(e[6](F.relu(e[5](x))))
+        x = F.relu(d[1](F.relu(d[0](torch.cat([up(x), pool3], 1)))))
+        x = F.relu(d[3](F.relu(d[2](torch.cat([up(x), pool2], 1)))))
+        x = F.relu(d[5](F.relu(d[4](torch.cat([up(x), pool1], 1)))))
+        x = F.relu(d[7](F.relu(d[6](torch.cat([up(x), inp], 1)))))
+        return self.out(x)
+
+
 REPO = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 
 
@@ -220,7 +263,7 @@ def main():
     ap.add_argument("--runs", type=int, default=100)
     ap.add_argument("--warmup", type=int, default=10)
     ap.add_argument("--json", default="peer_torch.json")
-    ap.add_argument("--filter", default="", help="only cases whose name ('espcn_x2 1920x1080') contains this text")
+    ap.add_argument("--filter", default="", help="only cases whose name ('espcn_x2 1920x1080') contains this text ('|' separates alternatives)")
     ap.add_argument("--configs", default="", help="comma-separated subset of: " + ", ".join(config_names(True, True)))
     ap.add_argument("--no-compile", action="store_true", help="skip torch.compile(mode='max-autotune') (minutes of autotuning)")
     ap.add_argument("--compile", action="store_true", help=argparse.SUPPRESS)  # the default now; kept for old commands
@@ -246,7 +289,11 @@ def main():
             sys.exit(f"peer_torch: unknown config(s) {unknown}; known: {config_names(True, True)}")
         configs = [c for c in configs if c in wanted]
 
-    nets = [("espcn_x2", Espcn, lambda h, w: [(1, 3, h, w)]), ("fsrcnn_x2", Fsrcnn, lambda h, w: [(1, 1, h, w)])]
+    nets = [("espcn_x2", Espcn, lambda h, w: [(1, 3, h, w)]), ("fsrcnn_x2", Fsrcnn, lambda h, w: [(1, 1, h, w)]),
+            ("srvgg_x2", Srvgg, lambda h, w: [(1, 3, h, w)]),
+            # OIDN pads to multiples of 16 (1080 -> 1088); runs at the larger resolution only, as ml_bench.
+            ("unet", OidnUnet, lambda h, w: [(1, 9, h, w)], lambda res: res[0] >= 1920 or args.smoke,
+             lambda res: ((res[0] + 15) // 16 * 16, (res[1] + 15) // 16 * 16))]
     nets += shipped_models(args.assets)
     nets += [("conv3x3 64->64", Conv3x3x64, lambda h, w: [(1, 64, h, w)])]
     resolutions = [(24, 16)] if args.smoke else [(960, 540), (1920, 1080)]
@@ -260,10 +307,14 @@ def main():
     # short (a device command's time limit) keeps everything measured so far.
     order = [(res, net, cfg) for res in resolutions for net in nets for cfg in configs if not cfg.endswith("+max-autotune")]
     order += [(res, net, cfg) for res in resolutions for net in nets for cfg in configs if cfg.endswith("+max-autotune")]
-    for res, (name, make_model, shapes), cfg in order:
+    for res, (name, make_model, shapes, *where), cfg in order:
+        if where:
+            if not where[0](res):
+                continue
+            res = where[1](res)
         resname = f"{res[0]}x{res[1]}"
         label = f"{name} {resname}"
-        if args.filter and args.filter not in label:
+        if args.filter and not any(part in label for part in args.filter.split("|")):
             continue
         try:
             r = run_case(label, make_model, shapes, res, cfg, args, dev)

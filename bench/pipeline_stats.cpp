@@ -50,10 +50,11 @@ ConvolutionDesc convolution(const Shape& s, uint32_t w, uint32_t h) {
     uint32_t pad = s.k / 2;
     d.padBegin = {pad, pad};
     d.padEnd = {pad, pad};
-    d.input = TensorDesc::make(DataType::Float16, {1, s.inC, h, w});
+    // Channels-last, as the graph stores conv -> conv intermediates on tensor-core devices.
+    d.input = TensorDesc::strided(DataType::Float16, {1, s.inC, h, w}, {h * w * s.inC, 1, w * s.inC, s.inC});
     d.filter = TensorDesc::make(DataType::Float16, {s.outC, s.inC, s.k, s.k}, TensorFlagOwnedByPlugin);
     d.bias = TensorDesc::make(DataType::Float16, {s.outC}, TensorFlagOwnedByPlugin);
-    d.output = TensorDesc::make(DataType::Float16, {1, s.outC, h, w});
+    d.output = TensorDesc::strided(DataType::Float16, {1, s.outC, h, w}, {h * w * s.outC, 1, w * s.outC, s.outC});
     return d;
 }
 
@@ -144,16 +145,26 @@ int main(int argc, char** argv) {
         const Capabilities& caps = device->capabilities();
         std::printf("device: %s (cooperative matrix %s, %u bytes of shared memory per workgroup)\n", caps.deviceName.c_str(),
                     caps.cooperativeMatrixNV ? "yes" : "no", caps.maxComputeSharedMemoryBytes);
-        const Shape shapes[] = {{3, 64, 64}, {3, 64, 32}, {3, 32, 32}, {3, 32, 12}, {3, 16, 16}, {3, 12, 12}, {1, 64, 64}, {5, 3, 64}};
+        const Shape shapes[] = {{3, 64, 64}, {3, 64, 32}, {3, 32, 32}, {3, 64, 12}, {3, 16, 16}, {3, 96, 112}, {1, 64, 64}};
         for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
             for (const Shape& s : shapes) {
                 ConvolutionDesc d = convolution(s, o.width, o.height);
-                auto plan = detail::planConvolution(impl.planContext(flags), d);
-                if (!plan) throw engine::Error(plan.error().message);
-                const detail::Launch& launch = plan->execute.back();
-                std::printf("%s %ux%u %s: %u x %u x %u workgroups\n", d.name.c_str(), o.width, o.height, flags ? "fp16-arith" : "fp16",
-                            launch.groups[0], launch.groups[1], launch.groups[2]);
-                printStatistics(impl.fns(), ctx.device(), impl.pipelineLayout(), plan->pipelines[launch.pipeline], captured);
+                detail::PlanContext pc = impl.planContext(flags);
+                detail::ConvolutionTuning tuning = detail::convolutionTuning(pc, d, {});
+                if (tuning.candidates.empty()) tuning.candidates.push_back(tuning.chosen);  // the portable kernel
+                std::printf("%s %ux%u NHWC %s (default %s):\n", d.name.c_str(), o.width, o.height, flags ? "fp16-arith" : "fp16",
+                            tuning.chosen.c_str());
+                // Every candidate kernel configuration a tuner may pick (mlplugin/tuning.h).
+                for (const std::string& candidate : tuning.candidates) {
+                    auto table = std::make_shared<TuningTable>();
+                    table->set(tuning.key, {candidate, 0});
+                    pc.tuning = table;
+                    auto plan = detail::planConvolution(pc, d);
+                    if (!plan) throw engine::Error(plan.error().message);
+                    const detail::Launch& launch = plan->execute.back();
+                    std::printf("  %-34s %u x %u x %u workgroups\n", candidate.c_str(), launch.groups[0], launch.groups[1], launch.groups[2]);
+                    printStatistics(impl.fns(), ctx.device(), impl.pipelineLayout(), plan->pipelines[launch.pipeline], captured);
+                }
             }
         }
         if (ctx.validationMessageCount() != 0) {

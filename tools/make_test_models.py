@@ -2,8 +2,8 @@
 """Exports the small ONNX test models under tests/data/onnx (needs Debian's python3-torch and
 python3-onnx; CI only reads the committed files).
 
-Every model is exported at opsets 9, 11, 13 and 17 (where the exporter can) from one set of
-weights, with its input(s) and PyTorch's fp32 output(s) as .npy:
+Every model is exported at opsets 9, 11, 13 and 17 (where the exporter can; the warp model at 16
+and 17) from one set of weights, with its input(s) and PyTorch's fp32 output(s) as .npy:
   <model>_op<N>.onnx, <model>_<input name>.npy, <model>_<output name>.npy
 plus hand-made models for the loader's error paths and legacy opsets.
 
@@ -146,6 +146,29 @@ class Conv1d(nn.Module):
         x = F.avg_pool1d(x, 3, stride=1, padding=1)
         y = self.up(x)
         return y * torch.sigmoid(F.adaptive_avg_pool1d(y, 1))
+
+
+class Warp(nn.Module):
+    """A temporal step: the previous frame warped by a flow field (grid_sample), fused with the
+    current frame, layer-normalized over channels and tiled."""
+
+    def __init__(self):
+        super().__init__()
+        self.fuse = nn.Conv2d(6, 4, 3, padding=1)
+        self.norm = nn.LayerNorm(4)
+        with torch.no_grad():
+            self.norm.weight.copy_(torch.linspace(0.8, 1.2, 4))
+            self.norm.bias.copy_(torch.linspace(-0.1, 0.1, 4))
+
+    def forward(self, current, previous, flow):
+        _, _, h, w = current.shape
+        ys, xs = torch.meshgrid(torch.linspace(-1, 1, h), torch.linspace(-1, 1, w), indexing="ij")
+        grid = torch.stack([xs, ys], dim=-1).unsqueeze(0) + flow.permute(0, 2, 3, 1)
+        warped = F.grid_sample(previous, grid, mode="bilinear", padding_mode="border", align_corners=False)
+        zeros = F.grid_sample(previous, grid * 1.2, mode="bilinear", padding_mode="zeros", align_corners=True)
+        x = self.fuse(torch.cat([current, warped + 0.5 * zeros], 1))
+        x = self.norm(x.permute(0, 2, 3, 1)).permute(0, 3, 1, 2)
+        return x.repeat(1, 2, 1, 2)
 
 
 def write_npy(name, array):
@@ -303,6 +326,9 @@ def main():
     export(Conv1d(), "conv1d", [rand(1, 2, 12)], ["input"], ["output"], OPSETS)
     export(Elementwise(), "elementwise", [rand(1, 4, 3, 5), rand(1, 4, 1, 5)], ["input", "input2"], ["output"], OPSETS)
     export(NormSoftmax(), "normsoftmax", [rand(1, 3, 6, 6)], ["input"], ["output", "output2"], OPSETS)
+    # GridSample exports from opset 16, LayerNormalization from 17 (16 spells it out).
+    export(Warp(), "warp", [rand(1, 3, 7, 9), rand(1, 3, 7, 9), rand(1, 2, 7, 9) * 0.3], ["input", "previous", "flow"], ["output"],
+           [16, 17])
     handmade_models()
     handmade_ops()
     extra_inputs()

@@ -291,6 +291,12 @@ const MlPassStats& MlPass::stats() const { return *stats_; }
 const mlplugin::GraphDesc* MlPass::graph() const { return network_ ? &network_->graph : nullptr; }
 const mlplugin::CompiledGraph* MlPass::compiled() const { return network_ ? &network_->compiled : nullptr; }
 
+DataType MlPass::computeType() const {
+    if (desc_.dataType) return *desc_.dataType;
+    const mlplugin::Capabilities& caps = device_.capabilities();
+    return caps.fp16Storage && caps.fp16Arithmetic ? DataType::Float16 : DataType::Float32;
+}
+
 MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const std::string who = "MlPass '" + desc_.name + "'";
     if (images.output == engine::kInvalidResource) throw std::runtime_error(who + ": no output image");
@@ -314,7 +320,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             mlplugin::OnnxLoadOptions options;
             options.freeDimensions[desc_.heightDim] = h;
             options.freeDimensions[desc_.widthDim] = w;
-            options.computeType = desc_.dataType;
+            options.computeType = computeType();
             std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
             net->graph = std::move(take(mlplugin::loadOnnx(*parsed_, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
 #endif
@@ -431,6 +437,8 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         if (net->fp16 && !conversions_->fp16Supported())
             throw std::runtime_error(who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
 
+        uint32_t flags = desc_.compileFlags;
+        if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
         // A new extent of the same network is a reshape: the weights stay. A graph function that
         // builds another network at this size (or the first extent) compiles afresh.
         mlplugin::Result<mlplugin::CompiledGraph> reshaped =
@@ -440,7 +448,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             net->compiled = std::move(reshaped).value();
             ++stats_->reshapes;
         } else {
-            net->compiled = take(mlplugin::compileGraph(device_, g, desc_.compileFlags), who + ": compileGraph at " + extent(images.inputExtent));
+            net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
             ++stats_->compilations;
         }
         net->props = net->compiled.op->bindingProperties();

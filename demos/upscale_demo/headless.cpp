@@ -208,14 +208,14 @@ void runHeadless(engine::Context& ctx, const Options& o, const SceneSetup& setup
     std::unique_ptr<bridge::MlPass> mlUpscaler;
     if (o.ml) {
         mlDevice = createMlDevice(ctx, o);
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model, o.mlPrecision));
     }
     std::unique_ptr<bridge::EffectUpscaler> temporalUpscaler;
     if (temporal(o)) temporalUpscaler = std::make_unique<bridge::EffectUpscaler>(ctx, temporalUpscalerDesc(o, nullptr));
     std::unique_ptr<bridge::MlPass> mlDenoiser;
     if (o.mlDenoise) {
         if (!mlDevice) mlDevice = createMlDevice(ctx, o);
-        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel));
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel, o.mlPrecision));
     }
     engine::Renderer renderer(ctx, rendererDesc(o, setup));
     if (mlUpscaler) renderer.setUpscaler(mlUpscaler->upscaler());

@@ -40,8 +40,18 @@ bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::Deferr
 
 // The renderer's colour is display-linear and the networks were trained on sRGB: encode their
 // colour input, decode their output.
-bridge::MlPassDesc mlUpscalerDesc(const std::string& model) {
+namespace {
+
+void setPrecision(bridge::MlPassDesc& d, std::optional<mlplugin::DataType> precision) {
+    d.dataType = precision;
+    if (precision == mlplugin::DataType::Float16) d.compileFlags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
+}
+
+}  // namespace
+
+bridge::MlPassDesc mlUpscalerDesc(const std::string& model, std::optional<mlplugin::DataType> precision) {
     bridge::MlPassDesc d;
+    setPrecision(d, precision);
     d.name = "ml_upscale";
     d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
@@ -55,9 +65,10 @@ std::string mlDenoiserExtentProblem(VkExtent2D e) {
            "twice); this one is " + std::to_string(e.width) + "x" + std::to_string(e.height);
 }
 
-bridge::MlPassDesc mlDenoiserDesc(const std::string& model) {
+bridge::MlPassDesc mlDenoiserDesc(const std::string& model, std::optional<mlplugin::DataType> precision) {
     using bridge::FrameImage;
     bridge::MlPassDesc d;
+    setPrecision(d, precision);
     d.name = "ml_denoise";
     d.onnxPath = model;
     d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},

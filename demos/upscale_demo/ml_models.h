@@ -7,6 +7,7 @@
 #include "options.h"
 
 #include <memory>
+#include <optional>
 #include <string>
 
 namespace demo {
@@ -21,10 +22,11 @@ inline constexpr const char* kTemporalModel = "upscaler_temporal.onnx";
 ModelLocation resolveModel(const std::string& given, const char* shipped);
 
 // Input 'color' [1,3,H,W] sRGB 0..1 -> [1,3,2H,2W] sRGB, from the ONNX file `model`.
-bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
+// `precision`: the tensors' type (fp16 with fp16 arithmetic); unset: MlPass's default.
+bridge::MlPassDesc mlUpscalerDesc(const std::string& model, std::optional<mlplugin::DataType> precision = std::nullopt);
 // Inputs color (noisy, sRGB), albedo, normal (-1..1), depth (0..1), all [1,C,H,W] with H and W
 // multiples of 4 -> [1,3,H,W] sRGB, from the ONNX file `model`.
-bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
+bridge::MlPassDesc mlDenoiserDesc(const std::string& model, std::optional<mlplugin::DataType> precision = std::nullopt);
 
 struct Options;
 // The effect upscaler of a temporal mode (taau, ml-temporal).

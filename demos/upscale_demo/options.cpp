@@ -106,6 +106,8 @@ Usage: upscale_demo [options]
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
                           (default: denoiser.onnx of the model directory)
+  --ml-precision P        auto | fp32 | fp16: the ML networks' tensors (default auto: fp16 with
+                          fp16 arithmetic where the device has it, else fp32)
   --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
                           engine's sun and sky, without shadows; unsupported features are warnings
   --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)
@@ -159,6 +161,12 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
+        {"--ml-precision", [&](const std::string& v) {
+             if (v == "auto") o.mlPrecision.reset();
+             else if (v == "fp32") o.mlPrecision = mlplugin::DataType::Float32;
+             else if (v == "fp16") o.mlPrecision = mlplugin::DataType::Float16;
+             else throw UsageError("--ml-precision: expected auto, fp32 or fp16, not '" + v + "'");
+         }},
         {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
         {"--path", [&](const std::string& v) { o.path = parsePath(v); o.pathGiven = true; }},
         {"--camera-path", [&](const std::string& v) { if (v.empty()) throw UsageError("--camera-path: empty file name"); o.cameraPath = v; }},

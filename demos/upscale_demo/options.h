@@ -1,6 +1,7 @@
 #pragma once
 // upscale_demo command line: parsed into Options, or a UsageError naming the bad argument.
 #include "engine/renderer.h"
+#include "mlplugin/tensor_desc.h"
 
 #include <cstdint>
 #include <optional>
@@ -31,6 +32,7 @@ struct Options {
     engine::DenoiseMode denoise = engine::DenoiseMode::Off;
     bool mlDenoise = false;  // --denoise ml: bridge::MlPass with `denoiseModel` as the renderer's denoiser
     std::string denoiseModel;  // empty: denoiser.onnx of the model directory (main.cpp resolves it)
+    std::optional<mlplugin::DataType> mlPrecision;  // --ml-precision; unset: bridge::MlPass's default (fp16 where the device has it)
     engine::ShadowMode shadows = engine::ShadowMode::Analytic;
     uint32_t shadowSamples = 1;
     bool lighting = true;

@@ -107,7 +107,7 @@ struct WindowedApp {
             std::printf("ML upscaler not available: %s\n", model.problem.c_str());
             return false;
         }
-        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string()));
+        mlUpscaler = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlUpscalerDesc(model.path.string(), o.mlPrecision));
         return true;
     }
     bool loadMlDenoiser() {
@@ -116,7 +116,7 @@ struct WindowedApp {
             std::printf("ML denoiser not available: %s\n", model.problem.c_str());
             return false;
         }
-        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string()));
+        mlDenoiser = std::make_unique<bridge::MlPass>(ctx, mlDeviceRef(), mlDenoiserDesc(model.path.string(), o.mlPrecision));
         return true;
     }
 

@@ -149,6 +149,7 @@ private:
     std::vector<VkImage> uninitialized_;  // effect images still in layout UNDEFINED
     std::vector<Retired> retired_;
     VkExtent2D tensorSize_{};
+    uint32_t unshuffle_ = 2;  // ML: the tensors' space-to-depth factor, read off the model
     uint64_t frameCount_ = 0;
     bool initialized_ = false;
     bool historyValid_ = false;
@@ -202,16 +203,31 @@ Status TemporalUpscaler::createDisplayResources() {
         uninitialized_.push_back(h.image);
     }
     if (!ml()) return {};
-    tensorSize_ = {alignUp(desc_.displaySize.width, gpu::TENSOR_ALIGN), alignUp(desc_.displaySize.height, gpu::TENSOR_ALIGN)};
-    const uint32_t h = tensorSize_.height / 2, w = tensorSize_.width / 2;
-    NetworkDesc nd;
-    nd.who = "upscaler (ml-temporal)";
-    nd.onnx = model_;
-    nd.inputs = {{"features", {1, 4 * gpu::ML_FEATURES, h, w}}};
-    nd.outputs = {{"params", {1, 4 * gpu::ML_PARAMS, h, w}}};
     const mlplugin::Capabilities& caps = mlDevice_->capabilities();
-    nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
-    return take(Network::create(vk_, *mlDevice_, nd, tally_), network_);
+    const bool fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
+    // The model says how far its tensors are unshuffled: try r = 4, 2, 1 (the channel counts differ).
+    Error lastError;
+    for (uint32_t r : {4u, 2u, 1u}) {
+        const uint32_t align = 4 * r;
+        tensorSize_ = {alignUp(desc_.displaySize.width, align), alignUp(desc_.displaySize.height, align)};
+        NetworkDesc nd;
+        nd.who = "upscaler (ml-temporal)";
+        nd.onnx = model_;
+        nd.inputs = {{"features", {1, r * r * gpu::ML_FEATURES, tensorSize_.height / r, tensorSize_.width / r}}};
+        nd.outputs = {{"params", {1, r * r * gpu::ML_PARAMS, tensorSize_.height / r, tensorSize_.width / r}}};
+        nd.fp16 = fp16;
+        auto network = Network::create(vk_, *mlDevice_, nd, tally_);
+        if (network) {
+            network_ = std::move(*network);
+            unshuffle_ = r;
+            return {};
+        }
+        lastError = network.error();
+        if (lastError.code != ErrorCode::InvalidModel || lastError.message.find("does not fit the effect's contract") == std::string::npos)
+            return lastError;  // a broken model, not another unshuffle factor
+    }
+    return Error{ErrorCode::InvalidModel, lastError.message + " (tried unshuffle factors 4, 2 and 1: input 'features' [1, 16 r^2, h, w])",
+                 VK_SUCCESS};
 }
 
 Status TemporalUpscaler::createPipelines() {
@@ -386,6 +402,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.sharpness = desc_.sharpness;
     pc.tensorWidth = tensorSize_.width;
     pc.tensorHeight = tensorSize_.height;
+    pc.tensorUnshuffle = unshuffle_;
     auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);

@@ -23,6 +23,7 @@ Result<Plan> planOperator(const PlanContext& pc, const OperatorDesc& desc) {
         [&](const GemmDesc& d) { return planGemm(pc, d); },
         [&](const PoolingDesc& d) { return planPooling(pc, d); },
         [&](const ResampleDesc& d) { return planResample(pc, d); },
+        [&](const GridSampleDesc& d) { return planGridSample(pc, d); },
         [&](const DepthToSpaceDesc& d) { return planDepthToSpace(pc, d); },
         [&](const SpaceToDepthDesc& d) { return planSpaceToDepth(pc, d); },
         [&](const ConcatDesc& d) { return planConcat(pc, d); },

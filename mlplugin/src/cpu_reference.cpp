@@ -30,6 +30,7 @@ Result<std::vector<HostTensor>> referenceEvaluate(const OperatorDesc& desc, cons
         else if constexpr (std::is_same_v<T, GemmDesc>) return referenceGemm(d, inputs);
         else if constexpr (std::is_same_v<T, PoolingDesc>) return referencePooling(d, inputs);
         else if constexpr (std::is_same_v<T, ResampleDesc>) return referenceResample(d, inputs);
+        else if constexpr (std::is_same_v<T, GridSampleDesc>) return referenceGridSample(d, inputs);
         else if constexpr (std::is_same_v<T, DepthToSpaceDesc>) return referenceDepthToSpace(d, inputs);
         else if constexpr (std::is_same_v<T, SpaceToDepthDesc>) return referenceSpaceToDepth(d, inputs);
         else if constexpr (std::is_same_v<T, ConcatDesc>) return referenceConcat(d, inputs);

@@ -98,7 +98,8 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
     if (!(families[desc.queueFamilyIndex].queueFlags & VK_QUEUE_COMPUTE_BIT))
         return invalidArgument("createDevice: queue family " + std::to_string(desc.queueFamilyIndex) + " does not support compute");
 
-    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES};
+    VkPhysicalDeviceVulkan12Properties p12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_PROPERTIES};
+    VkPhysicalDeviceVulkan11Properties p11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_PROPERTIES, &p12};
     VkPhysicalDeviceProperties2 props{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PROPERTIES_2, &p11};
     fns_.vkGetPhysicalDeviceProperties2(physicalDevice_, &props);
     if (props.properties.apiVersion < VK_API_VERSION_1_3) return unsupported("createDevice: the plugin requires a Vulkan 1.3 device");
@@ -119,6 +120,7 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
     cacheIdentity_.vendorID = props.properties.vendorID;
     cacheIdentity_.deviceID = props.properties.deviceID;
     std::copy(std::begin(props.properties.pipelineCacheUUID), std::end(props.properties.pipelineCacheUUID), cacheIdentity_.uuid.begin());
+    caps_.driverInfo = std::string(p12.driverName) + " " + p12.driverInfo;
     caps_.fp16Storage = desc.storageBuffer16BitAccessEnabled;
     caps_.fp16Arithmetic = desc.shaderFloat16Enabled;
     caps_.subgroupSize = p11.subgroupSize;
@@ -214,6 +216,7 @@ PlanContext DeviceImpl::planContext(uint32_t executionFlags) const {
     pc.fp16Arithmetic = pc.fp16Storage && (executionFlags & ExecutionFlagAllowHalfPrecisionComputation);
     pc.cooperativeMatrix = caps_.cooperativeMatrixNV && !(executionFlags & ExecutionFlagDisableCooperativeMatrix);
     pc.executionFlags = executionFlags;
+    pc.tuning = tuning_;
     return pc;
 }
 

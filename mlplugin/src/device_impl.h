@@ -74,6 +74,7 @@ public:
     Result<std::vector<uint8_t>> pipelineCacheData() const override;
     PipelineCacheOrigin pipelineCacheOrigin() const override { return cacheOrigin_; }
     const std::string& pipelineCacheRejection() const override { return cacheRejection_; }
+    void setTuningTable(std::shared_ptr<const TuningTable> table) override { tuning_ = std::move(table); }
 
     const VulkanFunctions& fns() const { return fns_; }
     VkDevice vkDevice() const { return device_; }
@@ -99,6 +100,7 @@ private:
     VkDevice device_ = VK_NULL_HANDLE;
     uint32_t flags_ = 0;
     Capabilities caps_;
+    std::shared_ptr<const TuningTable> tuning_;
     FeatureLevel featureLevel_;
     VkDescriptorSetLayout setLayout_ = VK_NULL_HANDLE;
     VkPipelineLayout pipelineLayout_ = VK_NULL_HANDLE;

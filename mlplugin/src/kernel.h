@@ -19,10 +19,12 @@
 #include "mlplugin/dispatchable.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
+#include "mlplugin/tuning.h"
 
 #include <array>
 #include <cstdint>
 #include <cstring>
+#include <memory>
 #include <optional>
 #include <span>
 #include <string>
@@ -42,6 +44,8 @@ struct PlanContext {
     bool fp16Arithmetic = false;     // ...and the operator was compiled with AllowHalfPrecisionComputation
     bool cooperativeMatrix = false;  // NV cooperative matrix usable for this operator
     uint32_t executionFlags = 0;
+    // Measured kernel choices (Device::setTuningTable); null: the planners' fixed heuristics.
+    std::shared_ptr<const TuningTable> tuning;
 };
 
 // A compute pipeline: SPIR-V (from the generated ml_shaders.h accessors) and specialization
@@ -90,14 +94,54 @@ Status checkSameSizes(const TensorDesc& a, const TensorDesc& b, const std::strin
 // One planner per operator family (each in its own source file).
 Result<Plan> planElementWise(const PlanContext&, const ElementWiseDesc&);
 Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc&);
-// Graph compilation: `d` with `storeThrough` (a depth-to-space reading d.output) folded into its
-// store; the output slot then takes storeThrough->output.
-Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d, const DepthToSpaceDesc& storeThrough);
-// Whether planConvolution would put `d` on the tensor-core kernel (conv2d_coopmat).
+
+// Graph compilation: what a convolution does besides convolving, folded into its kernel.
+// Slots: input 0, filter 1, bias 2, output 3 as for a plain convolution; then the PReLU slopes
+// kConvSlopeSlot (owned: packed at initialization), the residual kConvResidualSlot and the
+// concat's second part kConvConcatSlot.
+inline constexpr uint32_t kConvSlopeSlot = 4, kConvResidualSlot = 5, kConvConcatSlot = 6;
+struct ConvolutionFusion {
+    // The store lands in this depth-to-space's output (any kernel); the output slot takes it.
+    std::optional<DepthToSpaceDesc> depthToSpace;
+    // Per-channel PReLU after the bias and activation: [C], [C, 1, 1] or [1, C, 1, 1].
+    std::optional<TensorDesc> preluSlope;
+    // Added last, read at (y / residualScale, x / residualScale) of the stored position (after
+    // the depth-to-space): a residual, or a nearest-upsampled base image.
+    std::optional<TensorDesc> residual;
+    uint32_t residualScale = 1;
+    // The convolution's input (d.input: only its sizes matter then) is virtual: input 0
+    // (`source`, nearest-upsampled by sourceScale) followed along channels by `concat` (slot
+    // kConvConcatSlot) when present. Tensor-core implicit GEMM only.
+    std::optional<TensorDesc> source;
+    uint32_t sourceScale = 1;
+    std::optional<TensorDesc> concat;
+    // The output slot takes the 2x2 stride-2 max pooling (floor) of the activated output instead.
+    // Tensor-core implicit GEMM only.
+    std::optional<TensorDesc> pooledOutput;
+
+    bool any() const { return depthToSpace || preluSlope || residual || source || pooledOutput; }
+    // Fusions only conv2d_igemm takes (the others run on every tensor-core kernel).
+    bool needsImplicitGemm() const { return source.has_value() || pooledOutput.has_value(); }
+};
+Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d, const ConvolutionFusion& fusion);
+// Whether planConvolution would put `d` on a tensor-core kernel (conv2d_igemm or conv2d_coopmat).
 bool convolutionUsesTensorCores(const PlanContext&, const ConvolutionDesc& d);
+// Whether `d` can take `fusion` (whatever the layouts its tensors end up with): the graph's
+// fusion passes ask before folding a node into a convolution.
+bool convolutionTakesFusion(const PlanContext&, const ConvolutionDesc& d, const ConvolutionFusion& fusion);
+// The kernel configurations a tuner may choose between for `d` (names of TuningTable entries;
+// fewer than two: nothing to tune), the one planConvolution picks with the current table, and the
+// key it is looked up under.
+struct ConvolutionTuning {
+    std::string key;
+    std::vector<std::string> candidates;
+    std::string chosen;
+};
+ConvolutionTuning convolutionTuning(const PlanContext&, const ConvolutionDesc& d, const ConvolutionFusion& fusion);
 Result<Plan> planGemm(const PlanContext&, const GemmDesc&);
 Result<Plan> planPooling(const PlanContext&, const PoolingDesc&);
 Result<Plan> planResample(const PlanContext&, const ResampleDesc&);
+Result<Plan> planGridSample(const PlanContext&, const GridSampleDesc&);
 Result<Plan> planDepthToSpace(const PlanContext&, const DepthToSpaceDesc&);
 Result<Plan> planSpaceToDepth(const PlanContext&, const SpaceToDepthDesc&);
 Result<Plan> planConcat(const PlanContext&, const ConcatDesc&);
@@ -152,6 +196,7 @@ Result<HostTensors> referenceConvolution(const ConvolutionDesc&, const HostTenso
 Result<HostTensors> referenceGemm(const GemmDesc&, const HostTensors& in);
 Result<HostTensors> referencePooling(const PoolingDesc&, const HostTensors& in);
 Result<HostTensors> referenceResample(const ResampleDesc&, const HostTensors& in);
+Result<HostTensors> referenceGridSample(const GridSampleDesc&, const HostTensors& in);
 Result<HostTensors> referenceDepthToSpace(const DepthToSpaceDesc&, const HostTensors& in);
 Result<HostTensors> referenceSpaceToDepth(const SpaceToDepthDesc&, const HostTensors& in);
 Result<HostTensors> referenceConcat(const ConcatDesc&, const HostTensors& in);

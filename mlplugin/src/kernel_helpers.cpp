@@ -3,6 +3,7 @@
 #include <algorithm>
 #include <cassert>
 #include <cmath>
+#include <numbers>
 
 namespace mlplugin::detail {
 
@@ -63,6 +64,7 @@ double applyActivation(const Activation& a, double x) {
     case ActivationType::Gelu: return 0.5 * x * (1 + std::erf(x / std::sqrt(2.0)));
     case ActivationType::Silu: return x / (1 + std::exp(-x));
     case ActivationType::HardSwish: return x * std::clamp(x / 6 + 0.5, 0.0, 1.0);
+    case ActivationType::GeluTanh: return 0.5 * x * (1 + std::tanh(std::sqrt(2 / std::numbers::pi) * (x + 0.044715 * x * x * x)));
     }
     return x;
 }

@@ -23,6 +23,7 @@ template <> constexpr const char* kindOf<InstanceNormalizationDesc>() { return "
 template <> constexpr const char* kindOf<MeanVarianceNormalizationDesc>() { return "mean_variance_normalization"; }
 template <> constexpr const char* kindOf<ReduceDesc>() { return "reduce"; }
 template <> constexpr const char* kindOf<SoftmaxDesc>() { return "softmax"; }
+template <> constexpr const char* kindOf<GridSampleDesc>() { return "grid_sample"; }
 
 const TensorDesc* opt(const std::optional<TensorDesc>& t) { return t ? &*t : nullptr; }
 
@@ -45,6 +46,7 @@ std::vector<const TensorDesc*> operatorInputs(const OperatorDesc& desc) {
         if constexpr (std::is_same_v<T, ElementWiseDesc>) return {&d.a, opt(d.b)};
         else if constexpr (std::is_same_v<T, ConvolutionDesc>) return {&d.input, &d.filter, opt(d.bias)};
         else if constexpr (std::is_same_v<T, GemmDesc>) return {&d.a, &d.b, opt(d.c)};
+        else if constexpr (std::is_same_v<T, GridSampleDesc>) return {&d.input, &d.grid};
         else if constexpr (std::is_same_v<T, ConcatDesc>) {
             std::vector<const TensorDesc*> v;
             for (const auto& t : d.inputs) v.push_back(&t);
@@ -85,6 +87,7 @@ const char* toString(ActivationType type) {
     case ActivationType::Gelu: return "gelu";
     case ActivationType::Silu: return "silu";
     case ActivationType::HardSwish: return "hard_swish";
+    case ActivationType::GeluTanh: return "gelu_tanh";
     }
     return "unknown";
 }

@@ -4,15 +4,18 @@
 #include "device_impl.h"
 #include "mlplugin/command_recorder.h"
 
-#include <vkutil/barrier.h>
-
 namespace mlplugin {
 namespace detail {
 namespace {
 
+// The synchronization-1 entry point: the barrier is the same, and the recorder issues one per
+// dependent dispatch, so its CPU cost counts (record time per frame, bench/RESULTS.md).
 void computeBarrier(const VulkanFunctions& fns, VkCommandBuffer cmd) {
-    vkutil::memoryBarrier(fns, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                          VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
+    VkMemoryBarrier barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER};
+    barrier.srcAccessMask = VK_ACCESS_SHADER_WRITE_BIT;
+    barrier.dstAccessMask = VK_ACCESS_SHADER_READ_BIT | VK_ACCESS_SHADER_WRITE_BIT;
+    fns.vkCmdPipelineBarrier(cmd, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, VK_PIPELINE_STAGE_COMPUTE_SHADER_BIT, 0, 1, &barrier, 0, nullptr, 0,
+                             nullptr);
 }
 
 class CommandRecorderImpl final : public CommandRecorder {

@@ -16,6 +16,7 @@ Names fieldNames(const GemmDesc&) { return {"a", "b", "c"}; }
 Names fieldNames(const BatchNormalizationDesc&) { return {"input", "mean", "variance", "scale", "bias"}; }
 Names fieldNames(const InstanceNormalizationDesc&) { return {"input", "scale", "bias"}; }
 Names fieldNames(const MeanVarianceNormalizationDesc&) { return {"input", "scale", "bias"}; }
+Names fieldNames(const GridSampleDesc&) { return {"input", "grid"}; }
 Names fieldNames(const ConcatDesc& d) { return Names(d.inputs.size(), "inputs"); }
 template <class D>
 Names fieldNames(const D&) { return {"input"}; }

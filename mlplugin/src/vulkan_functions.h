@@ -23,6 +23,7 @@ namespace mlplugin::detail {
     X(vkCreatePipelineCache)           \
     X(vkDestroyPipelineCache)          \
     X(vkGetPipelineCacheData)          \
+    X(vkCmdPipelineBarrier)            \
     VKUTIL_BUFFER_FUNCTIONS(X)
 
 struct VulkanFunctions {

@@ -23,11 +23,11 @@ EFFECTS_CONST uint FLAG_HISTORY_VALID = 16u;    // the history holds the previou
 EFFECTS_CONST uint FLAG_WRITE_OUTPUT = 32u;     // the resolve writes the output (no sharpening pass after it)
 
 // The temporal network's tensors (docs/EFFECTS.md). Features and parameters live at the display
-// resolution rounded up to TENSOR_ALIGN, stored space-to-depth by 2 (pixel-unshuffled): channel
-// c * 4 + dy * 2 + dx of the half-resolution tensor holds feature c of pixel (2x + dx, 2y + dy).
+// resolution rounded up to a multiple of 4r, stored space-to-depth by r (pixel-unshuffled, r = 1,
+// 2 or 4, read off the model): channel c * r * r + dy * r + dx of the 1/r-resolution tensor holds
+// value c of pixel (r x + dx, r y + dy).
 EFFECTS_CONST uint ML_FEATURES = 16u;           // per display pixel
 EFFECTS_CONST uint ML_PARAMS = 8u;              // per display pixel
-EFFECTS_CONST uint TENSOR_ALIGN = 8u;
 
 struct ReprojectPush {
     uvec2 renderSize;
@@ -56,7 +56,7 @@ struct ResolvePush {
     uint tensorHeight;
     float clampGammaStatic;  // the box half-width where the content does not move
     float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
-    uint pad0;
+    uint tensorUnshuffle;    // ML: r, the space-to-depth factor of the tensors
 };
 
 #ifdef __cplusplus

@@ -2,12 +2,13 @@
 #extension GL_GOOGLE_include_directive : require
 // Batch normalization, step 2: y = activation(x * scale'[c] + bias'[c]) per element, with the
 // folded per-channel constants from batchnorm_fold.comp (fp32 [scale'(C), bias'(C)] at the start
-// of FOLDED_SLOT). One output element per invocation; sizes and strides right-aligned in 5 dims.
+// of FOLDED_SLOT). One output element per invocation; sizes and strides right-aligned in 8 dims
+// (mlplugin::kMaxTensorRank; 2 + 3 * 8 push words).
 #include "common.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
-layout(constant_id = 3) const int CHANNEL_DIM = 1;  // of the 5 right-aligned dims
+layout(constant_id = 3) const int CHANNEL_DIM = 1;  // of the 8 right-aligned dims
 layout(constant_id = 4) const uint DTYPE_IN = DTYPE_F32;
 layout(constant_id = 5) const uint DTYPE_OUT = DTYPE_F32;
 layout(constant_id = 6) const uint OUT_SLOT = 5u;
@@ -19,9 +20,9 @@ layout(constant_id = 10) const float ACT_BETA = 0.0;
 layout(push_constant) uniform Push {
     uint count;
     uint channels;
-    uint sizes[5];
-    uint strideIn[5];
-    uint strideOut[5];
+    uint sizes[8];
+    uint strideIn[8];
+    uint strideOut[8];
 } pc;
 
 void main() {
@@ -29,7 +30,7 @@ void main() {
     if (index >= pc.count) return;
     uint offsetIn = 0u, offsetOut = 0u, channel = 0u;
     uint rest = index;
-    [[unroll]] for (int d = 4; d >= 0; --d) {
+    [[unroll]] for (int d = 7; d >= CHANNEL_DIM - 1; --d) {  // dims before N have size 1
         uint coord = rest % pc.sizes[d];
         rest /= pc.sizes[d];
         if (d == CHANNEL_DIM) channel = coord;

@@ -66,6 +66,10 @@ void storeElem(uint slot, uint dtype, uint index, float value) {
 #define ACT_GELU 10u
 #define ACT_SILU 11u
 #define ACT_HARD_SWISH 12u
+#define ACT_GELU_TANH 13u
+
+// tanh without the NaN some drivers give for large |x| (exp overflow).
+#define SAFE_TANH(x) tanh(clamp(x, -15.0, 15.0))
 
 float mlpErf(float x) {
     // Abramowitz-Stegun 7.1.26 is too coarse for fp32 tolerances; use a rational approximation
@@ -106,6 +110,7 @@ vec4 applyActivation4(uint type, float alpha, float beta, vec4 x) {
     case ACT_GELU: return 0.5 * x * (1.0 + mlpErf4(x * 0.70710678118654752));
     case ACT_SILU: return x / (1.0 + exp(-x));
     case ACT_HARD_SWISH: return x * clamp(x / 6.0 + 0.5, 0.0, 1.0);
+    case ACT_GELU_TANH: return 0.5 * x * (1.0 + SAFE_TANH(0.79788456080286536 * (x + 0.044715 * x * x * x)));
     default: return x;
     }
 }
@@ -132,6 +137,7 @@ float applyActivation(uint type, float alpha, float beta, float x) {
     case ACT_GELU: return 0.5 * x * (1.0 + mlpErf(x * 0.70710678118654752));
     case ACT_SILU: return x / (1.0 + exp(-x));
     case ACT_HARD_SWISH: return x * clamp(x / 6.0 + 0.5, 0.0, 1.0);
+    case ACT_GELU_TANH: return 0.5 * x * (1.0 + SAFE_TANH(0.79788456080286536 * (x + 0.044715 * x * x * x)));
     default: return x;
     }
 }

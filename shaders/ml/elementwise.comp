@@ -4,8 +4,9 @@
 //
 // Two paths, chosen by the planner through PACKED:
 //   generic: one output element per invocation; the linear output index is split into up to
-//            5 coordinates (sizes in push constants, dims already collapsed by the planner) and
-//            each tensor is addressed with its own strides (0 where an input broadcasts).
+//            8 coordinates (dims already collapsed by the planner; the inner 5 in push
+//            constants, the outer 3 as specialization constants, loop_dims.glsl) and each
+//            tensor is addressed with its own strides (0 where an input broadcasts).
 //   packed:  every tensor is packed with the output's sizes: 4 elements per invocation with
 //            vec4 loads/stores; the last invocation handles a count that is not a multiple of 4
 //            element by element.
@@ -14,6 +15,7 @@
 //            ((first / inner) % channels) * stride (push constants reuse sizes[0..2]).
 // Slots: a = 0, b = 1 (bound empty for unary ops), out = OUT_SLOT.
 #include "common.glsl"
+#include "loop_dims.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
@@ -51,13 +53,17 @@ layout(constant_id = 14) const float CLIP_MAX = 0.0;
 layout(constant_id = 15) const bool PACKED = false;
 layout(constant_id = 16) const uint RANK = 5u;  // dims actually used by the generic path
 layout(constant_id = 17) const bool PER_CHANNEL = false;
+OUTER_ARRAY(OUTER_SIZE, 18, 19, 20, 1u)
+OUTER_ARRAY(OUTER_STRIDE_A, 21, 22, 23, 0u)
+OUTER_ARRAY(OUTER_STRIDE_B, 24, 25, 26, 0u)
+OUTER_ARRAY(OUTER_STRIDE_OUT, 27, 28, 29, 0u)
 
 layout(push_constant) uniform Push {
     uint count;        // output elements
-    uint sizes[5];     // output sizes, innermost last (generic path)
-    uint strideA[5];
-    uint strideB[5];
-    uint strideOut[5];
+    uint sizes[PUSH_DIMS];     // inner output sizes, innermost last (generic path)
+    uint strideA[PUSH_DIMS];
+    uint strideB[PUSH_DIMS];
+    uint strideOut[PUSH_DIMS];
 } pc;
 
 const bool BINARY = OP >= OP_ADD;
@@ -140,12 +146,19 @@ void runGeneric(uint index) {
     if (index >= pc.count) return;
     uint offsetA = 0u, offsetB = 0u, offsetOut = 0u;
     uint rest = index;
-    [[unroll]] for (int d = 4; d >= 5 - int(RANK); --d) {
+    [[unroll]] for (int d = PUSH_DIMS - 1; d >= max(PUSH_DIMS - int(RANK), 0); --d) {
         uint coord = rest % pc.sizes[d];
         rest /= pc.sizes[d];
         offsetA += coord * pc.strideA[d];
         offsetB += coord * pc.strideB[d];
         offsetOut += coord * pc.strideOut[d];
+    }
+    [[unroll]] for (int d = OUTER_DIMS - 1; d >= LOOP_DIMS - int(RANK); --d) {
+        uint coord = rest % OUTER_SIZE(d);
+        rest /= OUTER_SIZE(d);
+        offsetA += coord * OUTER_STRIDE_A(d);
+        offsetB += coord * OUTER_STRIDE_B(d);
+        offsetOut += coord * OUTER_STRIDE_OUT(d);
     }
     float a = loadElem(0u, DTYPE_A, offsetA);
     float b = BINARY ? loadElem(1u, DTYPE_B, offsetB) : 0.0;

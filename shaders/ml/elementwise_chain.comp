@@ -5,8 +5,10 @@
 // Each step is out = activation(op(scale * x + bias, scale * y + bias)) as in elementwise.comp;
 // the running value stays in a register (fp32) instead of a round trip through memory.
 // Slots: a0 = 0, b0 = 1, b1 = 2, b2 = 3 (empty when a step is unary), out = 4.
-// One output element per invocation; coordinates from the collapsed loop in push constants.
+// One output element per invocation; coordinates from the collapsed loop (inner 5 dims in push
+// constants, outer 3 as specialization constants: loop_dims.glsl).
 #include "common.glsl"
+#include "loop_dims.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
@@ -46,11 +48,18 @@ layout(constant_id = 35) const float SCALE2 = 1.0;
 layout(constant_id = 36) const float BIAS2 = 0.0;
 layout(constant_id = 37) const float CLIPMIN2 = 0.0;
 layout(constant_id = 38) const float CLIPMAX2 = 0.0;
+OUTER_ARRAY(OUTER_SIZE, 40, 41, 42, 1u)
+// Outer strides of a0, b0, b1, b2, out.
+OUTER_ARRAY(OUTER_STRIDE_0, 43, 44, 45, 0u)
+OUTER_ARRAY(OUTER_STRIDE_1, 46, 47, 48, 0u)
+OUTER_ARRAY(OUTER_STRIDE_2, 49, 50, 51, 0u)
+OUTER_ARRAY(OUTER_STRIDE_3, 52, 53, 54, 0u)
+OUTER_ARRAY(OUTER_STRIDE_4, 55, 56, 57, 0u)
 
 layout(push_constant) uniform Push {
     uint count;
-    uint sizes[5];
-    uint stride[5][5];  // a0, b0, b1, b2, out
+    uint sizes[PUSH_DIMS];
+    uint stride[5][PUSH_DIMS];  // a0, b0, b1, b2, out
 } pc;
 
 // Op ids match mlplugin::ElementWiseOp (see elementwise.comp).
@@ -91,10 +100,19 @@ void main() {
     if (index >= pc.count) return;
     uint offset[5] = uint[5](0u, 0u, 0u, 0u, 0u);
     uint rest = index;
-    [[unroll]] for (int d = 4; d >= 5 - int(RANK); --d) {
+    [[unroll]] for (int d = PUSH_DIMS - 1; d >= max(PUSH_DIMS - int(RANK), 0); --d) {
         uint coord = rest % pc.sizes[d];
         rest /= pc.sizes[d];
         [[unroll]] for (uint t = 0u; t < 5u; ++t) offset[t] += coord * pc.stride[t][d];
+    }
+    [[unroll]] for (int d = OUTER_DIMS - 1; d >= LOOP_DIMS - int(RANK); --d) {
+        uint coord = rest % OUTER_SIZE(d);
+        rest /= OUTER_SIZE(d);
+        offset[0] += coord * OUTER_STRIDE_0(d);
+        offset[1] += coord * OUTER_STRIDE_1(d);
+        offset[2] += coord * OUTER_STRIDE_2(d);
+        offset[3] += coord * OUTER_STRIDE_3(d);
+        offset[4] += coord * OUTER_STRIDE_4(d);
     }
     float r = loadElem(0u, DTYPE_A0, offset[0]);
     r = step(OP0, BINARY0, r, BINARY0 ? loadElem(1u, DTYPE_B0, offset[1]) : 0.0, SCALE0, BIAS0, CLIPMIN0, CLIPMAX0, ACT0, ALPHA0, BETA0);

@@ -6,6 +6,9 @@
 //   direct: k = tap * IC_PAD + ic   (channels padded to IC_PAD per tap)
 //   im2col: k = ic * kH * kW + tap  (padded once at the end)
 //   unfold-x: k = ky * IC_PAD + kx * IN_C + ic  (each kernel row's kW * IN_C padded to IC_PAD)
+//   shared-memory implicit GEMM (conv2d_igemm.comp): [N_PAD / BN][K_ROWS][BN], row
+//     k = (slice * kH * kW + tap) * IC_PAD + c for input channel slice * IC_PAD + c (IC_PAD: the
+//     slice width), so each N block's weights for one slice and kernel row are contiguous
 // Run at initialization into the persistent resource (owned filters) or, for bound filters, at
 // execution into the temporary resource. Constant ids mirror CoopPackConst in convolution.cpp.
 #include "common.glsl"
@@ -16,7 +19,7 @@ layout(constant_id = 3) const uint OUT_C = 1;
 layout(constant_id = 4) const uint IN_C = 1;
 layout(constant_id = 5) const uint K_H = 1;
 layout(constant_id = 6) const uint K_W = 1;
-layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col, 2 unfold-x
+layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col, 2 unfold-x, 3 shared-memory implicit GEMM
 layout(constant_id = 8) const uint IC_PAD = 16;
 layout(constant_id = 9) const uint K_ROWS = 16;
 layout(constant_id = 10) const uint N_PAD = 16;
@@ -28,6 +31,7 @@ layout(constant_id = 15) const uint SRC_KY_STRIDE = 0;
 layout(constant_id = 16) const uint SRC_KX_STRIDE = 0;
 layout(constant_id = 17) const uint DST_SLOT = PERSISTENT_SLOT;
 layout(constant_id = 18) const uint DST_OFFSET = 0;  // fp16 elements
+layout(constant_id = 19) const uint BN = 16;         // mode 3: output channels per N block
 
 void main() {
     const uint taps = K_H * K_W;
@@ -36,6 +40,12 @@ void main() {
     uint k = index / N_PAD, oc = index % N_PAD;
     uint ic = MODE == 0 ? k % IC_PAD : k / taps;
     uint tap = MODE == 0 ? k / IC_PAD : k % taps;
+    if (MODE == 3) {
+        k = (index / BN) % K_ROWS;
+        oc = (index / (K_ROWS * BN)) * BN + index % BN;
+        ic = (k / (taps * IC_PAD)) * IC_PAD + k % IC_PAD;
+        tap = (k / IC_PAD) % taps;
+    }
     if (MODE == 2) {
         uint slot = k % IC_PAD;  // kx * IN_C + ic; past K_W * IN_C: padding (tap out of range)
         ic = slot % IN_C;

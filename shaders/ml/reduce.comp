@@ -1,8 +1,8 @@
 #version 450
 #extension GL_GOOGLE_include_directive : require
 // Reductions over the reduced dims of each row (see reduce_rows.glsl): sum, mean, max, min, L2,
-// sum of squares, and argmax / argmin (index within the row, row-major over the reduced dims,
-// first occurrence on ties, written as a float). fp32 accumulation. Every op is a merge of
+// sum of squares, product, and argmax / argmin (index within the row, row-major over the
+// reduced dims, first occurrence on ties, written as a float). fp32 accumulation. Every op is a merge of
 // partial results (Partial), so a row can be split over lanes, workgroups and launches alike.
 #include "reduce_rows.glsl"
 
@@ -15,6 +15,7 @@
 #define OP_SUM_SQUARE 5u
 #define OP_ARGMAX 6u
 #define OP_ARGMIN 7u
+#define OP_PROD 8u
 
 layout(constant_id = 5) const uint OP = OP_SUM;
 layout(constant_id = 6) const uint DTYPE_IN = DTYPE_F32;
@@ -47,6 +48,7 @@ bool isArg() { return OP == OP_ARGMAX || OP == OP_ARGMIN; }
 Partial identity() {
     if (OP == OP_MAX || OP == OP_ARGMAX) return Partial(NEG_INF, NO_INDEX);
     if (OP == OP_MIN || OP == OP_ARGMIN) return Partial(POS_INF, NO_INDEX);
+    if (OP == OP_PROD) return Partial(1.0, NO_INDEX);
     return Partial(0.0, NO_INDEX);
 }
 
@@ -54,6 +56,7 @@ Partial merge(Partial a, Partial b) {
     if (isArg()) return betterArg(b.value, b.index, a.value, a.index) ? b : a;
     if (OP == OP_MAX) return Partial(max(a.value, b.value), NO_INDEX);
     if (OP == OP_MIN) return Partial(min(a.value, b.value), NO_INDEX);
+    if (OP == OP_PROD) return Partial(a.value * b.value, NO_INDEX);
     return Partial(a.value + b.value, NO_INDEX);
 }
 
@@ -73,6 +76,7 @@ Partial combine(Partial p) {
     if (!ROW_PER_WORKGROUP) return p;
     if (OP == OP_MAX) return Partial(rowMax(p.value), NO_INDEX);
     if (OP == OP_MIN) return Partial(rowMin(p.value), NO_INDEX);
+    if (OP == OP_PROD) return Partial(rowProduct(p.value), NO_INDEX);
     if (!isArg()) return Partial(rowSum(p.value), NO_INDEX);
     uint lane = gl_LocalInvocationID.x;
     sharedValue[lane] = p.value;

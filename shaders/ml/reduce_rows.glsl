@@ -1,6 +1,7 @@
 // Row machinery shared by the reductions, softmax and the instance / mean-variance
 // normalizations. The planner splits the (collapsed) dims into kept dims, which enumerate rows,
-// and reduced dims (REDUCED_MASK, bit d = dim d of 5, right-aligned), which enumerate the
+// and reduced dims (REDUCED_MASK, bit d = loop dim d of 8, right-aligned: the inner 5 in push
+// constants, the outer 3 as specialization constants, loop_dims.glsl), which enumerate the
 // elements of a row. Every tensor (input, output and up to two per-row constants) is
 // addressed with its own strides, 0 where it broadcasts.
 //
@@ -17,11 +18,18 @@
 #define MLP_REDUCE_ROWS_GLSL
 
 #include "common.glsl"
+#include "loop_dims.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
 
 layout(constant_id = 3) const uint REDUCED_MASK = 0u;
 layout(constant_id = 4) const bool ROW_PER_WORKGROUP = true;
+// Kernels use ids 5..19; the outer loop dims (detail::kRowOuterSpecId) follow.
+OUTER_ARRAY(OUTER_SIZE, 20, 21, 22, 1u)
+OUTER_ARRAY(OUTER_STRIDE_INPUT, 23, 24, 25, 0u)
+OUTER_ARRAY(OUTER_STRIDE_OUTPUT, 26, 27, 28, 0u)
+OUTER_ARRAY(OUTER_STRIDE_SCALE, 29, 30, 31, 0u)
+OUTER_ARRAY(OUTER_STRIDE_BIAS, 32, 33, 34, 0u)
 
 #define MAX_LOCAL 256
 #define T_INPUT 0
@@ -32,8 +40,8 @@ layout(constant_id = 4) const bool ROW_PER_WORKGROUP = true;
 layout(push_constant) uniform Push {
     uint rows;
     uint rowLength;
-    uint sizes[5];
-    uint strides[4 * 5];  // [tensor * 5 + dim]
+    uint sizes[PUSH_DIMS];
+    uint strides[4 * PUSH_DIMS];  // [tensor * PUSH_DIMS + dim]
     // Long rows may be split into chunks, one workgroup each (kernels that support it combine
     // per-chunk partial results in a second launch); otherwise chunks = 1, chunkLength = rowLength.
     uint chunks;
@@ -59,26 +67,34 @@ uint chunkEnd() { return min(chunkBegin() + pc.chunkLength, pc.rowLength); }
 uint rowLane() { return ROW_PER_WORKGROUP ? gl_LocalInvocationID.x : 0u; }
 uint rowStep() { return ROW_PER_WORKGROUP ? gl_WorkGroupSize.x : 1u; }
 
-// Offsets of a row's first element, and of element i within a row, in tensor t.
-uint rowOffset(int t, uint row) {
+uint outerStride(int t, int d) {
+    if (t == T_INPUT) return OUTER_STRIDE_INPUT(d);
+    if (t == T_OUTPUT) return OUTER_STRIDE_OUTPUT(d);
+    if (t == T_SCALE) return OUTER_STRIDE_SCALE(d);
+    return OUTER_STRIDE_BIAS(d);
+}
+
+// Offset in tensor t of the coordinates that `index` enumerates over the loop dims whose
+// reduced bit equals `reduced` (kept dims: a row's first element; reduced dims: element i of a
+// row). Unused outer dims have size 1 and stride 0: constant after specialization.
+uint loopOffset(int t, uint index, bool reduced) {
     uint offset = 0u;
-    [[unroll]] for (int d = 4; d >= 0; --d) {
-        if (isReduced(d)) continue;
-        offset += (row % pc.sizes[d]) * pc.strides[t * 5 + d];
-        row /= pc.sizes[d];
+    [[unroll]] for (int d = PUSH_DIMS - 1; d >= 0; --d) {
+        if (isReduced(d + OUTER_DIMS) != reduced) continue;
+        offset += (index % pc.sizes[d]) * pc.strides[t * PUSH_DIMS + d];
+        index /= pc.sizes[d];
+    }
+    [[unroll]] for (int d = OUTER_DIMS - 1; d >= 0; --d) {
+        if (isReduced(d) != reduced) continue;
+        offset += (index % OUTER_SIZE(d)) * outerStride(t, d);
+        index /= OUTER_SIZE(d);
     }
     return offset;
 }
 
-uint elementOffset(int t, uint i) {
-    uint offset = 0u;
-    [[unroll]] for (int d = 4; d >= 0; --d) {
-        if (!isReduced(d)) continue;
-        offset += (i % pc.sizes[d]) * pc.strides[t * 5 + d];
-        i /= pc.sizes[d];
-    }
-    return offset;
-}
+// Offsets of a row's first element, and of element i within a row, in tensor t.
+uint rowOffset(int t, uint row) { return loopOffset(t, row, false); }
+uint elementOffset(int t, uint i) { return loopOffset(t, i, true); }
 
 // Workgroup combines: every invocation of the workgroup calls them (uniform control flow) and
 // gets the combined value. The local size is a power of two.
@@ -98,7 +114,9 @@ uint elementOffset(int t, uint i) {
     }
 
 float addOp(float a, float b) { return a + b; }
+float mulOp(float a, float b) { return a * b; }
 ROW_COMBINE(rowSum, addOp)
+ROW_COMBINE(rowProduct, mulOp)
 ROW_COMBINE(rowMax, max)
 ROW_COMBINE(rowMin, min)
 

@@ -31,13 +31,15 @@ layout(push_constant, scalar) uniform Push {  // scalar: tightly packed, as the 
     uvec4 inStrides;  // n, c, h, w
     uvec4 outStrides;
     vec2 scales;      // output / input
+    vec2 offsets;     // half_pixel_symmetric's shifts (0 otherwise)
+    vec2 resized;     // input * scale, or the output size (align_corners, pytorch_half_pixel)
 } pc;
 
-float sourceCoord(uint o, uint outLen, uint inLen, float scale) {
-    if (TRANSFORM == ALIGN_CORNERS) return outLen == 1 ? 0.0 : float(o) * float(inLen - 1) / float(outLen - 1);
+float sourceCoord(uint o, float resized, uint inLen, float scale, float offset) {
+    if (TRANSFORM == ALIGN_CORNERS) return resized == 1.0 ? 0.0 : float(o) * float(inLen - 1) / (resized - 1.0);
     if (TRANSFORM == ASYMMETRIC) return float(o) / scale;
-    if (TRANSFORM == PYTORCH_HALF_PIXEL && outLen == 1) return 0.0;
-    return (float(o) + 0.5) / scale - 0.5;
+    if (TRANSFORM == PYTORCH_HALF_PIXEL && resized == 1.0) return 0.0;
+    return offset + ((float(o) + 0.5) / scale - 0.5);
 }
 
 // A coordinate within a few ULP of an integer or half-integer is moved onto it: nearest's
@@ -73,8 +75,8 @@ void main() {
     uint n = rest / pc.channels;
     uint base = n * pc.inStrides.x + c * pc.inStrides.y;
 
-    float cy = sourceCoord(oy, pc.outSize.x, pc.inSize.x, pc.scales.x);
-    float cx = sourceCoord(ox, pc.outSize.y, pc.inSize.y, pc.scales.y);
+    float cy = sourceCoord(oy, pc.resized.x, pc.inSize.x, pc.scales.x, pc.offsets.x);
+    float cx = sourceCoord(ox, pc.resized.y, pc.inSize.y, pc.scales.y, pc.offsets.y);
     float result;
     if (MODE == MODE_NEAREST) {
         result = texel(base, nearestIndex(cy, pc.inSize.x), nearestIndex(cx, pc.inSize.y));

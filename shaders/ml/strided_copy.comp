@@ -1,6 +1,6 @@
 #version 460
 // Generic strided copy: out[outBase + sum(i_d * outStride_d)] = in[inBase + sum(i_d * inStride_d)]
-// over a box of up to 6 dims, one invocation per element, dims outermost first and ordered by
+// over a box of up to 8 dims (detail::kMaxCopyRank), one invocation per element, dims outermost first and ordered by
 // the planner so consecutive invocations write consecutive output elements. Transpose, slice,
 // concat, split, depth-to-space and space-to-depth are all such copies (src/ops/strided_copy.h).
 //
@@ -14,12 +14,12 @@
 #include "common.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;
-layout(constant_id = 3) const uint RANK = 6;
+layout(constant_id = 3) const uint RANK = 8;
 layout(constant_id = 4) const uint IN_DTYPE = DTYPE_F32;
 layout(constant_id = 5) const uint OUT_DTYPE = DTYPE_F32;
 layout(constant_id = 6) const bool VEC4 = false;
 
-#define MAX_RANK 6
+#define MAX_RANK 8  // 5 + 3 * 8 push words
 
 layout(push_constant, std430) uniform Push {
     uint count;  // invocations (elements, or groups of 4 when VEC4)

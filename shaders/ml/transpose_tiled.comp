@@ -1,7 +1,8 @@
 #version 460
 // Strided copy whose fast dims differ between the tensors (NCHW <-> NHWC, 2-D transposes): a
 // 32 x 32 tile goes through shared memory so reads run along Q (contiguous in the input) and
-// writes along R (contiguous in the output). The remaining dims are a batch of up to 4.
+// writes along R (contiguous in the output). The remaining dims are a batch of up to 6
+// (an 8-D copy without its Q and R dims; detail::kMaxCopyRank).
 // The plain strided_copy.comp would read with a stride of one whole plane per invocation.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
@@ -13,7 +14,7 @@ layout(constant_id = 5) const uint OUT_DTYPE = DTYPE_F32;
 
 #define TILE 32u
 #define ROWS 8u  // local size (TILE, ROWS): each invocation moves TILE / ROWS elements
-#define MAX_BATCH 4
+#define MAX_BATCH 6
 
 layout(push_constant, scalar) uniform Push {
     uint tiles;  // batch * tilesQ * tilesR

@@ -338,6 +338,7 @@ TEST_F(MlPassOnnxTest, OnnxFileWithFreeDimensions) {
                             .onnxPath = std::string(VKML_TEST_DATA_DIR) + "/onnx/espcn_dynamic_op13.onnx",
                             .heightDim = "height",
                             .widthDim = "width",
+                            .dataType = DataType::Float32,
                             .inputs = {{.channels = {{.image = FrameImage::Color, .components = "g", .encoding = Encoding::Srgb}}}},
                             .output = {.encoding = Encoding::Srgb}};
     bridge::MlPass pass(ctx(), device(), desc);
@@ -498,7 +499,7 @@ TEST_F(MlPassOnnxTest, DenoiserMatchesCpuReference) {
     // the denoised frame read back (the denoiser's output is the renderer's colour from then on).
     noisy.channels.push_back(channel(denoised, engine::Channel::Color));
     noisy.channels.back().channel = engine::Channel::Output;
-    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), DataType::Float32);
+    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), pass.computeType());
 }
 
 // Outside the renderer: two networks chained in one frame graph (a clear writes the source,
@@ -597,7 +598,8 @@ TEST_F(MlPassShippedModelTest, UpscalerX2) {
     engine::Renderer r(ctx(), rendererDesc(40, 24, 0.5f));
     r.setUpscaler(pass.upscaler());
     engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, engine::FrameParams::onPath(0, 2), kUpscaleChannels);
-    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, rb), DataType::Float32);
+    // The default precision: fp16 with fp16 arithmetic where the device has it.
+    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, rb), pass.computeType());
 }
 
 TEST_F(MlPassShippedModelTest, Denoiser) {
@@ -625,5 +627,5 @@ TEST_F(MlPassShippedModelTest, Denoiser) {
     engine::FrameReadback denoised = engine::renderSingleFrame(ctx(), r, params, channels);
     noisy.channels.push_back(channel(denoised, engine::Channel::Color));
     noisy.channels.back().channel = engine::Channel::Output;
-    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), DataType::Float32);
+    expectWithin(compareOutput(*pass.graph(), desc.inputs, desc.output, noisy), pass.computeType());
 }

@@ -94,7 +94,7 @@ TEST(ConvChainFusion, OptionsTurnItOff) {
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(chainFusions(*off), 0u);
     EXPECT_EQ(off->nodes.size(), 3u) << "three convolutions, the depth-to-space in the last one's store";
-    EXPECT_TRUE(off->nodes.back().storeDepthToSpace.has_value());
+    EXPECT_TRUE(off->nodes.back().fusion.depthToSpace.has_value());
     // Too little shared memory for any tile.
     auto tiny = planGraph(g, {.forceConvChains = true, .sharedMemoryBytes = 2048});
     ASSERT_TRUE(tiny.ok());

@@ -2,7 +2,9 @@
 // (ungrouped) and the generic one (groups, transposed), odd sizes and channel counts, strides,
 // dilation, asymmetric pads, NHWC via strides, owned (packed) and bound weights, fp16, every
 // fused activation, the layers of ESPCN and FSRCNN, and every validation error.
+#include "device_impl.h"  // planContext, for forcing kernel candidates
 #include "kernel.h"  // plans, for the CPU-only checks at the end
+#include "ops/convolution_igemm.h"
 #include "op_test.h"
 
 #include <gtest/gtest.h>
@@ -348,6 +350,55 @@ TEST_F(Convolution, CooperativeMatrixWithExecutionFlags) {
     optest::checkOperator(makeConv({.inC = 64, .h = 21, .w = 37, .outC = 32, .type = F16}), options);
 }
 
+// --- shared-memory implicit GEMM (conv2d_igemm) ----------------------------------------------
+// Every candidate a tuner may pick (mlplugin/tuning.h) is forced in turn through a tuning table on
+// the shared device and checked against the reference: tuning must never change results beyond
+// the fp16 tolerance. Shapes: channels not multiples of 16 or 8 (per-element loads), NCHW and
+// NHWC, strides, dilation, 5x5 and 1x1, several N blocks, batch 2, bound weights, fp32 and fp16
+// accumulators.
+void checkEveryCandidate(const ConvParams& p, uint32_t flags, const std::string& name) {
+    auto& dev = dynamic_cast<detail::DeviceImpl&>(optest::device());
+    ConvolutionDesc d = makeConv(p, name);
+    detail::ConvolutionTuning tuning = detail::convolutionTuning(dev.planContext(flags), d, {});
+    ASSERT_FALSE(tuning.candidates.empty()) << name;
+    size_t igemm = 0;
+    for (const std::string& candidate : tuning.candidates) {
+        SCOPED_TRACE(name + ": " + candidate);
+        auto table = std::make_shared<TuningTable>();
+        table->set(tuning.key, {candidate, 0});
+        dev.setTuningTable(table);
+        EXPECT_EQ(detail::convolutionTuning(dev.planContext(flags), d, {}).chosen, candidate) << "the table's entry is taken";
+        optest::RunOptions options;
+        options.executionFlags = flags;
+        optest::checkOperator(d, options);
+        igemm += candidate.starts_with("igemm_");
+    }
+    dev.setTuningTable(nullptr);
+    EXPECT_GE(igemm, 2u) << name << ": several implicit-GEMM tiles to choose from";
+}
+
+TEST_F(Convolution, ImplicitGemmEveryCandidate) {
+    REQUIRE_COOPMAT();
+    const std::pair<ConvParams, const char*> shapes[] = {
+        {{.inC = 64, .h = 37, .w = 45, .outC = 64, .nhwc = true, .type = F16, .activation = relu()}, "3x3 64->64 NHWC relu"},
+        {{.inC = 24, .h = 13, .w = 29, .outC = 40, .nhwc = true, .type = F16}, "3x3 24->40 NHWC (slices padded, 3 N fragments)"},
+        {{.inC = 12, .h = 11, .w = 19, .outC = 20, .type = F16, .activation = leakyRelu(0.1f)}, "3x3 12->20 NCHW (per-element loads)"},
+        {{.inC = 3, .h = 19, .w = 37, .outC = 64, .type = F16, .activation = tanhActivation()}, "3x3 3->64 NCHW"},
+        {{.inC = 32, .h = 31, .w = 47, .outC = 16, .strides = {2, 2}, .nhwc = true, .type = F16}, "3x3 32->16 stride 2"},
+        {{.inC = 16, .h = 17, .w = 23, .outC = 16, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
+         "3x3 16->16 dilation 2"},
+        {{.inC = 64, .h = 9, .w = 35, .outC = 12, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .nhwc = true, .type = F16},
+         "5x5 64->12"},
+        {{.batch = 2, .inC = 96, .h = 10, .w = 21, .outC = 112, .nhwc = true, .type = F16}, "3x3 96->112 batch 2 (N blocks)"},
+        {{.inC = 64, .h = 7, .w = 33, .outC = 32, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16}, "1x1 64->32"},
+        {{.inC = 32, .h = 9, .w = 21, .outC = 24, .owned = false, .nhwc = true, .type = F16}, "bound weights"},
+    };
+    for (const auto& [p, name] : shapes) {
+        checkEveryCandidate(p, 0, name);
+        checkEveryCandidate(p, ExecutionFlagAllowHalfPrecisionComputation, std::string(name) + " (fp16 arithmetic)");
+    }
+}
+
 // --- validation ---------------------------------------------------------------------------
 
 TEST_F(Convolution, RejectsChannelMismatches) {
@@ -600,14 +651,15 @@ TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
         EXPECT_EQ(narrow.execute.back().groups[1], 68u) << "ceil(1080 / 16)";
         expectDispatchLimits(narrow);
     }
-    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses; otherwise per element.
-    auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16});
+    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses (forced onto coopmat: by
+    // default such inputs go to the shared-memory implicit GEMM); otherwise per element.
+    auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16}, ExecutionFlagForceCooperativeMatrix);
     EXPECT_EQ(specOf(nhwc, kCoopVecInId), 1u);
     EXPECT_EQ(specOf(nhwc, kCoopVecOutId), 1u);
     auto nchw = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .type = F16});
     EXPECT_EQ(specOf(nchw, kCoopVecInId), 0u);
     EXPECT_EQ(specOf(nchw, kCoopVecOutId), 0u);
-    auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16});
+    auto odd = plan({.inC = 33, .h = 9, .w = 21, .outC = 20, .nhwc = true, .type = F16}, ExecutionFlagForceCooperativeMatrix);
     EXPECT_EQ(specOf(odd, kCoopVecInId), 0u) << "33 channels: runs not 8-aligned";
     EXPECT_EQ(specOf(odd, kCoopVecOutId), 0u) << "20 channels";
     // Forced im2col stages the raw input tile once when it fits: 17 channels x (8 + 2) x (32 + 2).
@@ -711,6 +763,87 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     EXPECT_STREQ(kernelOf(*mixed), "conv2d_tiled");
 }
 
+// The implicit GEMM's planning: channels-last inputs take it by default, every candidate fits
+// shared memory and round-trips through its name, a tuning table entry is taken, fusions that
+// need it restrict the tiles.
+TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
+    Capabilities caps = coopCaps();
+    caps.deviceName = "test gpu";
+    caps.driverInfo = "driver 1";
+    detail::PlanContext pc = coopContext(caps);
+    ConvolutionDesc d = makeConv({.inC = 64, .h = 1080, .w = 1920, .outC = 64, .nhwc = true, .type = F16});
+    auto plan = detail::planConvolution(pc, d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(plan->pipelines[plan->execute.back().pipeline].debugName, "conv2d_igemm");
+    EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_igemm");
+    expectDispatchLimits(*plan);
+    EXPECT_EQ(specOf(*plan, 88), 1u) << "VEC_IN";
+    EXPECT_EQ(specOf(*plan, 89), 1u) << "VEC_OUT";
+    detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
+    EXPECT_EQ(t.key, "test gpu|driver 1|conv k3x3 s1x1 d1x1 in1x64v out64v");
+    ASSERT_GE(t.candidates.size(), 4u);
+    EXPECT_EQ(t.chosen, t.candidates[0]) << "the heuristic's tile is listed first";
+    EXPECT_EQ(t.candidates.back(), "coopmat");
+    for (const std::string& c : t.candidates) {
+        SCOPED_TRACE(c);
+        if (c == "coopmat") continue;
+        auto tile = detail::IgemmTile::parse(c);
+        ASSERT_TRUE(tile.has_value());
+        EXPECT_EQ(tile->name(), c);
+        auto layout = detail::igemmLayout(pc, d, detail::convolutionGeometry(d), {}, *tile);
+        ASSERT_TRUE(layout.has_value());
+        EXPECT_LE((layout->aSmem + layout->bSmem) * 16, caps.maxComputeSharedMemoryBytes);
+        EXPECT_EQ(uint64_t(layout->groups[0]) * tile->fw * 16 >= 1920, true);
+        EXPECT_FALSE(tile->acc16) << "fp16 accumulators only under AllowHalfPrecisionComputation";
+    }
+    EXPECT_FALSE(detail::IgemmTile::parse("igemm_t16x16_w4x2_f4x2_bogus").has_value());
+    EXPECT_FALSE(detail::IgemmTile::parse("igemm_t15x16_w4x2_f4x2").has_value()) << "4 x 4 fragments are not 15 rows";
+
+    // A table entry wins over the heuristic; an entry naming a tile that cannot run is ignored.
+    auto table = std::make_shared<TuningTable>();
+    table->set(t.key, {"coopmat", 1.0});
+    pc.tuning = table;
+    auto tuned = detail::planConvolution(pc, d);
+    ASSERT_TRUE(tuned.ok());
+    EXPECT_STREQ(kernelOf(*tuned), "conv2d_coopmat");
+    table->set(t.key, {"igemm_t64x64_w8x8_f8x8", 1.0});
+    EXPECT_EQ(detail::convolutionTuning(pc, d, {}).chosen, t.candidates[0]);
+    pc.tuning = nullptr;
+
+    detail::PlanContext half = coopContext(caps);
+    half.fp16Arithmetic = true;
+    detail::ConvolutionTuning h = detail::convolutionTuning(half, d, {});
+    EXPECT_TRUE(std::any_of(h.candidates.begin(), h.candidates.end(), [](const std::string& c) { return c.ends_with("_a16"); }));
+    EXPECT_NE(h.key, t.key);
+
+    // Fusions past the depth-to-space: only implicit-GEMM tiles (pooling: rows paired in a subgroup).
+    detail::ConvolutionFusion pool{.pooledOutput = optest::nhwc(F16, 1, 64, 540, 960)};
+    detail::ConvolutionTuning pooled = detail::convolutionTuning(pc, d, pool);
+    ASSERT_FALSE(pooled.candidates.empty());
+    for (const std::string& c : pooled.candidates) {
+        auto tile = detail::IgemmTile::parse(c);
+        ASSERT_TRUE(tile.has_value()) << c;
+        EXPECT_EQ(tile->fw, 1u) << c;
+        EXPECT_EQ(tile->mf % 2, 0u) << c;
+    }
+    EXPECT_TRUE(detail::convolutionTakesFusion(pc, d, pool));
+    EXPECT_FALSE(detail::convolutionTakesFusion(coopContext(caps, false), d, pool)) << "no tensor cores";
+    // Image inputs (3 channels, NCHW) keep coopmat's unfold-x unless a fusion needs the implicit GEMM.
+    ConvolutionDesc rgb = makeConv({.inC = 3, .h = 540, .w = 960, .outC = 64, .type = F16});
+    auto rgbPlan = detail::planConvolution(pc, rgb);
+    ASSERT_TRUE(rgbPlan.ok());
+    EXPECT_STREQ(kernelOf(*rgbPlan), "conv2d_coopmat");
+    detail::ConvolutionFusion slopes{.preluSlope = TensorDesc::make(DataType::Float32, {64}, TensorFlagOwnedByPlugin)};
+    auto fused = detail::planConvolution(pc, rgb, slopes);
+    ASSERT_TRUE(fused.ok()) << fused.error().message;
+    EXPECT_STREQ(fused->pipelines[fused->execute.back().pipeline].debugName, "conv2d_igemm");
+    EXPECT_EQ(specOf(*fused, 88), 0u) << "3 channels NCHW: per-element loads";
+    detail::ConvolutionFusion badSlopes{.preluSlope = TensorDesc::make(DataType::Float32, {63}, TensorFlagOwnedByPlugin)};
+    auto bad = detail::planConvolution(pc, rgb, badSlopes);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_NE(bad.error().message.find("fused PReLU slope"), std::string::npos) << bad.error().message;
+}
+
 }  // namespace
 
 // Graph compilation folds a depth-to-space into the store; a mismatched one is named, not run.
@@ -718,14 +851,14 @@ TEST(ConvolutionPlan, DepthToSpaceInTheStoreMustMatchTheOutput) {
     detail::PlanContext pc;
     ConvolutionDesc conv = makeConv({.inC = 8, .h = 9, .w = 7, .outC = 12, .type = F32}, "tail");
     DepthToSpaceDesc d2s{.name = "shuffle", .input = conv.output, .output = TensorDesc::make(F32, {1, 3, 18, 14}), .blockSize = 2};
-    auto ok = detail::planConvolution(pc, conv, d2s);
+    auto ok = detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s});
     ASSERT_TRUE(ok.ok()) << ok.error().message;
     EXPECT_EQ(ok->pipelines[ok->execute.back().pipeline].specConstants.at(73), 2u) << "D2S_BLOCK";
     d2s.output = TensorDesc::make(F32, {1, 3, 18, 15});
-    auto bad = detail::planConvolution(pc, conv, d2s);
+    auto bad = detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s});
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("convolution 'tail': depth-to-space 'shuffle' (block 2"), std::string::npos) << bad.error().message;
     d2s.output = TensorDesc::make(F32, {1, 3, 18, 14});
     d2s.blockSize = 3;
-    EXPECT_FALSE(detail::planConvolution(pc, conv, d2s).ok()) << "12 channels do not split into 3 x 3 blocks";
+    EXPECT_FALSE(detail::planConvolution(pc, conv, detail::ConvolutionFusion{.depthToSpace = d2s}).ok()) << "12 channels do not split into 3 x 3 blocks";
 }

@@ -186,6 +186,33 @@ TEST_F(DataMovement, FiveDimensionalConcatSplitTranspose) {
     checkExact(transpose(TensorDesc::make(F16, {2, 3, 4, 5, 6}), TensorDesc::make(F16, {6, 4, 2, 5, 3}), {4, 2, 0, 3, 1}));
 }
 
+// DirectML's rank limit: 8-D transposes (through the plain and the tiled copy), slices,
+// concats and splits, and 6-D / 7-D mixes, fp32 and fp16.
+TEST_F(DataMovement, EightDimensionalTransposeSliceConcatSplit) {
+    REQUIRE_FP16();
+    for (DataType t : {F32, F16}) {
+        SCOPED_TRACE(int(t));
+        checkExact(transpose(TensorDesc::make(t, {2, 3, 1, 2, 3, 2, 1, 5}), TensorDesc::make(t, {5, 1, 2, 3, 2, 3, 1, 2}),
+                             {7, 6, 5, 4, 3, 1, 2, 0}));
+        // Q (input-contiguous) and R (output-contiguous) of 17 and 19: the tiled copy with a 6-dim batch.
+        checkExact(transpose(TensorDesc::make(t, {2, 2, 3, 2, 2, 2, 17, 19}), TensorDesc::make(t, {2, 2, 3, 2, 2, 2, 19, 17}),
+                             {0, 1, 2, 3, 4, 5, 7, 6}));
+        SliceDesc s;
+        s.name = "s";
+        s.input = TensorDesc::make(t, {3, 2, 4, 3, 2, 5, 2, 7});
+        s.output = TensorDesc::make(t, {2, 2, 2, 1, 2, 2, 1, 3});
+        s.offsets = {2, 0, 1, 2, 0, 4, 1, 0};
+        s.steps = {-1, 1, 2, 1, 1, -2, 1, 3};
+        checkExact(s);
+        checkExact(concat({TensorDesc::make(t, {2, 1, 2, 3, 1, 2, 2, 3}), TensorDesc::make(t, {2, 1, 2, 3, 1, 2, 2, 5})},
+                          TensorDesc::make(t, {2, 1, 2, 3, 1, 2, 2, 8}), 7));
+        checkExact(concat({TensorDesc::make(t, {2, 3, 2, 1, 2, 3}), TensorDesc::make(t, {2, 4, 2, 1, 2, 3})},
+                          TensorDesc::make(t, {2, 7, 2, 1, 2, 3}), 1));
+        checkExact(split(TensorDesc::make(t, {2, 3, 2, 5, 2, 3, 2}), {TensorDesc::make(t, {2, 3, 2, 2, 2, 3, 2}), TensorDesc::make(F32, {2, 3, 2, 3, 2, 3, 2})},
+                         3));
+    }
+}
+
 // ---- depth <-> space ----
 
 DepthToSpaceDesc depthToSpace(const TensorDesc& in, const TensorDesc& out, uint32_t b, DepthSpaceOrder order) {
@@ -273,7 +300,7 @@ PadDesc pad(const TensorDesc& in, const TensorDesc& out, PadMode mode, std::arra
 
 TEST_F(DataMovement, PadEveryModeAndRank) {
     REQUIRE_FP16();
-    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect}) {
+    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect, PadMode::Wrap}) {
         SCOPED_TRACE(int(mode));
         checkExact(pad(TensorDesc::make(F32, {7}), TensorDesc::make(F32, {12}), mode, {3}, {2}));
         checkExact(pad(TensorDesc::make(F32, {2, 3, 5, 7}), TensorDesc::make(F32, {2, 4, 8, 13}), mode, {0, 1, 2, 6}, {0, 0, 1, 0}));
@@ -282,6 +309,29 @@ TEST_F(DataMovement, PadEveryModeAndRank) {
         checkExact(pad(paddedRows(F16, 1, 3, 5, 7, 2), nhwc(F16, 1, 3, 9, 10), mode, {0, 0, 2, 1}, {0, 0, 2, 2}));
         checkExact(pad(nhwc(F32, 2, 5, 3, 4), TensorDesc::make(F16, {2, 5, 5, 6}), mode, {0, 0, 1, 2}, {0, 0, 1, 0}));
     }
+}
+
+// 6-D to 8-D: the outer dims beyond the 5 in push constants travel as specialization constants.
+TEST_F(DataMovement, PadRanksSixToEight) {
+    REQUIRE_FP16();
+    for (PadMode mode : {PadMode::Constant, PadMode::Edge, PadMode::Reflect, PadMode::Wrap}) {
+        SCOPED_TRACE(int(mode));
+        checkExact(pad(TensorDesc::make(F32, {2, 2, 1, 3, 2, 3}), TensorDesc::make(F32, {3, 4, 1, 5, 3, 4}), mode, {1, 1, 0, 2, 0, 1},
+                       {0, 1, 0, 0, 1, 0}));
+        checkExact(pad(TensorDesc::make(F16, {3, 2, 2, 1, 2, 3, 2}), TensorDesc::make(F16, {5, 3, 2, 1, 3, 3, 3}), mode,
+                       {2, 0, 0, 0, 1, 0, 1}, {0, 1, 0, 0, 0, 0, 0}));
+        checkExact(pad(TensorDesc::make(F32, {2, 3, 2, 2, 1, 2, 2, 3}), TensorDesc::make(F16, {3, 5, 2, 3, 1, 3, 4, 4}), mode,
+                       {1, 2, 0, 1, 0, 0, 1, 1}, {0, 0, 0, 0, 0, 1, 1, 0}));
+    }
+}
+
+// Wrap repeats the input periodically, also for pads several times its size.
+TEST_F(DataMovement, PadWrapBeyondTheInputSize) {
+    checkExact(pad(TensorDesc::make(F32, {2, 3}), TensorDesc::make(F32, {9, 12}), PadMode::Wrap, {3, 7}, {4, 2}));
+    PadDesc d = pad(TensorDesc::make(F32, {3}), TensorDesc::make(F32, {10}), PadMode::Wrap, {4}, {3});
+    auto out = referenceEvaluate(d, {HostTensor{d.input, {10, 11, 12}}});
+    ASSERT_TRUE(out.ok());
+    EXPECT_EQ((*out)[0].data, (std::vector<double>{12, 10, 11, 12, 10, 11, 12, 10, 11, 12}));
 }
 
 TEST_F(DataMovement, PadEdgeOfSizeOne) {

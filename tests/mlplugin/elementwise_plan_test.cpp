@@ -60,11 +60,11 @@ TEST(ElementWisePlan, PerChannelBroadcastTakesTheVectorPath) {
 }
 
 TEST(ElementWisePlan, CollapseMergesContiguousDimsAndDropsOnes) {
-    Dims sizes{2, 3, 1, 5, 7};
+    constexpr uint32_t last = kMaxTensorRank - 1;  // collapsed loops are right-aligned
     TensorDesc packed = TensorDesc::make(F32, {2, 3, 1, 5, 7});
-    StridedLoop loop = collapseLoop(sizes, 5, {packed.effectiveStrides(), packed.effectiveStrides()});
+    StridedLoop loop = collapseLoop(packed.sizes, 5, {packed.effectiveStrides(), packed.effectiveStrides()});
     EXPECT_EQ(loop.rank, 1u);
-    EXPECT_EQ(loop.sizes[4], 210u);
+    EXPECT_EQ(loop.sizes[last], 210u);
     EXPECT_TRUE(loop.packed());
 
     // NHWC against NCHW: H and W merge in both, nothing merges across C.
@@ -73,16 +73,27 @@ TEST(ElementWisePlan, CollapseMergesContiguousDimsAndDropsOnes) {
     loop = collapseLoop(nchw.sizes, 4, {nhwc.effectiveStrides(), nchw.effectiveStrides()});
     EXPECT_FALSE(loop.packed());
     EXPECT_EQ(loop.rank, 3u);
-    EXPECT_EQ(loop.sizes[4], 35u);
-    EXPECT_EQ(loop.strides[0][4], 3u);
-    EXPECT_EQ(loop.strides[1][4], 1u);
+    EXPECT_EQ(loop.sizes[last], 35u);
+    EXPECT_EQ(loop.strides[0][last], 3u);
+    EXPECT_EQ(loop.strides[1][last], 1u);
 
     // Grouped: reduced dims never merge with kept ones.
     loop = collapseLoop(nchw.sizes, 4, {nchw.effectiveStrides()}, 0b1100);
     EXPECT_EQ(loop.rank, 2u);
-    EXPECT_EQ(loop.groupMask, 1u << 4);
-    EXPECT_EQ(loop.sizes[4], 35u);
-    EXPECT_EQ(loop.sizes[3], 6u);
+    EXPECT_EQ(loop.groupMask, 1u << last);
+    EXPECT_EQ(loop.sizes[last], 35u);
+    EXPECT_EQ(loop.sizes[last - 1], 6u);
+
+    // 8-D with alternating broadcast dims: nothing merges; the outer 3 dims are the ones
+    // kernels take as specialization constants.
+    TensorDesc a = TensorDesc::make(F32, {2, 1, 3, 1, 2, 1, 3, 1});
+    TensorDesc out = TensorDesc::make(F32, {2, 2, 3, 2, 2, 3, 3, 2});
+    auto as = broadcastStrides(a, out, "a");
+    ASSERT_TRUE(as.ok());
+    loop = collapseLoop(out.sizes, 8, {*as, out.effectiveStrides()});
+    EXPECT_EQ(loop.rank, 8u);
+    EXPECT_EQ(loop.sizes, out.sizes);
+    EXPECT_EQ(loop.strides[0], (Dims{18, 0, 6, 0, 3, 0, 1, 0}));
 }
 
 TEST(ElementWisePlan, BroadcastStridesAreZeroWhereInputsRepeat) {

@@ -87,6 +87,27 @@ TEST_F(ElementWise, BroadcastBothInputsAndScalar) {
                            TensorDesc::make(F32, {2, 3, 2, 3, 5})), -1, 1);
 }
 
+// 6-D to 8-D: packed (one dim after collapsing), and alternating broadcast dims that stay 6, 7
+// or 8 loop dims (the outer ones as specialization constants), fp32, fp16 and mixed.
+TEST_F(ElementWise, RanksSixToEight) {
+    const TensorDesc out8 = TensorDesc::make(F32, {2, 3, 2, 3, 2, 3, 2, 3});
+    checkWithRanges(binary(ElementWiseOp::Add, out8, out8, out8), -1, 1);
+    checkWithRanges(binary(ElementWiseOp::Multiply, TensorDesc::make(F32, {2, 1, 2, 1, 2, 1, 2, 1}),
+                           TensorDesc::make(F32, {1, 3, 1, 3, 1, 3, 1, 3}), out8), -1, 1);
+    checkWithRanges(binary(ElementWiseOp::Subtract, TensorDesc::make(F32, {3, 1, 2, 1, 5, 1, 2}), TensorDesc::make(F32, {2, 1, 3, 1, 4, 1}),
+                           TensorDesc::make(F32, {3, 2, 2, 3, 5, 4, 2})), -1, 1);
+    checkWithRanges(binary(ElementWiseOp::Max, TensorDesc::make(F32, {2, 1, 3, 1, 2, 1}), TensorDesc::make(F32, {1, 2, 1, 3, 1, 2}),
+                           TensorDesc::make(F32, {2, 2, 3, 3, 2, 2})), -1, 1);
+    // Strided output: every element of a padded 8-D layout, the input transposed by strides.
+    const TensorDesc strided = TensorDesc::strided(F32, {2, 2, 2, 2, 2, 2, 2, 3}, {1024, 512, 256, 128, 64, 16, 4, 1});
+    const TensorDesc transposed = TensorDesc::strided(F32, {2, 2, 2, 2, 2, 2, 2, 3}, {1, 2, 4, 8, 16, 32, 64, 128});
+    optest::checkOperator(unary(ElementWiseOp::Exp, transposed, strided));
+    if (!optest::fp16Supported()) return;
+    checkWithRanges(binary(ElementWiseOp::Divide, TensorDesc::make(F16, {2, 1, 2, 1, 2, 1, 2, 1}),
+                           TensorDesc::make(F32, {1, 3, 1, 3, 1, 3, 1, 3}), TensorDesc::make(F16, {2, 3, 2, 3, 2, 3, 2, 3})),
+                    -1, 1, 1, 2);
+}
+
 TEST_F(ElementWise, StrideZeroBroadcast) {
     // A per-channel vector addressed as [1,C,H,W] with strides [0,1,0,0]: DirectML-style broadcast.
     const TensorDesc out = TensorDesc::make(F32, {1, 5, 3, 9});
@@ -116,7 +137,7 @@ TEST_F(ElementWise, PerChannelBroadcastPath) {
 TEST_F(ElementWise, EveryActivation) {
     const TensorDesc x = TensorDesc::make(F32, {1, 3, 7, 9});
     for (Activation a : {Activation{}, linear(0.5f, -0.25f), relu(), leakyRelu(0.1f), elu(0.8f), selu(), sigmoid(), hardSigmoid(),
-                         tanhActivation(), softplus(), softplus(2.0f), gelu(), silu(), hardSwish()}) {
+                         tanhActivation(), softplus(), softplus(2.0f), gelu(), silu(), hardSwish(), geluTanh()}) {
         SCOPED_TRACE(toString(a.type));
         ElementWiseDesc d = unary(ElementWiseOp::Activation, x, x);
         d.activation = a;
@@ -181,6 +202,8 @@ TEST_F(ElementWise, Fp16OpsAndMixedPrecision) {
     checkWithRanges(unary(ElementWiseOp::Sqrt, hOdd, hOdd), 0.01, 4);
     ElementWiseDesc act = unary(ElementWiseOp::Activation, hOdd, hOdd);
     act.activation = gelu();
+    checkWithRanges(act, -3, 3);
+    act.activation = geluTanh();
     checkWithRanges(act, -3, 3);
     // a fp16, b fp32 broadcast, out fp32 / fp16.
     checkWithRanges(binary(ElementWiseOp::Add, hOdd, TensorDesc::make(F32, {5, 1, 1}), TensorDesc::make(F32, {1, 5, 3, 3})), -1, 1);

@@ -414,8 +414,8 @@ TEST(GraphFusion, TransposedConvolutionBecomesSubPixelConvolution) {
     EXPECT_EQ(conv.filter.sizes[2], 5u) << "ceil(9 / 2) taps";
     EXPECT_EQ(conv.padBegin[0], 2u);
     EXPECT_EQ(conv.output.sizes[2], 5u);
-    ASSERT_TRUE(pn.storeDepthToSpace.has_value());
-    EXPECT_EQ(pn.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    ASSERT_TRUE(pn.fusion.depthToSpace.has_value());
+    EXPECT_EQ(pn.fusion.depthToSpace->order, DepthSpaceOrder::CRD);
     EXPECT_EQ(pn.node.outputs[0], y);
     const auto& bias = plan->values[pn.node.inputs[2]].constantData;
     ASSERT_EQ(bias.size(), 12u);
@@ -440,8 +440,8 @@ TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     ASSERT_EQ(plan->nodes.size(), 1u);
     const auto& folded = plan->nodes[0];
-    ASSERT_TRUE(folded.storeDepthToSpace.has_value());
-    EXPECT_EQ(folded.storeDepthToSpace->order, DepthSpaceOrder::CRD);
+    ASSERT_TRUE(folded.fusion.depthToSpace.has_value());
+    EXPECT_EQ(folded.fusion.depthToSpace->order, DepthSpaceOrder::CRD);
     EXPECT_EQ(folded.node.outputs[0], y) << "the fused node writes the depth-to-space's output";
     EXPECT_TRUE(std::holds_alternative<ConvolutionDesc>(folded.node.op));
     EXPECT_NE(plan->report.fusions.back().find("depth-to-space in the convolution's store"), std::string::npos);
@@ -450,7 +450,7 @@ TEST(GraphFusion, DepthToSpaceFoldsIntoTheConvolutionStore) {
     auto both = planGraph(g2, {});
     ASSERT_TRUE(both.ok());
     EXPECT_EQ(both->nodes.size(), 2u);
-    EXPECT_FALSE(both->nodes[0].storeDepthToSpace.has_value());
+    EXPECT_FALSE(both->nodes[0].fusion.depthToSpace.has_value());
     auto off = planGraph(g, {.fuse = false});
     ASSERT_TRUE(off.ok());
     EXPECT_EQ(off->nodes.size(), 2u);
@@ -470,7 +470,66 @@ TEST(GraphFusion, DepthToSpaceFoldSkipsConvolutionChains) {
     auto plan = planGraph(g, {.forceConvChains = true});
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     ASSERT_EQ(plan->nodes.size(), 2u);
-    EXPECT_FALSE(plan->nodes[0].storeDepthToSpace.has_value()) << plan->nodes[0].label;
+    EXPECT_FALSE(plan->nodes[0].fusion.depthToSpace.has_value()) << plan->nodes[0].label;
     EXPECT_EQ(plan->nodes[1].convChain.size(), 2u);
     EXPECT_TRUE(std::holds_alternative<DepthToSpaceDesc>(plan->nodes[1].node.op));
+}
+
+// Epilogue and input fusions (PReLU, residual through a nearest upsampling, max pool in the store,
+// concat of an upsampled tensor and a skip in the loads): each fires where the kernel rule allows,
+// the fused node's extra inputs sit at their fixed positions, and nothing fuses when the rule says no.
+TEST(GraphFusion, ConvolutionEpiloguesAndInputsFold) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", f32({1, 8, 16, 16}));
+    ValueId slope = g.addConstant("slope", f32({1, 16, 1, 1}), randomData(16, 7));
+    ValueId c1 = conv3x3(g, x, 8, 16, "c1", 1);
+    ValueId p1 = g.addNode(ElementWiseDesc{.name = "prelu", .op = ElementWiseOp::PRelu}, {c1, slope}).value()[0];
+    ValueId pooled = g.addNode(PoolingDesc{.name = "pool", .type = PoolingType::Max, .window = {2, 2}, .strides = {2, 2}}, {p1}).value()[0];
+    ValueId c2 = activation(g, conv3x3(g, pooled, 16, 16, "c2", 3), relu(), "relu");
+    ValueId up = g.addNode(ResampleDesc{.name = "up", .mode = ResampleMode::Nearest, .scales = {2.0f, 2.0f}}, {c2}).value()[0];
+    ValueId cat = g.addNode(ConcatDesc{.name = "cat", .axis = 1}, {up, x}).value()[0];
+    ValueId c3 = conv3x3(g, cat, 24, 8, "c3", 5);
+    ValueId base = g.addNode(ResampleDesc{.name = "base", .mode = ResampleMode::Nearest, .scales = {2.0f, 2.0f}}, {pooled}).value()[0];
+    ValueId c4 = conv3x3(g, c3, 8, 16, "c4", 9);
+    ValueId sum = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {c4, base}).value()[0];
+    g.markOutput(sum);
+
+    std::vector<ConvolutionDesc> asked;
+    auto plan = planGraph(g, {.convFusion = [&](const ConvolutionDesc& d, const detail::ConvolutionFusion&) {
+                                  asked.push_back(d);
+                                  return true;
+                              }});
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_EQ(plan->nodes.size(), 4u) << "one node per convolution";
+    auto count = [&](const std::string& text) {
+        return std::count_if(plan->report.fusions.begin(), plan->report.fusions.end(), [&](const std::string& f) { return f.find(text) != std::string::npos; });
+    };
+    EXPECT_EQ(count("PReLU in the convolution's epilogue"), 1);
+    EXPECT_EQ(count("2x2 max pool in the convolution's store"), 1);
+    EXPECT_EQ(count("read by the convolution's loads (nearest x2)"), 1);
+    EXPECT_EQ(count("residual add in the convolution's epilogue (nearest x2"), 1);
+    EXPECT_FALSE(asked.empty());
+    for (const auto& pn : plan->nodes) {
+        const auto& f = pn.fusion;
+        if (f.preluSlope) {
+            EXPECT_TRUE(f.pooledOutput.has_value()) << "PReLU then the pool, both in c1";
+            EXPECT_EQ(pn.node.inputs.at(3), slope);
+        }
+        if (f.concat) {
+            EXPECT_EQ(f.sourceScale, 2u);
+            EXPECT_EQ(pn.node.inputs[0], c2) << "the upsampling's input is read directly";
+            EXPECT_EQ(pn.node.inputs.at(5), x);
+        }
+        if (f.residual) {
+            EXPECT_EQ(f.residualScale, 2u);
+            EXPECT_EQ(pn.node.inputs.at(4), pooled);
+            EXPECT_EQ(pn.node.outputs[0], sum);
+        }
+    }
+    auto refused = planGraph(g, {.convFusion = [](const ConvolutionDesc&, const detail::ConvolutionFusion&) { return false; }});
+    ASSERT_TRUE(refused.ok());
+    EXPECT_GT(refused->nodes.size(), 8u) << "no kernel takes them: every node stays";
+    auto none = planGraph(g, {});
+    ASSERT_TRUE(none.ok());
+    EXPECT_EQ(none->nodes.size(), refused->nodes.size()) << "no rule (no tensor cores): no epilogue fusion";
 }

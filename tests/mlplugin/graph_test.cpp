@@ -135,6 +135,24 @@ TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
     optest::checkGraph(n.g, {});
 }
 
+// 8-D chains whose inputs broadcast along alternating dims: the fused kernel's loop keeps 8
+// dims, the outer 3 as specialization constants.
+TEST_P(GraphTest, EightDimensionalElementWiseChains) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    Net n{{}, GetParam()};
+    ValueId x = n.g.addInput("x", n.t({2, 1, 2, 1, 2, 1, 2, 1}));
+    ValueId y = n.g.addInput("y", n.t({1, 3, 1, 3, 1, 3, 1, 3}));
+    ValueId z = n.g.addInput("z", n.t({2, 3, 1, 1, 2, 3, 1, 1}));
+    ValueId a = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {x, y}).value()[0];
+    ValueId m = n.g.addNode(ElementWiseDesc{.name = "mul", .op = ElementWiseOp::Multiply}, {a, z}).value()[0];
+    ValueId t = n.g.addNode(ElementWiseDesc{.name = "tanh", .op = ElementWiseOp::Activation, .activation = tanhActivation()}, {m}).value()[0];
+    n.g.markOutput(t);
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(compiled->report.dispatchablesOut, 1u);
+    optest::checkGraph(n.g, {});
+}
+
 // Transposed convolutions become a sub-pixel convolution + depth-to-space (graph_fusion.cpp):
 // strides 2 and 3, kernels 3-9, pads with and without a phase offset, output padding, bias and
 // fused activation, several output channels, batch 2; and shapes the rewrite leaves alone (kernel
@@ -175,8 +193,107 @@ TEST_P(GraphTest, TransposedConvolutionsMatchTheReference) {
     }
 }
 
-class GraphErrors : public testsupport::VulkanTest {};
 class GraphCompile : public testsupport::VulkanTest {};
+
+// --- fusions into the tensor-core implicit GEMM (graph_fusion.cpp; fp16 on VK_NV_cooperative_matrix) ---
+
+bool coopFp16() { return optest::fp16Supported() && optest::device().capabilities().cooperativeMatrixNV; }
+
+size_t fusionsContaining(const CompiledGraph& c, const std::string& text) {
+    return size_t(std::count_if(c.report.fusions.begin(), c.report.fusions.end(), [&](const std::string& f) { return f.find(text) != std::string::npos; }));
+}
+
+ValueId prelu(Net& n, ValueId x, uint32_t channels, const std::string& name) {
+    ValueId slope = n.g.addConstant(name + ".slope", TensorDesc::make(DataType::Float32, {1, channels, 1, 1}), randomData(channels, n.seed++, 0.5f));
+    return n.g.addNode(ElementWiseDesc{.name = name, .op = ElementWiseOp::PRelu}, {x, slope}).value()[0];
+}
+
+ValueId nearest(Net& n, ValueId x, float scale, const std::string& name) {
+    return n.g.addNode(ResampleDesc{.name = name, .mode = ResampleMode::Nearest, .scales = {scale, scale}}, {x}).value()[0];
+}
+
+// SRVGG-compact shaped (realesr-animevideov3 at small scale): conv + PReLU layers, a last conv
+// whose pixel shuffle and the nearest-upsampled input's add fold into its store.
+GraphDesc srvggSmall(DataType type, uint32_t h, uint32_t w, uint32_t channels) {
+    Net n{{}, type};
+    ValueId x = n.g.addInput("x", n.t({1, 3, h, w}));
+    ValueId y = prelu(n, n.conv(x, 3, channels, 3, "first"), channels, "p0");
+    for (int i = 1; i <= 3; ++i) y = prelu(n, n.conv(y, channels, channels, 3, "body" + std::to_string(i)), channels, "p" + std::to_string(i));
+    y = n.g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2, .order = DepthSpaceOrder::CRD}, {n.conv(y, channels, 12, 3, "last")}).value()[0];
+    ValueId base = nearest(n, x, 2.0f, "base");
+    n.g.markOutput(n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {y, base}).value()[0]);
+    return n.g;
+}
+
+// OIDN shaped (small): max pools after encoder convs, decoders reading concat(nearest x2 of the
+// level below, the skip), the last concat with the 9-channel graph input (channels not a multiple
+// of 8: per-element loads for that part).
+GraphDesc oidnSmall(DataType type, uint32_t h, uint32_t w) {
+    Net n{{}, type};
+    auto conv = [&](ValueId x, uint32_t i, uint32_t o, const std::string& name) { return n.act(n.conv(x, i, o, 3, name), relu(), name + ".relu"); };
+    auto pool = [&](ValueId x, const std::string& name) {
+        return n.g.addNode(PoolingDesc{.name = name, .type = PoolingType::Max, .window = {2, 2}, .strides = {2, 2}}, {x}).value()[0];
+    };
+    auto cat = [&](ValueId a, ValueId b, const std::string& name) { return n.g.addNode(ConcatDesc{.name = name, .axis = 1}, {a, b}).value()[0]; };
+    ValueId x = n.g.addInput("x", n.t({1, 9, h, w}));
+    ValueId p1 = pool(conv(conv(x, 9, 16, "e0"), 16, 16, "e1"), "pool1");
+    ValueId p2 = pool(conv(p1, 16, 24, "e2"), "pool2");
+    ValueId y = conv(p2, 24, 32, "e3");
+    y = conv(cat(nearest(n, y, 2.0f, "up2"), p1, "cat2"), 48, 24, "d2");
+    y = conv(cat(nearest(n, y, 2.0f, "up1"), x, "cat1"), 33, 16, "d1");
+    n.g.markOutput(n.conv(y, 16, 3, 3, "out"));
+    return n.g;
+}
+
+TEST_F(GraphCompile, SrvggEpiloguesFoldIntoTheConvolutions) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
+    for (uint32_t channels : {16u, 24u}) {
+        SCOPED_TRACE(channels);
+        GraphDesc g = srvggSmall(DataType::Float16, 13, 37, channels);
+        auto compiled = compileGraph(optest::device(), g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        EXPECT_EQ(fusionsContaining(*compiled, "PReLU in the convolution's epilogue"), 4u);
+        EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue (nearest x2"), 1u);
+        EXPECT_EQ(compiled->report.dispatchablesOut, 5u) << "one dispatch per convolution";
+        optest::checkGraph(g, {});
+        optest::RunOptions half;
+        half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+        optest::checkGraph(g, half);
+    }
+}
+
+TEST_F(GraphCompile, UnetPoolsConcatsAndUpsamplesFoldIntoTheConvolutions) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
+    GraphDesc g = oidnSmall(DataType::Float16, 20, 36);
+    auto compiled = compileGraph(optest::device(), g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(fusionsContaining(*compiled, "max pool in the convolution's store"), 2u);
+    EXPECT_EQ(fusionsContaining(*compiled, "read by the convolution's loads (nearest x2)"), 2u);
+    EXPECT_EQ(compiled->report.dispatchablesOut, 7u) << "one dispatch per convolution";
+    optest::checkGraph(g, {});
+    optest::checkGraph(g, {}, GraphCompileFlagDisableChannelsLast);
+    optest::RunOptions half;
+    half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+    optest::checkGraph(g, half);
+}
+
+// Odd sizes: the pool drops the last row and column (floor), partial tiles everywhere.
+TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
+    for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {
+        SCOPED_TRACE(std::to_string(h) + "x" + std::to_string(w));
+        Net n{{}, DataType::Float16};
+        ValueId x = n.g.addInput("x", n.t({2, 8, h, w}));
+        ValueId y = n.act(n.conv(x, 8, 40, 3, "c"), leakyRelu(0.1f), "lrelu");
+        n.g.markOutput(n.g.addNode(PoolingDesc{.name = "pool", .type = PoolingType::Max, .window = {2, 2}, .strides = {2, 2}}, {y}).value()[0]);
+        auto compiled = compileGraph(optest::device(), n.g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        EXPECT_EQ(fusionsContaining(*compiled, "max pool in the convolution's store"), 1u);
+        optest::checkGraph(n.g, {});
+    }
+}
+
+class GraphErrors : public testsupport::VulkanTest {};
 
 TEST_F(GraphErrors, InvalidNodeIsNamed) {
     GraphDesc g;

@@ -61,6 +61,7 @@ TEST_F(Normalization, BatchNormConstantLayoutsAndRanks) {
     checkBatchNorm(batchNorm(TensorDesc::make(F32, {2, 33, 9}), TensorDesc::make(F32, {33})));
     checkBatchNorm(batchNorm(TensorDesc::make(F32, {1, 4, 2, 3, 5}), TensorDesc::make(F32, {4}), 0xF));
     checkBatchNorm(batchNorm(TensorDesc::make(F32, {3, 1, 2, 2}), TensorDesc::make(F32, {1})));
+    checkBatchNorm(batchNorm(TensorDesc::make(F32, {2, 3, 2, 1, 3, 2, 2, 3}), TensorDesc::make(F32, {3}), 0b0101));  // 8-D
 }
 
 TEST_F(Normalization, BatchNormNhwcAndActivation) {
@@ -140,6 +141,24 @@ TEST_F(Normalization, MvnWithoutVarianceAndWithBroadcastScaleBias) {
     d.normalizeVariance = false;
     d.scale->flags = Owned;
     optest::checkOperator(d);
+}
+
+// Layer norm over the last dims of 6-D to 8-D inputs, with broadcast scale and bias; and over
+// alternating dims, whose collapsed loop keeps 8 dims (the outer 3 as specialization constants).
+TEST_F(Normalization, MvnRanksSixToEight) {
+    MeanVarianceNormalizationDesc d = mvn(TensorDesc::make(F32, {2, 2, 3, 1, 2, 3, 4, 5}), 0b11000000);
+    d.scale = TensorDesc::make(F32, {4, 5});
+    d.bias = TensorDesc::make(F32, {5});
+    optest::checkOperator(d);
+    MeanVarianceNormalizationDesc alternating = mvn(TensorDesc::make(F32, {2, 3, 2, 3, 2, 3, 2, 3}), 0b10101010);
+    alternating.scale = TensorDesc::make(F32, {2, 1, 2, 1, 2, 1, 2, 1});
+    alternating.bias = TensorDesc::make(F32, {1, 3, 1, 3, 1, 3, 1, 3});
+    optest::checkOperator(alternating);
+    optest::checkOperator(mvn(TensorDesc::make(F32, {3, 2, 5, 2, 1, 7}), 0b100101));
+    if (!optest::fp16Supported()) return;
+    MeanVarianceNormalizationDesc h = mvn(TensorDesc::make(F16, {2, 3, 2, 3, 2, 3, 2, 3}), 0b01010101);
+    h.scale = TensorDesc::make(F16, {2, 1, 2, 1, 2, 1, 2, 1});
+    optest::checkOperator(h);
 }
 
 TEST_F(Normalization, MvnStridedAndFp16) {

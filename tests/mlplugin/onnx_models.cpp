@@ -19,6 +19,7 @@ std::vector<ModelCase> allModels() {
     add("conv1d", {9, 11, 13, 17}, {"input"}, {"output"});
     add("elementwise", {9, 11, 13, 17}, {"input", "input2"}, {"output"});
     add("normsoftmax", {9, 11, 13, 17}, {"input"}, {"output", "output2"});
+    add("warp", {16, 17}, {"input", "previous", "flow"}, {"output"});
     cases.push_back({"legacy_op6", "legacy6", {"input"}, {"output"}, {}});
     cases.push_back({"legacy_op8", "legacy8", {"input"}, {"output"}, {}});
     cases.push_back({"ops_op10", "ops10", {"input"}, {"output"}, {}});

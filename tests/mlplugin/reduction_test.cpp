@@ -39,23 +39,52 @@ ReduceDesc reduce(ReduceOp op, const TensorDesc& input, uint32_t axesMask, DataT
     return d;
 }
 
+SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax = false);
+
 const ReduceOp kAllOps[] = {ReduceOp::Sum, ReduceOp::Mean, ReduceOp::Max, ReduceOp::Min,
-                            ReduceOp::L2, ReduceOp::SumSquare, ReduceOp::ArgMax, ReduceOp::ArgMin};
+                            ReduceOp::L2, ReduceOp::SumSquare, ReduceOp::ArgMax, ReduceOp::ArgMin, ReduceOp::Prod};
+
+// Uniform inputs in [-1, 1); for products, in [0.97, 1.03] with random signs, so rows of
+// thousands of elements neither underflow nor overflow.
+void checkReduce(const ReduceDesc& d) {
+    if (d.op != ReduceOp::Prod) return optest::checkOperator(d);
+    HostTensor x = optest::randomTensor(d.input, 5, -1, 1);
+    for (double& v : x.data) v = (v < 0 ? -1 : 1) * (0.97 + std::fabs(v) * 0.06);
+    optest::checkOperator(d, {x});
+}
 
 TEST_F(Reduction, EveryOpOverManyAxisSets) {
     const TensorDesc x = TensorDesc::make(F32, {2, 5, 6, 7});
     for (ReduceOp op : kAllOps)
         for (uint32_t mask : {0b1000u, 0b0010u, 0b1100u, 0b0101u, 0b1111u}) {
             SCOPED_TRACE("op " + std::to_string(uint32_t(op)) + " axesMask " + std::to_string(mask));
-            optest::checkOperator(reduce(op, x, mask));
+            checkReduce(reduce(op, x, mask));
         }
+}
+
+// 6-D to 8-D inputs with alternating reduced dims: collapsed loops of more than 5 dims, whose
+// outer dims are specialization constants (short rows per invocation and long rows per
+// workgroup).
+TEST_F(Reduction, RanksSixToEight) {
+    const TensorDesc x6 = TensorDesc::make(F32, {2, 3, 2, 3, 2, 3});
+    const TensorDesc x8 = TensorDesc::make(F32, {2, 3, 2, 3, 2, 3, 2, 3});
+    const TensorDesc x8long = TensorDesc::make(F32, {2, 7, 1, 9, 2, 5, 1, 3});
+    for (ReduceOp op : kAllOps) {
+        SCOPED_TRACE("op " + std::to_string(uint32_t(op)));
+        checkReduce(reduce(op, x6, 0b101010));
+        checkReduce(reduce(op, x8, 0b01010101));
+        checkReduce(reduce(op, x8, 0b10100110));
+        checkReduce(reduce(op, x8long, 0b01101010));
+    }
+    optest::checkOperator(softmax(x8, 0b10010110));
+    optest::checkOperator(softmax(x8long, 0b01101010, true));
 }
 
 TEST_F(Reduction, LongRowsPerWorkgroup) {
     const TensorDesc x = TensorDesc::make(F32, {1, 3, 37, 53});  // 1961 elements per row
     for (ReduceOp op : kAllOps) {
         SCOPED_TRACE("op " + std::to_string(uint32_t(op)));
-        optest::checkOperator(reduce(op, x, 0b1100));
+        checkReduce(reduce(op, x, 0b1100));
     }
 }
 
@@ -76,7 +105,7 @@ TEST_F(Reduction, VeryLongRowsSplitIntoChunks) {
     const TensorDesc x = TensorDesc::make(F32, {2, 3, 97, 101});  // 9797 per row: 3 uneven chunks
     for (ReduceOp op : kAllOps) {
         SCOPED_TRACE("op " + std::to_string(uint32_t(op)));
-        optest::checkOperator(reduce(op, x, 0b1100));
+        checkReduce(reduce(op, x, 0b1100));
     }
     optest::checkOperator(reduce(ReduceOp::Mean, x, 0b1111));  // a single row of 58782
 }
@@ -109,7 +138,7 @@ TEST_F(Reduction, Fp16) {
     checkArgExactly(reduce(ReduceOp::ArgMax, TensorDesc::make(F16, {3, 50}), 0b10));
 }
 
-SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax = false) {
+SoftmaxDesc softmax(const TensorDesc& x, uint32_t axesMask, bool logSoftmax) {
     SoftmaxDesc d;
     d.name = "sm";
     d.input = x;

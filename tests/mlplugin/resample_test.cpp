@@ -38,7 +38,8 @@ ResampleDesc resample(const TensorDesc& in, const TensorDesc& out, ResampleMode 
 }
 
 const CoordinateTransform kTransforms[] = {CoordinateTransform::HalfPixel, CoordinateTransform::AlignCorners,
-                                           CoordinateTransform::Asymmetric, CoordinateTransform::PytorchHalfPixel};
+                                           CoordinateTransform::Asymmetric, CoordinateTransform::PytorchHalfPixel,
+                                           CoordinateTransform::HalfPixelSymmetric};
 const NearestRounding kRoundings[] = {NearestRounding::RoundPreferFloor, NearestRounding::RoundPreferCeil, NearestRounding::Floor,
                                       NearestRounding::Ceil};
 
@@ -84,7 +85,23 @@ TEST_F(Resample, Fp16AndMixed) {
         checkEveryShape(mode, CoordinateTransform::HalfPixel, NearestRounding::RoundPreferFloor, F16, F16);
         checkEveryShape(mode, CoordinateTransform::AlignCorners, NearestRounding::RoundPreferCeil, F16, F32);
         checkEveryShape(mode, CoordinateTransform::Asymmetric, NearestRounding::Floor, F32, F16);
+        checkEveryShape(mode, CoordinateTransform::HalfPixelSymmetric, NearestRounding::RoundPreferFloor, F16, F16);
     }
+}
+
+// ONNX's resized length for align_corners / pytorch_half_pixel: input * scale, not the output
+// size, when a given scale does not give a whole size (4 * 0.6 = 2.4 -> 2 outputs, the second at
+// 1 * 3 / 1.4 = 2.142857 in the input: 1 + 2.142857 on a 1,2,3,4 row).
+TEST_F(Resample, AlignCornersUsesTheResizedLength) {
+    ResampleDesc d = resample(TensorDesc::make(F32, {1, 1, 1, 4}), TensorDesc::make(F32, {1, 1, 1, 2}), ResampleMode::Linear,
+                              CoordinateTransform::AlignCorners, {1.0f, 0.6f});
+    HostTensor x{d.input, {1, 2, 3, 4}};
+    auto want = referenceEvaluate(d, {x});
+    ASSERT_TRUE(want.ok()) << want.error().message;
+    EXPECT_NEAR((*want)[0].data[1], 1 + 3.0 / 1.4, 1e-6);
+    auto got = optest::runOnGpu(d, {x});
+    ASSERT_EQ(got.size(), 1u);
+    EXPECT_NEAR(got[0].data[1], 1 + 3.0 / 1.4, 1e-5);
 }
 
 TEST_F(Resample, StridedLayouts) {

@@ -7,7 +7,9 @@
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
 # Settings (environment): SEEDS (glTF scene seeds, 1:6), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
 # (384x224), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
-# SECONDS_BUDGET (540: training stops in time to save within it).
+# SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
+# to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
+# each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-python3}
@@ -29,5 +31,15 @@ echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
 minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 20) / 60))")
 echo "[device_train] train for at most $minutes minutes"
-"$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-128}" \
-  --frames "${UNROLL:-8}" --max-minutes "$minutes" --log-every 100 --out "$out/upscaler_temporal.npz" 2>&1 | tee "$out/train.log"
+train() {  # name, extra arguments
+  "$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-128}" \
+    --frames "${UNROLL:-8}" --max-minutes "$minutes" --log-every 100 --out "$out/upscaler_temporal$1.npz" $2 > "$out/train$1.log" 2>&1
+}
+if [ -z "${VARIANTS:-}" ]; then
+  train "" ""
+else
+  IFS=';' read -ra variants <<< "$VARIANTS"
+  for v in "${variants[@]}"; do train "_${v%%:*}" "${v#*:}" & done
+  wait
+fi
+tail -n 3 "$out"/train*.log

@@ -44,6 +44,17 @@ def write_png(path, img):
                 + chunk(b"IDAT", zlib.compress(raw, 9)) + chunk(b"IEND", b""))
 
 
+PRECISION = os.path.join(CROPS, "precision.md")
+
+
+def precision_section():
+    """The fp16 vs fp32 table tools/train/precision.py wrote (docs/quality/precision.md), if any."""
+    if not os.path.exists(PRECISION):
+        return ""
+    with open(PRECISION) as f:
+        return "## fp16 vs fp32\n\n" + f.read().strip() + "\n"
+
+
 def busiest_window(err, size):
     """Top-left corner of the size x size window with the largest summed error (coarse grid)."""
     h, w = err.shape
@@ -338,8 +349,9 @@ converges no further than about 500 rays: references with more rays need a GPU.
 - `tools/train/export.py` runs both ONNX files through `mlrun` (the project's ONNX loader and
   Vulkan kernels, fp32) on held-out crops and compares with PyTorch: relative L2 < 1e-4 (the
   same check is the ctest `trained_*` in `tests/models/trained_models.cmake`).
-- {"The row *ML x2 (engine, --mode ml)* is the same ONNX file run inside the engine's frame by `upscale_demo --mode ml` (bridge::MlPass, fp32 by default), its `output` channel (display-linear, sRGB-encoded for scoring)." if "ML x2 (engine, --mode ml)" in up else "`upscale_demo --mode ml` was not available to the build used: no engine-side ML figures."}
+- {"The row *ML x2 (engine, --mode ml)* is the same ONNX file run inside the engine's frame by `upscale_demo --mode ml` (bridge::MlPass at its default precision: fp16 with fp16 arithmetic where the device has both, as lavapipe and the H100 do), its `output` channel (display-linear, sRGB-encoded for scoring)." if "ML x2 (engine, --mode ml)" in up else "`upscale_demo --mode ml` was not available to the build used: no engine-side ML figures."}
 
+{precision_section()}
 ## Pipeline timings
 
 One end-to-end run of `TRAIN_DEVICE=cpu tools/train/train.sh` on this machine's 2 CPU cores

@@ -24,7 +24,8 @@ from train_temporal import load_net, load_png  # noqa: E402
 
 def export(net, path):
     net = net.eval()
-    dummy = torch.rand(1, 4 * temporal.ML_FEATURES, 12, 20)
+    r = net.unshuffle
+    dummy = torch.rand(1, r * r * temporal.ML_FEATURES, 12, 20)
     torch.onnx.export(net, dummy, path, input_names=["features"], output_names=["params"], opset_version=13,
                       dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
 
@@ -61,7 +62,7 @@ def main():
     args = ap.parse_args()
     net, meta = load_net(args.weights)
     export(net, args.out)
-    common.log(f"wrote {args.out} (width {meta['width']}, depth {meta['depth']})")
+    common.log(f"wrote {args.out} (width {meta['width']}, depth {meta['depth']}, unshuffle {net.unshuffle}, first kernel {meta.get('first_kernel', 3)})")
     if args.no_check:
         return
     diffs = check(net, args.out, args.demo)

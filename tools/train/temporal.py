@@ -18,7 +18,6 @@ import torch.nn as nn
 import torch.nn.functional as F
 
 ML_FEATURES, ML_PARAMS = 16, 8
-TENSOR_ALIGN = 8
 NARROW_FALLOFF = 4.0
 CLAMP_GAMMA_MOVING = 2.0
 CLAMP_GAMMA_STATIC = 4.0
@@ -237,28 +236,34 @@ def resolve(feat, params):
 
 # ---------------------------------------------------------------- the network
 class TemporalNet(nn.Module):
-    """params = net(pixel_unshuffle(features, 2)), both at half the display resolution. Exported
-    as 'features' [1, 64, h, w] -> 'params' [1, 32, h, w]."""
+    """params = pixel_shuffle(net(pixel_unshuffle(features, r)), r): the network runs at 1/r of the
+    display resolution. Exported as 'features' [1, 16 r^2, h, w] -> 'params' [1, 8 r^2, h, w].
 
-    def __init__(self, width=32, depth=3):
+    Layers: a `first`x`first` convolution 16 r^2 -> width, `depth` - 1 3x3 convolutions width ->
+    width (ReLU after each), a 1x1 convolution width -> 8 r^2."""
+
+    def __init__(self, width=32, depth=3, unshuffle=2, first=3):
         super().__init__()
-        layers = [nn.Conv2d(4 * ML_FEATURES, width, 3, padding=1), nn.ReLU()]
+        self.unshuffle = unshuffle
+        cin, cout = ML_FEATURES * unshuffle * unshuffle, ML_PARAMS * unshuffle * unshuffle
+        layers = [nn.Conv2d(cin, width, first, padding=first // 2), nn.ReLU()]
         for _ in range(depth - 1):
             layers += [nn.Conv2d(width, width, 3, padding=1), nn.ReLU()]
-        layers += [nn.Conv2d(width, 4 * ML_PARAMS, 1)]
+        layers += [nn.Conv2d(width, cout, 1)]
         self.body = nn.Sequential(*layers)
         last = self.body[-1]
         with torch.no_grad():  # start as a plain temporal accumulator
             last.weight.mul_(0.1)
             bias = torch.tensor([-1.5, -2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 0.0])
-            last.bias.copy_(bias.repeat_interleave(4))
+            last.bias.copy_(bias.repeat_interleave(unshuffle * unshuffle))
 
     def forward(self, unshuffled):
         return self.body(unshuffled)
 
 
 def run_network(net, feat):
-    return F.pixel_shuffle(net(F.pixel_unshuffle(feat, 2)), 2)
+    r = net.unshuffle
+    return F.pixel_shuffle(net(F.pixel_unshuffle(feat, r)), r)
 
 
 class TemporalUpscaler:

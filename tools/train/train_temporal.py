@@ -68,7 +68,7 @@ class Sequence:
         h, w = self.color.shape[-2:]
         sy, sx = H // h, W // w
         ch, cw = (min(crop, H), min(crop, W)) if crop else (H, W)
-        ch, cw = ch // 8 * 8, cw // 8 * 8
+        ch, cw = ch // 16 * 16, cw // 16 * 16  # whole unshuffle blocks for r <= 4
         y0 = rng.randrange(0, (H - ch) // 8 + 1) * 8
         x0 = rng.randrange(0, (W - cw) // 8 + 1) * 8
         t = slice(start, start + frames)
@@ -129,7 +129,7 @@ def save_npz(net, path, meta):
 def load_net(path):
     data = np.load(path)
     meta = json.loads(bytes(data["meta"]).decode())
-    net = temporal.TemporalNet(meta["width"], meta["depth"])
+    net = temporal.TemporalNet(meta["width"], meta["depth"], meta.get("unshuffle", 2), meta.get("first_kernel", 3))
     net.load_state_dict({k: torch.from_numpy(data[k]) for k in data.files if k != "meta"})
     return net, meta
 
@@ -144,6 +144,8 @@ def main():
     ap.add_argument("--batch", type=int, default=4)
     ap.add_argument("--width", type=int, default=32)
     ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--unshuffle", type=int, default=4, choices=[1, 2, 4], help="the network runs at 1/r of the display resolution")
+    ap.add_argument("--first-kernel", type=int, default=1, choices=[1, 3], help="size of the first convolution")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--log-every", type=int, default=25)
@@ -162,7 +164,7 @@ def main():
     sequences = [Sequence(d) for d in dirs]
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
                f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
-    net = temporal.TemporalNet(args.width, args.depth).to(device)
+    net = temporal.TemporalNet(args.width, args.depth, args.unshuffle, args.first_kernel).to(device)
     if args.init:
         net.load_state_dict(load_net(args.init)[0].state_dict())
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
@@ -192,7 +194,7 @@ def main():
             common.log(f"--max-minutes {args.max_minutes} reached: stopping at step {step} of {args.steps}")
             args.steps = step
             break
-    meta = {"width": args.width, "depth": args.depth, "steps": args.steps, "frames": args.frames, "crop": args.crop,
+    meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "crop": args.crop,
             "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1)}
     save_npz(net.cpu(), args.out, meta)
     common.log(f"wrote {args.out}")

@@ -52,6 +52,7 @@
 #include <cstdint>
 #include <functional>
 #include <memory>
+#include <optional>
 #include <string>
 #include <vector>
 
@@ -74,7 +75,11 @@ struct MlPassDesc {
     GraphFn buildGraph;  ///< a graph built in code per input extent
     std::string heightDim = "H";  ///< ONNX free dim set to the input height
     std::string widthDim = "W";   ///< ONNX free dim set to the input width
-    mlplugin::DataType dataType = mlplugin::DataType::Float32;  ///< ONNX tensors (buildGraph: its own descs)
+    /// ONNX tensors (buildGraph: its own descs). Unset: fp16 where the device has fp16 storage and
+    /// arithmetic, compiled with ExecutionFlagAllowHalfPrecisionComputation (what ml_bench
+    /// measures as fastest and docs/QUALITY.md shows loses no PSNR on the shipped networks);
+    /// fp32 elsewhere.
+    std::optional<mlplugin::DataType> dataType;
     uint32_t compileFlags = 0;  ///< mlplugin::ExecutionFlags | GraphCompileFlags
     std::vector<TensorInput> inputs;  ///< one per graph input
     TensorOutput output;  ///< how the graph output becomes the output image
@@ -139,6 +144,9 @@ public:
 
     struct Network;
     struct Conversions;
+
+    // The ONNX tensors' type: desc.dataType, else fp16 where the device has it.
+    mlplugin::DataType computeType() const;
 
 private:
     engine::Context& ctx_;

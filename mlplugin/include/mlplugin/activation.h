@@ -24,6 +24,7 @@ enum class ActivationType : uint32_t {
     Gelu,         ///< y = 0.5 x (1 + erf(x / sqrt(2)))
     Silu,         ///< y = x * sigmoid(x)  (swish)
     HardSwish,    ///< y = x * clamp(x / 6 + 0.5, 0, 1)
+    GeluTanh,     ///< y = 0.5 x (1 + tanh(sqrt(2 / pi) (x + 0.044715 x^3)))  (ONNX Gelu approximate="tanh")
 };
 
 /// An activation and its parameters (meaning per ActivationType).
@@ -48,6 +49,7 @@ inline Activation softplus(float steepness = 1.0f) { return {ActivationType::Sof
 inline Activation gelu() { return {ActivationType::Gelu}; }
 inline Activation silu() { return {ActivationType::Silu}; }
 inline Activation hardSwish() { return {ActivationType::HardSwish}; }
+inline Activation geluTanh() { return {ActivationType::GeluTanh}; }
 inline Activation linear(float alpha, float beta) { return {ActivationType::Linear, alpha, beta}; }
 //@}
 

@@ -13,6 +13,8 @@
 MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
+static_assert(kMaxTensorRank == 8, "the default steps and permutation below list kMaxTensorRank entries");
+
 /// How channels map to the spatial block (ONNX DepthToSpace `mode`).
 enum class DepthSpaceOrder : uint32_t {
     DCR,  ///< depth-column-row: channel = (by * b + bx) * C + c (ONNX default)
@@ -59,14 +61,15 @@ struct SliceDesc {
     TensorDesc input;   ///< the sliced tensor
     TensorDesc output;  ///< its sizes are the number of elements taken per dim
     std::array<uint32_t, kMaxTensorRank> offsets{};  ///< first element taken, per dim
-    std::array<int32_t, kMaxTensorRank> steps{1, 1, 1, 1, 1};  ///< step per dim (non-zero)
+    std::array<int32_t, kMaxTensorRank> steps{1, 1, 1, 1, 1, 1, 1, 1};  ///< step per dim (non-zero)
 };
 
 /// What the padding is filled with (ONNX Pad `mode`).
 enum class PadMode : uint32_t {
     Constant,  ///< PadDesc::value
     Edge,      ///< the nearest edge element
-    Reflect,   ///< mirrored at the edge, the edge element not repeated
+    Reflect,   ///< mirrored at the edge, the edge element not repeated (pads < input size)
+    Wrap,      ///< the input repeated periodically, any pad size (ONNX Pad mode "wrap")
 };
 
 /// Pads a tensor at the start and end of each dim (ONNX Pad).
@@ -85,7 +88,7 @@ struct TransposeDesc {
     std::string name;  ///< for messages and reports
     TensorDesc input;   ///< the tensor to permute
     TensorDesc output;  ///< sizes permuted
-    std::array<uint32_t, kMaxTensorRank> permutation{0, 1, 2, 3, 4};  ///< the first `rank` entries are used
+    std::array<uint32_t, kMaxTensorRank> permutation{0, 1, 2, 3, 4, 5, 6, 7};  ///< the first `rank` entries are used
 };
 
 }  // namespace mlplugin

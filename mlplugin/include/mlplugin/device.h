@@ -7,6 +7,7 @@
 #include "mlplugin/export.h"
 #include "mlplugin/operator_desc.h"
 #include "mlplugin/result.h"
+#include "mlplugin/tuning.h"
 
 #include <vulkan/vulkan.h>
 
@@ -89,6 +90,9 @@ struct CooperativeMatrixShape {
 /// What the device offers the plugin, as far as the application enabled it.
 struct Capabilities {
     std::string deviceName;  ///< VkPhysicalDeviceProperties::deviceName
+    /// The driver's name and version as it reports them ("NVIDIA 580.159.04"): tuning keys
+    /// (mlplugin/tuning.h) include it, so measurements do not outlive a driver update.
+    std::string driverInfo;
     bool fp16Storage = false;  ///< fp16 tensors can be read and written
     bool fp16Arithmetic = false;  ///< fp16 arithmetic (ExecutionFlagAllowHalfPrecisionComputation has an effect)
     bool cooperativeMatrixNV = false;  ///< tensor-core kernels are used
@@ -145,6 +149,10 @@ public:
     virtual Result<std::unique_ptr<BindingTable>> createBindingTable(const BindingTableDesc& desc) = 0;
     /// A command recorder.
     virtual Result<std::unique_ptr<CommandRecorder>> createCommandRecorder() = 0;
+
+    // Measured kernel choices (mlplugin/tuning.h) for operators and graphs compiled after this
+    // call; null: the fixed heuristics. Not synchronized with concurrent compiles.
+    virtual void setTuningTable(std::shared_ptr<const TuningTable> table) = 0;
 };
 
 /// A plugin device over the application's Vulkan objects. Fails (InvalidArgument) when a

@@ -93,6 +93,14 @@ enum GraphCompileFlags : uint32_t {
     GraphCompileFlagDisableChannelsLast = 1u << 20,
 };
 
+/// A convolution whose kernel configuration can be chosen by measurement (mlplugin/tuning.h).
+struct TunableConvolution {
+    std::string node;                     ///< the node's label
+    std::string key;                      ///< its TuningTable key
+    std::vector<std::string> candidates;  ///< the configurations that can run it
+    std::string chosen;                   ///< what this compile took (table entry or heuristic)
+};
+
 /// What compileGraph decided (for logs, tests and tools).
 struct GraphCompileReport {
     uint32_t nodesIn = 0;  ///< nodes of the GraphDesc
@@ -103,6 +111,7 @@ struct GraphCompileReport {
     uint64_t persistentBytes = 0;  ///< weights and other constants
     uint32_t barriers = 0;                 ///< between dependent dispatches only
     uint32_t channelsLastValues = 0;       ///< intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
+    std::vector<TunableConvolution> tuning;  ///< convolutions with two or more candidates
     /// reshapeGraph only: the persistent resource initialized for the graph it reshaped holds
     /// exactly what this one needs (same size, same layout, same contents): keep it bound, record
     /// no initializer. Otherwise persistentChange says why and the result is initialized like a

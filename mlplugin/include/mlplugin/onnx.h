@@ -15,7 +15,7 @@
 ///   options.freeDimensions = {{"H", 720}, {"W", 1280}};              // a resize
 ///   net = reshapeGraph(device, net, loadOnnx(*parsed, options)->graph).value();  // weights kept
 ///
-/// The loader turns an ONNX graph (opsets 6 through 17) into a GraphDesc: shapes are fixed at
+/// The loader turns an ONNX graph (opsets 6 through 21) into a GraphDesc: shapes are fixed at
 /// load time (free dimensions by name, or from given input shapes; the graph inputs' symbolic
 /// dims are marked in GraphValue::freeDimMask for reshapeGraph), shape-computing subgraphs
 /// (Shape/Gather/Concat/... chains) are folded on the CPU, Reshape-like operators become views
@@ -62,9 +62,14 @@ inline constexpr uint64_t kMaxOnnxFileBytes = (uint64_t(1) << 31) - 1;
 /// Any tensor (initializer, input, intermediate) with more elements is rejected.
 inline constexpr uint64_t kMaxOnnxTensorElements = uint64_t(1) << 28;
 
-/// Loads the ONNX file at `path` (IoError when it cannot be read).
+/// Loads the ONNX file at `path` (IoError when it cannot be read). Tensors stored as external
+/// data (data_location = EXTERNAL, as onnx.save_model writes with save_as_external_data) are
+/// read from files inside the model file's folder (symbolic links resolved); an absolute
+/// location, `..`, or a link out of the folder is refused naming the tensor, and offset / length
+/// are checked against the file before anything is read.
 Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options = {});
-/// Loads an ONNX model from memory (the serialized ModelProto).
+/// Loads an ONNX model from memory (the serialized ModelProto). There is no folder: a model with
+/// external data fails with InvalidArgument.
 Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options = {});
 
 /// A model file parsed and checked once (protobuf, opset, no sparse initializers): the part of

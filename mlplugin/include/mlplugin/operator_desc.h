@@ -6,6 +6,7 @@
 #include "mlplugin/elementwise.h"
 #include "mlplugin/export.h"
 #include "mlplugin/gemm.h"
+#include "mlplugin/grid_sample.h"
 #include "mlplugin/normalization.h"
 #include "mlplugin/pooling.h"
 #include "mlplugin/reduction.h"
@@ -22,7 +23,7 @@ namespace mlplugin {
 using OperatorDesc = std::variant<ElementWiseDesc, ConvolutionDesc, GemmDesc, PoolingDesc, ResampleDesc,
                                   DepthToSpaceDesc, SpaceToDepthDesc, ConcatDesc, SplitDesc, SliceDesc, PadDesc,
                                   TransposeDesc, BatchNormalizationDesc, InstanceNormalizationDesc,
-                                  MeanVarianceNormalizationDesc, ReduceDesc, SoftmaxDesc>;
+                                  MeanVarianceNormalizationDesc, ReduceDesc, SoftmaxDesc, GridSampleDesc>;
 
 /// "convolution", "element_wise", ... (for messages and the feature level).
 const char* operatorKind(const OperatorDesc& desc);

@@ -11,7 +11,8 @@ MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 /// ArgMax/ArgMin write the index (within the reduced dims, row-major) as a float: exact below 2^24.
-enum class ReduceOp : uint32_t { Sum, Mean, Max, Min, L2, SumSquare, ArgMax, ArgMin };
+/// Prod multiplies in fp32 (it overflows to infinity where fp32 does).
+enum class ReduceOp : uint32_t { Sum, Mean, Max, Min, L2, SumSquare, ArgMax, ArgMin, Prod };
 
 /// A reduction (DML_REDUCE_OPERATOR_DESC).
 struct ReduceDesc {

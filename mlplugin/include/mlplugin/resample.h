@@ -13,7 +13,9 @@ namespace mlplugin {
 /// Nearest neighbour or bilinear interpolation.
 enum class ResampleMode : uint32_t { Nearest, Linear };
 /// How an output coordinate maps to an input coordinate (ONNX Resize's coordinate_transformation_mode).
-enum class CoordinateTransform : uint32_t { HalfPixel, AlignCorners, Asymmetric, PytorchHalfPixel };
+/// HalfPixelSymmetric (opset 19) shifts half_pixel by in/2 * (1 - out / (scale * in)), which
+/// centres the sampling grid when the scale does not give a whole output size.
+enum class CoordinateTransform : uint32_t { HalfPixel, AlignCorners, Asymmetric, PytorchHalfPixel, HalfPixelSymmetric };
 /// How ResampleMode::Nearest rounds the input coordinate (ONNX Resize's nearest_mode).
 enum class NearestRounding : uint32_t { RoundPreferFloor, RoundPreferCeil, Floor, Ceil };
 
@@ -25,7 +27,11 @@ struct ResampleDesc {
     ResampleMode mode = ResampleMode::Nearest;  ///< interpolation
     CoordinateTransform transform = CoordinateTransform::HalfPixel;  ///< output -> input coordinates
     NearestRounding rounding = NearestRounding::RoundPreferFloor;  ///< ResampleMode::Nearest only
-    /// Output/input scale per spatial dim; 0 means outSize / inSize.
+    /// Output/input scale per spatial dim; 0 means outSize / inSize. A given scale must agree
+    /// with the sizes: outSize = floor(inSize * scale), or round(inSize * scale) (ONNX
+    /// Resize-18's keep_aspect_ratio_policy); the coordinate transforms use the scale as given,
+    /// and AlignCorners / PytorchHalfPixel the resized length inSize * scale (ONNX's definition;
+    /// it differs from outSize when the scale does not give a whole size).
     std::array<float, 2> scales{0.0f, 0.0f};
 };
 

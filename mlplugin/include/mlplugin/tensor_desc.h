@@ -20,8 +20,10 @@ enum class DataType : uint32_t {
     Float16 = 1,  ///< IEEE binary16
 };
 
-/// Tensors have 1 to 5 dimensions.
-inline constexpr uint32_t kMaxTensorRank = 5;
+/// Tensors have 1 to 8 dimensions (DirectML's DML_TENSOR_DIMENSION_COUNT_MAX1). Convolution,
+/// pooling, resample, grid sample and depth/space work on 4-D tensors, GEMM on 2-D to 4-D; every
+/// other operator takes any rank up to this.
+inline constexpr uint32_t kMaxTensorRank = 8;
 /// Bound buffer ranges start at a multiple of this many bytes (and of the device's
 /// minStorageBufferOffsetAlignment, which is at most 256 on the devices we know).
 inline constexpr uint64_t kTensorAlignment = 16;

@@ -121,6 +121,16 @@ struct GraphBuilder {
         return planConvChain(device.planContext(executionFlags), chain);
     }
 
+    // The node's fusion as its plan sees it: the PReLU slopes owned (packed from the blob).
+    ConvolutionFusion fusionFor(const PlannedNode& pn) const {
+        ConvolutionFusion f = pn.fusion;
+        if (f.preluSlope) {
+            f.preluSlope = blobDesc(pn.node.inputs[3]);
+            f.preluSlope->flags = TensorFlagOwnedByPlugin;
+        }
+        return f;
+    }
+
     Status planNode(size_t i) {
         PlannedNode& pn = plan.nodes[i];
         if (!pn.convChain.empty()) {
@@ -153,10 +163,13 @@ struct GraphBuilder {
         size_t slots = ins.size() + operatorOutputs(desc).size();
         if (slots > kMaxTensorSlots) return invalidArgument(nodeLabel(i) + ": too many tensors for one descriptor set");
 
-        Result<Plan> p = pn.storeDepthToSpace
-                             ? planConvolution(device.planContext(executionFlags), std::get<ConvolutionDesc>(desc), *pn.storeDepthToSpace)
-                             : planOperator(device.planContext(executionFlags), desc);
+        Result<Plan> p = pn.fusion.any() ? planConvolution(device.planContext(executionFlags), std::get<ConvolutionDesc>(desc), fusionFor(pn))
+                                         : planOperator(device.planContext(executionFlags), desc);
         if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
+        if (const auto* conv = std::get_if<ConvolutionDesc>(&desc)) {
+            ConvolutionTuning t = convolutionTuning(device.planContext(executionFlags), *conv, fusionFor(pn));
+            if (t.candidates.size() > 1) plan.report.tuning.push_back({pn.label, t.key, t.candidates, t.chosen});
+        }
         pn.node.op = desc;
         return addNodeBuild(i, std::move(*p));
     }
@@ -235,7 +248,11 @@ struct GraphBuilder {
             uint32_t firstOutputSlot = !pn.chain.empty() ? kChainOutputSlot : !pn.convChain.empty() ? kConvChainOutputSlot : uint32_t(ins.size());
             for (size_t k = 0; k < pn.node.inputs.size(); ++k) {
                 bool owned = (k < ins.size() && ins[k] && ins[k]->ownedByPlugin()) || (!pn.convChain.empty() && k > 0);
-                if (pn.node.inputs[k] != kNoValue) targetValue(i, uint32_t(k), pn.node.inputs[k], owned);
+                // Fused convolution tensors (slopes, residual, concat part) sit after the output slot.
+                bool fusedTensor = pn.fusion.any() && k >= 3;
+                owned = owned || (fusedTensor && k == 3);
+                uint32_t slot = uint32_t(fusedTensor ? k + 1 : k);
+                if (pn.node.inputs[k] != kNoValue) targetValue(i, slot, pn.node.inputs[k], owned);
             }
             for (size_t k = 0; k < pn.node.outputs.size(); ++k) targetValue(i, firstOutputSlot + uint32_t(k), pn.node.outputs[k], false);
             if (nb.plan.temporaryBytes) temporaryTargets.push_back({nb.set, kTemporarySlot, nb.temporaryOffset, nb.plan.temporaryBytes});
@@ -270,6 +287,12 @@ std::function<bool(const ConvolutionDesc&)> channelsLastRule(const DeviceImpl& d
     if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelsLast)) return {};
     return [pc](const ConvolutionDesc& d) { return convolutionUsesTensorCores(pc, d); };
 }
+// Epilogue and input fusions where the convolution's kernel takes them (graph_fusion.cpp).
+std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const DeviceImpl& device, uint32_t flags) {
+    PlanContext pc = device.planContext(flags & 0xFFFFu);
+    if (!pc.cooperativeMatrix) return {};
+    return [pc](const ConvolutionDesc& d, const ConvolutionFusion& f) { return convolutionTakesFusion(pc, d, f); };
+}
 }  // namespace
 }  // namespace detail
 
@@ -282,7 +305,8 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
                                     .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes,
-                                    .channelsLastConv = channelsLastRule(*dev, flags)});
+                                    .channelsLastConv = channelsLastRule(*dev, flags),
+                                    .convFusion = fusionRule(*dev, flags)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 

@@ -471,7 +471,7 @@ bool rewriteTransposedConvolution(FusionState& s) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         PlannedNode& pn = s.nodes[i];
         const auto* d = std::get_if<ConvolutionDesc>(&pn.node.op);
-        if (!d || !d->transposed || d->groups != 1 || !pn.convChain.empty() || !pn.chain.empty() || pn.storeDepthToSpace) continue;
+        if (!d || !d->transposed || d->groups != 1 || !pn.convChain.empty() || !pn.chain.empty() || pn.fusion.any()) continue;
         const uint32_t st = d->strides[0];
         if (st < 2 || d->strides[1] != st || d->dilations[0] != 1 || d->dilations[1] != 1 || d->input.rank != 4) continue;
         const auto& in = pn.node.inputs;
@@ -568,7 +568,8 @@ bool foldDepthToSpaceIntoConvolution(FusionState& s) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         PlannedNode& conv = s.nodes[i];
         const auto* c = std::get_if<ConvolutionDesc>(&conv.node.op);
-        if (!c || !conv.convChain.empty() || !conv.chain.empty() || conv.storeDepthToSpace || conv.node.outputs.size() != 1) continue;
+        if (!c || !conv.convChain.empty() || !conv.chain.empty() || conv.node.outputs.size() != 1) continue;
+        if (conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput) continue;  // the store is taken
         ValueId mid = conv.node.outputs[0];
         int d = s.singleUse(mid) ? s.consumerOf(mid) : -1;
         // A plain depth-to-space node: a fused convolution chain ending in one also has it as its op.
@@ -576,10 +577,219 @@ bool foldDepthToSpaceIntoConvolution(FusionState& s) {
         const auto* d2s = plain ? std::get_if<DepthToSpaceDesc>(&s.nodes[d].node.op) : nullptr;
         if (!d2s || d2s->output.dataType != s.values[mid].desc.dataType) continue;
         s.log.push_back(conv.label + " + " + s.nodes[d].label + " -> depth-to-space in the convolution's store");
-        conv.storeDepthToSpace = *d2s;
+        conv.fusion.depthToSpace = *d2s;
         conv.node.outputs = s.nodes[d].node.outputs;
         conv.label += " + " + s.nodes[d].label;
         s.nodes.erase(s.nodes.begin() + d);
+        return true;
+    }
+    return false;
+}
+
+
+// The fused node's input k (slopes 3, residual 4, concat part 5; kernel.h ConvolutionFusion).
+void setFusedInput(PlannedNode& conv, size_t k, ValueId v) {
+    conv.node.inputs.resize(std::max<size_t>(conv.node.inputs.size(), 6), kNoValue);
+    conv.node.inputs[k] = v;
+}
+
+// A convolution whose output is read by one node only: that node's index, else -1.
+int soleConsumer(const FusionState& s, const PlannedNode& conv) {
+    if (conv.node.outputs.size() != 1) return -1;
+    ValueId out = conv.node.outputs[0];
+    return s.singleUse(out) ? s.consumerOf(out) : -1;
+}
+
+bool plainConvolution(const PlannedNode& pn) { return pn.convChain.empty() && pn.chain.empty() && std::holds_alternative<ConvolutionDesc>(pn.node.op); }
+
+// The tensor a convolution's output becomes after its fused store (depth-to-space / pool).
+const TensorDesc& storedDesc(const PlannedNode& pn) {
+    const ConvolutionFusion& f = pn.fusion;
+    return f.pooledOutput ? *f.pooledOutput : f.depthToSpace ? f.depthToSpace->output : std::get<ConvolutionDesc>(pn.node.op).output;
+}
+
+// conv -> PReLU with constant per-channel slopes: the slopes go into the convolution's epilogue.
+bool foldPRelu(FusionState& s, const GraphPlanOptions& o) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        if (!plainConvolution(conv) || conv.fusion.any()) continue;
+        int c = soleConsumer(s, conv);
+        const auto* e = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!e || !s.nodes[c].chain.empty() || e->op != ElementWiseOp::PRelu || e->inputScaleBias || e->activation.type != ActivationType::None)
+            continue;
+        const auto& in = s.nodes[c].node.inputs;
+        const GraphValue* slope = in.size() > 1 && in[0] == conv.node.outputs[0] ? s.constant(in[1]) : nullptr;
+        const auto& d = std::get<ConvolutionDesc>(conv.node.op);
+        if (!slope || e->output.dataType != d.output.dataType || slope->constantData.size() != d.output.sizes[1]) continue;
+        ConvolutionFusion f;
+        f.preluSlope = slope->desc;
+        f.preluSlope->hasStrides = false;
+        ConvolutionDesc fused = d;
+        fused.output = e->output;
+        if (!o.convFusion(fused, f)) continue;
+        s.log.push_back(conv.label + " + " + s.nodes[c].label + " -> PReLU in the convolution's epilogue");
+        conv.fusion = f;
+        setFusedInput(conv, 3, in[1]);
+        conv.node.op = fused;
+        conv.node.outputs = s.nodes[c].node.outputs;
+        conv.label += " + " + s.nodes[c].label;
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// A nearest resize by an integer factor whose output pixel (y, x) is input pixel (y / s, x / s):
+// the factor, else 0.
+uint32_t nearestFactor(const ResampleDesc& r) {
+    if (r.mode != ResampleMode::Nearest || r.input.rank != 4) return 0;
+    const uint32_t h = r.input.sizes[2], w = r.input.sizes[3];
+    if (h == 0 || w == 0 || r.output.sizes[2] % h || r.output.sizes[3] % w || r.output.sizes[2] / h != r.output.sizes[3] / w) return 0;
+    bool floorMap = r.transform == CoordinateTransform::HalfPixel || r.transform == CoordinateTransform::PytorchHalfPixel ||
+                    (r.transform == CoordinateTransform::Asymmetric && r.rounding == NearestRounding::Floor);
+    return floorMap ? r.output.sizes[2] / h : 0;
+}
+
+int producerOf(const FusionState& s, ValueId v) {
+    for (size_t i = 0; i < s.nodes.size(); ++i)
+        if (std::count(s.nodes[i].node.outputs.begin(), s.nodes[i].node.outputs.end(), v)) return int(i);
+    return -1;
+}
+
+// conv [+ its fused store] -> add of another tensor of the stored shape, or of a nearest x s
+// upsampling of one (read only by the add): the add moves into the epilogue (the upsampling into
+// its residual read). The fused node takes the add's place: the residual may be computed after
+// the convolution, and everything the convolution reads is ready earlier still.
+bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        if (!plainConvolution(conv) || conv.fusion.residual || conv.fusion.pooledOutput) continue;
+        int c = soleConsumer(s, conv);
+        const auto* add = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!add || !s.nodes[c].chain.empty() || add->op != ElementWiseOp::Add || add->inputScaleBias || add->activation.type != ActivationType::None)
+            continue;
+        const auto& in = s.nodes[c].node.inputs;
+        ValueId out = conv.node.outputs[0];
+        if (in.size() < 2 || (in[0] == out) == (in[1] == out)) continue;
+        ValueId other = in[0] == out ? in[1] : in[0];
+        const TensorDesc& otherDesc = in[0] == out ? *add->b : add->a;
+        const TensorDesc& stored = storedDesc(conv);
+        if (!(add->output == stored) && !(add->output.dataType == stored.dataType && add->output.rank == 4 && stored.rank == 4 &&
+                                           std::equal(stored.sizes.begin(), stored.sizes.begin() + 4, add->output.sizes.begin())))
+            continue;
+        if (s.values[other].kind == GraphValue::Kind::Constant) continue;  // a bias, not a tensor (foldBiasAdd's case)
+        ConvolutionFusion f = conv.fusion;
+        ValueId residual = other;
+        int resize = -1;
+        f.residual = otherDesc;
+        f.residualScale = 1;
+        if (int p = producerOf(s, other); p >= 0 && s.singleUse(other) && s.nodes[p].chain.empty()) {
+            if (const auto* r = std::get_if<ResampleDesc>(&s.nodes[p].node.op); r && nearestFactor(*r) > 1) {
+                resize = p;
+                residual = s.nodes[p].node.inputs[0];
+                f.residual = r->input;
+                f.residualScale = nearestFactor(*r);
+            }
+        }
+        bool sameSizes = true;
+        for (uint32_t k = 0; k < 4; ++k) sameSizes &= otherDesc.sizes[k] == stored.sizes[k];
+        if (!sameSizes) continue;  // a broadcast add
+        ConvolutionDesc d = std::get<ConvolutionDesc>(conv.node.op);
+        if (!f.depthToSpace && !f.pooledOutput) d.output = add->output;
+        if (f.depthToSpace) f.depthToSpace->output = add->output;
+        if (!o.convFusion(d, f)) continue;
+        PlannedNode fused = conv;
+        fused.node.op = d;
+        fused.fusion = f;
+        setFusedInput(fused, 4, residual);
+        fused.node.outputs = s.nodes[c].node.outputs;
+        fused.label += " + " + s.nodes[c].label;
+        s.log.push_back(fused.label + " -> residual add in the convolution's epilogue" +
+                        (resize >= 0 ? " (nearest x" + std::to_string(f.residualScale) + " '" + s.nodes[resize].label + "' in its read)" : ""));
+        s.nodes[c] = std::move(fused);
+        std::vector<size_t> gone{i};
+        if (resize >= 0) gone.push_back(size_t(resize));
+        std::sort(gone.begin(), gone.end(), std::greater<>());
+        for (size_t g : gone) s.nodes.erase(s.nodes.begin() + g);
+        return true;
+    }
+    return false;
+}
+
+// conv -> 2x2 stride-2 max pool (no padding): the epilogue stores the pooled tensor only.
+bool foldMaxPool(FusionState& s, const GraphPlanOptions& o) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        if (!plainConvolution(conv) || conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput) continue;
+        int c = soleConsumer(s, conv);
+        const auto* pool = c >= 0 ? std::get_if<PoolingDesc>(&s.nodes[c].node.op) : nullptr;
+        if (!pool || pool->type != PoolingType::Max || pool->global || pool->window != std::array<uint32_t, 2>{2, 2} ||
+            pool->strides != std::array<uint32_t, 2>{2, 2} || pool->dilations != std::array<uint32_t, 2>{1, 1} ||
+            pool->padBegin != std::array<uint32_t, 2>{0, 0} || pool->padEnd != std::array<uint32_t, 2>{0, 0} ||
+            s.nodes[c].node.outputs.size() != 1)
+            continue;
+        const auto& d = std::get<ConvolutionDesc>(conv.node.op);
+        if (pool->output.dataType != d.output.dataType) continue;
+        ConvolutionFusion f = conv.fusion;
+        f.pooledOutput = pool->output;
+        if (!o.convFusion(d, f)) continue;
+        s.log.push_back(conv.label + " + " + s.nodes[c].label + " -> 2x2 max pool in the convolution's store");
+        conv.fusion = f;
+        conv.node.outputs = s.nodes[c].node.outputs;
+        conv.label += " + " + s.nodes[c].label;
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv reading concat(nearest x s upsampling of a, b) along channels, or a nearest upsampling
+// alone, each read by nothing else: the convolution's loads read a at (y / s, x / s) and b
+// directly, and the concat and resize disappear (U-Net decoders).
+bool foldConcatUpsample(FusionState& s, const GraphPlanOptions& o) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        if (!plainConvolution(conv) || conv.fusion.source) continue;
+        ValueId x = conv.node.inputs[0];
+        int p = s.singleUse(x) ? producerOf(s, x) : -1;
+        if (p < 0 || !s.nodes[p].chain.empty() || s.nodes[p].node.outputs.size() != 1) continue;
+        ConvolutionFusion f = conv.fusion;
+        std::vector<size_t> gone;
+        ValueId first = kNoValue, second = kNoValue;
+        if (const auto* cat = std::get_if<ConcatDesc>(&s.nodes[p].node.op)) {
+            if (cat->axis != 1 || cat->inputs.size() != 2 || s.nodes[p].node.inputs.size() != 2) continue;
+            first = s.nodes[p].node.inputs[0], second = s.nodes[p].node.inputs[1];
+            if (first == second || s.values[first].kind == GraphValue::Kind::Constant || s.values[second].kind == GraphValue::Kind::Constant) continue;
+            f.source = cat->inputs[0];
+            f.concat = cat->inputs[1];
+            gone.push_back(size_t(p));
+            int r = s.singleUse(first) ? producerOf(s, first) : -1;
+            const auto* up = r >= 0 && s.nodes[r].chain.empty() ? std::get_if<ResampleDesc>(&s.nodes[r].node.op) : nullptr;
+            if (up && nearestFactor(*up) > 1) {
+                f.source = up->input;
+                f.sourceScale = nearestFactor(*up);
+                first = s.nodes[r].node.inputs[0];
+                gone.push_back(size_t(r));
+            }
+        } else if (const auto* up = std::get_if<ResampleDesc>(&s.nodes[p].node.op); up && nearestFactor(*up) > 1) {
+            first = s.nodes[p].node.inputs[0];
+            f.source = up->input;
+            f.sourceScale = nearestFactor(*up);
+            gone.push_back(size_t(p));
+        } else {
+            continue;
+        }
+        const auto& d = std::get<ConvolutionDesc>(conv.node.op);
+        if (!o.convFusion(d, f)) continue;
+        std::string what;
+        for (size_t g : gone) what += " + " + s.nodes[g].label;
+        s.log.push_back(conv.label + what + " -> read by the convolution's loads" +
+                        (f.sourceScale > 1 ? " (nearest x" + std::to_string(f.sourceScale) + ")" : ""));
+        conv.fusion = f;
+        conv.node.inputs[0] = first;
+        if (second != kNoValue) setFusedInput(conv, 5, second);
+        std::sort(gone.begin(), gone.end(), std::greater<>());
+        for (size_t g : gone) s.nodes.erase(s.nodes.begin() + g);  // all before i: conv moves down
         return true;
     }
     return false;
@@ -593,6 +803,9 @@ void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     while (rewriteTransposedConvolution(s)) {}
     if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes, options.forceConvChains)) {}
     while (foldDepthToSpaceIntoConvolution(s)) {}
+    if (options.convFusion)
+        while (foldPRelu(s, options) || foldDepthToSpaceIntoConvolution(s) || foldResidual(s, options) || foldMaxPool(s, options) ||
+               foldConcatUpsample(s, options)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);

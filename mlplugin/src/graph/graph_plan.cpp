@@ -205,9 +205,10 @@ void placeBarriers(GraphPlan& plan) {
     plan.report.barriers = barriers;
 }
 
-// Stores fp16 intermediates that one plain convolution writes and only plain convolutions read
-// (as their input) channels-last, when `onTensorCores` says all of them run on the tensor-core
-// kernel with that layout: it then moves 8 channels per 16-byte access at both ends (the portable
+// Stores fp16 intermediates that one plain convolution writes (possibly through a fused max pool)
+// and only convolutions read (as their input, input source, concat part or residual)
+// channels-last, when `onTensorCores` says all of them run on a tensor-core kernel with that
+// layout (convolutions with fusions past the depth-to-space always do): it then moves 8 channels per 16-byte access at both ends (the portable
 // kernels would store NHWC one strided element at a time: ESPCN's first layer, on the tiled
 // kernel, made the network 0.9 ms slower on the H100). Every kernel takes strided tensors, so
 // this changes speed only. Graph inputs and outputs, views and concat bases keep their layouts.
@@ -223,6 +224,22 @@ void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const Convolut
         PlannedNode& pn = plan.nodes[i];
         return pn.chain.empty() && pn.convChain.empty() ? std::get_if<ConvolutionDesc>(&pn.node.op) : nullptr;
     };
+    // A convolution with a fusion past the depth-to-space runs on the implicit GEMM whatever the
+    // layouts (graph_fusion.cpp asked); the others must still qualify with the new layout.
+    auto fusedKernel = [&](size_t i) {
+        const ConvolutionFusion& f = plan.nodes[i].fusion;
+        return f.preluSlope || f.residual || f.needsImplicitGemm();
+    };
+    // The desc through which node i sees its input k (a tensor read by a convolution), or null.
+    auto readDesc = [&](size_t i, size_t k) -> TensorDesc* {
+        ConvolutionDesc* c = plainConv(i);
+        ConvolutionFusion& f = plan.nodes[i].fusion;
+        if (!c) return nullptr;
+        if (k == 0) return f.source ? &*f.source : &c->input;
+        if (k == 4 && f.residual) return &*f.residual;
+        if (k == 5 && f.concat) return &*f.concat;
+        return nullptr;
+    };
     std::vector<bool> viewBase(plan.values.size(), false);
     for (const ValueView& view : plan.views)
         if (view.base != kNoValue) viewBase[view.base] = true;
@@ -234,25 +251,30 @@ void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const Convolut
         if (boundary[v] || viewBase[v] || plan.views[v].base != kNoValue || producer[v] < 0 || readers[v].empty()) continue;
         if (plan.values[v].kind != GraphValue::Kind::Intermediate || d.dataType != DataType::Float16 || d.rank != 4 || d.sizes[1] % 8)
             continue;
-        ConvolutionDesc* writer = plainConv(size_t(producer[v]));
-        const PlannedNode& writerNode = plan.nodes[size_t(producer[v])];
-        bool ok = writer && !writer->transposed && writerNode.node.outputs.size() == 1 && !writerNode.storeDepthToSpace;
-        for (auto [i, k] : readers[v]) ok = ok && k == 0 && plainConv(i);
+        const size_t w = size_t(producer[v]);
+        ConvolutionDesc* writer = plainConv(w);
+        const PlannedNode& writerNode = plan.nodes[w];
+        bool ok = writer && !writer->transposed && writerNode.node.outputs.size() == 1 && !writerNode.fusion.depthToSpace;
+        for (auto [i, k] : readers[v]) ok = ok && readDesc(i, k);
         if (!ok) continue;
-        const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
-        TensorDesc nhwc = TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
-        ConvolutionDesc writes = *writer;
-        writes.output = nhwc;
-        ok = onTensorCores(writes);
+        const uint32_t c = d.sizes[1], h = d.sizes[2], wd = d.sizes[3];
+        TensorDesc nhwc = TensorDesc::strided(d.dataType, {d.sizes[0], c, h, wd}, {h * wd * c, 1, wd * c, c}, d.flags);
+        TensorDesc& written = writerNode.fusion.pooledOutput ? *plan.nodes[w].fusion.pooledOutput : writer->output;
+        if (!fusedKernel(w)) {
+            ConvolutionDesc writes = *writer;
+            writes.output = nhwc;
+            ok = onTensorCores(writes);
+        }
         for (auto [i, k] : readers[v]) {
+            if (fusedKernel(i)) continue;
             ConvolutionDesc reads = *plainConv(i);
             reads.input = nhwc;
             ok = ok && onTensorCores(reads);
         }
         if (!ok) continue;
         d = nhwc;
-        writer->output = nhwc;
-        for (auto [i, k] : readers[v]) plainConv(i)->input = nhwc;
+        written = nhwc;
+        for (auto [i, k] : readers[v]) *readDesc(i, k) = nhwc;
         ++plan.report.channelsLastValues;
     }
 }

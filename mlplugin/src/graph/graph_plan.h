@@ -3,6 +3,7 @@
 // culls its nodes, runs the fusion and folding passes, places intermediates in the temporary
 // resource with lifetime-based aliasing and decides where barriers go. The GPU half
 // (graph_compile.cpp) turns the result into pipelines and descriptor sets.
+#include "kernel.h"
 #include "mlplugin/graph.h"
 
 #include <cstdint>
@@ -27,9 +28,13 @@ struct PlannedNode {
     // node.inputs are then the chain's input and each layer's filter and bias (kNoValue for
     // none), and node.op is the last convolution or the depth-to-space folded into its store.
     std::vector<ConvolutionDesc> convChain;
-    // A depth-to-space folded into the store of this convolution (node.op): node.outputs are then
-    // the depth-to-space's.
-    std::optional<DepthToSpaceDesc> storeDepthToSpace;
+    // What the convolution of node.op does besides convolving (kernel.h ConvolutionFusion): a
+    // depth-to-space folded into its store (node.outputs are then the depth-to-space's), PReLU
+    // slopes, a residual, a concatenated / upsampled input, a max pool in the store. The fused
+    // tensors are node.inputs[3] (slopes), [4] (residual), [5] (the concat's second part), each
+    // kNoValue when absent, bound at slot index + 1 (kConvSlopeSlot...); with `source`,
+    // node.inputs[0] is the source.
+    ConvolutionFusion fusion;
 };
 
 // Where a value lives at execution time.
@@ -65,6 +70,9 @@ struct GraphPlanOptions {
     // fp16 conv -> conv intermediates stored NHWC where this says the writer and every reader
     // run on the tensor-core kernel with that layout (empty: never).
     std::function<bool(const ConvolutionDesc&)> channelsLastConv;
+    // Whether a convolution can take a fusion (kernel.h convolutionTakesFusion): PReLU slopes, a
+    // residual add, a max pool in the store, a concatenated / upsampled input (empty: none of them).
+    std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> convFusion;
 };
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);

@@ -55,6 +55,7 @@ bool setOperatorInputs(OperatorDesc& op, const std::vector<const TensorDesc*>& d
         if constexpr (std::is_same_v<T, ElementWiseDesc>) return d.size() <= 2 && req(0, o.a) && optional(1, o.b);
         else if constexpr (std::is_same_v<T, ConvolutionDesc>) return d.size() <= 3 && req(0, o.input) && req(1, o.filter) && optional(2, o.bias);
         else if constexpr (std::is_same_v<T, GemmDesc>) return d.size() <= 3 && req(0, o.a) && req(1, o.b) && optional(2, o.c);
+        else if constexpr (std::is_same_v<T, GridSampleDesc>) return d.size() == 2 && req(0, o.input) && req(1, o.grid);
         else if constexpr (std::is_same_v<T, ConcatDesc>) {
             o.inputs.clear();
             for (const TensorDesc* t : d) { if (!t) return false; o.inputs.push_back(*t); }
@@ -136,6 +137,10 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 auto scaled = [](uint32_t in, float scale) { return uint32_t(std::floor(in * double(scale) + 1e-4)); };
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], scaled(o.input.sizes[2], o.scales[0]),
                                                scaled(o.input.sizes[3], o.scales[1])});
+            } else if constexpr (std::is_same_v<T, GridSampleDesc>) {
+                if (o.input.rank != 4 || o.grid.rank != 4)
+                    return invalidArgument(label + ": input must be 4-D (NCHW) and grid 4-D ([N, outH, outW, 2])");
+                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], o.grid.sizes[1], o.grid.sizes[2]});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
                 uint32_t b = o.blockSize;
                 if (o.input.rank != 4 || b == 0) return invalidArgument(label + ": input must be 4-D and blockSize > 0");

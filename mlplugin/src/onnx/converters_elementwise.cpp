@@ -289,13 +289,15 @@ void registerElementwiseConverters(std::unordered_map<std::string, Converter>& t
         if (!g) return g.error();
         return l.emit(ElementWiseDesc{.op = ElementWiseOp::Activation, .activation = softplus(1.0f)}, {*g});
     };
+    // Gelu (opset 20): erf form, or the tanh approximation.
     t["Gelu"] = [](Loader& l, const onnx::NodeProto&) -> Status {
+        MLP_TRY(l.onlyAttributes({"approximate"}));
         auto approx = l.stringAttr("approximate", "none");
         if (!approx) return approx.error();
-        if (*approx != "none") return l.unsupportedHere("attribute 'approximate' = '" + *approx + "' is not supported (only 'none')");
+        if (*approx != "none" && *approx != "tanh") return l.invalid("attribute 'approximate' = '" + *approx + "' is not one of none, tanh");
         auto g = l.graphInput(0);
         if (!g) return g.error();
-        return l.emit(ElementWiseDesc{.op = ElementWiseOp::Activation, .activation = gelu()}, {*g});
+        return l.emit(ElementWiseDesc{.op = ElementWiseOp::Activation, .activation = *approx == "tanh" ? geluTanh() : gelu()}, {*g});
     };
     t["PRelu"] = [](Loader& l, const onnx::NodeProto&) -> Status {
         MLP_TRY(l.onlyAttributes({}));

@@ -1,7 +1,7 @@
 // Data-movement operators: Slice, Gather, Concat, Split, Pad, Transpose, Expand, Tile. Host
 // inputs are evaluated at load time where shape subgraphs need it (Slice, Gather, Concat,
-// Transpose); runtime tensors become plugin operators (Expand and Tile: an Identity that
-// broadcasts).
+// Transpose); runtime tensors become plugin operators (Expand and Tile: Identity copies whose
+// input broadcasts).
 #include "onnx/loader.h"
 
 #include <algorithm>
@@ -220,19 +220,35 @@ Status convertConcat(Loader& l) {
     return l.emit(ConcatDesc{.axis = *axis}, in);
 }
 
+// Split: sizes from the `split` attribute (before 13) or input (from 13); else `num_outputs`
+// (from 18: parts of ceil(dim / n), the last one smaller); else equal parts, one per output.
 Status convertSplit(Loader& l) {
-    MLP_TRY(l.onlyAttributes(l.opset() < 13 ? std::initializer_list<const char*>{"axis", "split"} : std::initializer_list<const char*>{"axis"}));
+    if (l.opset() < 13) MLP_TRY(l.onlyAttributes({"axis", "split"}));
+    else if (l.opset() < 18) MLP_TRY(l.onlyAttributes({"axis"}));
+    else MLP_TRY(l.onlyAttributes({"axis", "num_outputs"}));
     auto x = l.graphInput(0);
     if (!x) return x.error();
     auto a = l.intAttr("axis", 0);
     if (!a) return a.error();
-    auto axis = l.axis(*a, x->view.rank, "axis");
+    auto axis = l.axis(*a, x->view.rank, "attribute 'axis'");
     if (!axis) return axis.error();
     auto split = axesAttrOrInput(l, 13, "split");
     if (!split) return split.error();
+    auto numOutputs = l.intAttr("num_outputs", 0);
+    if (!numOutputs) return numOutputs.error();
     size_t outputs = size_t(l.node().output_size());
     uint32_t dim = x->view.sizes[*axis];
     std::vector<int64_t> parts = *split;
+    if (!parts.empty() && *numOutputs) return l.invalid("input 'split' and attribute 'num_outputs' are both given");
+    if (parts.empty() && *numOutputs) {
+        if (*numOutputs < 1 || uint64_t(*numOutputs) != outputs)
+            return l.invalid("attribute 'num_outputs' is " + std::to_string(*numOutputs) + " but the node has " + std::to_string(outputs) + " outputs");
+        int64_t chunk = (int64_t(dim) + *numOutputs - 1) / *numOutputs;
+        for (int64_t left = dim; left > 0; left -= chunk) parts.push_back(std::min(chunk, left));
+        if (parts.size() != outputs)
+            return l.unsupportedHere("splitting dim " + std::to_string(dim) + " into " + std::to_string(outputs) + " parts of " +
+                                     std::to_string(chunk) + " leaves empty outputs");
+    }
     if (parts.empty()) {
         if (outputs == 0 || dim % outputs) return l.invalid("dim " + std::to_string(dim) + " does not split evenly into " + std::to_string(outputs));
         parts.assign(outputs, dim / int64_t(outputs));
@@ -241,23 +257,25 @@ Status convertSplit(Loader& l) {
     int64_t total = 0;
     SplitDesc s{.axis = *axis};
     for (int64_t p : parts) {
-        if (p <= 0) return l.unsupportedHere("empty split outputs are not supported");
-        if (p > int64_t(dim)) return l.invalid("split size " + std::to_string(p) + " exceeds the dim " + std::to_string(dim));
+        if (p == 0) return l.unsupportedHere("empty split outputs are not supported (split " + dimsString(parts) + ")");
+        if (p < 0 || p > int64_t(dim)) return l.invalid("split size " + std::to_string(p) + " is out of range for dim " + std::to_string(dim));
         total += p;
         TensorDesc d = x->view;
         d.sizes[*axis] = uint32_t(p);
         s.outputs.push_back(packedDesc(d.dataType, sizesOf(d)));
     }
-    if (total != dim) return l.invalid("split sizes add up to " + std::to_string(total) + ", the dim is " + std::to_string(dim));
+    if (total != dim) return l.invalid("split sizes " + dimsString(parts) + " add up to " + std::to_string(total) + ", the dim is " + std::to_string(dim));
     auto outs = l.addNode(s, {*x});
     if (!outs) return outs.error();
     for (size_t i = 0; i < outs->size(); ++i) l.setGraphOutput(i, (*outs)[i]);
     return {};
 }
 
+// Pad: pads (and the constant) are attributes before 11, inputs from 11; from 18 an optional
+// `axes` input says which dims the pads are for. Negative pads crop (constant mode only:
+// cropping and reflecting/repeating do not commute).
 Status convertPad(Loader& l) {
     std::vector<int64_t> pads;
-    std::string mode;
     float value = 0;
     if (l.opset() < 11) {
         MLP_TRY(l.onlyAttributes({"pads", "mode", "value"}));
@@ -275,8 +293,8 @@ Status convertPad(Loader& l) {
         if (l.hasInput(2)) {
             auto v = l.hostInput(2, "constant_value");
             if (!v) return v.error();
-            if (v->data.size() != 1) return l.invalid("constant_value must be a scalar");
-            value = float(v->data[0]);
+            if (v->data.size() > 1) return l.invalid("input 2 (constant_value) must be a scalar, has " + std::to_string(v->data.size()) + " values");
+            if (!v->data.empty()) value = float(v->data[0]);
         }
     }
     auto m = l.stringAttr("mode", "constant");
@@ -287,16 +305,67 @@ Status convertPad(Loader& l) {
     if (*m == "constant") p.mode = PadMode::Constant;
     else if (*m == "edge") p.mode = PadMode::Edge;
     else if (*m == "reflect") p.mode = PadMode::Reflect;
-    else return l.unsupportedHere("mode '" + *m + "' is not supported");
-    uint32_t rank = x->view.rank;
-    if (pads.size() != 2 * rank) return l.invalid("pads has " + std::to_string(pads.size()) + " values for rank " + std::to_string(rank));
-    for (uint32_t i = 0; i < rank; ++i) {
-        if (pads[i] < 0 || pads[rank + i] < 0) return l.unsupportedHere("negative pads (cropping) are not supported");
-        if (pads[i] > 65535 || pads[rank + i] > 65535) return l.invalid("pad is too large");
-        p.padBegin[i] = uint32_t(pads[i]);
-        p.padEnd[i] = uint32_t(pads[rank + i]);
+    else if (*m == "wrap" && l.opset() >= 19) p.mode = PadMode::Wrap;
+    else return l.invalid("attribute 'mode' = '" + *m + "' is not valid at opset " + std::to_string(l.opset()));
+    const uint32_t rank = x->view.rank;
+    std::vector<int64_t> axes;
+    if (l.opset() >= 18 && l.hasInput(3)) {
+        auto a = l.hostInput(3, "axes");
+        if (!a) return a.error();
+        axes = toInts(*a);
+    } else {
+        for (uint32_t i = 0; i < rank; ++i) axes.push_back(i);
     }
-    return l.emit(p, {*x});
+    if (pads.size() != 2 * axes.size())
+        return l.invalid("pads " + dimsString(pads) + " has " + std::to_string(pads.size()) + " values for " + std::to_string(axes.size()) +
+                         " axes (2 per axis)");
+    std::vector<int64_t> begin(rank, 0), end(rank, 0);
+    std::vector<bool> seen(rank, false);
+    for (size_t k = 0; k < axes.size(); ++k) {
+        auto ax = l.axis(axes[k], rank, "axes entry");
+        if (!ax) return ax.error();
+        if (seen[*ax]) return l.invalid("axes lists axis " + std::to_string(axes[k]) + " twice");
+        seen[*ax] = true;
+        begin[*ax] = pads[k];
+        end[*ax] = pads[axes.size() + k];
+    }
+    // Negative pads: a Slice first.
+    bool crop = false;
+    std::vector<SliceRange> ranges(rank);
+    std::vector<int64_t> cropped = dimsOf(x->view);
+    for (uint32_t i = 0; i < rank; ++i) {
+        int64_t dim = x->view.sizes[i];
+        if (begin[i] < -dim || end[i] < -dim || begin[i] + end[i] <= -dim)
+            return l.invalid("pads " + dimsString(pads) + " crop all of dim " + std::to_string(i) + " (size " + std::to_string(dim) + ")");
+        int64_t cutBegin = std::max<int64_t>(-begin[i], 0), cutEnd = std::max<int64_t>(-end[i], 0);
+        ranges[i] = {cutBegin, 1, dim - cutBegin - cutEnd};
+        cropped[i] = dim - cutBegin - cutEnd;
+        crop = crop || cutBegin || cutEnd;
+        begin[i] = std::max<int64_t>(begin[i], 0);
+        end[i] = std::max<int64_t>(end[i], 0);
+        if (begin[i] > 65535 || end[i] > 65535) return l.invalid("pads " + dimsString(pads) + ": a pad above 65535 is not supported");
+        p.padBegin[i] = uint32_t(begin[i]);
+        p.padEnd[i] = uint32_t(end[i]);
+    }
+    GraphView source = *x;
+    if (crop) {
+        if (p.mode != PadMode::Constant) return l.unsupportedHere("negative pads (cropping) with mode '" + *m + "' are not supported (constant only)");
+        SliceDesc s;
+        for (uint32_t i = 0; i < rank; ++i) s.offsets[i] = uint32_t(ranges[i].start);
+        auto sizes = toSizes(cropped, l.where() + " cropped input");
+        if (!sizes) return sizes.error();
+        s.output = packedDesc(x->view.dataType, *sizes);
+        auto outs = l.addNode(s, {*x});
+        if (!outs) return outs.error();
+        source = outs->at(0);
+        bool anyPad = false;
+        for (uint32_t i = 0; i < rank; ++i) anyPad = anyPad || p.padBegin[i] || p.padEnd[i];
+        if (!anyPad) {
+            l.setGraphOutput(0, source);
+            return {};
+        }
+    }
+    return l.emit(p, {source});
 }
 
 // Transposes a host tensor (shape arithmetic: PyTorch builds Pad's pads this way).
@@ -355,30 +424,23 @@ Status convertTranspose(Loader& l) {
     return l.emit(t, {*x});
 }
 
-// Expand and Tile of runtime tensors: an Identity whose input broadcasts (size-1 dims repeat)
-// into the larger output.
-Status convertBroadcastCopy(Loader& l, bool tile) {
+// Expand of a runtime tensor: an Identity whose input broadcasts (size-1 dims repeat) into the
+// larger output.
+Status convertExpand(Loader& l) {
     MLP_TRY(l.onlyAttributes({}));
     auto x = l.graphInput(0);
     if (!x) return x.error();
-    auto arg = l.hostInput(1, tile ? "repeats" : "shape");
+    auto arg = l.hostInput(1, "shape");
     if (!arg) return arg.error();
     std::vector<int64_t> in = dimsOf(x->view), want = toInts(*arg), out;
-    if (tile) {
-        if (want.size() != in.size()) return l.invalid("repeats has " + std::to_string(want.size()) + " entries for rank " + std::to_string(in.size()));
-        for (size_t i = 0; i < in.size(); ++i) {
-            if (want[i] < 1) return l.invalid("repeat " + std::to_string(want[i]) + " is not positive");
-            if (want[i] != 1 && in[i] != 1) return l.unsupportedHere("Tile of a dim of size " + std::to_string(in[i]) + " > 1 is not supported");
-            out.push_back(in[i] * want[i]);
-        }
-    } else {
-        size_t rank = std::max(in.size(), want.size());
-        for (size_t i = 0; i < rank; ++i) {
-            int64_t a = i < rank - in.size() ? 1 : in[i - (rank - in.size())];
-            int64_t b = i < rank - want.size() ? 1 : want[i - (rank - want.size())];
-            if (a != b && a != 1 && b != 1) return l.invalid("shape does not broadcast with the input");
-            out.push_back(std::max(a, b));
-        }
+    size_t rank = std::max(in.size(), want.size());
+    for (size_t i = 0; i < rank; ++i) {
+        int64_t a = i < rank - in.size() ? 1 : in[i - (rank - in.size())];
+        int64_t b = i < rank - want.size() ? 1 : want[i - (rank - want.size())];
+        if (a != b && a != 1 && b != 1)
+            return l.invalid("shape " + dimsString(want) + " does not broadcast with the input " + x->view.toString() + " (dim " +
+                             std::to_string(i) + ")");
+        out.push_back(std::max(a, b));
     }
     auto sizes = toSizes(out, l.where() + " output");
     if (!sizes) return sizes.error();
@@ -387,6 +449,101 @@ Status convertBroadcastCopy(Loader& l, bool tile) {
         return {};
     }
     return l.emit(ElementWiseDesc{.op = ElementWiseOp::Identity, .output = packedDesc(x->view.dataType, *sizes)}, {*x});
+}
+
+// One dim of a tiling pass: `in` elements read, `out` written (out == in: copied; in == 1:
+// broadcast, out = repeats).
+struct TileDim {
+    uint32_t in, out;
+};
+
+// The broadcast shape of one tiling pass over `dims` tiling the dims in `tiled`: a dim of size
+// d > 1 tiled r times becomes [r (broadcast), d]; a size-1 dim just [r]. Neighbours of the same
+// kind merge (the view is packed), so the pass needs as few dims as possible.
+std::vector<TileDim> tilePass(const std::vector<int64_t>& dims, const std::vector<int64_t>& repeats, const std::vector<bool>& tiled) {
+    std::vector<TileDim> pass;
+    auto add = [&](TileDim t) {
+        if (t.in == 1 && t.out == 1) return;
+        if (!pass.empty()) {
+            TileDim& b = pass.back();
+            bool copied = b.in == b.out && t.in == t.out, broadcast = b.in == 1 && t.in == 1;
+            if (copied || broadcast) {
+                b = {b.in * t.in, b.out * t.out};
+                return;
+            }
+        }
+        pass.push_back(t);
+    };
+    for (size_t i = 0; i < dims.size(); ++i) {
+        uint32_t d = uint32_t(dims[i]);
+        if (tiled[i]) add({1, uint32_t(repeats[i])});
+        add({d, d});
+    }
+    if (pass.empty()) pass.push_back({1, 1});
+    return pass;
+}
+
+// Tile of a runtime tensor: Identity copies whose input broadcasts into a repeat dim inserted
+// before each tiled dim ([d] tiled r times reads [1, d] into [r, d], then is viewed as [r * d]).
+// Tiled dims are taken greedily while a pass's broadcast shape fits in kMaxTensorRank dims
+// (one pass for tensors up to rank 4, more only for high-rank tensors tiled along many dims).
+Status convertTile(Loader& l) {
+    MLP_TRY(l.onlyAttributes({}));
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    auto arg = l.hostInput(1, "repeats");
+    if (!arg) return arg.error();
+    std::vector<int64_t> dims = dimsOf(x->view), repeats = toInts(*arg);
+    if (arg->dims.size() != 1 || repeats.size() != dims.size())
+        return l.invalid("repeats " + dimsString(repeats) + " must be 1-D with one entry per input dim (input " + x->view.toString() + ")");
+    std::vector<int64_t> outDims;
+    for (size_t i = 0; i < dims.size(); ++i) {
+        if (repeats[i] < 1)
+            return repeats[i] == 0 ? l.unsupportedHere("repeats " + dimsString(repeats) + " makes an empty output (entry " + std::to_string(i) + " is 0)")
+                                   : l.invalid("repeats entry " + std::to_string(i) + " is " + std::to_string(repeats[i]) + " (must be >= 0)");
+        outDims.push_back(dims[i] * std::min<int64_t>(repeats[i], int64_t(kMaxOnnxTensorElements) + 1));
+    }
+    auto outSizes = toSizes(outDims, l.where() + " output");
+    if (!outSizes) return outSizes.error();
+    GraphView current = *x;
+    std::vector<bool> pending(dims.size());
+    for (size_t i = 0; i < dims.size(); ++i) pending[i] = repeats[i] > 1;
+    if (std::find(pending.begin(), pending.end(), true) == pending.end()) {
+        l.setGraphOutput(0, current);
+        return {};
+    }
+    while (std::find(pending.begin(), pending.end(), true) != pending.end()) {
+        std::vector<bool> take(dims.size(), false);
+        for (size_t i = 0; i < dims.size(); ++i) {
+            if (!pending[i]) continue;
+            take[i] = true;
+            if (tilePass(dims, repeats, take).size() > kMaxTensorRank) {
+                take[i] = false;  // the first tiled dim always fits: at most 4 dims with its neighbours
+                break;
+            }
+        }
+        std::vector<TileDim> pass = tilePass(dims, repeats, take);
+        std::vector<uint32_t> inView, outView;
+        for (const TileDim& t : pass) {
+            inView.push_back(t.in);
+            outView.push_back(t.out);
+        }
+        auto source = reshapeView(l, current, inView);
+        if (!source) return source.error();
+        auto outs = l.addNode(ElementWiseDesc{.op = ElementWiseOp::Identity, .output = packedDesc(current.view.dataType, outView)}, {*source});
+        if (!outs) return outs.error();
+        for (size_t i = 0; i < dims.size(); ++i)
+            if (take[i]) {
+                dims[i] *= repeats[i];
+                pending[i] = false;
+            }
+        std::vector<uint32_t> newSizes(dims.begin(), dims.end());
+        auto tiledView = reshapeView(l, outs->at(0), newSizes);
+        if (!tiledView) return tiledView.error();
+        current = *tiledView;
+    }
+    l.setGraphOutput(0, current);
+    return {};
 }
 
 }  // namespace
@@ -398,8 +555,8 @@ void registerMovementConverters(std::unordered_map<std::string, Converter>& t) {
     t["Split"] = [](Loader& l, const onnx::NodeProto&) { return convertSplit(l); };
     t["Pad"] = [](Loader& l, const onnx::NodeProto&) { return convertPad(l); };
     t["Transpose"] = [](Loader& l, const onnx::NodeProto&) { return convertTranspose(l); };
-    t["Expand"] = [](Loader& l, const onnx::NodeProto&) { return convertBroadcastCopy(l, false); };
-    t["Tile"] = [](Loader& l, const onnx::NodeProto&) { return convertBroadcastCopy(l, true); };
+    t["Expand"] = [](Loader& l, const onnx::NodeProto&) { return convertExpand(l); };
+    t["Tile"] = [](Loader& l, const onnx::NodeProto&) { return convertTile(l); };
 }
 
 }  // namespace mlplugin::onnx_detail

@@ -197,14 +197,67 @@ Status convertGemm(Loader& l) {
     return l.emit(g, {*a, *b, c});
 }
 
+// MatMul of any ranks up to kMaxTensorRank: 1-D operands are promoted ([K] -> [1, K] for A,
+// [K, 1] for B, the added dim dropped from the output); batch dims broadcast numpy-style and
+// neighbours that broadcast alike in A and B are merged, so the GEMM sees at most 2 batch dims.
 Status convertMatMul(Loader& l) {
     MLP_TRY(l.onlyAttributes({}));
     auto a = l.graphInput(0), b = l.graphInput(1);
     if (!a) return a.error();
     if (!b) return b.error();
-    if (a->view.rank < 2 || b->view.rank < 2 || a->view.rank > 4 || b->view.rank > 4)
-        return l.unsupportedHere("MatMul of " + a->view.toString() + " and " + b->view.toString() + " is not supported (ranks 2 to 4)");
-    return l.emit(GemmDesc{}, {*a, *b});
+    std::vector<int64_t> da = dimsOf(a->view), db = dimsOf(b->view);
+    const bool vectorA = da.size() == 1, vectorB = db.size() == 1;
+    if (vectorA) da.insert(da.begin(), 1);
+    if (vectorB) db.push_back(1);
+    if (da.back() != db[db.size() - 2])
+        return l.invalid("inner dims differ: A " + a->view.toString() + " has K = " + std::to_string(da.back()) + ", B " + b->view.toString() +
+                         " has K = " + std::to_string(db[db.size() - 2]));
+    // Batch dims right-aligned; each merged group: sizes in A, B and the output.
+    size_t batchRank = std::max(da.size(), db.size()) - 2;
+    std::vector<int64_t> ba(batchRank, 1), bb(batchRank, 1), bo(batchRank, 1);
+    for (size_t i = 0; i < da.size() - 2; ++i) ba[batchRank - (da.size() - 2) + i] = da[i];
+    for (size_t i = 0; i < db.size() - 2; ++i) bb[batchRank - (db.size() - 2) + i] = db[i];
+    std::vector<int64_t> ma, mb, mo;
+    for (size_t i = 0; i < batchRank; ++i) {
+        if (ba[i] != bb[i] && ba[i] != 1 && bb[i] != 1)
+            return l.invalid("batch dims of A " + a->view.toString() + " and B " + b->view.toString() + " do not broadcast (batch dim " +
+                             std::to_string(i) + ": " + std::to_string(ba[i]) + " vs " + std::to_string(bb[i]) + ")");
+        bo[i] = std::max(ba[i], bb[i]);
+        if (bo[i] == 1) continue;
+        bool mergeable = !mo.empty() && (ba[i] == 1) == (ma.back() == 1) && (bb[i] == 1) == (mb.back() == 1);
+        if (mergeable) {
+            ma.back() *= ba[i];
+            mb.back() *= bb[i];
+            mo.back() *= bo[i];
+        } else {
+            ma.push_back(ba[i]);
+            mb.push_back(bb[i]);
+            mo.push_back(bo[i]);
+        }
+    }
+    if (mo.size() > 2)
+        return l.unsupportedHere("MatMul of " + a->view.toString() + " and " + b->view.toString() + " needs " + std::to_string(mo.size()) +
+                                 " batch dims after merging (at most 2: the GEMM is 4-D)");
+    auto view = [&](const GraphView& g, std::vector<int64_t> batch, int64_t rows, int64_t cols) {
+        std::vector<uint32_t> sizes(batch.begin(), batch.end());
+        sizes.push_back(uint32_t(rows));
+        sizes.push_back(uint32_t(cols));
+        return reshapeView(l, g, sizes);
+    };
+    auto va = view(*a, ma, da[da.size() - 2], da.back());
+    if (!va) return va.error();
+    auto vb = view(*b, mb, db[db.size() - 2], db.back());
+    if (!vb) return vb.error();
+    auto outs = l.addNode(GemmDesc{}, {*va, *vb});
+    if (!outs) return outs.error();
+    std::vector<uint32_t> outSizes(bo.begin(), bo.end());
+    if (!vectorA) outSizes.push_back(uint32_t(da[da.size() - 2]));
+    if (!vectorB) outSizes.push_back(uint32_t(db.back()));
+    if (outSizes.empty()) outSizes.push_back(1);
+    auto out = reshapeView(l, outs->at(0), outSizes);
+    if (!out) return out.error();
+    l.setGraphOutput(0, *out);
+    return {};
 }
 
 Status convertPool(Loader& l, PoolingType type, bool global) {
@@ -214,12 +267,23 @@ Status convertPool(Loader& l, PoolingType type, bool global) {
     if (l.node().output_size() > 1 && !l.node().output(1).empty()) return l.unsupportedHere("the Indices output is not supported");
     PoolingDesc p;
     p.type = type;
+    if (type == PoolingType::Lp) {
+        auto norm = l.intAttr("p", 2);
+        if (!norm) return norm.error();
+        if (*norm < 1 || *norm > 16) return l.invalid("attribute 'p' is " + std::to_string(*norm) + " (1 to 16 are supported)");
+        p.p = uint32_t(*norm);
+    }
     if (global) {
-        MLP_TRY(l.onlyAttributes({}));
+        if (type == PoolingType::Lp) MLP_TRY(l.onlyAttributes({"p"}));
+        else MLP_TRY(l.onlyAttributes({}));
         p.global = true;
         return emitSpatial(l, p, {*x}, oneD);
     }
+    // dilations: MaxPool from 10, AveragePool from 19, LpPool from 18; ceil_mode: LpPool from 18.
     if (type == PoolingType::Max) MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "pads", "storage_order", "strides"}));
+    else if (type == PoolingType::Lp && l.opset() >= 18) MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "dilations", "kernel_shape", "p", "pads", "strides"}));
+    else if (type == PoolingType::Lp) MLP_TRY(l.onlyAttributes({"auto_pad", "kernel_shape", "p", "pads", "strides"}));
+    else if (l.opset() >= 19) MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "count_include_pad", "dilations", "kernel_shape", "pads", "strides"}));
     else MLP_TRY(l.onlyAttributes({"auto_pad", "ceil_mode", "count_include_pad", "kernel_shape", "pads", "strides"}));
     auto k = spatialAttr(l, "kernel_shape", 0, oneD, 1);
     if (!k) return k.error();
@@ -262,16 +326,41 @@ Status convertPool(Loader& l, PoolingType type, bool global) {
 Result<ResampleMode> resampleMode(const Loader& l, const std::string& mode) {
     if (mode == "nearest") return ResampleMode::Nearest;
     if (mode == "linear" || mode == "bilinear") return ResampleMode::Linear;
-    return l.unsupportedHere("mode '" + mode + "' is not supported (nearest, linear)");
+    if (mode == "cubic") return l.unsupportedHere("attribute 'mode' = 'cubic' is not supported (nearest, linear)");
+    return l.invalid("attribute 'mode' = '" + mode + "' is not one of nearest, linear, cubic");
 }
 
 // Scales for N, C, H, W: N and C must stay.
 Status setScales(const Loader& l, ResampleDesc& r, const std::vector<double>& scales) {
     if (scales.size() != 4) return l.unsupportedHere("scales has " + std::to_string(scales.size()) + " values; only 4-D NCHW is supported");
-    if (scales[0] != 1 || scales[1] != 1) return l.unsupportedHere("scaling the batch or channel dim is not supported");
-    if (!(scales[2] > 0 && scales[3] > 0 && scales[2] < 65536 && scales[3] < 65536)) return l.invalid("scales must be positive and finite");
+    if (scales[0] != 1 || scales[1] != 1) return l.unsupportedHere("scales " + floatsString(scales) + " scale the batch or channel dim (only H and W can be resized)");
+    for (int k = 2; k < 4; ++k)
+        if (!(scales[k] > 0 && scales[k] < 65536)) return l.invalid("scales " + floatsString(scales) + ": entry " + std::to_string(k) + " is not a positive finite scale");
     r.scales = {float(scales[2]), float(scales[3])};
     return {};
+}
+
+// Resize-18's `axes`: scales or sizes given for the listed axes only; the others keep their
+// size (scale 1). Returns the 4-D list.
+template <class T>
+Result<std::vector<T>> expandToAxes(const Loader& l, const std::vector<T>& values, const std::vector<int64_t>& axes, const TensorDesc& x,
+                                    const char* what, T keep) {
+    if (axes.empty()) return values;
+    if (values.size() != axes.size())
+        return l.invalid(std::string(what) + " has " + std::to_string(values.size()) + " values for " + std::to_string(axes.size()) + " axes");
+    std::vector<T> full(x.rank, keep);
+    std::vector<bool> seen(x.rank, false);
+    for (size_t i = 0; i < axes.size(); ++i) {
+        auto ax = l.axis(axes[i], x.rank, "attribute 'axes' entry");
+        if (!ax) return ax.error();
+        if (seen[*ax]) return l.invalid("attribute 'axes' lists axis " + std::to_string(axes[i]) + " twice");
+        seen[*ax] = true;
+        full[*ax] = values[i];
+    }
+    if constexpr (std::is_same_v<T, int64_t>)
+        for (uint32_t d = 0; d < x.rank; ++d)
+            if (!seen[d]) full[d] = x.sizes[d];
+    return full;
 }
 
 Status convertUpsampleOrResize(Loader& l, bool resize) {
@@ -301,24 +390,40 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
         MLP_TRY(setScales(l, r, scales));
         return l.emit(r, {*x});
     }
-    MLP_TRY(l.onlyAttributes({"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value"}));
+    if (l.opset() >= 18)
+        MLP_TRY(l.onlyAttributes({"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside",
+                                  "extrapolation_value", "antialias", "axes", "keep_aspect_ratio_policy"}));
+    else
+        MLP_TRY(l.onlyAttributes({"mode", "coordinate_transformation_mode", "nearest_mode", "cubic_coeff_a", "exclude_outside", "extrapolation_value"}));
     auto ctm = l.stringAttr("coordinate_transformation_mode", "half_pixel");
     if (!ctm) return ctm.error();
     if (*ctm == "half_pixel") r.transform = CoordinateTransform::HalfPixel;
     else if (*ctm == "align_corners") r.transform = CoordinateTransform::AlignCorners;
     else if (*ctm == "asymmetric") r.transform = CoordinateTransform::Asymmetric;
     else if (*ctm == "pytorch_half_pixel") r.transform = CoordinateTransform::PytorchHalfPixel;
-    else return l.unsupportedHere("coordinate_transformation_mode '" + *ctm + "' is not supported");
+    else if (*ctm == "half_pixel_symmetric" && l.opset() >= 19) r.transform = CoordinateTransform::HalfPixelSymmetric;
+    else if (*ctm == "tf_crop_and_resize" || *ctm == "tf_half_pixel_for_nn")
+        return l.unsupportedHere("attribute 'coordinate_transformation_mode' = '" + *ctm + "' is not supported");
+    else return l.invalid("attribute 'coordinate_transformation_mode' = '" + *ctm + "' is not valid at opset " + std::to_string(l.opset()));
     auto nm = l.stringAttr("nearest_mode", "round_prefer_floor");
     if (!nm) return nm.error();
     if (*nm == "round_prefer_floor") r.rounding = NearestRounding::RoundPreferFloor;
     else if (*nm == "round_prefer_ceil") r.rounding = NearestRounding::RoundPreferCeil;
     else if (*nm == "floor") r.rounding = NearestRounding::Floor;
     else if (*nm == "ceil") r.rounding = NearestRounding::Ceil;
-    else return l.invalid("nearest_mode '" + *nm + "' is not valid");
+    else return l.invalid("attribute 'nearest_mode' = '" + *nm + "' is not valid");
     auto exclude = l.intAttr("exclude_outside", 0);
     if (!exclude) return exclude.error();
-    if (*exclude) return l.unsupportedHere("exclude_outside = 1 is not supported");
+    if (*exclude) return l.unsupportedHere("attribute 'exclude_outside' = 1 is not supported");
+    auto antialias = l.intAttr("antialias", 0);
+    if (!antialias) return antialias.error();
+    if (*antialias != 0 && *antialias != 1) return l.invalid("attribute 'antialias' is " + std::to_string(*antialias) + " (0 or 1)");
+    auto axes = l.intsAttr("axes");
+    if (!axes) return axes.error();
+    auto policy = l.stringAttr("keep_aspect_ratio_policy", "stretch");
+    if (!policy) return policy.error();
+    if (*policy != "stretch" && *policy != "not_larger" && *policy != "not_smaller")
+        return l.invalid("attribute 'keep_aspect_ratio_policy' = '" + *policy + "' is not one of stretch, not_larger, not_smaller");
     // Inputs: X, roi (tf_crop_and_resize only), scales, sizes; PyTorch leaves scales empty when
     // it gives sizes.
     std::vector<double> scales;
@@ -326,25 +431,90 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     if (l.hasInput(2)) {
         auto s = l.hostInput(2, "scales");
         if (!s) return s.error();
-        scales = s->data;
+        if (!s->data.empty()) {  // exporters pass an empty tensor when they give sizes
+            auto full = expandToAxes<double>(l, s->data, *axes, x->view, "scales", 1.0);
+            if (!full) return full.error();
+            scales = *full;
+        }
     }
     if (l.hasInput(3)) {
         auto s = l.hostInput(3, "sizes");
         if (!s) return s.error();
-        sizes = toInts(*s);
+        if (!s->data.empty()) {
+            auto full = expandToAxes<int64_t>(l, toInts(*s), *axes, x->view, "sizes", 0);
+            if (!full) return full.error();
+            sizes = *full;
+        }
     }
+    if (!sizes.empty() && !scales.empty()) return l.invalid("scales and sizes are both given");
+    if (sizes.empty() && scales.empty()) return l.invalid("neither scales nor sizes is given");
     if (!sizes.empty()) {
-        if (!scales.empty()) return l.invalid("scales and sizes are both given");
-        if (sizes.size() != 4 || sizes[0] != x->view.sizes[0] || sizes[1] != x->view.sizes[1])
-            return l.unsupportedHere("sizes must be 4-D and keep the batch and channel dims");
+        if (sizes.size() != 4) return l.unsupportedHere("sizes has " + std::to_string(sizes.size()) + " values; only 4-D NCHW is supported");
+        if (*policy != "stretch") {
+            // One scale for the resized axes (H and W here: N and C must keep their size), the
+            // smallest or largest of sizes / input; each such output is round(scale * input).
+            double scale = *policy == "not_larger" ? INFINITY : 0.0;
+            for (int k = 2; k < 4; ++k) {
+                double ratio = double(sizes[k]) / x->view.sizes[k];
+                scale = *policy == "not_larger" ? std::min(scale, ratio) : std::max(scale, ratio);
+            }
+            for (int k = 2; k < 4; ++k) sizes[k] = int64_t(std::round(scale * x->view.sizes[k]));
+            r.scales = {float(scale), float(scale)};
+        }
+        if (sizes[0] != x->view.sizes[0] || sizes[1] != x->view.sizes[1])
+            return l.unsupportedHere("sizes " + dimsString(sizes) + " change the batch or channel dim (only H and W can be resized)");
         auto out = toSizes(sizes, "Resize output");
         if (!out) return Error{out.error().code, l.where() + ": " + out.error().message};
         r.output = packedDesc(x->view.dataType, *out);
-        return l.emit(r, {*x});
+    } else {
+        MLP_TRY(setScales(l, r, scales));
     }
-    if (scales.empty()) return l.invalid("neither scales nor sizes is given");
-    MLP_TRY(setScales(l, r, scales));
+    // Antialiasing widens the linear filter by 1 / scale when downsampling; upsampling is unchanged.
+    float minScale = std::min(r.scales[0] != 0 ? r.scales[0] : float(r.output.sizes[2]) / x->view.sizes[2],
+                              r.scales[1] != 0 ? r.scales[1] : float(r.output.sizes[3]) / x->view.sizes[3]);
+    if (*antialias && r.mode == ResampleMode::Linear && minScale < 1.0f)
+        return l.unsupportedHere("attribute 'antialias' = 1 when downsampling (scale " + std::to_string(minScale) + ") is not supported");
     return l.emit(r, {*x});
+}
+
+// GridSample: opset 16 names the modes bilinear / nearest / bicubic and samples 2-D; opset 20
+// names them linear / nearest / cubic and allows N-D grids (only 2-D, 4-D inputs, here). Cubic
+// is not supported.
+Status convertGridSample(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"mode", "padding_mode", "align_corners"}));
+    const bool opset20 = l.opset() >= 20;
+    auto modeName = l.stringAttr("mode", opset20 ? "linear" : "bilinear");
+    if (!modeName) return modeName.error();
+    GridSampleDesc d;
+    const char* linearName = opset20 ? "linear" : "bilinear";
+    const char* cubicName = opset20 ? "cubic" : "bicubic";
+    if (*modeName == linearName) d.mode = GridSampleMode::Linear;
+    else if (*modeName == "nearest") d.mode = GridSampleMode::Nearest;
+    else if (*modeName == cubicName) return l.unsupportedHere("attribute 'mode' = '" + *modeName + "' is not supported (" + linearName + ", nearest)");
+    else
+        return l.invalid("attribute 'mode' = '" + *modeName + "' is not one of " + linearName + ", nearest, " + cubicName + " (opset " +
+                         std::to_string(l.opset()) + ")");
+    auto padding = l.stringAttr("padding_mode", "zeros");
+    if (!padding) return padding.error();
+    if (*padding == "zeros") d.padding = GridSamplePadding::Zeros;
+    else if (*padding == "border") d.padding = GridSamplePadding::Border;
+    else if (*padding == "reflection") d.padding = GridSamplePadding::Reflection;
+    else return l.invalid("attribute 'padding_mode' = '" + *padding + "' is not one of zeros, border, reflection");
+    auto align = l.intAttr("align_corners", 0);
+    if (!align) return align.error();
+    if (*align != 0 && *align != 1) return l.invalid("attribute 'align_corners' is " + std::to_string(*align) + " (0 or 1)");
+    d.alignCorners = *align == 1;
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    auto grid = l.graphInput(1);
+    if (!grid) return grid.error();
+    if (x->view.rank != 4)
+        return x->view.rank >= 3 && opset20 ? l.unsupportedHere("input 0 (X) is " + x->view.toString() + "; only 2-D sampling of 4-D [N, C, H, W] inputs is supported")
+                                            : l.invalid("input 0 (X) is " + x->view.toString() + "; GridSample needs [N, C, H, W]");
+    if (grid->view.rank != 4 || grid->view.sizes[3] != 2 || grid->view.sizes[0] != x->view.sizes[0])
+        return l.invalid("input 1 (grid) is " + grid->view.toString() + "; expected [" + std::to_string(x->view.sizes[0]) + ", outH, outW, 2] for X " +
+                         x->view.toString());
+    return l.emit(d, {*x, *grid});
 }
 
 // The per-channel tensors of BatchNormalization/InstanceNormalization as [C] values.
@@ -383,42 +553,168 @@ Status convertInstanceNorm(Loader& l) {
     return l.emit(InstanceNormalizationDesc{.epsilon = *eps}, {*x, *s, *b});
 }
 
-Status convertReduce(Loader& l, ReduceOp op) {
-    bool axesFromInput = l.node().op_type() == "ReduceSum" && l.opset() >= 13;
-    if (axesFromInput) MLP_TRY(l.onlyAttributes({"keepdims", "noop_with_empty_axes"}));
-    else MLP_TRY(l.onlyAttributes({"axes", "keepdims"}));
+// Reduces `x` over `mask` with a plugin reduction; the output keeps the reduced dims (size 1).
+Result<GraphView> reduceNode(Loader& l, ReduceOp op, const GraphView& x, uint32_t mask) {
+    auto outs = l.addNode(ReduceDesc{.op = op, .axesMask = mask}, {x});
+    if (!outs) return outs.error();
+    return outs->at(0);
+}
+
+Result<GraphView> elementwiseNode(Loader& l, ElementWiseDesc d, const GraphView& a, std::optional<GraphView> b = std::nullopt) {
+    auto outs = l.addNode(d, {a, b});
+    if (!outs) return outs.error();
+    return outs->at(0);
+}
+
+// LayerNormalization's optional outputs Mean and InvStdDev (the normalized dims kept as 1):
+// a mean reduction, and 1 / sqrt(mean((x - mean)^2) + epsilon).
+Status emitLayerNormStatistics(Loader& l, const GraphView& x, uint32_t mask, float epsilon) {
+    auto mean = reduceNode(l, ReduceOp::Mean, x, mask);
+    if (!mean) return mean.error();
+    l.setGraphOutput(1, *mean);
+    if (l.node().output_size() < 3 || l.node().output(2).empty()) return {};
+    auto centred = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Subtract}, x, *mean);
+    if (!centred) return centred.error();
+    auto squared = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Multiply}, *centred, *centred);
+    if (!squared) return squared.error();
+    auto variance = reduceNode(l, ReduceOp::Mean, *squared, mask);
+    if (!variance) return variance.error();
+    auto stdDev = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Sqrt, .inputScaleBias = ScaleBias{1.0f, epsilon}}, *variance);
+    if (!stdDev) return stdDev.error();
+    auto inverse = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Reciprocal}, *stdDev);
+    if (!inverse) return inverse.error();
+    l.setGraphOutput(2, *inverse);
+    return {};
+}
+
+// LayerNormalization (opset 17): normalize over dims axis..rank-1, then Scale and optional B,
+// which broadcast (right-aligned) to those dims: a mean-variance normalization. Statistics are
+// computed in fp32 whatever stash_type says (the CPU reference in double); the Mean and
+// InvStdDev outputs, when used, are separate reductions.
+Status convertLayerNorm(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"axis", "epsilon", "stash_type"}));
+    if (l.node().output_size() > 3) return l.invalid("has " + std::to_string(l.node().output_size()) + " outputs (Y, Mean, InvStdDev at most)");
+    auto eps = l.floatAttr("epsilon", 1e-5f);
+    if (!eps) return eps.error();
+    if (!(*eps >= 0) || !std::isfinite(*eps)) return l.invalid("attribute 'epsilon' is " + std::to_string(*eps) + " (must be finite and >= 0)");
+    auto stash = l.intAttr("stash_type", onnx::TensorProto::FLOAT);
+    if (!stash) return stash.error();
+    using TP = onnx::TensorProto;
+    if (*stash != TP::FLOAT && *stash != TP::DOUBLE && *stash != TP::FLOAT16 && *stash != TP::BFLOAT16)
+        return l.invalid("attribute 'stash_type' is " + std::to_string(*stash) + " (not a floating-point type)");
     auto x = l.graphInput(0);
     if (!x) return x.error();
-    std::vector<int64_t> axes;
-    if (axesFromInput) {
-        if (l.hasInput(1)) {
-            auto a = l.hostInput(1, "axes");
-            if (!a) return a.error();
-            axes = toInts(*a);
+    uint32_t rank = x->view.rank;
+    auto a = l.intAttr("axis", -1);
+    if (!a) return a.error();
+    auto axis = l.axis(*a, rank, "attribute 'axis'");
+    if (!axis) return axis.error();
+    MeanVarianceNormalizationDesc d{.epsilon = *eps};
+    for (uint32_t i = *axis; i < rank; ++i) d.axesMask |= 1u << i;
+    std::vector<std::optional<GraphView>> inputs{*x};
+    const char* names[] = {"Scale", "B"};
+    for (size_t i = 1; i <= 2; ++i) {
+        if (!l.hasInput(i)) {
+            if (i == 1) return l.invalid("input 1 (Scale) is missing");
+            inputs.push_back(std::nullopt);
+            continue;
         }
-        auto noop = l.intAttr("noop_with_empty_axes", 0);
-        if (!noop) return noop.error();
-        if (axes.empty() && *noop) {
+        auto t = l.graphInput(i);
+        if (!t) return t.error();
+        // Right-aligned within the normalized dims: every dim equal or 1.
+        bool fits = t->view.rank <= rank - *axis;
+        for (uint32_t k = 0; fits && k < t->view.rank; ++k) {
+            uint32_t target = x->view.sizes[rank - t->view.rank + k];
+            fits = t->view.sizes[k] == target || t->view.sizes[k] == 1;
+        }
+        if (!fits)
+            return l.invalid(std::string("input ") + std::to_string(i) + " (" + names[i - 1] + ") " + t->view.toString() +
+                             " does not broadcast to the normalized dims of " + x->view.toString() + " from axis " + std::to_string(*axis));
+        inputs.push_back(*t);
+    }
+    MLP_TRY(l.emit(d, inputs));
+    if (l.node().output_size() > 1 && (!l.node().output(1).empty() || (l.node().output_size() > 2 && !l.node().output(2).empty())))
+        return emitLayerNormStatistics(l, *x, d.axesMask, *eps);
+    return {};
+}
+
+// The ONNX Reduce* operators. L2, SumSquare and Prod are plugin reductions; L1 is Abs then
+// Sum, LogSum is Sum then Log, LogSumExp is max + log(sum(exp(x - max))) (stable for large x).
+enum class OnnxReduce { Mean, Sum, Max, Min, Prod, L1, L2, SumSquare, LogSum, LogSumExp };
+
+Result<GraphView> reduceComposite(Loader& l, OnnxReduce kind, const GraphView& x, uint32_t mask) {
+    switch (kind) {
+    case OnnxReduce::Mean: return reduceNode(l, ReduceOp::Mean, x, mask);
+    case OnnxReduce::Sum: return reduceNode(l, ReduceOp::Sum, x, mask);
+    case OnnxReduce::Max: return reduceNode(l, ReduceOp::Max, x, mask);
+    case OnnxReduce::Min: return reduceNode(l, ReduceOp::Min, x, mask);
+    case OnnxReduce::Prod: return reduceNode(l, ReduceOp::Prod, x, mask);
+    case OnnxReduce::L2: return reduceNode(l, ReduceOp::L2, x, mask);
+    case OnnxReduce::SumSquare: return reduceNode(l, ReduceOp::SumSquare, x, mask);
+    case OnnxReduce::L1: {
+        auto a = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Abs}, x);
+        if (!a) return a.error();
+        return reduceNode(l, ReduceOp::Sum, *a, mask);
+    }
+    case OnnxReduce::LogSum: {
+        auto sum = reduceNode(l, ReduceOp::Sum, x, mask);
+        if (!sum) return sum.error();
+        return elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Log}, *sum);
+    }
+    case OnnxReduce::LogSumExp: {
+        auto max = reduceNode(l, ReduceOp::Max, x, mask);
+        if (!max) return max.error();
+        auto shifted = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Subtract}, x, *max);
+        if (!shifted) return shifted.error();
+        auto e = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Exp}, *shifted);
+        if (!e) return e.error();
+        auto sum = reduceNode(l, ReduceOp::Sum, *e, mask);
+        if (!sum) return sum.error();
+        auto log = elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Log}, *sum);
+        if (!log) return log.error();
+        return elementwiseNode(l, ElementWiseDesc{.op = ElementWiseOp::Add}, *log, *max);
+    }
+    }
+    return l.invalid("unknown reduction");
+}
+
+// Axes are an attribute before opset 18 (ReduceSum: before 13) and an optional input from
+// then on, with noop_with_empty_axes. Empty axes reduce every dim (or, with
+// noop_with_empty_axes, pass the input through).
+Status convertReduce(Loader& l, OnnxReduce kind) {
+    const int64_t inputOpset = l.node().op_type() == "ReduceSum" ? 13 : 18;
+    const bool axesFromInput = l.opset() >= inputOpset;
+    if (axesFromInput) MLP_TRY(l.onlyAttributes({"keepdims", "noop_with_empty_axes"}));
+    else MLP_TRY(l.onlyAttributes({"axes", "keepdims"}));
+    if (!axesFromInput && l.inputCount() > 1)
+        return l.invalid("has " + std::to_string(l.inputCount()) + " inputs; axes is an attribute before opset " + std::to_string(inputOpset));
+    auto x = l.graphInput(0);
+    if (!x) return x.error();
+    auto axes = axesAttrOrInput(l, inputOpset, "axes");
+    if (!axes) return axes.error();
+    auto keep = l.intAttr("keepdims", 1);
+    if (!keep) return keep.error();
+    if (*keep != 0 && *keep != 1) return l.invalid("attribute 'keepdims' is " + std::to_string(*keep) + " (0 or 1)");
+    auto noop = l.intAttr("noop_with_empty_axes", 0);
+    if (!noop) return noop.error();
+    if (*noop != 0 && *noop != 1) return l.invalid("attribute 'noop_with_empty_axes' is " + std::to_string(*noop) + " (0 or 1)");
+    uint32_t rank = x->view.rank, mask = 0;
+    for (int64_t a : *axes) {
+        auto ax = l.axis(a, rank, "axis");
+        if (!ax) return ax.error();
+        if (mask & (1u << *ax)) return l.invalid("axis " + std::to_string(a) + " is listed twice in axes " + dimsString(*axes));
+        mask |= 1u << *ax;
+    }
+    if (axes->empty()) {
+        if (*noop) {
             l.setGraphOutput(0, *x);
             return {};
         }
-    } else {
-        auto a = l.intsAttr("axes");
-        if (!a) return a.error();
-        axes = *a;
+        mask = (1u << rank) - 1;
     }
-    uint32_t rank = x->view.rank, mask = 0;
-    for (int64_t a : axes) {
-        auto ax = l.axis(a, rank, "axis");
-        if (!ax) return ax.error();
-        mask |= 1u << *ax;
-    }
-    if (axes.empty()) mask = (1u << rank) - 1;
-    auto keep = l.intAttr("keepdims", 1);
-    if (!keep) return keep.error();
-    auto outs = l.addNode(ReduceDesc{.op = op, .axesMask = mask}, {*x});
-    if (!outs) return outs.error();
-    GraphView out = outs->at(0);
+    auto reduced = reduceComposite(l, kind, *x, mask);
+    if (!reduced) return reduced.error();
+    GraphView out = *reduced;
     if (!*keep) {
         std::vector<uint32_t> sizes;
         for (uint32_t i = 0; i < rank; ++i)
@@ -463,14 +759,20 @@ void registerNetworkConverters(std::unordered_map<std::string, Converter>& t) {
     t["AveragePool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Average, false); };
     t["GlobalMaxPool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Max, true); };
     t["GlobalAveragePool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Average, true); };
+    t["LpPool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Lp, false); };
+    t["GlobalLpPool"] = [](Loader& l, const onnx::NodeProto&) { return convertPool(l, PoolingType::Lp, true); };
     t["Upsample"] = [](Loader& l, const onnx::NodeProto&) { return convertUpsampleOrResize(l, false); };
     t["Resize"] = [](Loader& l, const onnx::NodeProto&) { return convertUpsampleOrResize(l, true); };
+    t["GridSample"] = [](Loader& l, const onnx::NodeProto&) { return convertGridSample(l); };
     t["BatchNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertBatchNorm(l); };
     t["InstanceNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertInstanceNorm(l); };
-    t["ReduceMean"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Mean); };
-    t["ReduceSum"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Sum); };
-    t["ReduceMax"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Max); };
-    t["ReduceMin"] = [](Loader& l, const onnx::NodeProto&) { return convertReduce(l, ReduceOp::Min); };
+    t["LayerNormalization"] = [](Loader& l, const onnx::NodeProto&) { return convertLayerNorm(l); };
+    const std::pair<const char*, OnnxReduce> reductions[] = {
+        {"ReduceMean", OnnxReduce::Mean}, {"ReduceSum", OnnxReduce::Sum},         {"ReduceMax", OnnxReduce::Max},
+        {"ReduceMin", OnnxReduce::Min},   {"ReduceProd", OnnxReduce::Prod},       {"ReduceL1", OnnxReduce::L1},
+        {"ReduceL2", OnnxReduce::L2},     {"ReduceSumSquare", OnnxReduce::SumSquare}, {"ReduceLogSum", OnnxReduce::LogSum},
+        {"ReduceLogSumExp", OnnxReduce::LogSumExp}};
+    for (auto [name, kind] : reductions) t[name] = [kind](Loader& l, const onnx::NodeProto&) { return convertReduce(l, kind); };
     t["DepthToSpace"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<DepthToSpaceDesc>(l, l.opset() >= 11); };
     t["SpaceToDepth"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<SpaceToDepthDesc>(l, false); };
 }

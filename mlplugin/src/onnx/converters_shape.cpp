@@ -110,7 +110,7 @@ Status convertConstant(Loader& l) {
     const auto& a = l.node().attribute(0);
     HostTensorValue h;
     if (a.name() == "value" && a.type() == onnx::AttributeProto::TENSOR) {
-        auto t = hostFromTensorProto(a.t(), l.where() + " value");
+        auto t = hostFromTensorProto(a.t(), l.where() + " value", l.external());
         if (!t) return t.error();
         h = std::move(*t);
     } else if (a.name() == "value_float" && a.type() == onnx::AttributeProto::FLOAT) {
@@ -137,7 +137,7 @@ Status convertConstantOfShape(Loader& l) {
     HostTensorValue h;
     double value = 0;
     if (const auto* a = l.attribute("value")) {
-        auto t = hostFromTensorProto(a->t(), l.where() + " value");
+        auto t = hostFromTensorProto(a->t(), l.where() + " value", l.external());
         if (!t) return t.error();
         if (t->data.size() != 1) return l.invalid("value must hold one element");
         value = t->data[0];

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 
 namespace mlplugin::onnx_detail {
@@ -41,6 +42,22 @@ std::vector<int64_t> dimsOf(const TensorDesc& d) {
     return r;
 }
 
+std::string dimsString(const std::vector<int64_t>& dims) {
+    std::string s = "[";
+    for (size_t i = 0; i < dims.size(); ++i) s += (i ? "," : "") + std::to_string(dims[i]);
+    return s + "]";
+}
+
+std::string floatsString(const std::vector<double>& values) {
+    std::string s = "[";
+    for (size_t i = 0; i < values.size(); ++i) {
+        char buf[32];
+        std::snprintf(buf, sizeof buf, "%g", values[i]);
+        s += (i ? "," : "") + std::string(buf);
+    }
+    return s + "]";
+}
+
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what) {
     if (dims.size() > kMaxTensorRank)
         return Error{ErrorCode::Unsupported, what + " has rank " + std::to_string(dims.size()) + "; at most " + std::to_string(kMaxTensorRank) +
@@ -48,7 +65,8 @@ Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const st
     std::vector<uint32_t> sizes;
     uint64_t count = 1;
     for (int64_t d : dims) {
-        if (d <= 0) return Error{ErrorCode::InvalidModel, what + " has a dim of " + std::to_string(d) + " (dims must be positive)"};
+        if (d == 0) return Error{ErrorCode::Unsupported, what + " has a dim of 0 (empty tensors are not supported)"};
+        if (d < 0) return Error{ErrorCode::InvalidModel, what + " has a dim of " + std::to_string(d) + " (dims must be positive)"};
         if (uint64_t(d) > kMaxOnnxTensorElements || (count *= uint64_t(d)) > kMaxOnnxTensorElements)
             return Error{ErrorCode::InvalidModel, what + " has more than " + std::to_string(kMaxOnnxTensorElements) + " elements"};
         sizes.push_back(uint32_t(d));
@@ -122,10 +140,8 @@ double halfToDouble(uint16_t h) {
 
 }  // namespace
 
-Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what) {
+Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what, const ExternalDataSource& external) {
     auto bad = [&](const std::string& why) { return Error{ErrorCode::InvalidModel, what + ": " + why}; };
-    if (t.data_location() == onnx::TensorProto::EXTERNAL || t.external_data_size() > 0)
-        return bad("external data is not supported (the loader reads self-contained .onnx files only)");
     HostTensorValue h;
     uint64_t count = 1;
     for (int64_t d : t.dims()) {
@@ -136,19 +152,35 @@ Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const st
     }
     using TP = onnx::TensorProto;
     size_t elemBytes = 0;
-    bool hasRaw = t.has_raw_data();
-    const std::string& raw = t.raw_data();
+    switch (t.data_type()) {
+    case TP::FLOAT: case TP::INT32: elemBytes = 4; break;
+    case TP::DOUBLE: case TP::INT64: elemBytes = 8; break;
+    case TP::FLOAT16: elemBytes = 2; break;
+    case TP::BOOL: elemBytes = 1; break;
+    default:
+        return Error{ErrorCode::Unsupported, what + ": data type " + std::to_string(t.data_type()) +
+                                                 " is not supported (float, float16, double, int64, int32, bool are)"};
+    }
+    // External data is read (after its checks) into a raw byte string, then parsed like raw_data.
+    std::string externalBytes;
+    const bool isExternal = t.data_location() == TP::EXTERNAL || t.external_data_size() > 0;
+    if (isExternal) {
+        auto bytes = readExternalData(t, what, external, count * elemBytes);
+        if (!bytes) return bytes.error();
+        externalBytes = std::move(*bytes);
+    }
+    const bool hasRaw = isExternal || t.has_raw_data();
+    const std::string& raw = isExternal ? externalBytes : t.raw_data();
+    if (hasRaw && raw.size() != count * elemBytes)
+        return bad("raw data holds " + std::to_string(raw.size()) + " bytes, its dims need " + std::to_string(count * elemBytes));
     switch (t.data_type()) {
     case TP::FLOAT:
-        elemBytes = 4;
         if (hasRaw) readRaw<float>(raw, h.data); else h.data.assign(t.float_data().begin(), t.float_data().end());
         break;
     case TP::DOUBLE:
-        elemBytes = 8;
         if (hasRaw) readRaw<double>(raw, h.data); else h.data.assign(t.double_data().begin(), t.double_data().end());
         break;
     case TP::FLOAT16:
-        elemBytes = 2;
         if (hasRaw) {
             std::vector<double> bits;
             readRaw<uint16_t>(raw, bits);
@@ -158,26 +190,19 @@ Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const st
         }
         break;
     case TP::INT64:
-        elemBytes = 8;
         h.integer = true;
         if (hasRaw) readRaw<int64_t>(raw, h.data); else h.data.assign(t.int64_data().begin(), t.int64_data().end());
         break;
     case TP::INT32:
-        elemBytes = 4;
         h.integer = true;
         if (hasRaw) readRaw<int32_t>(raw, h.data); else h.data.assign(t.int32_data().begin(), t.int32_data().end());
         break;
     case TP::BOOL:
-        elemBytes = 1;
         h.integer = true;
         if (hasRaw) readRaw<uint8_t>(raw, h.data); else h.data.assign(t.int32_data().begin(), t.int32_data().end());
         break;
-    default:
-        return Error{ErrorCode::Unsupported, what + ": data type " + std::to_string(t.data_type()) +
-                                                 " is not supported (float, float16, double, int64, int32, bool are)"};
+    default: break;  // rejected above
     }
-    if (hasRaw && raw.size() != count * elemBytes)
-        return bad("raw data holds " + std::to_string(raw.size()) + " bytes, its dims need " + std::to_string(count * elemBytes));
     if (h.data.size() != count)
         return bad("holds " + std::to_string(h.data.size()) + " values, its dims need " + std::to_string(count));
     return h;

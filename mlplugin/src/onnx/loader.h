@@ -5,6 +5,7 @@
 // nothing). Converters (converters_*.cpp) read inputs and attributes through this class and add
 // GraphDesc nodes.
 #include "mlplugin/onnx.h"
+#include "onnx/external_data.h"
 
 #include <onnx/onnx_pb.h>  // with ONNX_ML: the onnx-ml.pb.h messages Debian ships
 
@@ -55,9 +56,12 @@ void registerMovementConverters(std::unordered_map<std::string, Converter>& tabl
 
 class Loader {
 public:
-    Loader(GraphDesc& graph, int64_t opset, DataType computeType) : graph_(graph), opset_(opset), computeType_(computeType) {}
+    Loader(GraphDesc& graph, int64_t opset, DataType computeType, ExternalDataSource external = {})
+        : graph_(graph), opset_(opset), computeType_(computeType), external_(std::move(external)) {}
 
     int64_t opset() const { return opset_; }
+    // Where tensors with external data are read from (Constant values, initializers).
+    const ExternalDataSource& external() const { return external_; }
     DataType computeType() const { return computeType_; }
     GraphDesc& graph() { return graph_; }
 
@@ -112,6 +116,7 @@ private:
     GraphDesc& graph_;
     int64_t opset_;
     DataType computeType_;
+    ExternalDataSource external_;
     std::unordered_map<std::string, LoaderValue> values_;
     const onnx::NodeProto* node_ = nullptr;
     size_t nodeIndex_ = 0;
@@ -125,6 +130,9 @@ std::vector<int64_t> toInts(const HostTensorValue& h);
 TensorDesc packedDesc(DataType type, const std::vector<uint32_t>& sizes);
 std::vector<uint32_t> sizesOf(const TensorDesc& d);
 std::vector<int64_t> dimsOf(const TensorDesc& d);
+// "[1,2,3]" for messages.
+std::string dimsString(const std::vector<int64_t>& dims);
+std::string floatsString(const std::vector<double>& values);
 // Checks dims (positive, at most kMaxTensorRank of them, element cap) and converts; a scalar
 // becomes [1]. Errors start with `what`.
 Result<std::vector<uint32_t>> toSizes(const std::vector<int64_t>& dims, const std::string& what);
@@ -143,7 +151,8 @@ HostTensorValue integerVector(const std::vector<int64_t>& values);
 Result<std::vector<int64_t>> axesAttrOrInput(Loader& l, int64_t inputOpset, const char* name);
 // Row-major element strides of `dims`.
 std::vector<uint64_t> stridesOf(const std::vector<int64_t>& dims);
-// ONNX TensorProto -> host tensor, validating dims, data type and payload size.
-Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what);
+// ONNX TensorProto -> host tensor, validating dims, data type and payload size; external data
+// is read from `external`'s folder (external_data.h), or refused when it has none.
+Result<HostTensorValue> hostFromTensorProto(const onnx::TensorProto& t, const std::string& what, const ExternalDataSource& external = {});
 
 }  // namespace mlplugin::onnx_detail

@@ -11,6 +11,7 @@
 
 #include <algorithm>
 #include <climits>
+#include <filesystem>
 #include <fstream>
 
 namespace mlplugin::onnx_detail {
@@ -36,6 +37,7 @@ namespace mlplugin {
 struct ParsedOnnx {
     onnx::ModelProto model;
     int64_t opset = 0;
+    onnx_detail::ExternalDataSource external;  // the model file's folder (parseOnnxFile)
 };
 
 namespace {
@@ -44,7 +46,7 @@ using namespace onnx_detail;
 
 Error invalidModel(std::string m) { return {ErrorCode::InvalidModel, std::move(m)}; }
 
-constexpr int64_t kMinOpset = 6, kMaxOpset = 17;
+constexpr int64_t kMinOpset = 6, kMaxOpset = 21;
 
 Result<int64_t> defaultOpset(const onnx::ModelProto& model) {
     int64_t opset = -1;
@@ -198,9 +200,8 @@ Status markOutputs(Loader& loader, const onnx::GraphProto& g, OnnxModel& model) 
     return {};
 }
 
-}  // namespace
-
-Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes) {
+// Parses and checks `bytes`; tensors with external data will be read from `external`'s folder.
+Result<std::shared_ptr<const ParsedOnnx>> parseModel(std::span<const uint8_t> bytes, ExternalDataSource external) {
     if (bytes.size() > kMaxOnnxFileBytes)
         return invalidModel("model is " + std::to_string(bytes.size()) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
     auto parsed = std::make_shared<ParsedOnnx>();
@@ -214,7 +215,39 @@ Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> byt
     if (!opset) return opset.error();
     parsed->opset = *opset;
     if (parsed->model.graph().sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
+    parsed->external = std::move(external);
     return std::shared_ptr<const ParsedOnnx>(std::move(parsed));
+}
+
+// The file's bytes, or an error naming the path.
+Result<std::vector<uint8_t>> readModelFile(const std::string& path) {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
+    std::streamoff size = file.tellg();
+    if (size < 0) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+    if (uint64_t(size) > kMaxOnnxFileBytes)
+        return invalidModel("'" + path + "' is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+    return bytes;
+}
+
+}  // namespace
+
+// From bytes there is no folder: tensors with external data are refused (when converted).
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes) { return parseModel(bytes, {}); }
+
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path) {
+    auto bytes = readModelFile(path);
+    if (!bytes) return bytes.error();
+    // External data is read from the folder of the model file, symbolic links resolved.
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::canonical(path, ec);
+    if (ec) return Error{ErrorCode::IoError, "cannot resolve '" + path + "' (" + ec.message() + ")"};
+    auto parsed = parseModel(*bytes, {canonical.parent_path()});
+    if (!parsed) return Error{parsed.error().code, path + ": " + parsed.error().message};
+    return parsed;
 }
 
 Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& options) {
@@ -222,12 +255,13 @@ Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& opti
     result.opsetVersion = parsed.opset;
     result.producer = parsed.model.producer_name() + " " + parsed.model.producer_version();
     const onnx::GraphProto& g = parsed.model.graph();
+    const ExternalDataSource& external = parsed.external;
 
-    Loader loader(result.graph, parsed.opset, options.computeType);
+    Loader loader(result.graph, parsed.opset, options.computeType, external);
     for (const auto& t : g.initializer()) {
         if (t.name().empty()) return invalidModel("an initializer has no name");
         if (loader.has(t.name())) return invalidModel("initializer '" + t.name() + "' is defined twice");
-        auto h = hostFromTensorProto(t, "initializer '" + t.name() + "'");
+        auto h = hostFromTensorProto(t, "initializer '" + t.name() + "'", external);
         if (!h) return h.error();
         loader.define(t.name(), {std::move(*h), {}, kNoValue});
     }
@@ -260,36 +294,10 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
     return loadOnnx(**parsed, options);
 }
 
-namespace {
-
-// The file's bytes, or an error naming the path.
-Result<std::vector<uint8_t>> readModelFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
-    std::streamoff size = file.tellg();
-    if (size < 0) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    if (uint64_t(size) > kMaxOnnxFileBytes)
-        return invalidModel("'" + path + "' is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    return bytes;
-}
-
-}  // namespace
-
-Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path) {
-    auto bytes = readModelFile(path);
-    if (!bytes) return bytes.error();
-    auto parsed = parseOnnx(*bytes);
-    if (!parsed) return Error{parsed.error().code, path + ": " + parsed.error().message};
-    return parsed;
-}
-
 Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options) {
-    auto bytes = readModelFile(path);
-    if (!bytes) return bytes.error();
-    auto model = loadOnnx(*bytes, options);
+    auto parsed = parseOnnxFile(path);
+    if (!parsed) return parsed.error();
+    auto model = loadOnnx(**parsed, options);
     if (!model) return Error{model.error().code, path + ": " + model.error().message};
     return model;
 }

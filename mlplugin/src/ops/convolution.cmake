@@ -1,6 +1,7 @@
 # Operator family: convolution (sources under src/ops/, shaders under shaders/ml/).
 list(APPEND MLP_SOURCES
   src/ops/convolution.cpp
+  src/ops/convolution_igemm.cpp
   src/ops/convolution_validation.cpp
   src/ops/convolution_reference.cpp
   src/ops/weight_packing.cpp)
@@ -13,6 +14,8 @@ list(APPEND MLP_SHADERS
   SHADER conv2d_coopmat_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16
   SHADER conv2d_coopmat_mf8_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8
   SHADER conv2d_coopmat_acc16_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8 ACC_F16
+  SHADER conv2d_igemm_f16 SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16
+  SHADER conv2d_igemm_acc16_f16 SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16 ACC_F16
   SHADER pack_conv_coopmat_f16 SOURCE shaders/ml/pack_conv_coopmat.comp DEFINES HAS_F16
   SHADER pack_conv_weights_f32 SOURCE shaders/ml/pack_conv_weights.comp
   SHADER pack_conv_weights_f16 SOURCE shaders/ml/pack_conv_weights.comp DEFINES HAS_F16

@@ -8,8 +8,13 @@
 // activations' precision (the order the tiled kernel stages them, contiguous per block), owned
 // biases as [outC]. Bound filters are read in place through the same address formula, so both
 // kernels take either.
-// Tensor cores: conv2d_coopmat.comp (implicit GEMM on VK_NV_cooperative_matrix 16x16x16 fp16
-// fragments) is chosen whenever the operator qualifies: pc.cooperativeMatrix (the device
+// Tensor cores, two kernels: conv2d_igemm.comp (implicit GEMM with both operands staged in shared
+// memory, convolution_igemm.cpp for its tiles) for channels-last fp16 inputs and for every fused
+// epilogue or input (PReLU slopes, residual, max pool, concat/upsample: kernel.h
+// ConvolutionFusion); conv2d_coopmat.comp for the rest (image inputs: unfold-x). A TuningTable
+// entry (mlplugin/tuning.h) overrides the choice per shape with a measured one.
+// conv2d_coopmat.comp (implicit GEMM on VK_NV_cooperative_matrix 16x16x16 fp16
+// fragments, A staged per subgroup, B from L1) is chosen when the operator qualifies: pc.cooperativeMatrix (the device
 // enabled the extension and ExecutionFlagDisableCooperativeMatrix is not set), a 16x16x16 fp16
 // shape with fp32 accumulators, subgroups of 32, fp16 input and output, groups 1, not
 // transposed, and its shared memory fits. There is no size heuristic, so any qualifying test
@@ -23,6 +28,7 @@
 // (pack_conv_coopmat.comp): packed at initialization for owned filters, at execution into the
 // temporary resource for bound ones.
 #include "ml_shaders.h"
+#include "ops/convolution_igemm.h"
 #include "ops/convolution_shape.h"
 #include "ops/weight_packing.h"
 
@@ -351,15 +357,177 @@ bool anyHalf(const ConvolutionDesc& d) {
            (d.bias && d.bias->dataType == DataType::Float16);
 }
 
+
+// The kernel a convolution runs on: the shared-memory implicit GEMM, the tensor-core kernel with
+// per-subgroup staging (coopmat), or the portable ones (tiled, generic).
+struct KernelChoice {
+    std::optional<IgemmLayout> igemm;
+    std::optional<CoopConfig> coop;
+};
+
+constexpr const char* kCoopCandidate = "coopmat";
+
+// Fusions past the depth-to-space need the implicit GEMM; conv2d_coopmat takes the rest.
+bool needsIgemm(const ConvolutionFusion& f) { return f.preluSlope || f.residual || f.needsImplicitGemm(); }
+
+std::string tensorClass(const TensorDesc& t) { return vectorizable16(t) ? "v" : t.isPacked() ? "p" : "s"; }
+
+// The tuning key: the device and driver, then every property of the shape that the candidates'
+// relative speed depends on.
+std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
+    std::string k = pc.caps->deviceName + "|" + pc.caps->driverInfo + "|conv";
+    auto add = [&](const char* name, auto... v) {
+        k += std::string(" ") + name;
+        ((k += std::to_string(v) + "x"), ...);
+        k.pop_back();
+    };
+    add("k", g.kH, g.kW);
+    add("s", d.strides[0], d.strides[1]);
+    add("d", d.dilations[0], d.dilations[1]);
+    add("in", g.batch, g.inC);  // not the image size: one measurement serves every resolution
+    k += tensorClass(f.source ? *f.source : d.input);
+    add("out", g.outC);
+    k += tensorClass(d.output);
+    if (f.depthToSpace) k += " d2s";
+    if (f.pooledOutput) k += " pool";
+    if (f.source) k += f.concat ? " concat" : " upsampled";
+    if (pc.fp16Arithmetic) k += " arith";
+    return k;
+}
+
+// Every kernel that can run `d` with `f`: implicit-GEMM tiles first (the default first), then
+// coopmat. Empty: neither tensor-core kernel.
+struct Candidates {
+    std::vector<IgemmLayout> igemm;
+    std::optional<CoopConfig> coop;
+};
+Candidates tensorCoreCandidates(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
+    Candidates c;
+    c.igemm = igemmCandidates(pc, d, g, f);
+    if (!needsIgemm(f)) c.coop = coopConfig(pc, d, g);
+    return c;
+}
+
+KernelChoice chooseKernel(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
+    KernelChoice k;
+    const bool forced = pc.executionFlags & ExecutionFlagForceCooperativeMatrix;
+    if (pc.tuning && pc.caps) {
+        if (const TuningEntry* e = pc.tuning->find(tuningKey(pc, d, g, f))) {
+            if (e->candidate == kCoopCandidate && !needsIgemm(f)) {
+                if ((k.coop = coopConfig(pc, d, g))) return k;
+            } else if (auto t = IgemmTile::parse(e->candidate)) {
+                if ((k.igemm = igemmLayout(pc, d, g, f, *t))) return k;
+            }
+        }
+    }
+    // The fixed heuristic: the implicit GEMM where its loads are 16-byte vectors (channels-last
+    // fp16 intermediates) or a fusion needs it; coopmat for the rest (image inputs: unfold-x).
+    // ExecutionFlagForceCooperativeMatrix (tests) prefers coopmat wherever it can run.
+    std::optional<IgemmLayout> igemm = igemmDefault(pc, d, g, f);
+    if (!needsIgemm(f)) k.coop = coopConfig(pc, d, g);
+    if (igemm && (needsIgemm(f) || (igemm->vecIn && !(forced && k.coop)))) {
+        k.coop.reset();
+        k.igemm = igemm;
+    } else if (!k.coop && igemm && (forced || !tiledConfig(d, g))) {
+        k.igemm = igemm;
+    }
+    return k;
+}
+
 }  // namespace
 
 bool convolutionUsesTensorCores(const PlanContext& pc, const ConvolutionDesc& d) {
-    return validateConvolution(d, pc).ok() && coopConfig(pc, d, convolutionGeometry(d)).has_value();
+    if (!validateConvolution(d, pc).ok()) return false;
+    KernelChoice k = chooseKernel(pc, d, convolutionGeometry(d), {});
+    return k.igemm || k.coop;
+}
+
+bool convolutionTakesFusion(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& f) {
+    if (!validateConvolution(d, pc).ok()) return false;
+    if (!needsIgemm(f)) return true;  // a depth-to-space alone: every kernel
+    return igemmDefault(pc, d, convolutionGeometry(d), f).has_value();
+}
+
+ConvolutionTuning convolutionTuning(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& f) {
+    ConvolutionTuning t;
+    if (!validateConvolution(d, pc).ok() || !pc.caps) return t;
+    ConvGeometry g = convolutionGeometry(d);
+    t.key = tuningKey(pc, d, g, f);
+    Candidates c = tensorCoreCandidates(pc, d, g, f);
+    for (const IgemmLayout& l : c.igemm) t.candidates.push_back(l.tile.name());
+    if (c.coop) t.candidates.push_back(kCoopCandidate);
+    KernelChoice k = chooseKernel(pc, d, g, f);
+    t.chosen = k.igemm ? k.igemm->tile.name() : k.coop ? kCoopCandidate : "portable";
+    return t;
 }
 
 namespace {
 
-Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const DepthToSpaceDesc* d2s) {
+// Packs the filter into the implicit GEMM's B matrix [nBlocks][kRows][bn] (pack_conv_coopmat.comp
+// mode 3) at `slot`, element offset `dstOffset`.
+void addPackIgemm(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const IgemmLayout& l,
+                  uint32_t slot, uint32_t dstOffset) {
+    auto s = d.filter.effectiveStrides();
+    std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
+    spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
+    spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
+    spec[kCPackMode] = 3, spec[kCPackIcPad] = IgemmLayout::kSliceChannels, spec[kCPackKRows] = l.kRows();
+    spec[kCPackNPad] = l.nBlocks * l.tile.bn();
+    spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
+    spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
+    spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
+    spec[kCPackConstCount] = l.tile.bn();
+    Launch launch;
+    launch.pipeline = uint32_t(plan.pipelines.size());
+    launch.groups = linearGroups(uint64_t(l.kRows()) * l.nBlocks * l.tile.bn(), kPackLocalSize);
+    plan.pipelines.push_back({shaders::pack_conv_coopmat_f16(), std::move(spec), "pack_conv_igemm"});
+    launches.push_back(launch);
+}
+
+// Specialization constant ids of shaders/ml/conv2d_igemm.comp (after conv2d_params.glsl's).
+enum IgemmConst : uint32_t {
+    kIgTileH = 75, kIgFw, kIgWgM, kIgWgN, kIgMf, kIgNf, kIgNBlocks, kIgCc, kIgSlices, kIgKyStage, kIgHaloH, kIgHaloW, kIgASmem,
+    kIgVecIn, kIgVecOut, kIgPreluOffset, kIgResSlot, kIgResType, kIgResStrideN, kIgResStrideC, kIgResStrideH, kIgResStrideW,
+    kIgResScale, kIgPool, kIgIn2Slot, kIgIn1C, kIgIn1Scale, kIgIn1StrideN, kIgIn1StrideC, kIgIn1StrideH, kIgIn1StrideW,
+    kIgIn1H, kIgIn1W, kIgVecIn2, kIgConstCount
+};
+static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108, "conv2d_igemm.comp's constant ids");
+
+void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, const ConvolutionFusion& f, const IgemmLayout& l,
+                        uint32_t preluOffset) {
+    spec.resize(kIgConstCount, 0);
+    const IgemmTile& t = l.tile;
+    spec[0] = t.subgroups() * 32, spec[1] = spec[2] = 1;
+    spec[kIgTileH] = t.tileH, spec[kIgFw] = t.fw, spec[kIgWgM] = t.wgM, spec[kIgWgN] = t.wgN, spec[kIgMf] = t.mf, spec[kIgNf] = t.nf;
+    spec[kIgNBlocks] = l.nBlocks, spec[kIgCc] = IgemmLayout::kSliceChannels, spec[kIgSlices] = l.slices, spec[kIgKyStage] = l.kyStage;
+    spec[kIgHaloH] = l.haloH, spec[kIgHaloW] = l.haloW, spec[kIgASmem] = l.aSmem;
+    spec[kIgVecIn] = l.vecIn, spec[kIgVecIn2] = l.vecIn2, spec[kIgVecOut] = l.vecOut;
+    spec[kIgPreluOffset] = preluOffset;
+    spec[kIgResSlot] = UINT32_MAX;
+    if (f.residual) {
+        auto r = f.residual->effectiveStrides();
+        spec[kIgResSlot] = kConvResidualSlot, spec[kIgResType] = shaderType(f.residual->dataType);
+        spec[kIgResStrideN] = r[0], spec[kIgResStrideC] = r[1], spec[kIgResStrideH] = r[2], spec[kIgResStrideW] = r[3];
+        spec[kIgResScale] = f.residualScale;
+    }
+    spec[kIgPool] = f.pooledOutput.has_value();
+    spec[kIgIn2Slot] = UINT32_MAX;
+    spec[kIgIn1Scale] = 1;
+    if (f.source) {
+        auto s = f.source->effectiveStrides();
+        spec[kIgIn1C] = f.source->sizes[1], spec[kIgIn1Scale] = f.sourceScale;
+        spec[kIgIn1StrideN] = s[0], spec[kIgIn1StrideC] = s[1], spec[kIgIn1StrideH] = s[2], spec[kIgIn1StrideW] = s[3];
+        spec[kIgIn1H] = f.source->sizes[2], spec[kIgIn1W] = f.source->sizes[3];
+        if (f.concat) {
+            auto c = f.concat->effectiveStrides();
+            spec[kIgIn2Slot] = kConvConcatSlot;
+            spec[kInStrideN] = c[0], spec[kInStrideC] = c[1], spec[kInStrideH] = c[2], spec[kInStrideW] = c[3];
+        }
+    }
+    (void)d;
+}
+
+Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& fusion) {
     MLP_TRY(validateConvolution(d, pc));
     ConvGeometry g = convolutionGeometry(d);
     bool f16 = anyHalf(d);
@@ -368,19 +536,30 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
     Plan plan;
     plan.pipelines.push_back({});  // the convolution kernel, filled in below
 
+    const DepthToSpaceDesc* d2s = fusion.depthToSpace ? &*fusion.depthToSpace : nullptr;
+    KernelChoice kernel = chooseKernel(pc, d, g, fusion);
+    if (needsIgemm(fusion) && !kernel.igemm)
+        return unsupported(describe("convolution", d.name) + ": its fused epilogue or input needs the tensor-core implicit GEMM, which cannot run it here");
+    std::optional<IgemmLayout>& igemm = kernel.igemm;
+    std::optional<CoopConfig>& coop = kernel.coop;
+
     PersistentLayout persistent;
     WeightSource weights = filterInSlot(d, g);
-    std::optional<CoopConfig> coop = coopConfig(pc, d, g);
-    if (coop) {  // only slot and offset of WeightSource matter to conv2d_coopmat
+    if (igemm || coop) {  // only slot and offset of WeightSource matter to the tensor-core kernels
         weights = WeightSource{};
+        uint64_t bytes = igemm ? igemm->weightBytes() : coop->weightBytes();
+        auto pack = [&](std::vector<Launch>& launches, uint32_t slot, uint32_t offset) {
+            if (igemm) addPackIgemm(plan, launches, d, g, *igemm, slot, offset);
+            else addPackCoop(plan, launches, d, g, *coop, slot, offset);
+        };
         if (d.filter.ownedByPlugin()) {
-            uint64_t offset = persistent.allocate(coop->weightBytes());
+            uint64_t offset = persistent.allocate(bytes);
             weights.slot = kPersistentSlot, weights.offset = uint32_t(offset / 2);
-            addPackCoop(plan, plan.initialize, d, g, *coop, kPersistentSlot, weights.offset);
+            pack(plan.initialize, kPersistentSlot, weights.offset);
         } else {
             weights.slot = kTemporarySlot;
-            plan.temporaryBytes = coop->weightBytes();
-            addPackCoop(plan, plan.execute, d, g, *coop, kTemporarySlot, 0);
+            plan.temporaryBytes = bytes;
+            pack(plan.execute, kTemporarySlot, 0);
         }
     } else if (d.filter.ownedByPlugin()) {
         uint64_t offset = persistent.allocate(packedFilterElements(g) * byteSize(weightType));
@@ -397,6 +576,12 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
             addPackTensor(plan, *d.bias, kBiasSlot, weightType, offset, f16);
         }
     }
+    uint32_t preluOffset = UINT32_MAX;
+    if (fusion.preluSlope) {  // fp32 slopes in the persistent resource
+        uint64_t offset = persistent.allocate(uint64_t(g.outC) * 4);
+        preluOffset = uint32_t(offset / 4);
+        addPackTensor(plan, *fusion.preluSlope, kConvSlopeSlot, DataType::Float32, offset, f16);
+    }
     plan.persistentBytes = persistent.totalBytes();
 
     std::vector<uint32_t> spec = convSpecConstants(d, g, weights, bias);
@@ -408,8 +593,18 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         spec[kD2sBlock] = d2s->blockSize, spec[kD2sCrd] = d2s->order == DepthSpaceOrder::CRD;
         if (coop) coop->vecOut = 0;
     }
+    if (fusion.pooledOutput) {
+        auto out = fusion.pooledOutput->effectiveStrides();
+        spec[kOutStrideN] = out[0], spec[kOutStrideC] = out[1], spec[kOutStrideH] = out[2], spec[kOutStrideW] = out[3];
+    }
     Launch launch;
-    if (coop) {
+    if (igemm) {
+        fillIgemmConstants(spec, d, fusion, *igemm, preluOffset);
+        launch.groups = igemm->groups;
+        launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
+        plan.pipelines[0] = {igemm->tile.acc16 ? shaders::conv2d_igemm_acc16_f16() : shaders::conv2d_igemm_f16(), std::move(spec),
+                             igemm->tile.acc16 ? "conv2d_igemm_acc16" : "conv2d_igemm"};
+    } else if (coop) {
         spec[0] = kCoopWorkgroup, spec[1] = 1, spec[2] = 1;
         spec[kCcMode] = coop->mode, spec[kCcTileH] = coop->tileH, spec[kCcTileW] = kCoopTileW, spec[kCcMF] = coop->mf;
         spec[kCcNF] = coop->nf, spec[kCcNBlocks] = coop->nBlocks, spec[kCcNPad] = coop->nPad, spec[kCcIcPad] = coop->icPad;
@@ -445,22 +640,81 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
 
 }  // namespace
 
-Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) { return planConvolutionStore(pc, d, nullptr); }
+Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d) { return planConvolutionStore(pc, d, {}); }
 
-Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d, const DepthToSpaceDesc& storeThrough) {
+namespace {
+
+bool sameShape(const TensorDesc& t, std::initializer_list<uint32_t> sizes) {
+    if (t.rank != sizes.size()) return false;
+    uint32_t i = 0;
+    for (uint32_t s : sizes)
+        if (t.sizes[i++] != s) return false;
+    return true;
+}
+
+// The fused tensors against the convolution's shape (graph compilation builds them; a mismatch
+// is a compiler bug, reported like any invalid desc).
+Status checkFusion(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f, const std::string& op) {
+    auto bad = [&](const char* what, const TensorDesc& t) { return invalidArgument(op + ": fused " + what + " " + t.toString() + " does not fit " + d.output.toString()); };
+    if (f.preluSlope) {
+        const TensorDesc& s = *f.preluSlope;
+        bool perChannel = s.elementCount() == g.outC && (s.rank == 1 || (s.rank == 3 && s.sizes[1] == 1 && s.sizes[2] == 1) ||
+                                                          (s.rank == 4 && s.sizes[0] == 1 && s.sizes[2] == 1 && s.sizes[3] == 1));
+        if (!perChannel) return bad("PReLU slope", s);
+        MLP_TRY(checkTensor(s, op, "PReLU slope", false, pc));
+    }
+    const TensorDesc& stored = f.depthToSpace ? f.depthToSpace->output : d.output;
+    if (f.residual) {
+        const uint32_t r = f.residualScale;
+        if (r == 0 || stored.sizes[2] % r || stored.sizes[3] % r || f.pooledOutput ||
+            !sameShape(*f.residual, {g.batch, stored.sizes[1], stored.sizes[2] / r, stored.sizes[3] / r}))
+            return bad("residual", *f.residual);
+        MLP_TRY(checkTensor(*f.residual, op, "residual", false, pc));
+    }
+    if (f.source) {
+        const TensorDesc& s = *f.source;
+        const uint32_t u = f.sourceScale;
+        uint32_t c1 = s.rank == 4 ? s.sizes[1] : 0;
+        if (u == 0 || s.rank != 4 || s.sizes[0] != g.batch || uint64_t(s.sizes[2]) * u != g.inH || uint64_t(s.sizes[3]) * u != g.inW ||
+            c1 == 0 || c1 > g.inC || (c1 < g.inC) != f.concat.has_value())
+            return invalidArgument(op + ": fused input source " + s.toString() + " (x" + std::to_string(u) + ") does not fit " + d.input.toString());
+        MLP_TRY(checkTensor(s, op, "input source", false, pc));
+        if (f.concat) {
+            if (!sameShape(*f.concat, {g.batch, g.inC - c1, g.inH, g.inW}))
+                return invalidArgument(op + ": fused concat part " + f.concat->toString() + " does not fit " + d.input.toString());
+            MLP_TRY(checkTensor(*f.concat, op, "concat part", false, pc));
+        }
+    } else if (f.concat) {
+        return invalidArgument(op + ": a fused concat part needs the first part as the input source");
+    }
+    if (f.pooledOutput) {
+        if (f.depthToSpace || !sameShape(*f.pooledOutput, {g.batch, g.outC, g.outH / 2, g.outW / 2}))
+            return bad("2x2 max-pool output", *f.pooledOutput);
+        MLP_TRY(checkTensor(*f.pooledOutput, op, "pooled output", true, pc));
+    }
+    return {};
+}
+
+}  // namespace
+
+Result<Plan> planConvolution(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& fusion) {
     const std::string op = describe("convolution", d.name);
-    const TensorDesc& mid = storeThrough.input;
-    const TensorDesc& out = storeThrough.output;
-    const uint32_t b = storeThrough.blockSize;
     ConvGeometry g = convolutionGeometry(d);
-    bool fits = b > 1 && mid.rank == 4 && out.rank == 4 && g.outC % (b * b) == 0 && mid.sizes[1] == g.outC && mid.sizes[2] == g.outH &&
-                mid.sizes[3] == g.outW && out.sizes[0] == g.batch && out.sizes[1] == g.outC / (b * b) && out.sizes[2] == g.outH * b &&
-                out.sizes[3] == g.outW * b && out.dataType == d.output.dataType;
-    if (!fits)
-        return invalidArgument(op + ": depth-to-space '" + storeThrough.name + "' (block " + std::to_string(b) + ", " + mid.toString() +
-                               " -> " + out.toString() + ") does not match the convolution's output " + d.output.toString());
-    MLP_TRY(checkTensor(out, op, "depth-to-space output", true, pc));
-    return planConvolutionStore(pc, d, &storeThrough);
+    if (fusion.depthToSpace) {
+        const DepthToSpaceDesc& storeThrough = *fusion.depthToSpace;
+        const TensorDesc& mid = storeThrough.input;
+        const TensorDesc& out = storeThrough.output;
+        const uint32_t b = storeThrough.blockSize;
+        bool fits = b > 1 && mid.rank == 4 && out.rank == 4 && g.outC % (b * b) == 0 && mid.sizes[1] == g.outC && mid.sizes[2] == g.outH &&
+                    mid.sizes[3] == g.outW && out.sizes[0] == g.batch && out.sizes[1] == g.outC / (b * b) && out.sizes[2] == g.outH * b &&
+                    out.sizes[3] == g.outW * b && out.dataType == d.output.dataType;
+        if (!fits)
+            return invalidArgument(op + ": depth-to-space '" + storeThrough.name + "' (block " + std::to_string(b) + ", " + mid.toString() +
+                                   " -> " + out.toString() + ") does not match the convolution's output " + d.output.toString());
+        MLP_TRY(checkTensor(out, op, "depth-to-space output", true, pc));
+    }
+    MLP_TRY(checkFusion(pc, d, g, fusion, op));
+    return planConvolutionStore(pc, d, fusion);
 }
 
 }  // namespace mlplugin::detail

@@ -42,6 +42,7 @@ namespace {
 constexpr uint32_t kLocalSize = 256;
 // Slots: a, b (bound empty for unary ops), output.
 constexpr uint32_t kOutputSlot = 2;
+constexpr uint32_t kOuterLoopSpecId = 18;  // OUTER_SIZE_0 in elementwise.comp
 
 // Checks the desc; on success returns the strides of a and b addressed by output coordinates.
 Result<std::vector<Dims>> validate(const PlanContext& pc, const ElementWiseDesc& d, const std::string& op) {
@@ -116,6 +117,7 @@ Result<Plan> planElementWise(const PlanContext& pc, const ElementWiseDesc& d) {
                               loop.packed() ? 1u : 0u, loop.rank};
     const std::optional<ChannelBroadcast> perChannel = loop.packed() ? std::nullopt : channelBroadcast(loop, d.b.has_value());
     pipeline.specConstants.push_back(perChannel ? 1u : 0u);
+    if (loop.rank > kPushLoopDims) appendOuterLoop(pipeline.specConstants, kOuterLoopSpecId, loop.sizes, loop.strides);
 
     const uint64_t count = d.output.elementCount();
     Launch launch;
@@ -127,9 +129,8 @@ Result<Plan> planElementWise(const PlanContext& pc, const ElementWiseDesc& d) {
         pushWords(launch, {perChannel->inner, perChannel->channels, perChannel->stride});
     } else {
         launch.groups = linearGroups(count, kLocalSize);
-        for (uint32_t v : loop.sizes) pushWords(launch, {v});
-        for (const Dims& s : loop.strides)
-            for (uint32_t v : s) pushWords(launch, {v});
+        pushInnerDims(launch, loop.sizes);
+        for (const Dims& s : loop.strides) pushInnerDims(launch, s);
     }
 
     Plan plan;

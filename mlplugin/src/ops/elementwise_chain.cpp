@@ -10,6 +10,7 @@ namespace {
 
 constexpr uint32_t kLocalSize = 256;
 constexpr uint32_t kSpecPerStep = 11;
+constexpr uint32_t kOuterLoopSpecId = 40;  // OUTER_SIZE_0 in elementwise_chain.comp
 
 }  // namespace
 
@@ -49,14 +50,14 @@ Result<Plan> planElementWiseChain(const PlanContext& pc, const ElementWiseChain&
                                  asUint(step.clipMin), asUint(step.clipMax), 0u});
     }
     static_assert(kSpecPerStep == 11);
+    if (loop.rank > kPushLoopDims) appendOuterLoop(spec, kOuterLoopSpecId, loop.sizes, loop.strides);
 
     const uint64_t count = c.output.elementCount();
     Launch launch;
     launch.groups = linearGroups(count, kLocalSize);
     pushWords(launch, {uint32_t(count)});
-    for (uint32_t v : loop.sizes) pushWords(launch, {v});
-    for (const Dims& s : loop.strides)
-        for (uint32_t v : s) pushWords(launch, {v});
+    pushInnerDims(launch, loop.sizes);
+    for (const Dims& s : loop.strides) pushInnerDims(launch, s);
 
     Plan plan;
     plan.pipelines.push_back(std::move(pipeline));

@@ -14,6 +14,7 @@ list(APPEND MLP_SOURCES
   src/binding_table.cpp
   src/recorder.cpp
   src/initializer.cpp
+  src/tuning.cpp
 )
 # Graph: values, shape inference, compilation.
 list(APPEND MLP_SOURCES

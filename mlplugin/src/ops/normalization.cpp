@@ -60,7 +60,7 @@ Result<BatchNormShape> validateBatchNorm(const PlanContext& pc, const BatchNorma
 Launch addBatchNormApply(Plan& plan, const PlanContext& pc, const BatchNormalizationDesc& d, uint32_t foldedSlot,
                            uint32_t channels) {
     const uint32_t pad = kMaxTensorRank - d.input.rank;
-    Dims sizes{1, 1, 1, 1, 1}, inStrides{}, outStrides{};
+    Dims sizes = onesDims(), inStrides{}, outStrides{};
     const Dims in = d.input.effectiveStrides(), out = d.output.effectiveStrides();
     for (uint32_t i = 0; i < d.input.rank; ++i) {
         sizes[pad + i] = d.input.sizes[i];
@@ -141,6 +141,7 @@ Result<Plan> planRowNormalization(const PlanContext& pc, const RowNormalization&
                                 asUint(n.epsilon), uint32_t(n.activation.type), asUint(n.activation.alpha),
                                 asUint(n.activation.beta), scale.slot, scale.dtype, scale.base, bias.slot, bias.dtype,
                                 bias.base, phase});
+        finishRowSpecConstants(p.specConstants, layout);
         plan.pipelines.push_back(std::move(p));
         Launch launch = rowLaunch(layout);
         launch.pipeline = uint32_t(plan.pipelines.size() - 1);

@@ -9,6 +9,7 @@ if(Protobuf_FOUND AND TARGET onnx_proto)
   add_library(mlplugin_onnx
     src/onnx/model.cpp
     src/onnx/loader.cpp
+    src/onnx/external_data.cpp
     src/onnx/gelu_pattern.cpp
     src/onnx/depth_to_space_pattern.cpp
     src/onnx/converters_elementwise.cpp

@@ -1,5 +1,7 @@
-// Pad with a constant, the edge value, or a reflection (ONNX Pad modes), any rank up to 5.
+// Pad with a constant, the edge value, a reflection or a periodic repeat (ONNX Pad modes), any
+// rank up to 8 (kMaxTensorRank).
 #include "index_util.h"
+#include "ops/strided_loop.h"
 #include "ml_shaders.h"
 
 #include <algorithm>
@@ -8,12 +10,13 @@ namespace mlplugin::detail {
 namespace {
 
 constexpr uint32_t kLocalSize = 128;
+constexpr uint32_t kOuterLoopSpecId = 7;  // OUTER_OUT_SIZE_0 in pad.comp
 
 Status checkPad(const PlanContext& pc, const PadDesc& d) {
     std::string op = opLabel("pad", d.name);
     MLP_TRY(checkTensor(d.input, op, "input", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));
-    if (d.mode != PadMode::Constant && d.mode != PadMode::Edge && d.mode != PadMode::Reflect)
+    if (d.mode != PadMode::Constant && d.mode != PadMode::Edge && d.mode != PadMode::Reflect && d.mode != PadMode::Wrap)
         return invalidArgument(op + ": unknown mode " + str(uint32_t(d.mode)));
     uint32_t rank = d.input.rank;
     Index expected{};
@@ -32,6 +35,7 @@ int64_t sourceIndex(PadMode mode, int64_t o, uint32_t padBegin, uint32_t inSize)
     if (i >= 0 && i <= last) return i;
     if (mode == PadMode::Constant) return -1;
     if (mode == PadMode::Edge) return std::clamp<int64_t>(i, 0, last);
+    if (mode == PadMode::Wrap) return ((i % int64_t(inSize)) + int64_t(inSize)) % int64_t(inSize);
     return i < 0 ? -i : 2 * last - i;
 }
 
@@ -39,21 +43,31 @@ int64_t sourceIndex(PadMode mode, int64_t o, uint32_t padBegin, uint32_t inSize)
 
 Result<Plan> planPad(const PlanContext& pc, const PadDesc& d) {
     MLP_TRY(checkPad(pc, d));
+    // Dims right-aligned in kMaxTensorRank: the inner kPushLoopDims in push constants, the
+    // outer ones (tensors above rank 5) as specialization constants (pad.comp).
+    auto is = d.input.effectiveStrides();
+    auto os = d.output.effectiveStrides();
+    Dims outSizes = onesDims(), inSizes = onesDims(), padBegin{}, inStrides{}, outStrides{};
+    const uint32_t lead = kMaxTensorRank - d.input.rank;
+    for (uint32_t k = 0; k < d.input.rank; ++k) {
+        outSizes[lead + k] = d.output.sizes[k];
+        inSizes[lead + k] = d.input.sizes[k];
+        padBegin[lead + k] = d.padBegin[k];
+        inStrides[lead + k] = is[k];
+        outStrides[lead + k] = os[k];
+    }
     Plan plan;
     PipelineSpec spec;
     spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::pad_f16() : shaders::pad_f32();
     spec.specConstants = {kLocalSize, 1, 1, d.input.rank, uint32_t(d.mode), dtypeCode(d.input), dtypeCode(d.output)};
+    if (d.input.rank > kPushLoopDims) appendOuterLoop(spec.specConstants, kOuterLoopSpecId, outSizes, {inSizes, padBegin, inStrides, outStrides});
     spec.debugName = "pad";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
     launch.groups = linearGroups(d.output.elementCount(), kLocalSize);
     pushWords(launch, {uint32_t(d.output.elementCount()), asUint(d.value)});
-    auto is = d.input.effectiveStrides();
-    auto os = d.output.effectiveStrides();
-    for (uint32_t k = 0; k < kMaxTensorRank; ++k) {
-        if (k < d.input.rank) pushWords(launch, {d.output.sizes[k], d.input.sizes[k], d.padBegin[k], is[k], os[k]});
-        else pushWords(launch, {1, 1, 0, 0, 0});
-    }
+    for (uint32_t k = kSpecLoopDims; k < kMaxTensorRank; ++k)
+        pushWords(launch, {outSizes[k], inSizes[k], padBegin[k], inStrides[k], outStrides[k]});
     plan.execute.push_back(launch);
     return plan;
 }

@@ -25,6 +25,7 @@ const char* toString(ReduceOp op) {
     case ReduceOp::SumSquare: return "sum_square";
     case ReduceOp::ArgMax: return "argmax";
     case ReduceOp::ArgMin: return "argmin";
+    case ReduceOp::Prod: return "prod";
     }
     return "unknown";
 }
@@ -34,7 +35,7 @@ bool anyF16(const TensorDesc& a, const TensorDesc& b) {
 }
 
 Status validateReduce(const PlanContext& pc, const ReduceDesc& d, const std::string& op) {
-    if (uint32_t(d.op) > uint32_t(ReduceOp::ArgMin)) return invalidArgument(op + ": unknown reduce operation " + std::to_string(uint32_t(d.op)));
+    if (uint32_t(d.op) > uint32_t(ReduceOp::Prod)) return invalidArgument(op + ": unknown reduce operation " + std::to_string(uint32_t(d.op)));
     MLP_TRY(checkTensor(d.input, op, "input", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));
     MLP_TRY(checkAxesMask(d.axesMask, d.input.rank, op));
@@ -80,6 +81,7 @@ Plan rowPlan(const RowLayout& layout, std::span<const uint32_t> spirv, std::vect
     p.debugName = name;
     p.specConstants = rowSpecConstants(layout);
     p.specConstants.insert(p.specConstants.end(), kernelConstants.begin(), kernelConstants.end());
+    finishRowSpecConstants(p.specConstants, layout);
     Plan plan;
     plan.pipelines.push_back(std::move(p));
     plan.execute.push_back(rowLaunch(layout));
@@ -168,10 +170,11 @@ std::map<uint64_t, std::vector<std::pair<double, uint64_t>>> gatherRows(const Te
 double store(const TensorDesc& t, double v) { return t.dataType == DataType::Float16 ? roundToHalf(v) : v; }
 
 double reduceRow(ReduceOp op, const std::vector<std::pair<double, uint64_t>>& row) {
-    double sum = 0, squares = 0;
+    double sum = 0, squares = 0, product = 1;
     for (const auto& [v, index] : row) {
         sum += v;
         squares += v * v;
+        product *= v;
     }
     auto lessValue = [](const auto& a, const auto& b) { return a.first < b.first; };
     switch (op) {
@@ -184,6 +187,7 @@ double reduceRow(ReduceOp op, const std::vector<std::pair<double, uint64_t>>& ro
     // max_element/min_element return the first of equal elements.
     case ReduceOp::ArgMax: return double(std::max_element(row.begin(), row.end(), lessValue) - row.begin());
     case ReduceOp::ArgMin: return double(std::min_element(row.begin(), row.end(), lessValue) - row.begin());
+    case ReduceOp::Prod: return product;
     }
     return 0;
 }

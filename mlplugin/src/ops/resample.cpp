@@ -1,6 +1,7 @@
 // Resample (ONNX Resize on the two innermost dims of NCHW): nearest with four rounding modes,
-// bilinear; half-pixel, align-corners, asymmetric and pytorch-half-pixel coordinates; any
-// positive scale. Given scales must agree with the sizes: out = floor(in * scale).
+// bilinear; half-pixel, align-corners, asymmetric, pytorch-half-pixel and half-pixel-symmetric coordinates; any
+// positive scale. Given scales must agree with the sizes: out = floor(in * scale) (or round, for
+// ONNX Resize-18 keep_aspect_ratio_policy).
 //
 // Source coordinates are computed in fp32 by both the shader and the reference (as ONNX
 // Runtime does), and nearest snaps coordinates within a few ULP of a rounding boundary onto
@@ -29,7 +30,7 @@ Status checkResample(const PlanContext& pc, const ResampleDesc& d) {
     MLP_TRY(checkRank(op, "input", d.input, 4));
     if (d.mode != ResampleMode::Nearest && d.mode != ResampleMode::Linear)
         return invalidArgument(op + ": unknown mode " + str(uint32_t(d.mode)));
-    if (uint32_t(d.transform) > uint32_t(CoordinateTransform::PytorchHalfPixel))
+    if (uint32_t(d.transform) > uint32_t(CoordinateTransform::HalfPixelSymmetric))
         return invalidArgument(op + ": unknown coordinate transform " + str(uint32_t(d.transform)));
     if (uint32_t(d.rounding) > uint32_t(NearestRounding::Ceil))
         return invalidArgument(op + ": unknown nearest rounding " + str(uint32_t(d.rounding)));
@@ -44,17 +45,34 @@ Status checkResample(const PlanContext& pc, const ResampleDesc& d) {
         if (size < 1 || size >= double(UINT32_MAX))
             return invalidArgument(op + ": scales[" + str(k) + "] " + std::to_string(s) + " turns input size " +
                                    str(d.input.sizes[2 + k]) + " into an empty or huge output");
-        expected[2 + k] = uint32_t(size);
+        // ONNX Resize-18's keep_aspect_ratio_policy rounds instead of flooring.
+        double rounded = std::round(double(d.input.sizes[2 + k]) * s);
+        expected[2 + k] = d.output.rank == 4 && d.output.sizes[2 + k] == rounded ? uint32_t(rounded) : uint32_t(size);
     }
     return checkSizes(op, "output", d.output, expected, 4);
 }
 
+// HalfPixelSymmetric's shift of spatial dim k, in fp32 (0 for the other transforms); pushed to
+// the shader, so both sides use the same value.
+float symmetricOffset(const ResampleDesc& d, uint32_t k) {
+    if (d.transform != CoordinateTransform::HalfPixelSymmetric) return 0.0f;
+    float in = float(d.input.sizes[2 + k]), out = float(d.output.sizes[2 + k]);
+    return in / 2.0f * (1.0f - out / (scaleOf(d, k) * in));
+}
+
+// The resized length the align-corners and pytorch-half-pixel formulas use: inLen * scale as
+// ONNX Resize defines it (not a whole number when a given scale is not), the output size when
+// the scale comes from the sizes. fp32, pushed to the shader.
+float resizedLength(const ResampleDesc& d, uint32_t k) {
+    return d.scales[k] != 0.0f ? float(d.input.sizes[2 + k]) * d.scales[k] : float(d.output.sizes[2 + k]);
+}
+
 // Mirrors sourceCoord() in resample.comp, in fp32 on purpose (see the top of this file).
-float sourceCoord(CoordinateTransform t, uint32_t o, uint32_t outLen, uint32_t inLen, float scale) {
-    if (t == CoordinateTransform::AlignCorners) return outLen == 1 ? 0.0f : float(o) * float(inLen - 1) / float(outLen - 1);
+float sourceCoord(CoordinateTransform t, uint32_t o, float resized, uint32_t inLen, float scale, float offset) {
+    if (t == CoordinateTransform::AlignCorners) return resized == 1.0f ? 0.0f : float(o) * float(inLen - 1) / (resized - 1.0f);
     if (t == CoordinateTransform::Asymmetric) return float(o) / scale;
-    if (t == CoordinateTransform::PytorchHalfPixel && outLen == 1) return 0.0f;
-    return (float(o) + 0.5f) / scale - 0.5f;
+    if (t == CoordinateTransform::PytorchHalfPixel && resized == 1.0f) return 0.0f;
+    return offset + ((float(o) + 0.5f) / scale - 0.5f);
 }
 
 // Mirrors snapToBoundary() in resample.comp: GPU division may be a few ULP off the exact
@@ -79,8 +97,8 @@ uint32_t nearestIndex(NearestRounding r, float coordinate, uint32_t inLen) {
 
 double resampleOne(const ResampleDesc& d, const HostTensor& in, const Index& o) {
     uint32_t inH = d.input.sizes[2], inW = d.input.sizes[3];
-    float cy = sourceCoord(d.transform, o[2], d.output.sizes[2], inH, scaleOf(d, 0));
-    float cx = sourceCoord(d.transform, o[3], d.output.sizes[3], inW, scaleOf(d, 1));
+    float cy = sourceCoord(d.transform, o[2], resizedLength(d, 0), inH, scaleOf(d, 0), symmetricOffset(d, 0));
+    float cx = sourceCoord(d.transform, o[3], resizedLength(d, 1), inW, scaleOf(d, 1), symmetricOffset(d, 1));
     auto at = [&](uint32_t y, uint32_t x) { return in.data[offsetOf(d.input, Index{o[0], o[1], y, x, 0})]; };
     if (d.mode == ResampleMode::Nearest) return at(nearestIndex(d.rounding, cy, inH), nearestIndex(d.rounding, cx, inW));
     double y = std::clamp(double(cy), 0.0, double(inH - 1)), x = std::clamp(double(cx), 0.0, double(inW - 1));
@@ -110,7 +128,8 @@ Result<Plan> planResample(const PlanContext& pc, const ResampleDesc& d) {
     auto os = d.output.effectiveStrides();
     pushWords(launch, {uint32_t(count), d.output.sizes[1], d.output.sizes[2], d.output.sizes[3], d.input.sizes[2], d.input.sizes[3]});
     pushWords(launch, {is[0], is[1], is[2], is[3], os[0], os[1], os[2], os[3]});
-    pushWords(launch, {asUint(scaleOf(d, 0)), asUint(scaleOf(d, 1))});
+    pushWords(launch, {asUint(scaleOf(d, 0)), asUint(scaleOf(d, 1)), asUint(symmetricOffset(d, 0)), asUint(symmetricOffset(d, 1))});
+    pushWords(launch, {asUint(resizedLength(d, 0)), asUint(resizedLength(d, 1))});
     plan.execute.push_back(launch);
     return plan;
 }

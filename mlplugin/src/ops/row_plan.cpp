@@ -48,14 +48,17 @@ std::vector<uint32_t> rowSpecConstants(const RowLayout& layout) {
     return {layout.localSize, 1, 1, layout.loop.groupMask, layout.rowPerWorkgroup ? 1u : 0u};
 }
 
+void finishRowSpecConstants(std::vector<uint32_t>& specConstants, const RowLayout& layout) {
+    if (layout.loop.rank > kPushLoopDims) appendOuterLoop(specConstants, kRowOuterSpecId, layout.loop.sizes, layout.loop.strides);
+}
+
 Launch rowLaunch(const RowLayout& layout) {
     Launch launch;
     launch.groups = layout.rowPerWorkgroup ? linearGroups(uint64_t(layout.rows) * layout.chunks, 1)
                                            : linearGroups(layout.rows, layout.localSize);
     pushWords(launch, {layout.rows, layout.rowLength});
-    for (uint32_t s : layout.loop.sizes) pushWords(launch, {s});
-    for (const Dims& strides : layout.loop.strides)
-        for (uint32_t s : strides) pushWords(launch, {s});
+    pushInnerDims(launch, layout.loop.sizes);
+    for (const Dims& strides : layout.loop.strides) pushInnerDims(launch, strides);
     pushWords(launch, {layout.chunks, layout.chunkLength});
     return launch;
 }

@@ -31,8 +31,11 @@ RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, cons
 // workgroups of the whole GPU). Returns whether it split.
 bool splitLongRows(RowLayout& layout);
 
-// Spec constants 0..4 of reduce_rows.glsl; kernels append theirs from id 5.
+// Spec constants 0..4 of reduce_rows.glsl; kernels append theirs from id 5 (up to 19), then
+// finishRowSpecConstants adds the outer loop dims from kRowOuterSpecId when the loop has them.
+inline constexpr uint32_t kRowOuterSpecId = 20;  // OUTER_SIZE_0 in reduce_rows.glsl
 std::vector<uint32_t> rowSpecConstants(const RowLayout& layout);
+void finishRowSpecConstants(std::vector<uint32_t>& specConstants, const RowLayout& layout);
 // The launch: groups (rows x chunks) and push constants (rows, rowLength, sizes, strides, chunks).
 Launch rowLaunch(const RowLayout& layout);
 

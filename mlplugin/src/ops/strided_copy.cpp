@@ -12,6 +12,7 @@ namespace {
 constexpr uint32_t kLocalSize = 128;
 constexpr uint32_t kTile = 32;       // TILE in transpose_tiled.comp
 constexpr uint32_t kTileRows = 8;    // ROWS in transpose_tiled.comp
+constexpr uint32_t kMaxTiledBatch = kMaxCopyRank - 2;  // MAX_BATCH in transpose_tiled.comp
 // Below this many elements along either fast dim a tile is mostly idle invocations, and the
 // plain copy's reads are already close to contiguous (e.g. NCHW -> NHWC with 3 channels).
 constexpr uint32_t kMinTiledSize = 16;
@@ -90,7 +91,8 @@ TiledDims tiledDims(const CopyView& v) {
 }
 
 void appendTiled(Plan& plan, bool f16Variant, const CopyView& v, TiledDims t, CopyEnd in, CopyEnd out) {
-    std::array<uint32_t, 4> batchSizes{1, 1, 1, 1}, batchIn{}, batchOut{};
+    std::array<uint32_t, kMaxTiledBatch> batchSizes{}, batchIn{}, batchOut{};
+    batchSizes.fill(1);
     uint32_t batchRank = 0;
     uint64_t batch = 1;
     for (uint32_t d = 0; d < v.rank; ++d) {

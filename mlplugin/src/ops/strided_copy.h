@@ -1,7 +1,8 @@
 #pragma once
 // A strided copy: the one GPU kernel behind transpose, slice, concat, split, depth-to-space and
-// space-to-depth. Each of those describes itself as a box of up to 6 dims walked in lockstep
-// over an input and an output (shaders/ml/strided_copy.comp).
+// space-to-depth. Each of those describes itself as a box of up to 8 dims walked in lockstep
+// over an input and an output (shaders/ml/strided_copy.comp): a transpose or slice of an 8-D
+// tensor, or the 6-D view of a 4-D depth-to-space.
 #include "kernel.h"
 
 #include <array>
@@ -9,7 +10,7 @@
 
 namespace mlplugin::detail {
 
-inline constexpr uint32_t kMaxCopyRank = 6;
+inline constexpr uint32_t kMaxCopyRank = 8;  // MAX_RANK in strided_copy.comp
 
 struct CopyView {
     uint32_t rank = 0;

@@ -1,6 +1,7 @@
 #include "ops/strided_loop.h"
 
 #include <algorithm>
+#include <cassert>
 #include <charconv>
 
 namespace mlplugin::detail {
@@ -67,6 +68,21 @@ StridedLoop collapseLoop(const Dims& sizes, uint32_t rank, const std::vector<Dim
         for (size_t t = 0; t < n; ++t) loop.strides[t][d] = outStrides[t][k];
     }
     return loop;
+}
+
+void pushInnerDims(Launch& launch, const Dims& dims) {
+    for (uint32_t d = kSpecLoopDims; d < kMaxTensorRank; ++d) pushWords(launch, {dims[d]});
+}
+
+void appendOuterDims(std::vector<uint32_t>& specConstants, const Dims& dims) {
+    specConstants.insert(specConstants.end(), dims.begin(), dims.begin() + kSpecLoopDims);
+}
+
+void appendOuterLoop(std::vector<uint32_t>& specConstants, uint32_t firstId, const Dims& sizes, const std::vector<Dims>& strides) {
+    assert(specConstants.size() <= firstId);
+    specConstants.resize(firstId, 0);
+    appendOuterDims(specConstants, sizes);
+    for (const Dims& s : strides) appendOuterDims(specConstants, s);
 }
 
 Dims coordinates(uint64_t index, const Dims& sizes, uint32_t rank) {

@@ -158,6 +158,12 @@ public:
     }
 
     VkDescriptorPool handle() const { return pool_; }
+    // Gives up ownership: the caller destroys the returned pool (an owner whose handle must stay
+    // a plain VkDescriptorPool, e.g. behind an installed header).
+    VkDescriptorPool release() {
+        device_ = VK_NULL_HANDLE;
+        return std::exchange(pool_, VK_NULL_HANDLE);
+    }
     explicit operator bool() const { return pool_ != VK_NULL_HANDLE; }
 
 private:

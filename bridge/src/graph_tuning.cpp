@@ -1,0 +1,76 @@
+#include "bridge/graph_tuning.h"
+
+#include <limits>
+#include <memory>
+#include <set>
+#include <stdexcept>
+
+namespace bridge {
+
+using namespace mlplugin;
+
+namespace {
+
+// Deterministic values in [0, 1) for every graph input (the tuner times; values do not matter
+// beyond being ordinary: no zeros, no NaNs).
+std::vector<std::vector<float>> tuningInputs(const GraphDesc& graph) {
+    std::vector<std::vector<float>> inputs;
+    uint32_t state = 12345;
+    for (ValueId v : graph.inputs) {
+        std::vector<float> x(graph.values[v].desc.elementCount());
+        for (float& f : x) {
+            state = state * 1664525u + 1013904223u;
+            f = float(state >> 8) / float(1u << 24);
+        }
+        inputs.push_back(std::move(x));
+    }
+    return inputs;
+}
+
+// Every candidate's timing starts from a busy GPU: building a session (pipeline compiles, uploads)
+// leaves it idle long enough to drop its clock, and timing right after that measured candidates
+// 1.5-3x slow at random (the first H100 run of the tuner, bench/RESULTS.md).
+double timeWith(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t flags, const TuningTable& table,
+                const std::vector<std::vector<float>>& inputs, const TuneOptions& o) {
+    device.setTuningTable(std::make_shared<TuningTable>(table));
+    GraphSession session(ctx, device, graph, flags);
+    session.setInputs(inputs);
+    return session.time(o.runs, o.warmup, o.clockRampUp).medianGpuMs;
+}
+
+}  // namespace
+
+std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t flags, TuningTable& table,
+                                  const TuneOptions& options) {
+    struct Restore {
+        Device& device;
+        std::shared_ptr<const TuningTable> previous;
+        ~Restore() { device.setTuningTable(previous); }
+    } restore{device, nullptr};
+    device.setTuningTable(std::make_shared<TuningTable>(table));
+    auto compiled = compileGraph(device, graph, flags);
+    if (!compiled) throw std::runtime_error("tuneGraph: compileGraph: " + compiled.error().message);
+    const std::vector<TunableConvolution> tunables = compiled->report.tuning;
+    compiled->op.reset();
+
+    std::vector<TuneRecord> records;
+    std::vector<std::vector<float>> inputs = tuningInputs(graph);
+    std::set<std::string> done;
+    for (const TunableConvolution& t : tunables) {
+        if (done.count(t.key) || (!options.retune && table.find(t.key))) continue;
+        done.insert(t.key);
+        std::string best;
+        double bestMs = std::numeric_limits<double>::infinity();
+        for (size_t c = 0; c < t.candidates.size() && c < options.maxCandidates; ++c) {
+            TuningTable trial = table;
+            trial.set(t.key, {t.candidates[c], 0});
+            double ms = timeWith(ctx, device, graph, flags, trial, inputs, options);
+            records.push_back({t.node, t.key, t.candidates[c], ms});
+            if (ms < bestMs) bestMs = ms, best = t.candidates[c];
+        }
+        if (!best.empty()) table.set(t.key, {best, bestMs});
+    }
+    return records;
+}
+
+}  // namespace bridge

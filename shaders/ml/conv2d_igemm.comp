@@ -1,0 +1,360 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#extension GL_NV_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
+// Convolution as an implicit GEMM on tensor cores with both operands staged in shared memory
+// (VK_NV_cooperative_matrix 16x16x16 fp16 fragments; fp32 accumulators, fp16 ones in the ACC_F16
+// build). M = the output pixels of a TILE_H x (16 FW) tile, N = BN = WG_N x NF x 16 output
+// channels of one N block, K = taps x input channels. Groups 1, not transposed; the input is fp16
+// channels-last with channel runs of 8 (16-byte loads); fp16 output, any layout.
+//
+// K is walked in phases. A phase stages, with one barrier pair:
+//   A: when it starts a new slice of CC input channels, the input tile plus its halo for those
+//      channels, [HALO_H][HALO_W] pixels of CC halves each, padded by 16 bytes per pixel so the
+//      fragment loads (16 pixels at a stride of STRIDE_X pixels) hit distinct banks. Every tap's
+//      A fragment is then a strided view of it: each input element is loaded from memory once
+//      per slice, not once per tap.
+//   B: the packed weights of KY_STAGE kernel rows of that slice, [KY_STAGE x K_W x CC][BN],
+//      padded by 16 bytes per row.
+// While the tensor cores work on a phase, its successor's global loads are already in flight into
+// registers (RA, RB), stored to shared memory after the next barrier: a register double buffer,
+// since Vulkan offers no asynchronous global-to-shared copy.
+// Subgroup s owns the MF x NF accumulators of M fragments (s % WG_M) * MF .. + MF - 1 (fragment f
+// covers tile row f / FW, columns (f % FW) * 16 .. + 15) and N fragments (s / WG_M) * NF .. + NF - 1.
+//
+// Weights: the packed buffer [N_BLOCKS][SLICES][K_H][K_W][CC][BN] fp16 (pack_conv_coopmat.comp,
+// mode 3), so every phase reads one contiguous run.
+// Epilogue (per accumulator, through a 1 KiB fp32 patch of sA per subgroup): bias, the
+// fused activation or per-channel PReLU slope, the depth-to-space remap of the store, a residual
+// read at the stored position (nearest-upsampled by RES_SCALE), then 8 channels per 16-byte store
+// (VEC_OUT) or strided scalar stores. With POOL (2x2 max pooling folded into the store) the
+// subgroup pools its own pairs of rows and stores only the pooled tensor.
+#include "conv2d_params.glsl"
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // WG_M * WG_N * 32
+
+// Mirror IgemmConst in mlplugin/src/ops/convolution.cpp (after conv2d_params.glsl's D2S ids).
+layout(constant_id = 75) const uint TILE_H = 16;
+layout(constant_id = 76) const uint FW = 1;         // M fragments per tile row
+layout(constant_id = 77) const uint WG_M = 4;       // subgroups along M
+layout(constant_id = 78) const uint WG_N = 2;       // subgroups along N
+layout(constant_id = 79) const uint MF = 4;         // M fragments per subgroup (WG_M * MF == TILE_H * FW)
+layout(constant_id = 80) const uint NF = 2;         // N fragments per subgroup
+layout(constant_id = 81) const uint N_BLOCKS = 1;
+layout(constant_id = 82) const uint CC = 16;        // input channels per slice (a multiple of 16)
+layout(constant_id = 83) const uint SLICES = 1;     // ceil(IN_C / CC)
+layout(constant_id = 84) const uint KY_STAGE = 3;   // kernel rows per B stage: 1 or K_H
+layout(constant_id = 85) const uint HALO_H = 18;
+layout(constant_id = 86) const uint HALO_W = 18;
+layout(constant_id = 87) const uint A_SMEM = 8;     // uvec4 of sA (>= staged tile, >= 64 per subgroup)
+layout(constant_id = 88) const uint VEC_IN = 0;     // 1: input 0 (or the source) fp16 channels-last, channel runs of 8, 16-byte aligned
+layout(constant_id = 89) const uint VEC_OUT = 0;    // 1: likewise for the output (and the residual, if any)
+layout(constant_id = 90) const uint PRELU_OFFSET = 0xffffffffu;  // fp32 element of the slopes in the persistent slot; ~0: none
+layout(constant_id = 91) const uint RES_SLOT = 0xffffffffu;      // residual added last; ~0: none
+layout(constant_id = 92) const uint RES_DTYPE = 0;
+layout(constant_id = 93) const uint RES_STRIDE_N = 0;
+layout(constant_id = 94) const uint RES_STRIDE_C = 0;
+layout(constant_id = 95) const uint RES_STRIDE_H = 0;
+layout(constant_id = 96) const uint RES_STRIDE_W = 0;
+layout(constant_id = 97) const uint RES_SCALE = 1;  // residual read at (y / RES_SCALE, x / RES_SCALE)
+layout(constant_id = 98) const uint POOL = 0;       // 1: store the 2x2 stride-2 max pooling of the output
+layout(constant_id = 99) const uint IN2_SLOT = 0xffffffffu;      // concat: channels >= IN1_C from this slot (IN_STRIDE_*)
+layout(constant_id = 100) const uint IN1_C = 0;     // channels of input 0 when it is a source (concat or upsampled)
+layout(constant_id = 101) const uint IN1_SCALE = 1; // input 0 nearest-upsampled by this factor
+layout(constant_id = 102) const uint IN1_STRIDE_N = 0;
+layout(constant_id = 103) const uint IN1_STRIDE_C = 0;
+layout(constant_id = 104) const uint IN1_STRIDE_H = 0;
+layout(constant_id = 105) const uint IN1_STRIDE_W = 0;
+layout(constant_id = 106) const uint IN1_H = 1;     // input 0's own size
+layout(constant_id = 107) const uint IN1_W = 1;
+layout(constant_id = 108) const uint VEC_IN2 = 0;   // 1: the concat part is vectorizable too (IN1_C % 8 == 0)
+
+#ifdef ACC_F16
+#define ACC_BITS 16
+#else
+#define ACC_BITS 32
+#endif
+#define F 16u
+
+layout(set = 0, binding = 0) buffer HeapU4 { uvec4 v[]; } heapU4[MLP_SLOTS];
+
+const uint SUBGROUPS = WG_M * WG_N;
+const uint THREADS = SUBGROUPS * 32;
+const uint BN = WG_N * NF * F;
+const uint CV = CC / 8;                    // uvec4 per pixel per slice
+const uint PP = CV + 1;                    // staged pixel pitch (uvec4)
+const uint BV = BN / 8;                    // uvec4 per B row
+const uint BP = BV + 1;                    // staged B row pitch (uvec4)
+const uint KY_GROUPS = K_H / KY_STAGE;
+const uint PHASES = SLICES * KY_GROUPS;
+const uint A_VECS = HALO_H * HALO_W * CV;
+const uint B_VECS = KY_STAGE * K_W * CC * BV;
+const uint A_PT = (A_VECS + THREADS - 1) / THREADS;
+const uint B_PT = (B_VECS + THREADS - 1) / THREADS;
+
+shared uvec4 sA[A_SMEM];
+shared uvec4 sB[KY_STAGE * K_W * CC * BP];
+
+fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> acc[MF][NF];
+uvec4 RA[A_PT];
+uvec4 RB[B_PT];
+
+const bool SOURCES = IN2_SLOT != 0xffffffffu || IN1_SCALE != 1;  // input 0 is a source of a virtual input
+
+// Element offset of channel c (< IN_C) of input pixel (y, x) (inside the image), and its slot.
+uint inputOffset(uint n, uint c, uint y, uint x, out uint slot) {
+    slot = INPUT_SLOT;
+    if (IN2_SLOT != 0xffffffffu && c >= IN1_C) {
+        slot = IN2_SLOT;
+        return n * IN_STRIDE_N + (c - IN1_C) * IN_STRIDE_C + y * IN_STRIDE_H + x * IN_STRIDE_W;
+    }
+    if (SOURCES) {
+        uint sy = min(y / IN1_SCALE, IN1_H - 1), sx = min(x / IN1_SCALE, IN1_W - 1);
+        return n * IN1_STRIDE_N + c * IN1_STRIDE_C + sy * IN1_STRIDE_H + sx * IN1_STRIDE_W;
+    }
+    return n * IN_STRIDE_N + c * IN_STRIDE_C + y * IN_STRIDE_H + x * IN_STRIDE_W;
+}
+
+// 8 channels c .. c + 7 (c a multiple of 8) of input pixel (y, x) as packed halves, zero outside
+// the image and past IN_C: one 16-byte load where the 8 channels lie in one vectorizable source
+// (VEC_IN: input 0; VEC_IN2: the concat part, IN1_C % 8 == 0), else one fp16 load per channel.
+uvec4 load8(uint n, uint c, int y, int x) {
+    bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+    uint cy = uint(clamp(y, 0, int(IN_H) - 1)), cx = uint(clamp(x, 0, int(IN_W) - 1));
+    uint slot;
+    bool second = IN2_SLOT != 0xffffffffu && c >= IN1_C;
+    bool vector = second ? VEC_IN2 != 0 : VEC_IN != 0 && (IN2_SLOT == 0xffffffffu || c + 8 <= IN1_C);
+    if (vector) {
+        uint q = inputOffset(n, min(c, IN_C - 8), cy, cx, slot);
+        uvec4 v = heapU4[slot].v[q / 8];
+        return inside && c < IN_C ? v : uvec4(0);
+    }
+    float16_t h[8];
+    [[unroll]] for (uint j = 0; j < 8; ++j) {
+        uint q = inputOffset(n, min(c + j, IN_C - 1), cy, cx, slot);
+        float16_t v = heapF16[slot].v[q];
+        h[j] = inside && c + j < IN_C ? v : float16_t(0.0);
+    }
+    return uvec4(packFloat2x16(f16vec2(h[0], h[1])), packFloat2x16(f16vec2(h[2], h[3])), packFloat2x16(f16vec2(h[4], h[5])),
+                 packFloat2x16(f16vec2(h[6], h[7])));
+}
+
+// Global loads of phase p into RA (when it starts a slice) and RB.
+void fetchPhase(uint p, uint n, int iy0, int ix0, uint wBase) {
+    uint s = p / KY_GROUPS, g = p % KY_GROUPS, tid = gl_LocalInvocationID.x;
+    if (g == 0) {
+        [[unroll]] for (uint j = 0; j < A_PT; ++j) {
+            uint i = tid + j * THREADS;
+            uint px = i / CV, part = i % CV;
+            if (i < A_VECS) RA[j] = load8(n, s * CC + part * 8, iy0 + int(px / HALO_W), ix0 + int(px % HALO_W));
+        }
+    }
+    uint base = wBase + (s * KY_GROUPS + g) * B_VECS;
+    [[unroll]] for (uint j = 0; j < B_PT; ++j) {
+        uint i = tid + j * THREADS;
+        if (i < B_VECS) RB[j] = heapU4[W_SLOT].v[base + i];
+    }
+}
+
+void storePhase(uint p) {
+    uint tid = gl_LocalInvocationID.x;
+    if (p % KY_GROUPS == 0) {
+        [[unroll]] for (uint j = 0; j < A_PT; ++j) {
+            uint i = tid + j * THREADS;
+            if (i < A_VECS) sA[(i / CV) * PP + i % CV] = RA[j];
+        }
+    }
+    [[unroll]] for (uint j = 0; j < B_PT; ++j) {
+        uint i = tid + j * THREADS;
+        if (i < B_VECS) sB[(i / BV) * BP + i % BV] = RB[j];
+    }
+}
+
+void mmaPhase(uint p, uint wm, uint wn) {
+    uint g = p % KY_GROUPS;
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> a, b[NF];
+    [[unroll]] for (uint kyl = 0; kyl < KY_STAGE; ++kyl) {
+        uint ky = g * KY_STAGE + kyl;
+        [[unroll]] for (uint kx = 0; kx < K_W; ++kx) {
+            [[unroll]] for (uint kk = 0; kk < CC / F; ++kk) {
+                uint krow = (kyl * K_W + kx) * CC + kk * F;
+                [[unroll]] for (uint j = 0; j < NF; ++j) coopMatLoadNV(b[j], sB, krow * BP + (wn * NF + j) * 2, BP, false);
+                [[unroll]] for (uint i = 0; i < MF; ++i) {
+                    uint f = wm * MF + i;
+                    uint hy = (f / FW) * STRIDE_Y + ky * DIL_Y;
+                    uint hx = (f % FW) * F * STRIDE_X + kx * DIL_X;
+                    coopMatLoadNV(a, sA, (hy * HALO_W + hx) * PP + kk * 2, STRIDE_X * PP, false);
+                    [[unroll]] for (uint j = 0; j < NF; ++j) acc[i][j] = coopMatMulAddNV(a, b[j], acc[i][j]);
+                }
+            }
+        }
+    }
+}
+
+float preluSlope(uint oc) { return heapF32[PERSISTENT_SLOT].v[PRELU_OFFSET + oc]; }  // packed as fp32
+
+// Bias, activation / PReLU; channels c .. c + 3 (c + q * step) of one pixel. Padding channels
+// (>= OUT_C) come back as anything: they are never stored.
+vec4 finish4(vec4 v, uint c, uint step) {
+    vec4 bias, slope;
+    [[unroll]] for (uint q = 0; q < 4; ++q) {
+        uint oc = min(c + q * step, OUT_C - 1);
+        bias[q] = biasFor(oc);
+        slope[q] = PRELU_OFFSET != 0xffffffffu ? preluSlope(oc) : 1.0;
+    }
+    v = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, v + bias);
+    if (PRELU_OFFSET != 0xffffffffu) v = mix(v * slope, v, greaterThanEqual(v, vec4(0.0)));
+    return v;
+}
+
+// Where the convolution's output element (oc, y, x) is stored (depth-to-space remap).
+void storePosition(inout uint oc, inout uint y, inout uint x) {
+    if (D2S_BLOCK > 1) {
+        const uint b = D2S_BLOCK, channels = OUT_C / (b * b);
+        uint c, by, bx;
+        if (D2S_CRD != 0) {
+            c = oc / (b * b), by = (oc / b) % b, bx = oc % b;
+        } else {
+            by = oc / (b * channels), bx = (oc / channels) % b, c = oc % channels;
+        }
+        oc = c, y = y * b + by, x = x * b + bx;
+    }
+}
+
+// Stores one finished element (after remapping); adds the residual.
+void storeOne(uint n, uint oc, uint y, uint x, float v) {
+    storePosition(oc, y, x);
+    if (RES_SLOT != 0xffffffffu)
+        v += loadElem(RES_SLOT, RES_DTYPE, n * RES_STRIDE_N + oc * RES_STRIDE_C + (y / RES_SCALE) * RES_STRIDE_H + (x / RES_SCALE) * RES_STRIDE_W);
+    storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
+}
+
+// Element (m, c) of the subgroup's patch (column-major fp32, 64 uvec4).
+float patchAt(uint pat, uint c, uint m) { return uintBitsToFloat(sA[pat + (c * F + m) / 4][m % 4]); }
+
+// 8 channels c .. c + 7 of pixel m, finished.
+void finished8(uint pat, uint m, uint c, uint oc0, out vec4 lo, out vec4 hi) {
+    [[unroll]] for (uint q = 0; q < 4; ++q) {
+        lo[q] = patchAt(pat, c + q, m);
+        hi[q] = patchAt(pat, c + 4 + q, m);
+    }
+    lo = finish4(lo, oc0, 1);
+    hi = finish4(hi, oc0 + 4, 1);
+}
+
+void storeAccumulator(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> m, uint pat) {
+#ifdef ACC_F16
+    coopMatStoreNV(fcoopmatNV<32, gl_ScopeSubgroup, F, F>(m), sA, pat, F / 4, true);
+#else
+    coopMatStoreNV(m, sA, pat, F / 4, true);
+#endif
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+}
+
+// Lane l takes pixel m = l % 16 and channel half g = l / 16 of each 16 x 16 accumulator.
+void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
+    uint pat = sg * 64, l = gl_SubgroupInvocationID, m = l % F, g = l / F;
+    [[unroll]] for (uint i = 0; i < MF; ++i) {
+        uint f = wm * MF + i;
+        uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F + m;
+        [[unroll]] for (uint j = 0; j < NF; ++j) {
+            uint oc0 = nBase + (wn * NF + j) * F;
+            storeAccumulator(acc[i][j], pat);
+            if (VEC_OUT != 0) {
+                vec4 lo, hi;
+                finished8(pat, m, 8 * g, oc0 + 8 * g, lo, hi);
+                subgroupBarrier();  // read before the next accumulator overwrites the pat
+                uint oc = oc0 + 8 * g;
+                if (oy < OUT_H && ox < OUT_W && oc < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none
+                    uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc) / 8;
+                    if (RES_SLOT != 0xffffffffu) {  // VEC_OUT: the residual is vectorizable too
+                        uint rq = (n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8;
+                        uvec4 r = heapU4[RES_SLOT].v[rq];
+                        lo += vec4(unpackHalf2x16(r.x), unpackHalf2x16(r.y));
+                        hi += vec4(unpackHalf2x16(r.z), unpackHalf2x16(r.w));
+                    }
+                    heapU4[OUT_SLOT].v[q] = uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
+                }
+            } else {
+                // Channels g, g + 2, ..., g + 14: each store instruction writes 16 consecutive
+                // pixels of two channels (whole sectors for NCHW).
+                vec4 lo, hi;
+                [[unroll]] for (uint q = 0; q < 4; ++q) {
+                    lo[q] = patchAt(pat, g + 2 * q, m);
+                    hi[q] = patchAt(pat, g + 8 + 2 * q, m);
+                }
+                subgroupBarrier();
+                lo = finish4(lo, oc0 + g, 2);
+                hi = finish4(hi, oc0 + g + 8, 2);
+                if (oy < OUT_H && ox < OUT_W) {
+                    [[unroll]] for (uint q = 0; q < 4; ++q) {
+                        if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q]);
+                        if (oc0 + g + 8 + 2 * q < OUT_C) storeOne(n, oc0 + g + 8 + 2 * q, oy, ox, hi[q]);
+                    }
+                }
+            }
+        }
+    }
+}
+
+// POOL: the subgroup's fragments pair up as rows (2r, 2r + 1) of the tile (FW == 1, MF even,
+// TILE_H even, so a pair never straddles subgroups or tiles). Lane l takes pooled column l % 8
+// and channels 4 (l / 8) .. + 3 of each 16 x 16 accumulator pair, finishes the four elements of
+// its 2 x 2 window and keeps their maximum in registers (the two rows pass through the patch one
+// after the other). Floor mode: windows reaching past the output are not stored.
+void epiloguePooled(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
+    uint pat = sg * 64, l = gl_SubgroupInvocationID;
+    uint px = l % 8, cq = l / 8;  // pooled column, channel quarter (4 channels each)
+    [[unroll]] for (uint i = 0; i < MF; i += 2) {
+        uint f = wm * MF + i;
+        uint oy = oy0 + f, ox = ox0 + 2 * px;  // top-left of the 2 x 2 window
+        [[unroll]] for (uint j = 0; j < NF; ++j) {
+            uint oc0 = nBase + (wn * NF + j) * F;
+            vec4 best = vec4(-3.0e38);
+            [[unroll]] for (uint r = 0; r < 2; ++r) {
+                storeAccumulator(acc[i + r][j], pat);
+                [[unroll]] for (uint dx = 0; dx < 2; ++dx) {
+                    vec4 v;
+                    [[unroll]] for (uint q = 0; q < 4; ++q) v[q] = patchAt(pat, 4 * cq + q, 2 * px + dx);
+                    v = finish4(v, oc0 + 4 * cq, 1);
+                    // Outside the convolution's output: never part of a pooled window (floor mode).
+                    bool inside = oy + r < OUT_H && ox + dx < OUT_W;
+                    best = inside ? max(best, v) : best;
+                }
+                subgroupBarrier();
+            }
+            uint poolH = OUT_H / 2, poolW = OUT_W / 2, py = oy / 2, pxo = ox / 2;
+            if (py < poolH && pxo < poolW) {
+                [[unroll]] for (uint q = 0; q < 4; ++q) {
+                    uint oc = oc0 + 4 * cq + q;
+                    if (oc < OUT_C) storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + py * OUT_STRIDE_H + pxo * OUT_STRIDE_W, best[q]);
+                }
+            }
+        }
+    }
+}
+
+void main() {
+    uint sg = gl_SubgroupID, wm = sg % WG_M, wn = sg / WG_M;
+    uint ox0 = gl_WorkGroupID.x * FW * F, oy0 = gl_WorkGroupID.y * TILE_H;
+    uint n = gl_WorkGroupID.z / N_BLOCKS, nb = gl_WorkGroupID.z % N_BLOCKS;
+    int iy0 = int(oy0 * STRIDE_Y) - int(PAD_T), ix0 = int(ox0 * STRIDE_X) - int(PAD_L);
+    uint wBase = W_OFFSET / 8 + nb * PHASES * B_VECS;
+
+    [[unroll]] for (uint i = 0; i < MF; ++i)
+        [[unroll]] for (uint j = 0; j < NF; ++j) acc[i][j] = fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F>(0.0);
+
+    fetchPhase(0, n, iy0, ix0, wBase);
+    for (uint p = 0; p < PHASES; ++p) {
+        barrier();  // every subgroup is done reading the previous phase
+        storePhase(p);
+        barrier();
+        if (p + 1 < PHASES) fetchPhase(p + 1, n, iy0, ix0, wBase);
+        mmaPhase(p, wm, wn);
+    }
+    barrier();  // sA becomes the epilogue's patches
+    if (POOL != 0) epiloguePooled(n, oy0, ox0, nb * BN, wm, wn, sg);
+    else epilogue(n, oy0, ox0, nb * BN, wm, wn, sg);
+}
