@@ -12,6 +12,7 @@ packages=(
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy
   doxygen dpkg-dev file binutils
+  valgrind
 )
 missing=()
 for p in "${packages[@]}"; do

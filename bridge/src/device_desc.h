@@ -12,7 +12,7 @@ Desc describeDevice(const engine::Context& ctx) {
     d.physicalDevice = ctx.physicalDevice();
     d.device = ctx.device();
     d.queueFamilyIndex = ctx.queueFamily();
-    d.getInstanceProcAddr = vkGetInstanceProcAddr;
+    d.getInstanceProcAddr = ctx.libraryProcAddr();  // the library's allocations count against the context's budget
     d.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // engine::Context enables it
     d.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
     d.shaderFloat16Enabled = ctx.features().shaderFloat16;

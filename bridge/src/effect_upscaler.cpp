@@ -1,6 +1,8 @@
 #include "bridge/effect_upscaler.h"
 
+#include "bridge/errors.h"
 #include "device_desc.h"
+
 #include "engine/camera.h"
 #include "engine/error.h"
 #include "engine/frame_graph.h"
@@ -15,7 +17,7 @@ constexpr VkFormat kColorFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
 constexpr VkFormat kDepthFormat = VK_FORMAT_D32_SFLOAT;
 constexpr VkFormat kMotionFormat = VK_FORMAT_R16G16_SFLOAT;
 
-[[noreturn]] void fail(const effects::Error& e, const std::string& who) { throw engine::Error(who + ": " + e.message, e.vkResult); }
+[[noreturn]] void fail(const effects::Error& e, const std::string& who) { throw toEngineError(e, who); }
 
 effects::ImageInput sampled(engine::PassContext& pc, engine::ResourceHandle h, VkFormat format, VkExtent2D extent) {
     return {pc.imageView(h), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent, format};

@@ -1,5 +1,6 @@
 #include "bridge/graph_session.h"
 
+#include "bridge/errors.h"
 #include "device_desc.h"
 
 #include "engine/error.h"
@@ -12,7 +13,6 @@
 #include <algorithm>
 #include <chrono>
 #include <cstring>
-#include <stdexcept>
 
 namespace bridge {
 namespace {
@@ -22,16 +22,6 @@ using namespace mlplugin;
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
 constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
-void check(const Status& s, const char* what) {
-    if (!s) throw std::runtime_error(std::string(what) + ": " + s.error().message);
-}
-
-template <class T>
-T take(Result<T> r, const char* what) {
-    if (!r) throw std::runtime_error(std::string(what) + ": " + r.error().message);
-    return std::move(r).value();
-}
 
 uint64_t paddedSize(uint64_t bytes) { return std::max<uint64_t>((bytes + 3) & ~uint64_t(3), 4); }
 
@@ -147,11 +137,11 @@ GraphSession::~GraphSession() = default;
 
 void GraphSession::setInputs(const std::vector<std::vector<float>>& values) {
     if (values.size() != graph_->inputs.size())
-        throw std::runtime_error("the graph has " + std::to_string(graph_->inputs.size()) + " inputs, " + std::to_string(values.size()) + " given");
+        throw engine::Error("the graph has " + std::to_string(graph_->inputs.size()) + " inputs, " + std::to_string(values.size()) + " given");
     for (size_t i = 0; i < values.size(); ++i) {
         const GraphValue& v = graph_->values[graph_->inputs[i]];
         if (values[i].size() != v.desc.elementCount())
-            throw std::runtime_error("input '" + v.name + "' needs " + std::to_string(v.desc.elementCount()) + " values (" + v.desc.toString() +
+            throw engine::Error("input '" + v.name + "' needs " + std::to_string(v.desc.elementCount()) + " values (" + v.desc.toString() +
                                      "), " + std::to_string(values[i].size()) + " given");
         std::vector<uint8_t> bytes = encode(v.desc, values[i]);
         upload(ctx_, inputs_[i], bytes.data(), bytes.size());
@@ -167,7 +157,7 @@ void GraphSession::run() {
 }
 
 Timing GraphSession::time(uint32_t runs, uint32_t warmup, std::chrono::milliseconds clockRampUp) {
-    if (!ctx_.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
+    if (!ctx_.features().timestamps) throw engine::Error(engine::ErrorCode::Unsupported, "the device's queue has no valid timestamps");
     vkutil::TimestampPool queries;
     ENGINE_VK(queries.create(ctx_.device(), runs, ctx_.features().timestampPeriodNs,
                              ctx_.features().timestampValidBits));

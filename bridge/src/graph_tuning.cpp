@@ -1,9 +1,10 @@
 #include "bridge/graph_tuning.h"
 
+#include "bridge/errors.h"
+
 #include <limits>
 #include <memory>
 #include <set>
-#include <stdexcept>
 
 namespace bridge {
 
@@ -48,10 +49,9 @@ std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const Gr
         ~Restore() { device.setTuningTable(previous); }
     } restore{device, nullptr};
     device.setTuningTable(std::make_shared<TuningTable>(table));
-    auto compiled = compileGraph(device, graph, flags);
-    if (!compiled) throw std::runtime_error("tuneGraph: compileGraph: " + compiled.error().message);
-    const std::vector<TunableConvolution> tunables = compiled->report.tuning;
-    compiled->op.reset();
+    auto compiled = take(compileGraph(device, graph, flags), "tuneGraph: compileGraph");
+    const std::vector<TunableConvolution> tunables = compiled.report.tuning;
+    compiled.op.reset();
 
     std::vector<TuneRecord> records;
     std::vector<std::vector<float>> inputs = tuningInputs(graph);

@@ -1,5 +1,6 @@
 #include "bridge/ml_pass.h"
 
+#include "bridge/errors.h"
 #include "engine/buffer.h"
 #include "engine/error.h"
 #include "tensor_conversion.h"
@@ -16,7 +17,6 @@
 #include <cstring>
 #include <fstream>
 #include <iterator>
-#include <stdexcept>
 
 namespace bridge {
 namespace {
@@ -32,15 +32,8 @@ constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT 
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-template <class T>
-T take(mlplugin::Result<T> r, const std::string& what) {
-    if (!r) throw std::runtime_error(what + ": " + r.error().message);
-    return std::move(r).value();
-}
-
-void check(const mlplugin::Status& s, const std::string& what) {
-    if (!s) throw std::runtime_error(what + ": " + s.error().message);
-}
+// A model that does not fit the pass's bindings or extents.
+engine::Error modelError(const std::string& message) { return engine::Error(engine::ErrorCode::InvalidModel, message); }
 
 std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
 
@@ -53,9 +46,9 @@ std::string valueNames(const GraphDesc& g, const std::vector<mlplugin::ValueId>&
 #ifdef BRIDGE_HAS_ONNX
 std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw std::runtime_error(who + ": cannot open model file '" + path + "'");
+    if (!in) throw engine::Error(engine::ErrorCode::IoError, who + ": cannot open model file '" + path + "'");
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.empty()) throw std::runtime_error(who + ": model file '" + path + "' is empty");
+    if (bytes.empty()) throw modelError(who + ": model file '" + path + "' is empty");
     return bytes;
 }
 #endif
@@ -157,11 +150,13 @@ void MlPass::Network::initializeWeights() {
     const uint32_t initSets = initializer->bindingProperties().descriptorSetCount;
     if (props.persistentBytes == 0 && initSets == 0) return;
     if (props.persistentBytes)
-        persistent = std::make_shared<engine::Buffer>(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal);
+        persistent = std::make_shared<engine::Buffer>(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal,
+                                                      who + " weights (persistent resource)");
     // The constants blob is needed only here: an upload buffer the initializer reads directly.
     engine::Buffer constants;
     if (!compiled.constantData.empty()) {
-        constants = engine::Buffer(ctx, alignUp(compiled.constantData.size(), 4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload);
+        constants = engine::Buffer(ctx, alignUp(compiled.constantData.size(), 4), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Upload,
+                                   who + " constants (initializer input)");
         std::memcpy(constants.mapped(), compiled.constantData.data(), compiled.constantData.size());
         constants.flush();
     }
@@ -239,7 +234,7 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
         // Checked here, where the image's desc is known (the first record after a bake).
         const engine::ImageDesc& d = pc.imageDesc(image);
         if (d.format != VK_FORMAT_R16G16B16A16_SFLOAT || d.width != outputExtent.width || d.height != outputExtent.height)
-            throw std::runtime_error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
+            throw engine::Error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
                                      ", " + std::to_string(d.width) + "x" + std::to_string(d.height) + " given)");
         vkutil::DescriptorWrites(s.toImageSet)
             .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, outputBytes})
@@ -261,9 +256,9 @@ MlPass::MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc)
     const std::string who = "MlPass '" + desc_.name + "'";
     const int models = int(!desc_.onnxPath.empty()) + int(!desc_.onnxBytes.empty()) + int(bool(desc_.buildGraph));
     if (models != 1)
-        throw std::runtime_error(who + ": give exactly one model (onnxPath, onnxBytes or buildGraph); " + std::to_string(models) + " given");
+        throw engine::Error(who + ": give exactly one model (onnxPath, onnxBytes or buildGraph); " + std::to_string(models) + " given");
 #ifndef BRIDGE_HAS_ONNX
-    if (!desc_.buildGraph) throw std::runtime_error(who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
+    if (!desc_.buildGraph) throw engine::Error(engine::ErrorCode::Unsupported, who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
 #endif
 #ifdef BRIDGE_HAS_ONNX
     // Parsed once: a new extent converts the parsed model again, it never re-reads the file.
@@ -274,10 +269,10 @@ MlPass::MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc)
         desc_.onnxBytes = {};
     }
 #endif
-    if (desc_.inputs.empty()) throw std::runtime_error(who + ": no input bindings (MlPassDesc::inputs)");
+    if (desc_.inputs.empty()) throw engine::Error(who + ": no input bindings (MlPassDesc::inputs)");
     for (size_t i = 0; i < desc_.inputs.size(); ++i) {
         const std::string what = who + ": input binding " + std::to_string(i) + (desc_.inputs[i].name.empty() ? "" : " '" + desc_.inputs[i].name + "'");
-        if (desc_.inputs[i].channels.empty()) throw std::runtime_error(what + " reads no image channels");
+        if (desc_.inputs[i].channels.empty()) throw engine::Error(what + " reads no image channels");
         for (const ImageChannels& c : desc_.inputs[i].channels) detail::parseComponents(c.components, what);
     }
     conversions_ = std::make_shared<Conversions>(ctx);
@@ -299,9 +294,9 @@ DataType MlPass::computeType() const {
 
 MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
     const std::string who = "MlPass '" + desc_.name + "'";
-    if (images.output == engine::kInvalidResource) throw std::runtime_error(who + ": no output image");
+    if (images.output == engine::kInvalidResource) throw engine::Error(who + ": no output image");
     if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
-        throw std::runtime_error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
+        throw engine::Error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
 
     const bool reuse = network_ && network_->inputExtent.width == images.inputExtent.width &&
                        network_->inputExtent.height == images.inputExtent.height &&
@@ -329,7 +324,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
 
         // Inputs: match bindings to graph inputs, check shapes, lay them out in one buffer.
         if (desc_.inputs.size() != g.inputs.size())
-            throw std::runtime_error(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
+            throw modelError(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
                                      std::to_string(desc_.inputs.size()) + " input binding(s) are given");
         detail::ToTensorParams params{};
         params.width = w;
@@ -343,18 +338,18 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
                 for (size_t i = 0; i < g.inputs.size(); ++i)
                     if (g.values[g.inputs[i]].name == binding.name) index = i;
                 if (index == g.inputs.size())
-                    throw std::runtime_error(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
+                    throw modelError(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
             }
             const mlplugin::GraphValue& value = g.values[g.inputs[index]];
             const TensorDesc& d = value.desc;
             const std::string what = who + ": input '" + value.name + "' " + d.toString();
             uint32_t channels = 0;
             for (const ImageChannels& c : binding.channels) channels += uint32_t(c.components.size());
-            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
             if (d.sizes[1] != channels)
-                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
+                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
             if (d.sizes[2] != h || d.sizes[3] != w)
-                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
+                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
                                          extent(images.inputExtent));
             if (d.dataType == DataType::Float16) net->fp16 = true;
             const uint64_t elementBytes = mlplugin::byteSize(d.dataType);
@@ -365,15 +360,15 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             for (const ImageChannels& c : binding.channels) {
                 const engine::ResourceHandle handle = images.source(c.image);
                 if (handle == engine::kInvalidResource)
-                    throw std::runtime_error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
+                    throw engine::Error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
                 auto at = std::find(net->sources.begin(), net->sources.end(), c.image);
                 if (at == net->sources.end()) {
                     if (net->sources.size() == detail::kMaxSourceImages)
-                        throw std::runtime_error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
+                        throw engine::Error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
                     at = net->sources.insert(net->sources.end(), c.image);
                 }
                 if (params.sliceCount == detail::kMaxSlices)
-                    throw std::runtime_error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
+                    throw engine::Error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
                 detail::SliceParams& s = params.slices[params.sliceCount++];
                 const std::vector<uint32_t> comps = detail::parseComponents(c.components, what);
                 for (uint32_t k = 0; k < comps.size(); ++k) {
@@ -398,26 +393,26 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         size_t outIndex = 0;
         if (desc_.output.name.empty()) {
             if (g.outputs.size() != 1)
-                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
+                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
                                          "); name the one to write (TensorOutput::name)");
         } else {
             outIndex = g.outputs.size();
             for (size_t i = 0; i < g.outputs.size(); ++i)
                 if (g.values[g.outputs[i]].name == desc_.output.name) outIndex = i;
             if (outIndex == g.outputs.size())
-                throw std::runtime_error(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
+                throw modelError(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
             if (g.outputs.size() != 1)
-                throw std::runtime_error(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
+                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
         }
         {
             const mlplugin::GraphValue& value = g.values[g.outputs[outIndex]];
             const TensorDesc& d = value.desc;
             const std::string what = who + ": output '" + value.name + "' " + d.toString();
-            if (d.rank != 4 || d.sizes[0] != 1) throw std::runtime_error(what + " is not a [1, C, H, W] tensor");
+            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
             if (d.sizes[1] != 1 && d.sizes[1] != 3 && d.sizes[1] != 4)
-                throw std::runtime_error(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
+                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
             if (d.sizes[2] != images.outputExtent.height || d.sizes[3] != images.outputExtent.width)
-                throw std::runtime_error(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
+                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
                                          extent(images.outputExtent));
             if (d.dataType == DataType::Float16) net->fp16 = true;
             const auto strides = d.effectiveStrides();
@@ -435,7 +430,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             net->outputBytes = d.requiredBytes();
         }
         if (net->fp16 && !conversions_->fp16Supported())
-            throw std::runtime_error(who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
+            throw engine::Error(engine::ErrorCode::Unsupported, who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
 
         uint32_t flags = desc_.compileFlags;
         if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
@@ -453,7 +448,8 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         }
         net->props = net->compiled.op->bindingProperties();
         net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
-        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload);
+        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload,
+                                             who + " conversion parameters");
         std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
         net->toTensorParams.flush();
         if (isReshape && net->compiled.report.persistentReused) net->persistent = network_->persistent;

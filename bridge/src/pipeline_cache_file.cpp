@@ -1,9 +1,11 @@
 #include "bridge/pipeline_cache_file.h"
 
+#include "bridge/errors.h"
+#include "engine/error.h"
+
 #include <filesystem>
 #include <fstream>
 #include <iterator>
-#include <stdexcept>
 #include <system_error>
 
 namespace bridge {
@@ -12,32 +14,32 @@ std::vector<uint8_t> readPipelineCacheFile(const std::string& path, uint64_t max
     std::error_code ec;
     if (!std::filesystem::exists(path, ec)) return {};
     const uintmax_t size = std::filesystem::file_size(path, ec);
-    if (ec) throw std::runtime_error("pipeline cache '" + path + "': " + ec.message());
+    if (ec) throw engine::Error(engine::ErrorCode::IoError, "pipeline cache '" + path + "': " + ec.message());
     if (size > maxBytes)
-        throw std::runtime_error("pipeline cache '" + path + "' is " + std::to_string(size) + " bytes, more than the " + std::to_string(maxBytes) +
+        throw engine::Error(engine::ErrorCode::IoError, "pipeline cache '" + path + "' is " + std::to_string(size) + " bytes, more than the " + std::to_string(maxBytes) +
                                  " allowed");
     std::ifstream in(path, std::ios::binary);
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
     if (!in || !in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(bytes.size())))
-        throw std::runtime_error("pipeline cache '" + path + "' cannot be read");
+        throw engine::Error(engine::ErrorCode::IoError, "pipeline cache '" + path + "' cannot be read");
     return bytes;
 }
 
 void writePipelineCacheFile(const std::string& path, const mlplugin::Device& device) {
     mlplugin::Result<std::vector<uint8_t>> data = device.pipelineCacheData();
-    if (!data) throw std::runtime_error("pipeline cache '" + path + "': " + data.error().message);
+    if (!data) throw toEngineError(data.error(), "pipeline cache '" + path + "'");
     const std::string temporary = path + ".tmp";
     {
         std::ofstream out(temporary, std::ios::binary | std::ios::trunc);
         if (!out || !out.write(reinterpret_cast<const char*>(data->data()), std::streamsize(data->size())) || !out.flush())
-            throw std::runtime_error("pipeline cache '" + path + "': cannot write '" + temporary + "'");
+            throw engine::Error(engine::ErrorCode::IoError, "pipeline cache '" + path + "': cannot write '" + temporary + "'");
     }
     std::error_code ec;
     std::filesystem::rename(temporary, path, ec);
     if (ec) {
         const std::string why = ec.message();
         std::filesystem::remove(temporary, ec);
-        throw std::runtime_error("pipeline cache '" + path + "': cannot replace it (" + why + ")");
+        throw engine::Error(engine::ErrorCode::IoError, "pipeline cache '" + path + "': cannot replace it (" + why + ")");
     }
 }
 

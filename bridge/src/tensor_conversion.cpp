@@ -26,14 +26,14 @@ namespace detail {
 
 std::vector<uint32_t> parseComponents(const std::string& components, const std::string& what) {
     if (components.empty() || components.size() > 4)
-        throw std::runtime_error(what + ": components '" + components + "' must name 1 to 4 components (r g b a or x y z w)");
+        throw engine::Error(what + ": components '" + components + "' must name 1 to 4 components (r g b a or x y z w)");
     std::vector<uint32_t> out;
     for (char c : components) {
         const char* rgba = "rgba";
         const char* xyzw = "xyzw";
         uint32_t i = 0;
         while (i < 4 && rgba[i] != c && xyzw[i] != c) ++i;
-        if (i == 4) throw std::runtime_error(what + ": '" + std::string(1, c) + "' in components '" + components + "' is not one of r g b a x y z w");
+        if (i == 4) throw engine::Error(what + ": '" + std::string(1, c) + "' in components '" + components + "' is not one of r g b a x y z w");
         out.push_back(i);
     }
     return out;

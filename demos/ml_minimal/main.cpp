@@ -2,6 +2,7 @@
 //   device -> compile -> initializer -> descriptor sets -> binding tables -> record -> submit.
 // Computes output = a + b for two small fp32 tensors and prints them. Exit code 0 when the
 // result is right (and, with --validation, the Khronos validation layer stayed silent).
+#include "bridge/errors.h"
 #include "engine/buffer.h"
 #include "engine/context.h"
 #include "engine/error.h"
@@ -21,15 +22,13 @@ using namespace mlplugin;
 
 constexpr uint32_t kCount = 8;
 
-// Errors from the plugin are values; the demo simply stops at the first one.
+// Errors from the plugin are values; the demo stops at the first one, keeping its code
+// (bridge/errors.h maps mlplugin::ErrorCode onto engine::ErrorCode one to one).
 template <class T>
 T check(Result<T> r, const char* what) {
-    if (!r) throw engine::Error(std::string(what) + ": " + r.error().message);
-    return std::move(r).value();
+    return bridge::take(std::move(r), what);
 }
-void check(const Status& s, const char* what) {
-    if (!s) throw engine::Error(std::string(what) + ": " + s.error().message);
-}
+void check(const Status& s, const char* what) { bridge::check(s, what); }
 
 // A host-visible storage buffer: fine for a demo this small (real apps use device-local memory).
 engine::Buffer tensorBuffer(const engine::Context& ctx, const std::vector<float>& values) {
@@ -138,6 +137,9 @@ int main(int argc, char** argv) {
     bool validation = argc > 1 && std::strcmp(argv[1], "--validation") == 0;
     try {
         return run(validation);
+    } catch (const engine::Error& e) {
+        std::fprintf(stderr, "ml_minimal: %s: %s\n", engine::toString(e.code()), e.what());
+        return e.deviceLost() ? 3 : e.outOfMemory() ? 4 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ml_minimal: %s\n", e.what());
         return 1;

@@ -12,6 +12,7 @@
 // 1 the model or the run failed, 2 bad command line or input files.
 #include "bridge/graph_session.h"
 #include "bridge/pipeline_cache_file.h"
+#include "engine/error.h"
 #include "mlplugin/onnx.h"
 #include "model_dir.h"
 #include "npy.h"
@@ -253,6 +254,9 @@ int main(int argc, char** argv) {
     } catch (const UsageError& e) {
         std::fprintf(stderr, "mlrun: %s\n(mlrun --help for usage)\n", e.message.c_str());
         return 2;
+    } catch (const engine::Error& e) {  // the plugin's codes arrive mapped (bridge/errors.h)
+        std::fprintf(stderr, "mlrun: %s: %s\n", engine::toString(e.code()), e.what());
+        return e.deviceLost() ? 3 : e.outOfMemory() ? 4 : 1;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "mlrun: %s\n", e.what());
         return 1;

@@ -5,6 +5,7 @@
 #include <charconv>
 #include <cmath>
 #include <functional>
+#include <limits>
 #include <map>
 
 namespace demo {
@@ -130,7 +131,20 @@ Usage: upscale_demo [options]
   --resize-test           windowed: resize the window during the run (smoke test)
   --cycle-modes           windowed: switch modes, denoiser, split view, zoom and overlay on a fixed
                           frame schedule (smoke test; keys do the same interactively)
-  --simulate-device-loss N  act as if the device was lost at frame N (tests the clean exit, status 3)
+  --simulate-device-loss N  make the device report VK_ERROR_DEVICE_LOST at frame N: the demo
+                          recreates the device and every resource and goes on (headless: with
+                          the next frame; report.json lists the loss)
+  --device-memory-budget MIB  fail device allocations beyond MIB MiB with
+                          VK_ERROR_OUT_OF_DEVICE_MEMORY, as a full GPU would (exit status 4)
+  --soak N                headless: a new output configuration every N frames along a fixed
+                          cycle (resizes; native/bilinear/bicubic/ml/taau upscale; denoise
+                          off/atrous/ml; a model reload per cycle), memory sampled per cycle;
+                          writes soak.json to --out and fails (status 5) on a memory slope
+                          above the limits or any validation message
+  --soak-device-loss      with --soak: also lose (and recover) the device once per cycle
+  --soak-max-rss-slope B  with --soak: the resident-memory growth allowed, bytes per 1000 frames
+                          (default 65536; none: reported, not limited)
+  --soak-max-device-slope B  with --soak: the device-memory growth allowed (default 0)
   --list-paths            print the camera paths and exit
   --help                  this text
 
@@ -180,6 +194,12 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--out", [&](const std::string& v) { if (v.empty()) throw UsageError("--out: empty directory name"); o.outDir = v; }},
         {"--device", [&](const std::string& v) { o.device = parseUint("--device", v, 0, 63); }},
         {"--pipeline-cache", [&](const std::string& v) { if (v.empty()) throw UsageError("--pipeline-cache: empty file name"); o.pipelineCache = v; }},
+        {"--device-memory-budget", [&](const std::string& v) { o.deviceMemoryBudgetMiB = parseUint("--device-memory-budget", v, 1, 1u << 24); }},
+        {"--soak", [&](const std::string& v) { o.soakStepFrames = parseUint("--soak", v, 1, 1000000); }},
+        {"--soak-max-rss-slope", [&](const std::string& v) {
+             o.soakMaxRssSlope = v == "none" ? std::numeric_limits<double>::infinity() : parseFloat("--soak-max-rss-slope", v, 0.0f, 1e12f);
+         }},
+        {"--soak-max-device-slope", [&](const std::string& v) { o.soakMaxDeviceSlope = parseFloat("--soak-max-device-slope", v, 0.0f, 1e12f); }},
         {"--write-golden", [&](const std::string& v) { if (v.empty()) throw UsageError("--write-golden: empty file name"); o.writeGolden = v; }},
     };
     const std::map<std::string, std::function<void()>> flags = {
@@ -192,6 +212,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--resize-test", [&] { o.resizeTest = true; }},
         {"--cycle-modes", [&] { o.cycleModes = true; }},
         {"--no-images", [&] { o.writeImages = false; }},
+        {"--soak-device-loss", [&] { o.soakDeviceLoss = true; }},
     };
     for (size_t i = 0; i < args.size(); ++i) {
         std::string arg = args[i], value;
@@ -230,6 +251,14 @@ Options parseOptions(const std::vector<std::string>& args) {
     if (o.pathGiven && !o.cameraPath.empty()) throw UsageError("--path and --camera-path both choose the camera: give one");
     if (!o.writeGolden.empty() && (!o.scene.empty() || seedGiven || !o.cameraPath.empty() || o.pathGiven))
         throw UsageError("--write-golden renders the fixed golden frame: drop --scene, --scene-seed, --path and --camera-path");
+    if (o.simulateDeviceLoss && o.supersample > 1)
+        throw UsageError("--simulate-device-loss is not supported with --supersample (a reference run is not recovered from a loss)");
+    if (o.soakStepFrames) {
+        if (!o.headless) throw UsageError("--soak is for the headless demo (add --headless)");
+        if (o.renderScale != 0.5f) throw UsageError("--soak needs --render-scale 0.5 (its cycle runs the x2 ML upscaler)");
+    } else if (o.soakDeviceLoss || o.soakMaxRssSlope || o.soakMaxDeviceSlope) {  // optionals: given or not
+        throw UsageError("--soak-device-loss and --soak-max-*-slope need --soak N");
+    }
     return o;
 }
 

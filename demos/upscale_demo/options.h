@@ -51,8 +51,17 @@ struct Options {
     bool writeImages = true;  // false: timing runs write report.json only
     std::string writeGolden;  // path: render the golden frame (golden.h) and write it as PNG
     bool resizeTest = false;
-    bool cycleModes = false;
-    std::optional<uint32_t> simulateDeviceLoss;  // frame at which to act as if VK_ERROR_DEVICE_LOST was returned  // windowed: switch modes, split view, zoom, overlay on a frame schedule
+    bool cycleModes = false;  // windowed: switch modes, split view, zoom, overlay on a frame schedule
+    // Frame at which the context is made to report VK_ERROR_DEVICE_LOST
+    // (Context::simulateDeviceLoss); the demo recovers as from a real loss.
+    std::optional<uint32_t> simulateDeviceLoss;
+    uint32_t deviceMemoryBudgetMiB = 0;  // ContextDesc::deviceMemoryBudgetBytes in MiB; 0: none
+    // Headless soak (soak.h): a new output configuration every soakStepFrames frames.
+    uint32_t soakStepFrames = 0;
+    bool soakDeviceLoss = false;            // also lose the device once per soak cycle
+    // Growth allowed, bytes per 1000 frames (unset: soak.h's defaults); exceeded: the run fails.
+    std::optional<double> soakMaxRssSlope;
+    std::optional<double> soakMaxDeviceSlope;  // device memory (the engine's accounting)
 };
 
 class UsageError : public std::runtime_error {
@@ -65,7 +74,6 @@ std::string usage();
 // "native", "bilinear", "bicubic" or "ml" (reports and messages).
 const char* modeName(const Options& o);
 const char* denoiseName(const Options& o);  // "off", "atrous" or "ml"
-bool temporal(const Options& o);  // taau or ml-temporal: jittered frames, an effects::Upscaler
 bool temporal(const Options& o);  // taau or ml-temporal: jittered frames, an effects::Upscaler
 
 }  // namespace demo

@@ -8,9 +8,8 @@
 #include <sstream>
 
 namespace demo {
-namespace {
 
-std::string quoted(const std::string& s) {
+std::string jsonString(const std::string& s) {
     std::string out = "\"";
     for (char c : s) {
         if (c == '"' || c == '\\') out += '\\', out += c;
@@ -23,23 +22,26 @@ std::string quoted(const std::string& s) {
     return out + "\"";
 }
 
-}  // namespace
+void writeTextFile(const std::string& path, const std::string& text) {
+    std::ofstream f(path);
+    if (!(f << text) || (f.close(), !f)) throw engine::Error(engine::ErrorCode::IoError, "cannot write '" + path + "'");
+}
 
 void writeReport(const std::string& path, const Options& o, const RunInfo& info, const std::vector<engine::GpuTiming>& timings) {
     std::ostringstream j;
     j << "{\n";
-    j << "  \"device\": " << quoted(info.deviceName) << ",\n";
-    j << "  \"mode\": " << quoted(modeName(o)) << ",\n";
-    j << "  \"denoise\": " << quoted(denoiseName(o)) << ",\n";
+    j << "  \"device\": " << jsonString(info.deviceName) << ",\n";
+    j << "  \"mode\": " << jsonString(modeName(o)) << ",\n";
+    j << "  \"denoise\": " << jsonString(denoiseName(o)) << ",\n";
     j << "  \"render_scale\": " << (o.mode == engine::UpscaleMode::Native ? 1.0f : o.renderScale) << ",\n";
     j << "  \"render_resolution\": [" << info.renderWidth << ", " << info.renderHeight << "],\n";
     j << "  \"output_resolution\": [" << info.outputWidth << ", " << info.outputHeight << "],\n";
-    j << "  \"scene\": " << quoted(info.scene) << ",\n";
-    j << "  \"camera_path\": " << quoted(info.cameraPath) << ",\n";
+    j << "  \"scene\": " << jsonString(info.scene) << ",\n";
+    j << "  \"camera_path\": " << jsonString(info.cameraPath) << ",\n";
     j << "  \"start_time\": " << o.startTime << ",\n";
     j << "  \"fps\": " << o.fps << ",\n";
     j << "  \"frames\": " << info.framesRendered << ",\n";
-    j << "  \"shadows\": " << quoted(engine::toString(o.shadows)) << ",\n";
+    j << "  \"shadows\": " << jsonString(engine::toString(o.shadows)) << ",\n";
     j << "  \"shadow_samples\": " << o.shadowSamples << ",\n";
     j << "  \"validation\": " << (o.validation ? "true" : "false") << ",\n";
     j << "  \"gpu_timestamps\": " << (info.timestamps ? "true" : "false") << ",\n";
@@ -48,14 +50,23 @@ void writeReport(const std::string& path, const Options& o, const RunInfo& info,
     for (size_t i = 0; i < timings.size(); ++i) {
         const auto& t = timings[i];
         total += t.medianMs;
-        j << (i ? ",\n" : "\n") << "    {\"name\": " << quoted(t.name) << ", \"median_ms\": " << t.medianMs
+        j << (i ? ",\n" : "\n") << "    {\"name\": " << jsonString(t.name) << ", \"median_ms\": " << t.medianMs
           << ", \"last_ms\": " << t.lastMs << ", \"samples\": " << t.samples << "}";
     }
     j << (timings.empty() ? "" : "\n  ") << "],\n";
-    j << "  \"sum_of_pass_medians_ms\": " << total << "\n";
+    j << "  \"sum_of_pass_medians_ms\": " << total << ",\n";
+    j << "  \"device_memory\": {\"peak_bytes\": " << info.deviceMemoryPeak << ", \"budget_bytes\": " << info.deviceMemoryBudget << "},\n";
+    j << "  \"device_losses\": [";
+    for (size_t i = 0; i < info.deviceLosses.size(); ++i) {
+        const DeviceLoss& l = info.deviceLosses[i];
+        j << (i ? ",\n" : "\n") << "    {\"frame\": " << l.frame << ", \"recovered\": " << (l.recovered ? "true" : "false")
+          << ", \"seconds\": " << l.seconds << ", \"simulated\": " << (l.simulated ? "true" : "false") << ", \"frames_lost\": [";
+        for (size_t k = 0; k < l.lostFrames.size(); ++k) j << (k ? ", " : "") << l.lostFrames[k];
+        j << "]}";
+    }
+    j << (info.deviceLosses.empty() ? "" : "\n  ") << "]\n";
     j << "}\n";
-    std::ofstream f(path);
-    if (!(f << j.str())) throw engine::Error("cannot write report '" + path + "'");
+    writeTextFile(path, j.str());
 }
 
 }  // namespace demo

@@ -97,9 +97,7 @@ private:
 };
 
 Status SingleFrameUpscaler::init() {
-    auto device = mlplugin::createDevice(pluginDeviceDesc(desc_.device));
-    if (!device) return Error{device.error().code, std::string(kWho) + ": " + device.error().message, device.error().vkResult};
-    mlDevice_ = std::move(*device);
+    MLP_TRY(take(createPluginDevice(desc_.device, kWho), mlDevice_));
     const mlplugin::Capabilities& caps = mlDevice_->capabilities();
     NetworkDesc nd;
     nd.who = kWho;

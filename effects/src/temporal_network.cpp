@@ -20,6 +20,12 @@ std::string shapeString(const std::vector<uint32_t>& s) {
 
 }  // namespace
 
+Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& d, const std::string& who) {
+    auto device = mlplugin::createDevice(pluginDeviceDesc(d));
+    if (!device) return Error{device.error().code, who + ": " + device.error().message, device.error().vkResult};
+    return std::move(*device);
+}
+
 Result<std::vector<uint8_t>> readModelFile(const std::string& path, const std::string& who) {
     std::ifstream in(path, std::ios::binary | std::ios::ate);
     if (!in) return Error{ErrorCode::IoError, who + ": cannot open the model file '" + path + "'", VK_SUCCESS};

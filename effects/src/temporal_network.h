@@ -78,6 +78,9 @@ private:
     uint32_t descriptorSets_ = 0;
 };
 
+// The plugin device on the application's device (DeviceFlagDebug with EffectDevice::debugChecks).
+Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& device, const std::string& who);
+
 // Reads a model file whole (errors name the file; at most mlplugin::kMaxOnnxFileBytes).
 Result<std::vector<uint8_t>> readModelFile(const std::string& path, const std::string& who);
 

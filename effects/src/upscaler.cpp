@@ -180,9 +180,7 @@ Status TemporalUpscaler::init() {
             return vkFailure(r, "upscaler: creating a sampler");
     }
     if (ml()) {
-        auto device = mlplugin::createDevice(pluginDeviceDesc(desc_.device));
-        if (!device) return Error{device.error().code, "upscaler (ml-temporal): " + device.error().message, device.error().vkResult};
-        mlDevice_ = std::move(*device);
+        MLP_TRY(take(createPluginDevice(desc_.device, "upscaler (ml-temporal)"), mlDevice_));
     }
     const VkExtent2D render = desc_.maxRenderSize;
     MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[0]));

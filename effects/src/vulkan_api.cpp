@@ -116,11 +116,7 @@ Result<GpuImage> createImage(const VulkanApi& vk, VkFormat format, VkExtent2D ex
     out.memory = *memory;
     out.bytes = req.size;
     VkResult r = vk.vkBindImageMemory(vk.device, out.image, out.memory, 0);
-    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vi.image = out.image;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vi.format = format;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    const VkImageViewCreateInfo vi = vkutil::imageView2DInfo(out.image, format);
     if (r == VK_SUCCESS) r = vk.vkCreateImageView(vk.device, &vi, nullptr, &out.view);
     if (r != VK_SUCCESS) {
         out.destroy(vk);

@@ -3,12 +3,19 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <string>
 #include <utility>
 
 namespace engine {
 
-Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory)
-    : device_(ctx.device()), size_(size) {
+namespace {
+const char* usageName(MemoryUsage m) {
+    return m == MemoryUsage::DeviceLocal ? "device-local" : m == MemoryUsage::Upload ? "host-visible upload" : "read-back";
+}
+}  // namespace
+
+Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, std::string_view name)
+    : ctx_(&ctx), device_(ctx.device()), size_(size) {
     if (size == 0) throw Error("cannot create a buffer of 0 bytes");
     VkBufferCreateInfo bci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     bci.size = size;
@@ -36,9 +43,10 @@ Buffer::Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, 
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = req.size;
         mai.memoryTypeIndex = type;
-        ENGINE_VK(vkAllocateMemory(device_, &mai, nullptr, &memory_));
+        memory_ = ctx.allocateMemory(mai, name.empty() ? "a " + std::string(usageName(memory)) + " buffer of " + std::to_string(size) + " bytes"
+                                                   : std::string(name));
         ENGINE_VK(vkBindBufferMemory(device_, buffer_, memory_, 0));
-        if (memory != MemoryUsage::DeviceLocal) ENGINE_VK(vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
+        if (memory != MemoryUsage::DeviceLocal) ENGINE_VK_ON(ctx, vkMapMemory(device_, memory_, 0, VK_WHOLE_SIZE, 0, &mapped_));
     } catch (...) {
         release();
         throw;
@@ -52,6 +60,7 @@ Buffer::Buffer(Buffer&& o) noexcept { *this = std::move(o); }
 Buffer& Buffer::operator=(Buffer&& o) noexcept {
     if (this != &o) {
         release();
+        ctx_ = std::exchange(o.ctx_, nullptr);
         device_ = std::exchange(o.device_, VK_NULL_HANDLE);
         buffer_ = std::exchange(o.buffer_, VK_NULL_HANDLE);
         memory_ = std::exchange(o.memory_, VK_NULL_HANDLE);
@@ -65,7 +74,7 @@ Buffer& Buffer::operator=(Buffer&& o) noexcept {
 void Buffer::release() {
     if (!device_) return;
     if (buffer_) vkDestroyBuffer(device_, buffer_, nullptr);
-    if (memory_) vkFreeMemory(device_, memory_, nullptr);
+    if (memory_) ctx_->freeMemory(memory_);
     buffer_ = VK_NULL_HANDLE;
     memory_ = VK_NULL_HANDLE;
     mapped_ = nullptr;

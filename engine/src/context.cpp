@@ -1,5 +1,6 @@
 #include "engine/context.h"
 
+#include "device_state.h"
 #include "engine/error.h"
 
 #include <algorithm>
@@ -123,6 +124,8 @@ Context::Context(const ContextDesc& desc) {
     messengerState_ = std::make_unique<Messenger>();
     messengerState_->onMessage = desc.onMessage;
     messengerState_->verbose = desc.verbose;
+    state_ = std::make_unique<DeviceState>();
+    state_->budget = desc.deviceMemoryBudgetBytes;
     try {
         createInstance(desc);
         pickPhysicalDevice(desc);
@@ -137,7 +140,8 @@ Context::~Context() { destroy(); }
 
 void Context::destroy() {
     if (device_) {
-        vkDeviceWaitIdle(device_);  // shutdown only
+        vkDeviceWaitIdle(device_);  // shutdown only (a lost device returns at once)
+        registerDevice(device_, nullptr);
         if (uploadPool_) vkDestroyCommandPool(device_, uploadPool_, nullptr);
         vkDestroyDevice(device_, nullptr);
         device_ = VK_NULL_HANDLE;
@@ -157,7 +161,7 @@ void Context::createInstance(const ContextDesc& desc) {
     validation_ = desc.validation;
     const char* layerName = "VK_LAYER_KHRONOS_validation";
     if (validation_ && !hasLayer(layerName))
-        throw Error("validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: apt-get install vulkan-validationlayers)");
+        throw Error(ErrorCode::Unsupported, "validation requested but VK_LAYER_KHRONOS_validation is not installed (Debian: apt-get install vulkan-validationlayers)");
 
     VkApplicationInfo app{VK_STRUCTURE_TYPE_APPLICATION_INFO};
     app.pApplicationName = desc.applicationName.c_str();
@@ -192,11 +196,11 @@ void Context::createInstance(const ContextDesc& desc) {
     }
     VkResult r = vkCreateInstance(&ici, nullptr, &instance_);
     if (r == VK_ERROR_INCOMPATIBLE_DRIVER)
-        throw Error("no Vulkan driver found (VK_ERROR_INCOMPATIBLE_DRIVER); on a GPU-less Debian machine install mesa-vulkan-drivers for lavapipe", r);
+        throw Error(ErrorCode::Unsupported, "no Vulkan driver found (VK_ERROR_INCOMPATIBLE_DRIVER); on a GPU-less Debian machine install mesa-vulkan-drivers for lavapipe", r);
     ENGINE_VK(r);
     if (validation_) {
         auto create = reinterpret_cast<PFN_vkCreateDebugUtilsMessengerEXT>(vkGetInstanceProcAddr(instance_, "vkCreateDebugUtilsMessengerEXT"));
-        if (!create) throw Error("vkCreateDebugUtilsMessengerEXT is unavailable although the validation layer is enabled");
+        if (!create) throw Error(ErrorCode::Unsupported, "vkCreateDebugUtilsMessengerEXT is unavailable although the validation layer is enabled");
         ENGINE_VK(create(instance_, &mci, nullptr, &messenger_));
     }
 }
@@ -204,7 +208,7 @@ void Context::createInstance(const ContextDesc& desc) {
 void Context::pickPhysicalDevice(const ContextDesc& desc) {
     uint32_t n = 0;
     ENGINE_VK(vkEnumeratePhysicalDevices(instance_, &n, nullptr));
-    if (n == 0) throw Error("no Vulkan physical device found; on a GPU-less Debian machine install mesa-vulkan-drivers for lavapipe");
+    if (n == 0) throw Error(ErrorCode::Unsupported, "no Vulkan physical device found; on a GPU-less Debian machine install mesa-vulkan-drivers for lavapipe");
     std::vector<VkPhysicalDevice> pds(n);
     ENGINE_VK(vkEnumeratePhysicalDevices(instance_, &n, pds.data()));
 
@@ -215,7 +219,7 @@ void Context::pickPhysicalDevice(const ContextDesc& desc) {
     };
     auto require = [&](uint32_t i) {
         std::string why = unsuitableReason(pds[i]);
-        if (!why.empty()) throw Error("Vulkan device " + std::to_string(i) + " (" + describe(i) + ") cannot be used: it " + why);
+        if (!why.empty()) throw Error(ErrorCode::Unsupported, "Vulkan device " + std::to_string(i) + " (" + describe(i) + ") cannot be used: it " + why);
         physicalDevice_ = pds[i];
     };
     if (desc.deviceIndex) {
@@ -240,7 +244,7 @@ void Context::pickPhysicalDevice(const ContextDesc& desc) {
     if (best < 0) {
         std::string reasons;
         for (uint32_t i = 0; i < n; ++i) reasons += "\n  " + std::to_string(i) + ": " + describe(i) + " " + unsuitableReason(pds[i]);
-        throw Error("no suitable Vulkan device (Vulkan 1.3 with graphics+compute, synchronization2, dynamic rendering):" + reasons);
+        throw Error(ErrorCode::Unsupported, "no suitable Vulkan device (Vulkan 1.3 with graphics+compute, synchronization2, dynamic rendering):" + reasons);
     }
     physicalDevice_ = pds[best];
 }
@@ -311,7 +315,10 @@ void Context::createDevice(const ContextDesc& desc) {
         }
     }
     for (const char* e : desc.deviceExtensions)
-        if (!hasExtension(exts, e)) throw Error(std::string("device ") + deviceName_ + " lacks required extension " + e);
+        if (!hasExtension(exts, e)) throw Error(ErrorCode::Unsupported, std::string("device ") + deviceName_ + " lacks required extension " + e);
+    // The driver's view of memory use, next to the context's own accounting (soak runs report both).
+    const bool memoryBudget = hasExtension(exts, VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
+    if (memoryBudget) extensions.push_back(VK_EXT_MEMORY_BUDGET_EXTENSION_NAME);
 
     queueFamily_ = graphicsComputeFamily(physicalDevice_);
     float priority = 1.0f;
@@ -335,6 +342,7 @@ void Context::createDevice(const ContextDesc& desc) {
     dci.enabledExtensionCount = uint32_t(extensions.size());
     dci.ppEnabledExtensionNames = extensions.data();
     ENGINE_VK(vkCreateDevice(physicalDevice_, &dci, nullptr, &device_));
+    registerDevice(device_, this);
     vkGetDeviceQueue(device_, queueFamily_, 0, &queue_);
     if (asyncQueueFamily_ != UINT32_MAX) vkGetDeviceQueue(device_, asyncQueueFamily_, 0, &asyncQueue_);
 
@@ -354,6 +362,7 @@ void Context::createDevice(const ContextDesc& desc) {
     features_.timestamps = fams[queueFamily_].timestampValidBits > 0 && properties_.limits.timestampPeriod > 0;
     features_.timestampPeriodNs = properties_.limits.timestampPeriod;
     features_.timestampValidBits = fams[queueFamily_].timestampValidBits;
+    features_.memoryBudget = memoryBudget;
     features_.subgroupSize = subgroup.subgroupSize;
     features_.maxComputeSharedMemorySize = properties_.limits.maxComputeSharedMemorySize;
 
@@ -368,7 +377,7 @@ uint32_t Context::memoryType(uint32_t typeBits, VkMemoryPropertyFlags required) 
     vkGetPhysicalDeviceMemoryProperties(physicalDevice_, &mp);
     for (uint32_t i = 0; i < mp.memoryTypeCount; ++i)
         if ((typeBits & (1u << i)) && (mp.memoryTypes[i].propertyFlags & required) == required) return i;
-    throw Error("no memory type with property flags " + std::to_string(required) + " among type bits " + std::to_string(typeBits));
+    throw Error(ErrorCode::Unsupported, "no memory type with property flags " + std::to_string(required) + " among type bits " + std::to_string(typeBits));
 }
 
 void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) const {
@@ -392,8 +401,8 @@ void Context::submitAndWait(const std::function<void(VkCommandBuffer)>& record) 
         VkSubmitInfo2 si{VK_STRUCTURE_TYPE_SUBMIT_INFO_2};
         si.commandBufferInfoCount = 1;
         si.pCommandBufferInfos = &cbi;
-        ENGINE_VK(vkQueueSubmit2(queue_, 1, &si, fence));
-        ENGINE_VK(vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
+        ENGINE_VK_ON(*this, vkQueueSubmit2(queue_, 1, &si, fence));
+        ENGINE_VK_ON(*this, vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX));
     } catch (...) {
         if (fence) { vkWaitForFences(device_, 1, &fence, VK_TRUE, UINT64_MAX); vkDestroyFence(device_, fence, nullptr); }
         vkFreeCommandBuffers(device_, uploadPool_, 1, &cmd);

@@ -1,8 +1,33 @@
 #include "engine/error.h"
 
+#include <cstdio>
 #include <cstring>
 
 namespace engine {
+
+const char* toString(ErrorCode code) {
+    switch (code) {
+    case ErrorCode::InvalidArgument: return "invalid argument";
+    case ErrorCode::Unsupported: return "unsupported";
+    case ErrorCode::OutOfMemory: return "out of memory";
+    case ErrorCode::DeviceLost: return "device lost";
+    case ErrorCode::Timeout: return "timeout";
+    case ErrorCode::VulkanError: return "Vulkan error";
+    case ErrorCode::InvalidModel: return "invalid model";
+    case ErrorCode::IoError: return "I/O error";
+    }
+    return "unknown error";
+}
+
+ErrorCode errorCodeFor(VkResult result) {
+    switch (result) {
+    case VK_ERROR_OUT_OF_HOST_MEMORY:
+    case VK_ERROR_OUT_OF_DEVICE_MEMORY: return ErrorCode::OutOfMemory;
+    case VK_ERROR_DEVICE_LOST: return ErrorCode::DeviceLost;
+    case VK_TIMEOUT: return ErrorCode::Timeout;
+    default: return ErrorCode::VulkanError;
+    }
+}
 
 const char* toString(VkResult result) {
     switch (result) {
@@ -17,6 +42,15 @@ const char* toString(VkResult result) {
 #undef CASE
         default: return "VK_ERROR_<unknown>";
     }
+}
+
+std::string formatBytes(uint64_t bytes) {
+    char buf[48];
+    if (bytes >= (1ull << 30)) std::snprintf(buf, sizeof buf, "%.2f GiB", double(bytes) / double(1ull << 30));
+    else if (bytes >= (1ull << 20)) std::snprintf(buf, sizeof buf, "%.1f MiB", double(bytes) / double(1ull << 20));
+    else if (bytes >= (1ull << 10)) std::snprintf(buf, sizeof buf, "%.1f KiB", double(bytes) / double(1ull << 10));
+    else std::snprintf(buf, sizeof buf, "%llu bytes", static_cast<unsigned long long>(bytes));
+    return buf;
 }
 
 void checkVk(VkResult result, const char* call, const char* file, int line) {

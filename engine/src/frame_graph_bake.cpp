@@ -30,8 +30,15 @@ void FrameGraph::bake(DeferredDeletion* retire) {
     g.order.clear();
     for (uint32_t p : ordered) g.order.push_back(BakedPass{.pass = p});
     g.computeLifetimesAndUsage();
-    g.createTransients();
-    g.placeTransients();
+    try {
+        g.createTransients();
+        g.placeTransients();
+    } catch (...) {
+        // Out of memory (or an unsupported format): nothing of this bake reached the GPU, so
+        // its images, buffers and heaps go now and the graph is left unbaked, holding nothing.
+        g.releasePhysical(nullptr);
+        throw;
+    }
     g.deriveBarriers();
     g.prepareRendering();
     g.stats.passCount = uint32_t(g.order.size());

@@ -71,10 +71,10 @@ void FrameGraph::Impl::checkImageSupport(const Resource& r) const {
     const std::string what = "frame graph: transient image '" + r.name + "' (VkFormat " +
                              std::to_string(int(r.imageDesc.format)) + ", usage 0x" + hex(r.imageUsage) + ")";
     if (result == VK_ERROR_FORMAT_NOT_SUPPORTED)
-        throw Error(what + " is not supported by the device for the accesses its passes declare", result);
+        throw Error(ErrorCode::Unsupported, what + " is not supported by the device for the accesses its passes declare", result);
     if (result != VK_SUCCESS) throw Error(what + ": vkGetPhysicalDeviceImageFormatProperties failed: " + toString(result), result);
     if (r.imageDesc.width > props.maxExtent.width || r.imageDesc.height > props.maxExtent.height)
-        throw Error(what + " is " + std::to_string(r.imageDesc.width) + "x" + std::to_string(r.imageDesc.height) +
+        throw Error(ErrorCode::Unsupported, what + " is " + std::to_string(r.imageDesc.width) + "x" + std::to_string(r.imageDesc.height) +
                     ", larger than the device allows (" + std::to_string(props.maxExtent.width) + "x" +
                     std::to_string(props.maxExtent.height) + ")");
 }
@@ -149,14 +149,19 @@ void FrameGraph::Impl::placeTransients() {
         placed.push_back(p.resource);
     }
 
-    for (Heap& heap : heaps) {
+    VkDeviceSize total = 0;
+    for (const Heap& heap : heaps) total += heap.size;
+    for (size_t i = 0; i < heaps.size(); ++i) {
+        Heap& heap = heaps[i];
         VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
         mai.allocationSize = heap.size;
         mai.memoryTypeIndex = heap.memoryType;
-        VkResult result = vkAllocateMemory(device, &mai, nullptr, &heap.memory);
-        if (result != VK_SUCCESS)
-            throw Error("frame graph: allocating " + std::to_string(heap.size) + " bytes for transients failed: " +
-                            toString(result), result);
+        // On failure the caller (bake) releases the heaps already allocated.
+        const std::string transients = std::to_string(stats.transientResources) + " transients";
+        heap.memory = ctx.allocateMemory(mai, heaps.size() == 1 ? "frame graph transient memory (" + transients + ")"
+                                                                : "frame graph transient memory (" + std::string(heap.forImages ? "image" : "buffer") +
+                                                                      " heap " + std::to_string(i + 1) + " of " + std::to_string(heaps.size()) +
+                                                                      "; " + formatBytes(total) + " for all " + transients + ")");
         stats.transientBytes += heap.size;
     }
     for (Resource& r : resources) {
@@ -165,11 +170,7 @@ void FrameGraph::Impl::placeTransients() {
         if (r.isImage) ENGINE_VK(vkBindImageMemory(device, r.image, memory, r.offset));
         else ENGINE_VK(vkBindBufferMemory(device, r.buffer, memory, r.offset));
         if (!r.isImage) continue;
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = r.image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = r.imageDesc.format;
-        vci.subresourceRange = {imageAspect(r.imageDesc.format), 0, 1, 0, 1};
+        const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(r.image, r.imageDesc.format, imageAspect(r.imageDesc.format));
         ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &r.view));
     }
 }
@@ -177,16 +178,17 @@ void FrameGraph::Impl::placeTransients() {
 namespace {
 // Vulkan objects of one bake, destroyed together (now, or later by DeferredDeletion).
 struct BakedObjects {
-    VkDevice device = VK_NULL_HANDLE;
+    const Context* ctx = nullptr;
     std::vector<VkImageView> views;
     std::vector<VkImage> images;
     std::vector<VkBuffer> buffers;
     std::vector<VkDeviceMemory> memory;
     void destroy() const {
+        const VkDevice device = ctx->device();
         for (VkImageView v : views) vkDestroyImageView(device, v, nullptr);
         for (VkImage i : images) vkDestroyImage(device, i, nullptr);
         for (VkBuffer b : buffers) vkDestroyBuffer(device, b, nullptr);
-        for (VkDeviceMemory m : memory) vkFreeMemory(device, m, nullptr);
+        for (VkDeviceMemory m : memory) ctx->freeMemory(m);
     }
 };
 }  // namespace
@@ -194,7 +196,7 @@ struct BakedObjects {
 // Without `retire` the caller guarantees the GPU no longer uses the objects (see the
 // FrameGraph contract); with it, they live until the frames recorded so far completed.
 void FrameGraph::Impl::releasePhysical(DeferredDeletion* retire) {
-    BakedObjects objects{ctx.device(), {}, {}, {}, {}};
+    BakedObjects objects{&ctx, {}, {}, {}, {}};
     for (Resource& r : resources) {
         if (r.imported) continue;
         if (r.view) objects.views.push_back(r.view);

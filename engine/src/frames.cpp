@@ -3,6 +3,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <exception>
+
 namespace engine {
 
 namespace {
@@ -15,7 +17,7 @@ UploadRingDesc uploadDesc(const FramesDesc& desc) {
 }  // namespace
 
 Frames::Frames(const Context& ctx, const FramesDesc& desc)
-    : device_(ctx.device()), queue_(ctx.queue()), fenceTimeoutNs_(desc.fenceTimeoutNs),
+    : ctx_(&ctx), device_(ctx.device()), queue_(ctx.queue()), fenceTimeoutNs_(desc.fenceTimeoutNs),
       upload_(ctx, (desc.framesInFlight >= 1 && desc.framesInFlight <= 3)
                        ? uploadDesc(desc)
                        : throw Error("frames: framesInFlight must be 1, 2 or 3 (got " +
@@ -70,9 +72,11 @@ void Frames::destroy() {
 }
 
 void Frames::waitSlot(Slot& slot, uint64_t frameNumber) const {
-    const VkResult r = vkWaitForFences(device_, 1, &slot.fence, VK_TRUE, fenceTimeoutNs_);
+    // Through observe(): a loss (real or simulated) reported here is the one the application sees.
+    const VkResult r = ctx_->observe(vkWaitForFences(device_, 1, &slot.fence, VK_TRUE, fenceTimeoutNs_));
     if (r == VK_TIMEOUT)
-        throw Error("frames: frame " + std::to_string(frameNumber) + " (slot " + std::to_string(slot.frame.slot) +
+        throw Error(ErrorCode::Timeout,
+                    "frames: frame " + std::to_string(frameNumber) + " (slot " + std::to_string(slot.frame.slot) +
                         ") did not complete within " + std::to_string(fenceTimeoutNs_ / 1'000'000) + " ms (GPU hang?)",
                     r);
     checkVk(r, "vkWaitForFences", __FILE__, __LINE__);
@@ -115,12 +119,23 @@ void Frames::endFrame(const FrameSubmit& submit) {
     si.pSignalSemaphoreInfos = submit.signals.data();
     // Reset only now: a frame abandoned between begin and end leaves its fence signalled.
     ENGINE_VK(vkResetFences(device_, 1, &s.fence));
-    ENGINE_VK(vkQueueSubmit2(queue_, 1, &si, s.fence));
+    ENGINE_VK_ON(*ctx_, vkQueueSubmit2(queue_, 1, &si, s.fence));
 }
 
 void Frames::waitIdle() {
-    for (Slot& s : slots_)
-        if (s.fence) waitSlot(s, s.frame.number);
+    // Every fence is waited for even when one reports a loss: with a simulated loss (and a
+    // driver that still completes work) the GPU really is done with all slots afterwards, so
+    // the caller may destroy what they used.
+    std::exception_ptr first;
+    for (Slot& s : slots_) {
+        if (!s.fence) continue;
+        try {
+            waitSlot(s, s.frame.number);
+        } catch (const Error&) {
+            if (!first) first = std::current_exception();
+        }
+    }
+    if (first) std::rethrow_exception(first);
     deletion_.collect(next_);
 }
 

@@ -4,6 +4,7 @@
 #include "engine/error.h"
 
 #include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
 #include <vkutil/descriptors.h>
 
 #include <algorithm>
@@ -16,10 +17,10 @@ static_assert(sizeof(gpu::MaterialParams) == 32);
 
 // Start-up upload of a buffer; the submit waits, so the copy is complete before any frame reads it.
 Buffer uploadBuffer(const Context& ctx, const void* data, VkDeviceSize size, VkBufferUsageFlags usage) {
-    Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload);
+    Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, "scene upload staging");
     std::memcpy(staging.mapped(), data, size);
     staging.flush();
-    Buffer gpu(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal);
+    Buffer gpu(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal, "scene geometry");
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         VkBufferCopy region{0, 0, size};
         vkCmdCopyBuffer(cmd, staging.handle(), gpu.handle(), 1, &region);
@@ -64,7 +65,7 @@ SceneTexture whiteTexture() {
 }  // namespace
 
 GpuScene::GpuScene(const Context& ctx, const SceneGeometry& scene, VkDescriptorSetLayout materialSetLayout)
-    : device_(ctx.device()) {
+    : ctx_(&ctx), device_(ctx.device()) {
     if (scene.vertices.empty() || scene.indices.empty()) throw Error("scene '" + scene.name + "' has no triangles to draw");
     if (scene.materials.empty()) throw Error("scene '" + scene.name + "' has no materials");
     try {
@@ -72,14 +73,15 @@ GpuScene::GpuScene(const Context& ctx, const SceneGeometry& scene, VkDescriptorS
         indices_ = uploadBuffer(ctx, scene.indices.data(), scene.indices.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
         sceneData_ = uploadBuffer(ctx, &scene.data, sizeof(scene.data), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
 
-        VkDeviceSize align = std::max<VkDeviceSize>(ctx.properties().limits.minUniformBufferOffsetAlignment, 1);
+        VkDeviceSize align = std::max<VkDeviceSize>(ctx.properties().limits.minStorageBufferOffsetAlignment, 1);
         VkDeviceSize stride = (sizeof(gpu::MaterialParams) + align - 1) / align * align;
         std::vector<uint8_t> params(stride * scene.materials.size());
         for (size_t m = 0; m < scene.materials.size(); ++m) {
             gpu::MaterialParams p = materialParams(scene.materials[m]);
             std::memcpy(params.data() + m * stride, &p, sizeof p);
         }
-        materials_ = uploadBuffer(ctx, params.data(), params.size(), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT);
+        // A storage buffer (gbuffer.frag says why not a uniform buffer).
+        materials_ = uploadBuffer(ctx, params.data(), params.size(), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
 
         for (const SceneTexture& t : scene.textures) uploadTexture(ctx, t);
         uploadTexture(ctx, whiteTexture());
@@ -104,6 +106,11 @@ void GpuScene::release() {
     pool_.destroy();
     for (auto& [desc, s] : samplers_) vkDestroySampler(device_, s, nullptr);
     samplers_.clear();
+    for (Texture& t : textures_) {
+        if (t.view) vkDestroyImageView(device_, t.view, nullptr);
+        if (t.image) vkDestroyImage(device_, t.image, nullptr);
+        if (t.memory) ctx_->freeMemory(t.memory);
+    }
     textures_.clear();
 }
 
@@ -121,12 +128,23 @@ void GpuScene::uploadTexture(const Context& ctx, const SceneTexture& t) {
     }
     if (levels == 0) throw Error("texture '" + t.name + "' has no texels");
 
-    vkutil::Image& tex = textures_.emplace_back();
+    textures_.push_back({});
+    Texture& tex = textures_.back();
     // sRGB: sampling decodes it, albedo arrives linear.
-    ENGINE_VK(tex.create(ctx.physicalDevice(), device_, VK_FORMAT_R8G8B8A8_SRGB, {t.width, t.height},
-                         VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, levels));
+    const VkImageCreateInfo ici = vkutil::image2DInfo(VK_FORMAT_R8G8B8A8_SRGB, {t.width, t.height},
+                                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, levels);
+    ENGINE_VK(vkCreateImage(device_, &ici, nullptr, &tex.image));
+    VkMemoryRequirements req;
+    vkGetImageMemoryRequirements(device_, tex.image, &req);
+    VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
+    mai.allocationSize = req.size;
+    mai.memoryTypeIndex = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
+    tex.memory = ctx.allocateMemory(mai, "scene texture '" + t.name + "' (" + std::to_string(t.width) + "x" + std::to_string(t.height) + ")");
+    ENGINE_VK(vkBindImageMemory(device_, tex.image, tex.memory, 0));
+    const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(tex.image, ici.format, VK_IMAGE_ASPECT_COLOR_BIT, levels);
+    ENGINE_VK(vkCreateImageView(device_, &vci, nullptr, &tex.view));
 
-    Buffer staging(ctx, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload);
+    Buffer staging(ctx, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, "texture upload staging ('" + t.name + "')");
     std::vector<VkBufferImageCopy> regions;
     VkDeviceSize offset = 0;
     for (uint32_t l = 0; l < levels; ++l) {
@@ -140,10 +158,10 @@ void GpuScene::uploadTexture(const Context& ctx, const SceneTexture& t) {
     }
     staging.flush();
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        vkutil::imageBarrier(cmd, tex.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+        vkutil::imageBarrier(cmd, tex.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
                              VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, levels);
-        vkCmdCopyBufferToImage(cmd, staging.handle(), tex.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, uint32_t(regions.size()), regions.data());
-        vkutil::imageBarrier(cmd, tex.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+        vkCmdCopyBufferToImage(cmd, staging.handle(), tex.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, uint32_t(regions.size()), regions.data());
+        vkutil::imageBarrier(cmd, tex.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
                              VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
                              VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, levels);
     });
@@ -169,21 +187,21 @@ VkSampler GpuScene::sampler(const SamplerDesc& d) {
 
 void GpuScene::createMaterialSets(const SceneGeometry& scene, VkDescriptorSetLayout layout, VkDeviceSize stride) {
     const uint32_t n = uint32_t(scene.materials.size());
-    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, n}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}};
+    VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}};
     ENGINE_VK(pool_.create(device_, n, sizes));
     materialSets_.resize(n);
     ENGINE_VK(pool_.allocate(std::vector<VkDescriptorSetLayout>(n, layout), materialSets_.data()));
 
-    const vkutil::Image& white = textures_.back();
+    const Texture& white = textures_.back();
     VkSampler whiteSampler = sampler(whiteTexture().sampler);
     for (uint32_t m = 0; m < n; ++m) {
         const SceneMaterial& mat = scene.materials[m];
         int32_t t = mat.baseColorTexture;
         if (t >= int32_t(scene.textures.size())) throw Error("scene '" + scene.name + "': material " + mat.name + " names a missing texture");
         vkutil::DescriptorWrites(materialSets_[m])
-            .buffer(0, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {materials_.handle(), m * stride, sizeof(gpu::MaterialParams)})
+            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {materials_.handle(), m * stride, sizeof(gpu::MaterialParams)})
             .image(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
-                   {t >= 0 ? sampler(scene.textures[size_t(t)].sampler) : whiteSampler, t >= 0 ? textures_[size_t(t)].view() : white.view(),
+                   {t >= 0 ? sampler(scene.textures[size_t(t)].sampler) : whiteSampler, t >= 0 ? textures_[size_t(t)].view : white.view,
                     VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL})
             .update(device_);
     }

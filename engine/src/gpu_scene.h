@@ -1,6 +1,6 @@
 #pragma once
 // A scene's GPU resources, uploaded once at renderer construction (Context::submitAndWait):
-// vertex and index buffers, the lighting pass's SceneData, a uniform buffer of material
+// vertex and index buffers, the lighting pass's SceneData, a storage buffer of material
 // parameters, one sampled image per texture (sRGB RGBA8, full mip chain) plus a 1x1 white one
 // for materials without a texture, one sampler per distinct sampler state, and one descriptor
 // set per material for the G-buffer pass (set 0: binding 0 MaterialParams, binding 1 base
@@ -10,7 +10,6 @@
 #include "engine/scene.h"
 
 #include <vkutil/descriptors.h>
-#include <vkutil/image.h>
 #include <vulkan/vulkan.h>
 
 #include <vector>
@@ -42,14 +41,20 @@ public:
     const std::vector<Draw>& draws() const { return draws_; }  // opaque first, then alpha-masked
 
 private:
+    struct Texture {
+        VkImage image = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;  // Context::allocateMemory: counted against the budget
+        VkImageView view = VK_NULL_HANDLE;
+    };
     void uploadTexture(const Context& ctx, const SceneTexture& texture);
     VkSampler sampler(const SamplerDesc& desc);
     void createMaterialSets(const SceneGeometry& scene, VkDescriptorSetLayout layout, VkDeviceSize stride);
     void release();
 
+    const Context* ctx_ = nullptr;  // its allocateMemory/freeMemory account for the textures
     VkDevice device_ = VK_NULL_HANDLE;
     Buffer vertices_, indices_, sceneData_, materials_;
-    std::vector<vkutil::Image> textures_;  // the scene's textures, then the white one
+    std::vector<Texture> textures_;  // the scene's textures, then the white one
     std::vector<std::pair<SamplerDesc, VkSampler>> samplers_;
     vkutil::DescriptorPool pool_;
     std::vector<VkDescriptorSet> materialSets_;

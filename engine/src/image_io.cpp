@@ -35,13 +35,13 @@ void writePng(const std::string& path, const Image8& image) {
                     std::to_string(image.height) + "x" + std::to_string(image.channels));
     int stride = int(image.width * image.channels);
     if (!stbi_write_png(path.c_str(), int(image.width), int(image.height), int(image.channels), image.pixels.data(), stride))
-        throw Error("cannot write PNG file '" + path + "' (directory missing or not writable?)");
+        throw Error(ErrorCode::IoError, "cannot write PNG file '" + path + "' (directory missing or not writable?)");
 }
 
 Image8 readPng(const std::string& path, uint32_t channels) {
     int w = 0, h = 0, n = 0;
     std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load(path.c_str(), &w, &h, &n, int(channels)), stbi_image_free);
-    if (!data) throw Error("cannot read PNG file '" + path + "': " + stbi_failure_reason());
+    if (!data) throw Error(ErrorCode::IoError, "cannot read PNG file '" + path + "': " + stbi_failure_reason());
     Image8 img{uint32_t(w), uint32_t(h), channels, {}};
     img.pixels.assign(data.get(), data.get() + size_t(w) * h * channels);
     return img;
@@ -95,32 +95,32 @@ void writeNpy(const std::string& path, std::span<const float> data, std::span<co
     header.append((64 - total % 64) % 64, ' ');
     header.push_back('\n');
     std::ofstream out(path, std::ios::binary);
-    if (!out) throw Error("cannot open '" + path + "' for writing (directory missing or not writable?)");
+    if (!out) throw Error(ErrorCode::IoError, "cannot open '" + path + "' for writing (directory missing or not writable?)");
     const char magic[8] = {'\x93', 'N', 'U', 'M', 'P', 'Y', 1, 0};
     uint16_t len = uint16_t(header.size());
     out.write(magic, 8);
     out.put(char(len & 0xff)).put(char(len >> 8));
     out.write(header.data(), std::streamsize(header.size()));
     out.write(reinterpret_cast<const char*>(data.data()), std::streamsize(data.size_bytes()));
-    if (!out) throw Error("failed while writing '" + path + "' (disk full?)");
+    if (!out) throw Error(ErrorCode::IoError, "failed while writing '" + path + "' (disk full?)");
 }
 
 std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape) {
     std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open '" + path + "' for reading");
+    if (!in) throw Error(ErrorCode::IoError, "cannot open '" + path + "' for reading");
     char magic[8];
-    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw Error("'" + path + "' is not a .npy file");
+    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw Error(ErrorCode::InvalidModel, "'" + path + "' is not a .npy file");
     uint32_t len = 0;
     unsigned char lenBytes[4] = {};
     int lenSize = magic[6] == 1 ? 2 : 4;
     in.read(reinterpret_cast<char*>(lenBytes), lenSize);
     for (int i = lenSize - 1; i >= 0; --i) len = (len << 8) | lenBytes[i];
     std::string header(len, '\0');
-    if (!in.read(header.data(), len)) throw Error("'" + path + "': truncated .npy header");
-    if (header.find("'<f4'") == std::string::npos) throw Error("'" + path + "': only little-endian float32 .npy is supported");
-    if (header.find("'fortran_order': False") == std::string::npos) throw Error("'" + path + "': Fortran order is not supported");
+    if (!in.read(header.data(), len)) throw Error(ErrorCode::InvalidModel, "'" + path + "': truncated .npy header");
+    if (header.find("'<f4'") == std::string::npos) throw Error(ErrorCode::Unsupported, "'" + path + "': only little-endian float32 .npy is supported");
+    if (header.find("'fortran_order': False") == std::string::npos) throw Error(ErrorCode::Unsupported, "'" + path + "': Fortran order is not supported");
     size_t open = header.find('('), close = header.find(')');
-    if (open == std::string::npos || close == std::string::npos) throw Error("'" + path + "': no shape in .npy header");
+    if (open == std::string::npos || close == std::string::npos) throw Error(ErrorCode::InvalidModel, "'" + path + "': no shape in .npy header");
     shape.clear();
     size_t count = 1;
     for (size_t p = open + 1; p < close;) {
@@ -128,14 +128,14 @@ std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape
         if (p >= close) break;
         size_t end = p;
         while (end < close && std::isdigit(static_cast<unsigned char>(header[end]))) ++end;
-        if (end == p) throw Error("'" + path + "': malformed shape in .npy header");
+        if (end == p) throw Error(ErrorCode::InvalidModel, "'" + path + "': malformed shape in .npy header");
         shape.push_back(uint32_t(std::stoul(header.substr(p, end - p))));
         count *= shape.back();
         p = end;
     }
     std::vector<float> data(count);
     if (!in.read(reinterpret_cast<char*>(data.data()), std::streamsize(count * sizeof(float))))
-        throw Error("'" + path + "': file shorter than its shape says");
+        throw Error(ErrorCode::InvalidModel, "'" + path + "': file shorter than its shape says");
     return data;
 }
 

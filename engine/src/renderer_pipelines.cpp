@@ -60,7 +60,7 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &nearest));
         ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_LINEAR, &linear));
 
-        const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+        const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         gbuffer.setLayout = createSetLayout(device_, materialBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
         gbuffer.layout = createLayout(device_, gbuffer.setLayout, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
         VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};

@@ -29,7 +29,7 @@ uint32_t texelBytes(VkFormat format) {
     case VK_FORMAT_D32_SFLOAT: return 4;
     case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
     case VK_FORMAT_R16_SFLOAT: return 2;
-    default: throw Error("read-back of format " + std::to_string(int(format)) + " is not supported");
+    default: throw Error(ErrorCode::Unsupported, "read-back of format " + std::to_string(int(format)) + " is not supported");
     }
 }
 
@@ -71,7 +71,8 @@ void Renderer::Impl::addReadback(uint32_t channels) {
         ReadbackImage rb{c, image, kInvalidResource, format, extent, {}};
         VkDeviceSize size = VkDeviceSize(extent.width) * extent.height * texelBytes(format);
         for (uint32_t s = 0; s < target.framesInFlight; ++s)
-            rb.slots.emplace_back(ctx, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback);
+            rb.slots.emplace_back(ctx, size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::Readback,
+                                  std::string("renderer read-back of '") + name + "' (frame slot " + std::to_string(s) + ")");
         rb.buffer = g.importBuffer(std::string("readback.") + name, rb.slots[0].handle(), size, before, afterHost);
         return rb;
     };

@@ -3,6 +3,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <vkutil/create_info.h>
+
 #include <algorithm>
 
 namespace engine {
@@ -22,7 +24,7 @@ VkSurfaceFormatKHR chooseFormat(VkPhysicalDevice pd, VkSurfaceKHR surface) {
     ENGINE_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, nullptr));
     std::vector<VkSurfaceFormatKHR> formats(n);
     ENGINE_VK(vkGetPhysicalDeviceSurfaceFormatsKHR(pd, surface, &n, formats.data()));
-    if (formats.empty()) throw Error("the window surface reports no formats");
+    if (formats.empty()) throw Error(ErrorCode::Unsupported, "the window surface reports no formats");
     for (const auto& f : formats)
         if ((f.format == VK_FORMAT_B8G8R8A8_SRGB || f.format == VK_FORMAT_R8G8B8A8_SRGB) &&
             f.colorSpace == VK_COLOR_SPACE_SRGB_NONLINEAR_KHR)
@@ -38,7 +40,7 @@ Swapchain::Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desire
     : ctx_(ctx), surface_(surface) {
     VkBool32 supported = VK_FALSE;
     ENGINE_VK(vkGetPhysicalDeviceSurfaceSupportKHR(ctx.physicalDevice(), ctx.queueFamily(), surface, &supported));
-    if (!supported) throw Error("the main queue of " + ctx.deviceName() + " cannot present to this window");
+    if (!supported) throw Error(ErrorCode::Unsupported, "the main queue of " + ctx.deviceName() + " cannot present to this window");
     try {
         for (uint32_t i = 0; i < framesInFlight; ++i) acquired_.push_back(createSemaphore(ctx.device()));
         create(desired);
@@ -108,11 +110,7 @@ void Swapchain::create(VkExtent2D desired) {
     images_.resize(n);
     ENGINE_VK(vkGetSwapchainImagesKHR(device, swapchain_, &n, images_.data()));
     for (VkImage image : images_) {
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = format_;
-        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(image, format_);
         VkImageView view;
         ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &view));
         views_.push_back(view);
@@ -123,7 +121,7 @@ void Swapchain::create(VkExtent2D desired) {
 std::optional<SwapchainImage> Swapchain::acquire(uint32_t slot) {
     VkSemaphore acquired = acquired_.at(slot);
     uint32_t index = 0;
-    VkResult r = vkAcquireNextImageKHR(ctx_.device(), swapchain_, UINT64_MAX, acquired, VK_NULL_HANDLE, &index);
+    VkResult r = ctx_.observe(vkAcquireNextImageKHR(ctx_.device(), swapchain_, UINT64_MAX, acquired, VK_NULL_HANDLE, &index));
     if (r == VK_ERROR_OUT_OF_DATE_KHR) return std::nullopt;
     if (r != VK_SUBOPTIMAL_KHR) ENGINE_VK(r);  // suboptimal still signals; present reports it
     return SwapchainImage{index, images_[index], views_[index], acquired, renderDone_[index]};
@@ -136,7 +134,7 @@ bool Swapchain::present(const SwapchainImage& image) {
     pi.swapchainCount = 1;
     pi.pSwapchains = &swapchain_;
     pi.pImageIndices = &image.index;
-    VkResult r = vkQueuePresentKHR(ctx_.queue(), &pi);
+    VkResult r = ctx_.observe(vkQueuePresentKHR(ctx_.queue(), &pi));
     if (r == VK_ERROR_OUT_OF_DATE_KHR || r == VK_SUBOPTIMAL_KHR) return false;
     ENGINE_VK(r);
     return true;

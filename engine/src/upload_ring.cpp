@@ -20,7 +20,8 @@ UploadRing::UploadRing(const Context& ctx, const UploadRingDesc& desc)
         {16, limits.minUniformBufferOffsetAlignment, limits.minStorageBufferOffsetAlignment, limits.nonCoherentAtomSize});
     // Each region starts aligned, so offsets aligned within a region are aligned in the buffer.
     bytesPerFrame_ = alignUp(desc.bytesPerFrame, defaultAlignment_);
-    buffer_ = Buffer(ctx, bytesPerFrame_ * frames_, desc.usage, MemoryUsage::Upload);
+    buffer_ = Buffer(ctx, bytesPerFrame_ * frames_, desc.usage, MemoryUsage::Upload,
+                     "upload ring (" + std::to_string(frames_) + " frame slots of " + std::to_string(bytesPerFrame_) + " bytes)");
 }
 
 void UploadRing::beginFrame(uint32_t slot) {
@@ -36,7 +37,7 @@ UploadAllocation UploadRing::allocate(VkDeviceSize size, VkDeviceSize alignment)
         throw Error("upload ring: alignment " + std::to_string(alignment) + " is not a power of two");
     const VkDeviceSize start = alignUp(cursor_, alignment);
     if (size == 0 || start + size > bytesPerFrame_)
-        throw Error("upload ring: cannot allocate " + std::to_string(size) + " bytes: " + std::to_string(cursor_) + " of " +
+        throw Error(ErrorCode::OutOfMemory, "upload ring: cannot allocate " + std::to_string(size) + " bytes: " + std::to_string(cursor_) + " of " +
                     std::to_string(bytesPerFrame_) + " bytes of this frame are used (raise UploadRingDesc::bytesPerFrame)");
     cursor_ = start + size;
     const VkDeviceSize offset = VkDeviceSize(slot_) * bytesPerFrame_ + start;

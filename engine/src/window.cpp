@@ -23,13 +23,13 @@ void initGlfw() {
     if (g_windows++ > 0) return;
     if (!glfwInit()) {
         --g_windows;
-        throw Error("cannot open a window: GLFW failed to initialise (" + lastGlfwError() +
+        throw Error(ErrorCode::Unsupported, "cannot open a window: GLFW failed to initialise (" + lastGlfwError() +
                     "); is a display available? Use --headless, or run under xvfb-run");
     }
     if (!glfwVulkanSupported()) {
         glfwTerminate();
         --g_windows;
-        throw Error("cannot open a window: GLFW finds no Vulkan loader/ICD for presenting");
+        throw Error(ErrorCode::Unsupported, "cannot open a window: GLFW finds no Vulkan loader/ICD for presenting");
     }
 }
 
@@ -56,7 +56,7 @@ Window::Window(const std::string& title, uint32_t width, uint32_t height) {
     if (!window_) {
         std::string why = lastGlfwError();
         releaseGlfw();
-        throw Error("cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " window: " + why);
+        throw Error(ErrorCode::Unsupported, "cannot create a " + std::to_string(width) + "x" + std::to_string(height) + " window: " + why);
     }
     glfwSetWindowUserPointer(window_, this);
     glfwSetFramebufferSizeCallback(window_, [](GLFWwindow* w, int, int) {

@@ -16,7 +16,9 @@ layout(location = 5) in vec4 inPrevPixels;  // previous position, homogeneous re
 // The alpha-masked pipeline variant (glTF alphaMode MASK) discards; the opaque one has no
 // discard, so early depth testing stays on for everything else.
 layout(constant_id = 0) const bool ALPHA_MASK = false;
-layout(set = 0, binding = 0) uniform Material { MaterialParams material; };
+// A storage buffer, not a uniform buffer: on lavapipe (Mesa 22.3) every draw whose fragment
+// shader reads a uniform buffer leaked about 1 MB (docs/RELIABILITY.md, soak).
+layout(set = 0, binding = 0) readonly buffer Material { MaterialParams material; };
 layout(set = 0, binding = 1) uniform sampler2D baseColorTexture;  // sRGB format: reads linear
 
 layout(location = 0) out vec4 outAlbedo;  // rgb albedo (linear), a roughness

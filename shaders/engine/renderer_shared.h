@@ -28,7 +28,7 @@ ENGINE_CONST uint MATERIAL_WIRE = 5u;     // dark, slightly glossy metal
 ENGINE_CONST uint MATERIAL_KIND_PROCEDURAL = 0u;  // the per-vertex patterns above and vertex tints
 ENGINE_CONST uint MATERIAL_KIND_TEXTURED = 1u;    // glTF metallic-roughness: factor x base colour texture
 
-// One material of the G-buffer pass (a uniform buffer range per material descriptor set).
+// One material of the G-buffer pass (a storage buffer range per material descriptor set).
 struct MaterialParams {
     vec4 baseColorFactor;  // linear RGBA
     uint kind;             // MATERIAL_KIND_*

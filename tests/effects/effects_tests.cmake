@@ -2,6 +2,9 @@
 # test-owned images on the test context.
 vkml_test(effects_upscaler_tests effects/upscaler_test.cpp effects/effect_harness.cpp LIBS effects bridge)
 target_compile_definitions(effects_upscaler_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
+vkml_test(effects_denoiser_tests effects/denoiser_test.cpp effects/effect_harness.cpp LIBS effects mlplugin_onnx)
+target_compile_definitions(effects_denoiser_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
+  VKML_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 
 # demos/effect_sample: a plain Vulkan program upscales a sequence upscale_demo wrote (colour, depth,
 # motion, frames.json), with the validation layer on.

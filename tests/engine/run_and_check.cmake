@@ -1,5 +1,5 @@
 # Runs one command and checks its exit status and output; for tests of executables.
-#   cmake -DCOMMAND="exe|arg1|arg2" -DEXPECT_EXIT=nonzero|zero -DEXPECT_OUTPUT=<regex>
+#   cmake -DCOMMAND="exe|arg1|arg2" -DEXPECT_EXIT=nonzero|zero|<status> -DEXPECT_OUTPUT=<regex>
 #         [-DREJECT_OUTPUT=<regex>] [-DEXPECT_FILES="f1|f2"] [-DEXPECT_FILE_CONTENT="file|regex"]
 #         -P run_and_check.cmake
 # Lists use '|' because ';' does not survive add_test's argument passing.
@@ -14,6 +14,10 @@ if(EXPECT_EXIT STREQUAL "nonzero")
   endif()
   if(NOT rc MATCHES "^[0-9]+$" OR rc GREATER 100)
     message(FATAL_ERROR "expected a clean error exit, got '${rc}' (a crash?)")
+  endif()
+elseif(EXPECT_EXIT MATCHES "^[0-9]+$")
+  if(NOT rc STREQUAL EXPECT_EXIT)
+    message(FATAL_ERROR "expected exit status ${EXPECT_EXIT}")
   endif()
 elseif(NOT rc EQUAL 0)
   message(FATAL_ERROR "expected exit status 0")

@@ -10,6 +10,11 @@ namespace testsupport {
 // The process-wide context (created on first use; lavapipe on GPU-less machines).
 engine::Context& context();
 
+// The description context() is made from: validation + synchronization validation, messages
+// counted by validationMessages() and failing the running test. For tests that need a context
+// of their own (a device they lose, a memory budget); adjust fields before constructing.
+engine::ContextDesc validatedContextDesc();
+
 // Validation messages (warning or above) seen so far in this process.
 uint64_t validationMessages();
 

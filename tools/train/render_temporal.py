@@ -82,8 +82,12 @@ def cut_frames(seq, frames, fps):
 
 
 def scene_args(seq):
+    """A glTF scene without a camera path or named path gets the demo's automatic orbit."""
     a = ["--scene", seq["scene"]] if "scene" in seq else ["--scene-seed", str(seq.get("scene_seed", 0))]
-    a += ["--camera-path", seq["camera_path"]] if "camera_path" in seq else ["--path", seq.get("path", "orbit")]
+    if "camera_path" in seq:
+        a += ["--camera-path", seq["camera_path"]]
+    elif "path" in seq or "scene" not in seq:
+        a += ["--path", seq.get("path", "orbit")]
     return a + ["--time", str(seq.get("time", 0.0))]
 
 

@@ -51,11 +51,7 @@ VkResult Image::create(VkPhysicalDevice physicalDevice, VkDevice device, VkForma
     }
     if (r == VK_SUCCESS) r = vkBindImageMemory(device, image_, memory_, 0);
     if (r == VK_SUCCESS) {
-        VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vi.image = image_;
-        vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vi.format = format;
-        vi.subresourceRange = {aspectOf(format), 0, mipLevels, 0, 1};
+        const VkImageViewCreateInfo vi = imageView2DInfo(image_, format, aspectOf(format), mipLevels);
         r = vkCreateImageView(device, &vi, nullptr, &view_);
     }
     if (r != VK_SUCCESS) destroy();

@@ -17,8 +17,9 @@
 /// for (the old one retired through `retire`, or kept until destruction). Its one-time
 /// initialization (history clear, weights) is recorded into the first frame's command buffer.
 ///
-/// Errors (a bad model, a record error) throw engine::Error carrying the effect's VkResult
-/// (VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, ...) and its message.
+/// Errors (a bad model, a record error) throw engine::Error with the effect's error code mapped
+/// one to one (bridge/errors.h: DeviceLost, OutOfMemory, InvalidModel, ...), its VkResult and
+/// its message.
 /// The EffectUpscaler must outlive the frame graphs that record its pass.
 #include "bridge/export.h"
 

@@ -3,7 +3,8 @@
 /// A compiled graph bound to buffers on an engine::Context, run the way an application runs one:
 /// the initializer once (constants blob -> persistent resource), one binding table, the recorder
 /// per execution. Inputs and outputs are exchanged as fp32 host values (converted to/from fp16
-/// when the graph's tensors are fp16). Errors throw std::runtime_error with the plugin's message.
+/// when the graph's tensors are fp16). Errors throw engine::Error: the plugin's errors with their
+/// code mapped one to one (bridge/errors.h), so a device loss stays ErrorCode::DeviceLost.
 #include "bridge/export.h"
 
 #include "engine/buffer.h"
@@ -42,7 +43,7 @@ public:
     /// temporary buffers and descriptors; the weights stay as they are unless the plugin reports
     /// that the new extents need them laid out differently (then they are initialized again).
     /// Input values must be set again after it. `graph` replaces the constructor's and must
-    /// outlive the session too. Throws std::runtime_error for a reshape the plugin rejects.
+    /// outlive the session too. Throws engine::Error for a reshape the plugin rejects.
     void reshape(const mlplugin::GraphDesc& graph);
     /// How many times the weights were initialized (constants blob -> persistent resource).
     uint32_t weightInitializations() const { return weightInitializations_; }
@@ -77,10 +78,11 @@ private:
     uint32_t reshapes_ = 0;
 };
 
-/// The plugin device over an engine context (DeviceFlagDebug when `debug`), its pipeline cache
-/// seeded with `pipelineCacheData` (mlplugin::Device::pipelineCacheData() of an earlier run, e.g.
-/// readPipelineCacheFile; a blob that does not fit this device is ignored, see
-/// mlplugin::Device::pipelineCacheOrigin()).
+/// The plugin device over an engine context (DeviceFlagDebug when `debug`). It loads its
+/// functions through Context::libraryProcAddr(), so its device memory counts against the
+/// context's budget and accounting. Its pipeline cache is seeded with `pipelineCacheData`
+/// (mlplugin::Device::pipelineCacheData() of an earlier run, e.g. readPipelineCacheFile; a blob
+/// that does not fit this device is ignored, see mlplugin::Device::pipelineCacheOrigin()).
 std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug, std::span<const uint8_t> pipelineCacheData = {});
 
 }  // namespace bridge

@@ -8,7 +8,7 @@
 // at their current choice), so what is timed is what runs: the fused epilogues, the layouts the
 // graph chose and the cache state its neighbours leave. Keys are tuned one after another in the
 // order the graph reports them; each keeps its fastest candidate before the next is tried.
-// Errors throw std::runtime_error (like GraphSession).
+// Errors throw engine::Error with the plugin's code (bridge/errors.h), like GraphSession.
 #include "bridge/graph_session.h"
 #include "mlplugin/tuning.h"
 

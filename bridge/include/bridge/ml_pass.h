@@ -35,9 +35,11 @@
 /// range and binding table, written only when the frame graph's physical buffers/views behind
 /// it change (a re-bake), so a frame in flight is never overwritten and steady state writes none.
 ///
-/// Errors (missing model file, graph inputs/outputs that do not fit the bindings or extents,
-/// unsupported fp16) throw std::runtime_error naming the pass, the tensor and the numbers, from
-/// the constructor or addPasses() (i.e. Renderer::build()).
+/// Errors throw engine::Error naming the pass, the tensor and the numbers, from the constructor
+/// or addPasses() (i.e. Renderer::build()), with the code saying what kind: IoError (model file
+/// unreadable), InvalidModel (graph inputs/outputs that do not fit the bindings or extents, a
+/// malformed ONNX file), InvalidArgument (bad MlPassDesc/images), Unsupported (fp16 on a device
+/// without it), OutOfMemory, DeviceLost (plugin errors keep their code: bridge/errors.h).
 ///
 /// The MlPass must outlive the frame graphs and renderer builds that use its passes.
 #include "bridge/export.h"
@@ -120,8 +122,8 @@ struct MlPassStats {
 /// A network as frame-graph passes; see the file description.
 class MlPass {
 public:
-    /// Loads or builds the model (compiled at the first addPasses()); throws std::runtime_error naming
-    /// the problem (a missing file, a bad binding).
+    /// Loads or builds the model (compiled at the first addPasses()); throws engine::Error naming
+    /// the problem (IoError: a missing file; InvalidArgument: a bad binding).
     MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc);
     ~MlPass();
     MlPass(const MlPass&) = delete;

@@ -2,12 +2,16 @@
 /// \file
 /// A buffer with its own memory allocation. For long-lived resources (weights, readback,
 /// uploads); per-frame transients come from the frame graph, which aliases their memory.
+/// The memory comes from Context::allocateMemory: an allocation beyond the context's budget or
+/// the device's memory throws engine::Error (ErrorCode::OutOfMemory) naming the size, and a
+/// failed construction leaks nothing. The Context must outlive the buffer.
 #include "engine/export.h"
 
 #include <vulkan/vulkan.h>
 
 #include <cstddef>
 #include <cstdint>
+#include <string_view>
 
 ENGINE_API_BEGIN
 namespace engine {
@@ -27,8 +31,10 @@ class Buffer {
 public:
     /// No buffer.
     Buffer() = default;
-    /// A buffer of `size` bytes with `usage`, in `memory`; throws engine::Error on failure.
-    Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory);
+    /// A buffer of `size` bytes with `usage`, in `memory`; throws engine::Error on failure
+    /// (ErrorCode::OutOfMemory beyond the budget or the device). `name` says what the buffer is
+    /// for in error messages ("upload ring", "MlPass 'x' weights").
+    Buffer(const Context& ctx, VkDeviceSize size, VkBufferUsageFlags usage, MemoryUsage memory, std::string_view name = {});
     ~Buffer();
     /// Takes over `other`'s buffer.
     Buffer(Buffer&& other) noexcept;
@@ -50,6 +56,7 @@ public:
 
 private:
     void release();
+    const Context* ctx_ = nullptr;  // its allocateMemory/freeMemory account for the memory
     VkDevice device_ = VK_NULL_HANDLE;
     VkBuffer buffer_ = VK_NULL_HANDLE;
     VkDeviceMemory memory_ = VK_NULL_HANDLE;

@@ -41,6 +41,25 @@ struct ContextDesc {
     /// Extra instance/device extensions (a windowed app adds the surface/swapchain ones).
     std::vector<const char*> instanceExtensions;
     std::vector<const char*> deviceExtensions;  ///< extra device extensions
+    /// Device memory the engine and the libraries loaded through libraryProcAddr() may hold at
+    /// once; 0: no limit but the device's. An allocation that would exceed it fails with
+    /// VK_ERROR_OUT_OF_DEVICE_MEMORY without reaching the driver, as on a full device (tests and
+    /// upscale_demo --device-memory-budget exercise the out-of-memory paths with it).
+    VkDeviceSize deviceMemoryBudgetBytes = 0;
+};
+
+/// Device memory allocated through the context (Context::allocateMemory).
+struct DeviceMemoryStats {
+    VkDeviceSize budget = 0;         ///< ContextDesc::deviceMemoryBudgetBytes (0: none)
+    VkDeviceSize inUse = 0;          ///< bytes allocated and not yet freed
+    VkDeviceSize peak = 0;           ///< the most inUse ever was
+    uint64_t liveAllocations = 0;    ///< VkDeviceMemory objects allocated and not yet freed
+    uint64_t allocations = 0;        ///< successful allocations since creation
+    uint64_t failedAllocations = 0;  ///< refused by the budget or failed in the driver
+    /// VK_EXT_memory_budget (when the device has it): the driver's view of this process's usage
+    /// summed over the device-local heaps. 0 without it.
+    VkDeviceSize driverUsage = 0;
+    VkDeviceSize driverBudget = 0;  ///< what VK_EXT_memory_budget says the process may use (0 without it)
 };
 
 /// What the chosen device can do and what was enabled on it.
@@ -51,6 +70,7 @@ struct DeviceFeatures {
     bool subgroupSizeControl = false;  ///< subgroupSizeControl enabled
     bool pipelineExecutableInfo = false;  ///< VK_KHR_pipeline_executable_properties enabled
     bool timestamps = false;           ///< graphics/compute queue timestamps valid
+    bool memoryBudget = false;         ///< VK_EXT_memory_budget enabled (DeviceMemoryStats::driverUsage)
     float timestampPeriodNs = 1.0f;  ///< nanoseconds per timestamp tick
     uint32_t timestampValidBits = 0;  ///< valid bits of the graphics/compute queue family's timestamps
     uint32_t subgroupSize = 0;  ///< default subgroup size
@@ -114,7 +134,49 @@ public:
     /// Number of validation messages at Warning or above since creation (tests compare it).
     uint64_t validationMessageCount() const;
 
-    struct Messenger;  ///< debug-messenger state, defined in context.cpp
+    /// \name Device memory
+    /// Every vkAllocateMemory of the engine (Buffer, frame-graph transients) and of libraries
+    /// loaded through libraryProcAddr() goes through here: counted, and refused with
+    /// VK_ERROR_OUT_OF_DEVICE_MEMORY when it would exceed the budget. Thread-safe.
+    /// @{
+    /// Allocates like vkAllocateMemory, within the budget.
+    VkResult tryAllocateMemory(const VkMemoryAllocateInfo& info, VkDeviceMemory* memory) const;
+    /// Throws engine::Error (ErrorCode::OutOfMemory) with a sentence naming `what` and the numbers:
+    /// "out of device memory: frame graph transient memory needs 12.0 MiB, budget 8.0 MiB (2.5 MiB in use)".
+    VkDeviceMemory allocateMemory(const VkMemoryAllocateInfo& info, const std::string& what) const;
+    /// Frees what allocateMemory/tryAllocateMemory allocated (VK_NULL_HANDLE is ignored).
+    void freeMemory(VkDeviceMemory memory) const;
+    /// The account so far.
+    DeviceMemoryStats memoryStats() const;
+    /// A vkGetInstanceProcAddr for libraries that load their own function table on this device
+    /// (mlplugin::DeviceDesc::getInstanceProcAddr): it hands out the loader's functions, except
+    /// that vkAllocateMemory/vkFreeMemory on this context's VkDevice go through tryAllocateMemory
+    /// and freeMemory, so the budget and the accounting cover the library's allocations too.
+    PFN_vkGetInstanceProcAddr libraryProcAddr() const;
+    /// @}
+
+    /// \name Device loss
+    /// Results through which a lost device shows (submits, fence waits, presents, query
+    /// read-back, mapping) pass observe() (ENGINE_VK_ON): it remembers a VK_ERROR_DEVICE_LOST
+    /// and, once the device is lost, reports VK_ERROR_DEVICE_LOST for every call, as a lost
+    /// device does. Nothing made on a lost context can be used again: destroy it all
+    /// (destructors tolerate the loss) and create a new Context.
+    /// @{
+    /// `result`, or VK_ERROR_DEVICE_LOST once the device is lost.
+    VkResult observe(VkResult result) const;
+    /// Fault injection (tests, upscale_demo --simulate-device-loss): from now on observe()
+    /// reports VK_ERROR_DEVICE_LOST. The calls themselves still run, so a fence wait that reports
+    /// the loss did wait and tearing down is as safe as after a real loss; the recovery code is
+    /// the same.
+    void simulateDeviceLoss() const;
+    /// A loss was observed (or simulated).
+    bool deviceLost() const;
+    /// The loss was simulateDeviceLoss()'s.
+    bool deviceLossSimulated() const;
+    /// @}
+
+    struct Messenger;    ///< debug-messenger state, defined in context.cpp
+    struct DeviceState;  ///< memory accounting and device-loss state, defined in device_state.cpp
 
 private:
     void createInstance(const ContextDesc& desc);
@@ -136,6 +198,7 @@ private:
     std::string deviceName_;
     bool validation_ = false;
     std::unique_ptr<Messenger> messengerState_;
+    std::unique_ptr<DeviceState> state_;
 };
 
 }  // namespace engine

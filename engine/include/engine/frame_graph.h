@@ -208,7 +208,9 @@ public:
     /// engine::Error with a message naming the pass and resource on a graph error.
     /// Re-baking replaces the transients of the previous bake: they are destroyed at once, or,
     /// with `retire`, handed to it (e.g. Frames::deletion()) so frames still in flight keep
-    /// them until they complete.
+    /// them until they complete. When the transient memory cannot be allocated (the device, or
+    /// the context's budget) it throws ErrorCode::OutOfMemory naming the bytes needed, and the
+    /// graph is left unbaked holding nothing of that bake.
     void bake(DeferredDeletion* retire = nullptr);
     /// Records every pass (and its barriers) into `cmd`. With a timer, each pass (barriers,
     /// rendering and callback) is wrapped in a scope named after the pass; call

@@ -63,12 +63,14 @@ public:
     Frames(const Frames&) = delete;
     Frames& operator=(const Frames&) = delete;
 
-    /// Throws engine::Error when the slot's previous frame does not finish within
-    /// fenceTimeoutNs, or when called twice without endFrame.
+    /// Throws engine::Error: ErrorCode::DeviceLost when the fence wait reports a lost device
+    /// (Context::observe), ErrorCode::Timeout when the slot's previous frame does not finish
+    /// within fenceTimeoutNs, InvalidArgument when called twice without endFrame.
     Frame& beginFrame();
-    /// Ends the command buffer and submits it on the main queue with the slot's fence.
+    /// Submits; a lost device shows as ErrorCode::DeviceLost. The slot is consumed either way.
     void endFrame(const FrameSubmit& submit = {});
-    /// Waits until every submitted frame completed and runs all deferred deletions.
+    /// Waits until every submitted frame completed and runs all deferred deletions. Waits for
+    /// every slot even when one reports a loss, then throws the first error.
     void waitIdle();
 
     /// Number of slots.
@@ -90,6 +92,7 @@ private:
     void waitSlot(Slot& slot, uint64_t frameNumber) const;
     void destroy();
 
+    const Context* ctx_ = nullptr;  // observes fence waits and submits for device loss
     VkDevice device_ = VK_NULL_HANDLE;
     VkQueue queue_ = VK_NULL_HANDLE;
     uint64_t fenceTimeoutNs_ = 0;

@@ -44,6 +44,8 @@ public:
     /// Recreates it at `desired` (clamped to the surface); the GPU must be done with the old images.
     void recreate(VkExtent2D desired);
     /// The next image for frame slot `slot`; nullopt when the swapchain is out of date (recreate).
+    /// Acquire and present pass Context::observe(): a lost device (real or simulated) throws
+    /// engine::Error with ErrorCode::DeviceLost.
     std::optional<SwapchainImage> acquire(uint32_t slot);
     /// False when the swapchain should be recreated before the next frame.
     bool present(const SwapchainImage& image);

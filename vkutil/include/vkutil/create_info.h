@@ -1,5 +1,6 @@
 #pragma once
-// Create-info structs for the cases everyone writes the same way (pure functions), and a sampler
+// Create-info structs for the cases everyone writes the same way (pure functions: samplers, 2D
+// images and their views), and a sampler
 // made from one (through the loader, or through a function table `vk` as in pipeline.h).
 #include <vulkan/vulkan.h>
 
@@ -34,6 +35,17 @@ inline VkImageCreateInfo image2DInfo(VkFormat format, VkExtent2D extent, VkImage
     ci.tiling = VK_IMAGE_TILING_OPTIMAL;
     ci.usage = usage;
     ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    return ci;
+}
+
+// A 2D view of `image` (one layer) covering mip levels 0 .. mipLevels-1 of `aspect`.
+inline VkImageViewCreateInfo imageView2DInfo(VkImage image, VkFormat format, VkImageAspectFlags aspect = VK_IMAGE_ASPECT_COLOR_BIT,
+                                             uint32_t mipLevels = 1) {
+    VkImageViewCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
+    ci.image = image;
+    ci.viewType = VK_IMAGE_VIEW_TYPE_2D;
+    ci.format = format;
+    ci.subresourceRange = {aspect, 0, mipLevels, 0, 1};
     return ci;
 }
 

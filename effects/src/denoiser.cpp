@@ -1,0 +1,233 @@
+// effects::Denoiser: image -> tensors, the network (mlplugin), tensor -> image.
+#include "effects/denoiser.h"
+
+#include "denoiser_shared.h"
+#include "format_names.h"
+#include "effects/upscaler.h"
+#include "mlplugin/mlplugin.h"
+#include "temporal_network.h"
+#include "upscaler_shared.h"
+#include "vulkan_api.h"
+
+#include <effects_shaders.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
+
+#include <array>
+
+namespace effects {
+namespace {
+
+using namespace detail;
+static_assert(sizeof(gpu::DenoiserPush) == 32);
+constexpr const char* kWho = "denoiser";
+constexpr uint32_t kAlign = 8;  // the shipped U-Net halves its input twice; 8 leaves room for a third level
+
+constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+constexpr VkDescriptorType kBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+constexpr VkDescriptorType kToTensorBindings[] = {kSampled, kSampled, kSampled, kSampled, kBuffer, kBuffer, kBuffer, kBuffer};
+constexpr VkDescriptorType kToImageBindings[] = {kBuffer, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
+
+Error invalid(const std::string& m) { return {ErrorCode::InvalidArgument, std::string(kWho) + ": " + m, VK_SUCCESS}; }
+std::string str(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
+
+std::span<const uint32_t> toImageShader(VkFormat f, bool fp16) {
+    switch (f) {
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return fp16 ? shaders::dn_to_image_rgba32f_f16() : shaders::dn_to_image_rgba32f_f32();
+    case VK_FORMAT_R8G8B8A8_UNORM: return fp16 ? shaders::dn_to_image_rgba8_f16() : shaders::dn_to_image_rgba8_f32();
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return fp16 ? shaders::dn_to_image_rgb10_a2_f16() : shaders::dn_to_image_rgb10_a2_f32();
+    default: return fp16 ? shaders::dn_to_image_rgba16f_f16() : shaders::dn_to_image_rgba16f_f32();
+    }
+}
+
+template <class T>
+Status take(Result<T> r, T& into) {
+    if (!r) return r.error();
+    into = std::move(*r);
+    return {};
+}
+
+Status checkImage(const char* name, const ImageInput& image, VkExtent2D size, bool depth) {
+    if (!image.view) return invalid(std::string("the ") + name + " image is missing (no view given)");
+    if (image.extent.width < size.width || image.extent.height < size.height)
+        return invalid(std::string("the ") + name + " image is " + str(image.extent) + ", smaller than this frame's size " + str(size));
+    bool ok = image.layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL || image.layout == VK_IMAGE_LAYOUT_GENERAL ||
+              image.layout == VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL ||
+              (depth && (image.layout == VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL || image.layout == VK_IMAGE_LAYOUT_DEPTH_STENCIL_READ_ONLY_OPTIMAL));
+    if (!ok) return invalid(std::string("the ") + name + " image is in layout " + layoutName(image.layout) + ", which compute shaders cannot sample");
+    return {};
+}
+
+class DenoiserImpl final : public Denoiser {
+public:
+    DenoiserImpl(const DenoiserDesc& desc, const VulkanApi& vk, std::vector<uint8_t> model) : desc_(desc), vk_(vk), model_(std::move(model)) {
+        desc_.modelBytes = model_;
+        desc_.modelPath.clear();
+    }
+    ~DenoiserImpl() override {
+        network_.reset();
+        toTensor_.destroy(vk_);
+        toImage_.destroy(vk_);
+        pool_.destroy();
+        if (sampler_) vk_.vkDestroySampler(vk_.device, sampler_, nullptr);
+    }
+    Status init();
+    const DenoiserDesc& desc() const override { return desc_; }
+    EffectRequirements requirements() const override {
+        EffectRequirements r;
+        r.deviceLocalBytes = tally_.deviceLocalBytes;
+        r.hostVisibleBytes = tally_.hostVisibleBytes;
+        r.allocations = tally_.allocations;
+        r.descriptorSets = 2 * desc_.framesInFlight + network_->descriptorSets();
+        r.descriptors = 10 * desc_.framesInFlight + network_->descriptorSets() * mlplugin::kDescriptorsPerSet;
+        return r;
+    }
+    bool usesFp16() const override { return network_->fp16(); }
+    Status recordInitialization(VkCommandBuffer cmd) override {
+        if (!cmd) return invalid("recordInitialization needs a command buffer");
+        if (!network_->initialized()) MLP_TRY(network_->recordInitialization(cmd));
+        computeBarrier(vk_, cmd);
+        return {};
+    }
+    Status record(VkCommandBuffer cmd, const DenoiserInputs& in) override;
+
+private:
+    struct Slot {
+        VkDescriptorSet toTensor = VK_NULL_HANDLE, toImage = VK_NULL_HANDLE;
+        std::array<VkImageView, 5> views{};
+    };
+    DenoiserDesc desc_;
+    VulkanApi vk_;
+    std::vector<uint8_t> model_;
+    MemoryTally tally_;
+    std::unique_ptr<mlplugin::Device> mlDevice_;
+    std::unique_ptr<Network> network_;
+    ComputePipeline toTensor_, toImage_;
+    VkSampler sampler_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
+    std::vector<Slot> slots_;
+    VkExtent2D tensor_{};
+};
+
+Status DenoiserImpl::init() {
+    MLP_TRY(take(createPluginDevice(desc_.device, kWho), mlDevice_));
+    const mlplugin::Capabilities& caps = mlDevice_->capabilities();
+    tensor_ = {(desc_.maxSize.width + kAlign - 1) / kAlign * kAlign, (desc_.maxSize.height + kAlign - 1) / kAlign * kAlign};
+    NetworkDesc nd;
+    nd.who = kWho;
+    nd.onnx = model_;
+    const uint32_t h = tensor_.height, w = tensor_.width;
+    nd.inputs = {{"color", {1, 3, h, w}}, {"albedo", {1, 3, h, w}}, {"normal", {1, 3, h, w}}, {"depth", {1, 1, h, w}}};
+    nd.outputs = {{"output", {1, 3, h, w}}};
+    nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
+    MLP_TRY(take(Network::create(vk_, *mlDevice_, nd, tally_), network_));
+    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating a sampler");
+    const bool fp16 = network_->fp16();
+    const uint32_t push = sizeof(gpu::DenoiserPush);
+    MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::dn_to_tensor_f16() : shaders::dn_to_tensor_f32(), kToTensorBindings, push, "denoiser input"),
+                 toTensor_));
+    MLP_TRY(take(createComputePipeline(vk_, toImageShader(desc_.outputFormat, fp16), kToImageBindings, push, "denoiser output"), toImage_));
+    const uint32_t n = desc_.framesInFlight;
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 4 * n}, {kBuffer, 5 * n}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, n}};
+    if (VkResult r = pool_.create(vk_, vk_.device, 2 * n, sizes); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating the descriptor pool");
+    slots_.resize(n);
+    for (Slot& s : slots_) {
+        const VkDescriptorSetLayout layouts[] = {toTensor_.setLayout, toImage_.setLayout};
+        VkDescriptorSet sets[2];
+        if (VkResult r = pool_.allocate(layouts, sets); r != VK_SUCCESS) return vkFailure(r, "denoiser: allocating descriptor sets");
+        s.toTensor = sets[0];
+        s.toImage = sets[1];
+    }
+    return {};
+}
+
+Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
+    if (!cmd) return invalid("record needs a command buffer");
+    MLP_TRY(validateDenoiserInputs(desc_, in));
+    if (!network_->initialized()) return invalid("record recordInitialization() once before the first record()");
+    Slot& s = slots_[in.frameSlot];
+    const std::array<VkImageView, 5> views{in.color.view, in.albedo.view, in.normal.view, in.depth.view, in.output.view};
+    if (views != s.views) {
+        const ImageInput* sampled[] = {&in.color, &in.albedo, &in.normal, &in.depth};
+        vkutil::DescriptorWrites toTensor(s.toTensor);
+        for (uint32_t i = 0; i < 4; ++i) toTensor.image(i, kSampled, {sampler_, sampled[i]->view, sampled[i]->layout});
+        for (uint32_t i = 0; i < 4; ++i) toTensor.buffer(4 + i, kBuffer, {network_->input(i).buffer, 0, VK_WHOLE_SIZE});
+        toTensor.update(vk_, vk_.device);
+        vkutil::DescriptorWrites(s.toImage)
+            .buffer(0, kBuffer, {network_->output(0).buffer, 0, VK_WHOLE_SIZE})
+            .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL})
+            .update(vk_, vk_.device);
+        s.views = views;
+    }
+    gpu::DenoiserPush pc{};
+    pc.width = in.size.width;
+    pc.height = in.size.height;
+    pc.tensorWidth = tensor_.width;
+    pc.tensorHeight = tensor_.height;
+    pc.flags = (desc_.flags & DenoiserFlagColorSrgb) ? gpu::FLAG_COLOR_SRGB : 0u;
+    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, uint32_t w, uint32_t h) {
+        vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+        vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+        vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+        vk_.vkCmdDispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
+    };
+    computeBarrier(vk_, cmd);  // the previous frame's reads of the tensors
+    dispatch(toTensor_, s.toTensor, tensor_.width, tensor_.height);
+    computeBarrier(vk_, cmd);
+    MLP_TRY(network_->record(cmd));
+    computeBarrier(vk_, cmd);
+    dispatch(toImage_, s.toImage, in.size.width, in.size.height);
+    return {};
+}
+
+}  // namespace
+
+Status validateDenoiserDesc(const DenoiserDesc& d) {
+    if (!d.device.getInstanceProcAddr) return invalid("EffectDevice::getInstanceProcAddr is null");
+    if (!d.device.instance || !d.device.physicalDevice || !d.device.device) return invalid("EffectDevice needs the instance, physical device and device handles");
+    if (d.maxSize.width < 1 || d.maxSize.height < 1 || d.maxSize.width > 16384 || d.maxSize.height > 16384)
+        return invalid("maxSize " + str(d.maxSize) + " is out of range [1, 16384]");
+    if (!isSupportedOutputFormat(d.outputFormat)) return invalid("outputFormat " + formatName(d.outputFormat) + " is not supported");
+    if (d.flags & ~uint32_t(DenoiserFlagColorSrgb)) return invalid("unknown flag bits");
+    if (d.modelPath.empty() == d.modelBytes.empty()) return invalid("give the model as modelPath or as modelBytes (exactly one)");
+    if (d.framesInFlight < 1 || d.framesInFlight > 8) return invalid("framesInFlight " + std::to_string(d.framesInFlight) + " is out of range [1, 8]");
+    return {};
+}
+
+Status validateDenoiserInputs(const DenoiserDesc& d, const DenoiserInputs& in) {
+    if (in.frameSlot >= d.framesInFlight)
+        return invalid("frameSlot " + std::to_string(in.frameSlot) + " is out of range (created for " + std::to_string(d.framesInFlight) + " frames in flight)");
+    if (in.size.width < 1 || in.size.height < 1) return invalid("the size " + str(in.size) + " is empty");
+    if (in.size.width > d.maxSize.width || in.size.height > d.maxSize.height)
+        return invalid("the size " + str(in.size) + " exceeds the maximum size " + str(d.maxSize) + " given at creation");
+    MLP_TRY(checkImage("color", in.color, in.size, false));
+    MLP_TRY(checkImage("albedo", in.albedo, in.size, false));
+    MLP_TRY(checkImage("normal", in.normal, in.size, false));
+    MLP_TRY(checkImage("depth", in.depth, in.size, true));
+    if (!in.output.view) return invalid("the output image is missing (no view given)");
+    if (in.output.extent.width < in.size.width || in.output.extent.height < in.size.height)
+        return invalid("the output image is " + str(in.output.extent) + ", smaller than this frame's size " + str(in.size));
+    if (in.output.format != d.outputFormat)
+        return invalid("the output image's format " + formatName(in.output.format) + " differs from the outputFormat " + formatName(d.outputFormat) + " given at creation");
+    if (in.output.layout != VK_IMAGE_LAYOUT_GENERAL) return invalid("the output image is in layout " + layoutName(in.output.layout) + "; storage writes need GENERAL");
+    return {};
+}
+
+Result<std::unique_ptr<Denoiser>> Denoiser::create(const DenoiserDesc& desc) {
+    MLP_TRY(validateDenoiserDesc(desc));
+    auto vk = loadVulkanApi(desc.device);
+    if (!vk) return Error{vk.error().code, std::string(kWho) + ": " + vk.error().message, vk.error().vkResult};
+    std::vector<uint8_t> model;
+    if (!desc.modelPath.empty()) {
+        auto bytes = readModelFile(desc.modelPath, kWho);
+        if (!bytes) return bytes.error();
+        model = std::move(*bytes);
+    } else {
+        model.assign(desc.modelBytes.begin(), desc.modelBytes.end());
+    }
+    auto dn = std::make_unique<DenoiserImpl>(desc, *vk, std::move(model));
+    MLP_TRY(dn->init());
+    return std::unique_ptr<Denoiser>(std::move(dn));
+}
+
+}  // namespace effects

@@ -1,0 +1,126 @@
+// effects::Denoiser on lavapipe: the shipped denoiser network on application images, against the
+// plugin's CPU reference of the same ONNX graph (double precision).
+#include "effect_harness.h"
+#include "vulkan_test.h"
+
+#include "effects/denoiser.h"
+#include "mlplugin/onnx.h"
+
+#include <cmath>
+#include <random>
+
+namespace {
+
+using fxtest::TestImage;
+using testsupport::VulkanTest;
+
+float srgb(float v) { return v <= 0.0031308f ? v * 12.92f : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f; }
+float linear(float v) { return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f); }
+
+effects::DenoiserDesc desc(engine::Context& ctx, VkExtent2D maxSize) {
+    effects::DenoiserDesc d;
+    d.device = fxtest::effectDevice(ctx);
+    d.maxSize = maxSize;
+    d.outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
+    d.modelPath = VKML_ASSETS_DIR "/denoiser.onnx";
+    return d;
+}
+
+TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
+    const VkExtent2D maxSize{30, 22}, size{27, 19}, tensor{32, 24};  // tensor: maxSize rounded up to 8
+    auto created = effects::Denoiser::create(desc(ctx(), maxSize));
+    ASSERT_TRUE(created) << created.error().message;
+    effects::Denoiser& dn = **created;
+    std::mt19937 rng(5);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    const size_t n = size_t(maxSize.width) * maxSize.height;
+    std::vector<float> color(n * 4), albedo(n * 4), normal(n * 4), depth(n);
+    for (size_t p = 0; p < n; ++p) {
+        for (int c = 0; c < 3; ++c) {
+            color[p * 4 + c] = u(rng) * u(rng);
+            albedo[p * 4 + c] = u(rng);
+            normal[p * 4 + c] = u(rng) * 2.0f - 1.0f;
+        }
+        color[p * 4 + 3] = albedo[p * 4 + 3] = normal[p * 4 + 3] = 1.0f;
+        depth[p] = 0.9f + 0.1f * u(rng);
+    }
+    TestImage ci(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, maxSize, false), ai(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, maxSize, false),
+        ni(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, maxSize, false), di(ctx(), VK_FORMAT_D32_SFLOAT, maxSize, false),
+        out(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, maxSize, true);
+    ci.fill(color);
+    ai.fill(albedo);
+    ni.fill(normal);
+    di.fill(depth);
+    effects::DenoiserInputs in{ci.input(), ai.input(), ni.input(), di.input(), out.input(), size, 0};
+    fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
+        ASSERT_TRUE(dn.recordInitialization(cmd));
+        effects::Status s = dn.record(cmd, in);
+        ASSERT_TRUE(s) << s.error().message;
+    });
+    std::vector<float> got = out.read();
+
+    // The reference: the same graph at the tensor size, fed what the effect feeds it (the frame's
+    // region, edges repeated; colour sRGB-encoded), on the CPU.
+    mlplugin::OnnxLoadOptions options;
+    options.inputShapes = {{"color", {1, 3, tensor.height, tensor.width}}, {"albedo", {1, 3, tensor.height, tensor.width}},
+                           {"normal", {1, 3, tensor.height, tensor.width}}, {"depth", {1, 1, tensor.height, tensor.width}}};
+    auto model = mlplugin::loadOnnxFile(VKML_ASSETS_DIR "/denoiser.onnx", options);
+    ASSERT_TRUE(model) << model.error().message;
+    std::vector<mlplugin::HostTensor> inputs(4);
+    const uint32_t channels[] = {3, 3, 3, 1};
+    for (int k = 0; k < 4; ++k) {
+        inputs[k].desc = model->graph.values[model->graph.inputs[k]].desc;
+        inputs[k].data.resize(size_t(channels[k]) * tensor.width * tensor.height);
+    }
+    for (uint32_t y = 0; y < tensor.height; ++y)
+        for (uint32_t x = 0; x < tensor.width; ++x) {
+            size_t src = size_t(std::min(y, size.height - 1)) * maxSize.width + std::min(x, size.width - 1), plane = size_t(tensor.width) * tensor.height,
+                   dst = size_t(y) * tensor.width + x;
+            for (uint32_t c = 0; c < 3; ++c) {
+                inputs[0].data[c * plane + dst] = srgb(color[src * 4 + c]);
+                inputs[1].data[c * plane + dst] = albedo[src * 4 + c];
+                inputs[2].data[c * plane + dst] = normal[src * 4 + c];
+            }
+            inputs[3].data[dst] = depth[src];
+        }
+    auto reference = mlplugin::referenceEvaluateGraph(model->graph, inputs);
+    ASSERT_TRUE(reference) << reference.error().message;
+    const std::vector<double>& r = (*reference)[0].data;
+    double worst = 0;
+    const size_t plane = size_t(tensor.width) * tensor.height;
+    for (uint32_t y = 0; y < size.height; ++y)
+        for (uint32_t x = 0; x < size.width; ++x)
+            for (uint32_t c = 0; c < 3; ++c) {
+                double expect = linear(float(std::clamp(r[c * plane + size_t(y) * tensor.width + x], 0.0, 1.0)));
+                worst = std::max(worst, std::fabs(expect - got[(size_t(y) * maxSize.width + x) * 4 + c]));
+            }
+    EXPECT_LT(worst, dn.usesFp16() ? 2e-2 : 1e-4);
+}
+
+TEST_F(VulkanTest, DenoiserErrorsNameTheImageAndTheNumbers) {
+    auto created = effects::Denoiser::create(desc(ctx(), {16, 16}));
+    ASSERT_TRUE(created) << created.error().message;
+    TestImage img(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, {16, 16}, false), out(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, {16, 16}, true);
+    effects::DenoiserInputs in{img.input(), img.input(), img.input(), img.input(), out.input(), {20, 16}, 0};
+    effects::Status s = effects::validateDenoiserInputs((*created)->desc(), in);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("the size 20x16 exceeds the maximum size 16x16"), std::string::npos) << s.error().message;
+    in.size = {16, 16};
+    in.albedo = {};
+    s = effects::validateDenoiserInputs((*created)->desc(), in);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("the albedo image is missing"), std::string::npos) << s.error().message;
+    fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
+        in.albedo = img.input();
+        effects::Status r = (*created)->record(cmd, in);
+        ASSERT_FALSE(r);
+        EXPECT_NE(r.error().message.find("recordInitialization"), std::string::npos) << r.error().message;
+    });
+    effects::DenoiserDesc bad = desc(ctx(), {16, 16});
+    bad.modelPath = VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx";
+    auto wrong = effects::Denoiser::create(bad);
+    ASSERT_FALSE(wrong);
+    EXPECT_EQ(wrong.error().code, effects::ErrorCode::InvalidModel) << wrong.error().message;
+}
+
+}  // namespace
