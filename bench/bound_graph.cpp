@@ -36,28 +36,9 @@ BoundGraph::BoundGraph(engine::Context& ctx, Device& device, const GraphDesc& gr
     if (props.temporaryBytes) temporary_ = buffer(props.temporaryBytes);
     if (props.persistentBytes) persistent_ = buffer(props.persistentBytes);
 
-    uint32_t setCount = std::max(props.descriptorSetCount, 1u);
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    dpci.maxSets = setCount;
-    dpci.poolSizeCount = 1;
-    dpci.pPoolSizes = &size;
-    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &dpci, nullptr, &pool_));
     sets_.resize(props.descriptorSetCount);
-    if (!sets_.empty()) {
-        std::vector<VkDescriptorSetLayout> layouts(sets_.size(), device.descriptorSetLayout());
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = uint32_t(sets_.size());
-        ai.pSetLayouts = layouts.data();
-        ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &ai, sets_.data()));
-    }
+    ENGINE_VK(pool_.createSets(ctx.device(), device.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets_));
     bind();
-}
-
-BoundGraph::~BoundGraph() {
-    table_.reset();
-    if (pool_) vkDestroyDescriptorPool(ctx_.device(), pool_, nullptr);
 }
 
 void BoundGraph::bind() {

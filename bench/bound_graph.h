@@ -8,6 +8,8 @@
 #include "mlplugin/graph.h"
 #include "mlplugin/mlplugin.h"
 
+#include <vkutil/descriptors.h>
+
 #include <memory>
 #include <vector>
 
@@ -16,7 +18,6 @@ namespace bench {
 class BoundGraph {
 public:
     BoundGraph(engine::Context& ctx, mlplugin::Device& device, const mlplugin::GraphDesc& graph, uint32_t compileFlags = 0);
-    ~BoundGraph();
     BoundGraph(const BoundGraph&) = delete;
     BoundGraph& operator=(const BoundGraph&) = delete;
 
@@ -33,7 +34,7 @@ private:
     std::vector<engine::Buffer> buffers_;  // inputs, outputs, temporary, persistent
     std::vector<mlplugin::BufferBinding> inputs_, outputs_;
     mlplugin::BufferBinding temporary_, persistent_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<VkDescriptorSet> sets_;
     std::unique_ptr<mlplugin::BindingTable> table_;
 };

@@ -5,6 +5,8 @@
 #include "effects/upscaler.h"
 #include "engine/context.h"
 
+#include <vkutil/image.h>
+
 #include <memory>
 #include <string>
 #include <vector>
@@ -24,16 +26,12 @@ public:
     const effects::UpscalerInputs& inputs(uint32_t frame);
 
 private:
-    struct Image {
-        VkImage image = VK_NULL_HANDLE;
-        VkImageView view = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
-    };
-    Image create(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage, VkImageAspectFlags aspect);
+    // An image the rig owns; its view.
+    VkImageView create(VkFormat format, VkExtent2D extent, VkImageUsageFlags usage);
 
     engine::Context& ctx_;
     std::unique_ptr<effects::Upscaler> upscaler_;
-    std::vector<Image> images_;
+    std::vector<vkutil::Image> images_;
     effects::UpscalerInputs inputs_;
 };
 

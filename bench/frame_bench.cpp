@@ -40,14 +40,9 @@
 namespace {
 
 struct Options {
-    bool smoke = false;
+    bench::CommonOptions common{.json = "frame_bench.json"};
     uint32_t frames = 100, warmup = 10;
-    std::string json = "frame_bench.json";
-    std::string assets = "assets";
-    std::string filter;
     bool fp32 = false;
-    bool validation = false;
-    int device = -1;
     std::string scene;      // glTF file; empty: the procedural scene
     uint32_t sceneSeed = 0;
 };
@@ -77,39 +72,34 @@ void usage() {
         "  --scene-seed N the procedural scene's seed (default 0: the classic scene)");
 }
 
+// --scene FILE (not empty) and --scene-seed N (0..2^32-1).
+bool sceneOption(bench::ArgParser& args, Options& o) {
+    const char* v = args.value();
+    if (!v) return false;
+    if (args.is("--scene")) {
+        if (!*v) std::fprintf(stderr, "frame_bench: --scene needs a file name\n");
+        o.scene = v;
+        return *v != 0;
+    }
+    char* end = nullptr;
+    const unsigned long long n = std::strtoull(v, &end, 10);
+    if (!*v || *end || v[0] == '-' || n > UINT32_MAX) {
+        std::fprintf(stderr, "frame_bench: --scene-seed expects an integer 0..4294967295\n");
+        return false;
+    }
+    o.sceneSeed = uint32_t(n);
+    return true;
+}
+
 bool parse(int argc, char** argv, Options& o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&](const char* what) -> const char* {
-            if (i + 1 >= argc) { std::fprintf(stderr, "frame_bench: %s needs a value\n", what); return nullptr; }
-            return argv[++i];
-        };
-        if (a == "--help" || a == "-h") { usage(); std::exit(0); }
-        else if (a == "--smoke") o.smoke = true;
-        else if (a == "--validation") o.validation = true;
-        else if (a == "--fp32") o.fp32 = true;
-        else if (a == "--frames" || a == "--warmup") {
-            const char* v = value(a.c_str());
-            uint32_t n;
-            if (!v || !bench::parseCount(v, n)) { std::fprintf(stderr, "frame_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
-            (a == "--frames" ? o.frames : o.warmup) = n;
-        } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
-        else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
-        else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
-        else if (a == "--scene") { const char* v = value("--scene"); if (!v || !*v) return false; o.scene = v; }
-        else if (a == "--scene-seed") {
-            const char* v = value("--scene-seed");
-            char* end = nullptr;
-            unsigned long long n = v ? std::strtoull(v, &end, 10) : 0;
-            if (!v || !*v || *end || v[0] == '-' || n > UINT32_MAX) { std::fprintf(stderr, "frame_bench: --scene-seed expects an integer 0..4294967295\n"); return false; }
-            o.sceneSeed = uint32_t(n);
-        }
-        else if (a == "--device") {
-            const char* v = value("--device");
-            uint32_t n;
-            if (!v || (std::strcmp(v, "0") != 0 && !bench::parseCount(v, n))) { std::fprintf(stderr, "frame_bench: --device expects an index\n"); return false; }
-            o.device = std::atoi(v);
-        } else { std::fprintf(stderr, "frame_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
+    bench::ArgParser args("frame_bench", argc, argv);
+    while (args.next()) {
+        const bool ok = args.is("--fp32")                                ? (o.fp32 = true)
+                        : args.is("--frames")                            ? args.count(o.frames)
+                        : args.is("--warmup")                            ? args.count(o.warmup)
+                        : args.is("--scene") || args.is("--scene-seed") ? sceneOption(args, o)
+                                                                         : args.common(o.common, usage);
+        if (!ok) return false;
     }
     if (!o.scene.empty() && o.sceneSeed != 0) { std::fprintf(stderr, "frame_bench: --scene-seed does not apply to --scene\n"); return false; }
     return true;
@@ -156,7 +146,7 @@ std::unique_ptr<bridge::MlPass> makeUpscaler(engine::Context& ctx, mlplugin::Dev
     d.name = "ml_upscale";
     d.dataType = fp16 ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
     d.compileFlags = fp16 && caps.fp16Arithmetic ? uint32_t(mlplugin::ExecutionFlagAllowHalfPrecisionComputation) : 0u;
-    std::string shipped = o.assets + "/upscaler_x2.onnx";
+    std::string shipped = o.common.assets + "/upscaler_x2.onnx";
     if (std::filesystem::exists(shipped)) {
         d.onnxPath = shipped;
         d.inputs = {{.name = "color", .channels = {{.image = bridge::FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}}};
@@ -179,7 +169,7 @@ std::unique_ptr<bridge::MlPass> makeDenoiser(engine::Context& ctx, mlplugin::Dev
     bool fp16 = !o.fp32 && caps.fp16Storage;
     bridge::MlPassDesc d;
     d.name = "ml_denoise";
-    d.onnxPath = o.assets + "/denoiser.onnx";
+    d.onnxPath = o.common.assets + "/denoiser.onnx";
     d.dataType = fp16 ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
     d.compileFlags = fp16 && caps.fp16Arithmetic ? uint32_t(mlplugin::ExecutionFlagAllowHalfPrecisionComputation) : 0u;
     d.inputs = {{.name = "color", .channels = {{.image = FrameImage::Color, .components = "rgb", .encoding = bridge::Encoding::Srgb}}},
@@ -219,7 +209,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     if (temporal) {
         bridge::EffectUpscalerDesc ed;
         ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
-        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.assets + "/upscaler_temporal.onnx";
+        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.common.assets + "/upscaler_temporal.onnx";
         ed.preferFp16 = !o.fp32;
         effect = std::make_unique<bridge::EffectUpscaler>(ctx, ed);
         r.upscaler = effects::toString(ed.mode);
@@ -243,7 +233,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
 
     // Bring the GPU to its boost clock first (idle it starts at a fraction: see GraphSession::time).
     const auto rampStart = std::chrono::steady_clock::now();
-    for (uint32_t i = 0; !o.smoke && std::chrono::steady_clock::now() - rampStart < std::chrono::milliseconds(250); ++i) {
+    for (uint32_t i = 0; !o.common.smoke && std::chrono::steady_clock::now() - rampStart < std::chrono::milliseconds(250); ++i) {
         engine::Frame& f = frames.beginFrame();
         renderer.record(f.cmd, f.slot, params(i), nullptr);
         frames.endFrame();
@@ -269,28 +259,19 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     return r;
 }
 
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\') out += '\\';
-        if (uint8_t(ch) >= 0x20) out += ch;
-    }
-    return out + "\"";
-}
-
 void writeJson(const std::string& path, const std::string& device, const std::string& scene, const Options& o, const std::vector<Result>& results) {
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path);
-    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"scene\": " << jsonString(scene) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
-      << ",\n  \"smoke\": " << (o.smoke ? "true" : "false") << ",\n  \"results\": [\n";
+    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << bench::jsonString(device) << ",\n  \"scene\": " << bench::jsonString(scene) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
+      << ",\n  \"smoke\": " << (o.common.smoke ? "true" : "false") << ",\n  \"results\": [\n";
     for (size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
-        f << "    {\"name\": " << jsonString(r.config.name) << ", \"output\": " << jsonString(res(r.config.outW, r.config.outH))
-          << ", \"render\": " << jsonString(res(r.renderW, r.renderH)) << ", \"upscaler\": " << jsonString(r.upscaler)
-          << ", \"denoiser\": " << jsonString(r.denoiser)
+        f << "    {\"name\": " << bench::jsonString(r.config.name) << ", \"output\": " << bench::jsonString(res(r.config.outW, r.config.outH))
+          << ", \"render\": " << bench::jsonString(res(r.renderW, r.renderH)) << ", \"upscaler\": " << bench::jsonString(r.upscaler)
+          << ", \"denoiser\": " << bench::jsonString(r.denoiser)
           << ", \"frame_ms\": " << r.frameMs << ", \"pass_sum_ms\": " << r.passSumMs << ", \"passes\": [";
         for (size_t p = 0; p < r.passes.size(); ++p)
-            f << (p ? ", " : "") << "{\"name\": " << jsonString(r.passes[p].name) << ", \"median_ms\": " << r.passes[p].medianMs << "}";
+            f << (p ? ", " : "") << "{\"name\": " << bench::jsonString(r.passes[p].name) << ", \"median_ms\": " << r.passes[p].medianMs << "}";
         f << "]}" << (i + 1 < results.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
@@ -301,15 +282,11 @@ void writeJson(const std::string& path, const std::string& device, const std::st
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) return 2;
-    if (o.smoke) { o.frames = std::min(o.frames, 3u); o.warmup = std::min(o.warmup, 1u); }
+    if (o.common.smoke) { o.frames = std::min(o.frames, 3u); o.warmup = std::min(o.warmup, 1u); }
     try {
-        engine::ContextDesc cd;
-        cd.applicationName = "frame_bench";
-        cd.validation = o.validation;
-        if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
-        engine::Context ctx(cd);
+        engine::Context ctx(bench::contextDesc("frame_bench", o.common));
         if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
-        std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation);
+        std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.common.validation);
         std::printf("device: %s\n", ctx.deviceName().c_str());
         Content content;
         content.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
@@ -319,11 +296,11 @@ int main(int argc, char** argv) {
 
         struct Out { uint32_t w, h; };
         // The ML denoiser's U-Net halves its input twice: sizes are multiples of 4.
-        std::vector<Out> outputs = o.smoke ? std::vector<Out>{{64, 32}} : std::vector<Out>{{3840, 2160}, {1920, 1080}};
-        std::string denoiserPath = o.assets + "/denoiser.onnx";
+        std::vector<Out> outputs = o.common.smoke ? std::vector<Out>{{64, 32}} : std::vector<Out>{{3840, 2160}, {1920, 1080}};
+        std::string denoiserPath = o.common.assets + "/denoiser.onnx";
         bool haveDenoiser = std::filesystem::exists(denoiserPath);
         if (!haveDenoiser) std::printf("skipping the ML denoiser: %s not found\n", denoiserPath.c_str());
-        std::string temporalPath = o.assets + "/upscaler_temporal.onnx";
+        std::string temporalPath = o.common.assets + "/upscaler_temporal.onnx";
         bool haveTemporal = std::filesystem::exists(temporalPath);
         if (!haveTemporal) std::printf("skipping the temporal ML upscaler: %s not found\n", temporalPath.c_str());
         std::vector<Config> configs;
@@ -339,14 +316,14 @@ int main(int argc, char** argv) {
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
-            if (!o.filter.empty() && c.name.find(o.filter) == std::string::npos) continue;
+            if (!o.common.filter.empty() && c.name.find(o.common.filter) == std::string::npos) continue;
             Result r = runConfig(ctx, c, o, *device, content);
             std::printf("\n%s (render %s, x2: %s, denoiser: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(),
                         res(r.renderW, r.renderH).c_str(), r.upscaler.c_str(), r.denoiser.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
-            writeJson(o.json, ctx.deviceName(), content.scene->name, o, results);  // a run cut short keeps what it measured
+            writeJson(o.common.json, ctx.deviceName(), content.scene->name, o, results);  // a run cut short keeps what it measured
         }
         std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
         for (const Result& r : results) {
@@ -356,8 +333,8 @@ int main(int argc, char** argv) {
             std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
                         r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
         }
-        writeJson(o.json, ctx.deviceName(), content.scene->name, o, results);
-        std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.json.c_str(), results.size(), o.frames, o.warmup);
+        writeJson(o.common.json, ctx.deviceName(), content.scene->name, o, results);
+        std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.common.json.c_str(), results.size(), o.frames, o.warmup);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "frame_bench: %s\n", e.what());

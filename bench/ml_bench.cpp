@@ -35,16 +35,11 @@ using namespace mlplugin;
 namespace {
 
 struct Options {
-    bool smoke = false;
+    bench::CommonOptions common{.json = "ml_bench.json"};
     uint32_t runs = 100, warmup = 10;
-    std::string json = "ml_bench.json";
-    std::string filter;
     std::string groups;  // comma-separated: network, conv, op; empty = all
-    int device = -1;
-    bool validation = false;
     bool verify = false;
     bool fullGrid = false;
-    std::string assets = "assets";
     std::string tune;  // tuning table file: measured kernel choices, extended and saved per case
 };
 
@@ -71,47 +66,32 @@ void usage() {
         "              then timed with the measured choices (without --tune: the fixed heuristics)");
 }
 
-bool parse(int argc, char** argv, Options& o) {
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        auto value = [&](const char* what) -> const char* {
-            if (i + 1 >= argc) { std::fprintf(stderr, "ml_bench: %s needs a value\n", what); return nullptr; }
-            return argv[++i];
-        };
-        if (a == "--help" || a == "-h") { usage(); std::exit(0); }
-        else if (a == "--smoke") o.smoke = true;
-        else if (a == "--validation") o.validation = true;
-        else if (a == "--verify") o.verify = true;
-        else if (a == "--full-grid") o.fullGrid = true;
-        else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
-        else if (a == "--tune") { const char* v = value("--tune"); if (!v) return false; o.tune = v; }
-        else if (a == "--runs" || a == "--warmup") {
-            const char* v = value(a.c_str());
-            uint32_t n;
-            if (!v || !bench::parseCount(v, n)) { std::fprintf(stderr, "ml_bench: %s expects an integer 1..100000\n", a.c_str()); return false; }
-            (a == "--runs" ? o.runs : o.warmup) = n;
-        } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
-        else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
-        else if (a == "--group") {
-            const char* v = value("--group");
-            if (!v) return false;
-            o.groups = v;
-            for (size_t b = 0; b <= o.groups.size();) {
-                size_t e = std::min(o.groups.find(',', b), o.groups.size());
-                std::string g = o.groups.substr(b, e - b);
-                if (g != "network" && g != "conv" && g != "op") {
-                    std::fprintf(stderr, "ml_bench: --group takes network, conv, op (comma-separated), not '%s'\n", g.c_str());
-                    return false;
-                }
-                b = e + 1;
-            }
+// --group: network, conv, op, comma-separated.
+bool validGroups(const std::string& groups) {
+    for (size_t b = 0; b <= groups.size();) {
+        size_t e = std::min(groups.find(',', b), groups.size());
+        std::string g = groups.substr(b, e - b);
+        if (g != "network" && g != "conv" && g != "op") {
+            std::fprintf(stderr, "ml_bench: --group takes network, conv, op (comma-separated), not '%s'\n", g.c_str());
+            return false;
         }
-        else if (a == "--device") {
-            const char* v = value("--device");
-            uint32_t n;
-            if (!v || (std::strcmp(v, "0") != 0 && !bench::parseCount(v, n))) { std::fprintf(stderr, "ml_bench: --device expects an index\n"); return false; }
-            o.device = std::atoi(v);
-        } else { std::fprintf(stderr, "ml_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
+        b = e + 1;
+    }
+    return true;
+}
+
+bool parse(int argc, char** argv, Options& o) {
+    bench::ArgParser args("ml_bench", argc, argv);
+    while (args.next()) {
+        const char* v = nullptr;
+        const bool ok = args.is("--verify")      ? (o.verify = true)
+                        : args.is("--full-grid") ? (o.fullGrid = true)
+                        : args.is("--runs")      ? args.count(o.runs)
+                        : args.is("--warmup")    ? args.count(o.warmup)
+                        : args.is("--group")     ? (v = args.value()) && validGroups(o.groups = v)
+                        : args.is("--tune")      ? (v = args.value()) && !(o.tune = v).empty()
+                                                 : args.common(o.common, usage);
+        if (!ok) return false;
     }
     return true;
 }
@@ -198,9 +178,9 @@ bench::Network loadShipped(const std::string& path, const std::string& name, Dat
 
 std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     struct Res { uint32_t w, h; };
-    std::vector<Res> nets = o.smoke ? std::vector<Res>{{24, 16}} : std::vector<Res>{{960, 540}, {1920, 1080}};
-    Res sweep = o.smoke ? Res{20, 12} : Res{1920, 1080};
-    std::string upscalerPath = o.assets + "/upscaler_x2.onnx", denoiserPath = o.assets + "/denoiser.onnx";
+    std::vector<Res> nets = o.common.smoke ? std::vector<Res>{{24, 16}} : std::vector<Res>{{960, 540}, {1920, 1080}};
+    Res sweep = o.common.smoke ? Res{20, 12} : Res{1920, 1080};
+    std::string upscalerPath = o.common.assets + "/upscaler_x2.onnx", denoiserPath = o.common.assets + "/denoiser.onnx";
     bool haveUpscaler = std::filesystem::exists(upscalerPath), haveDenoiser = std::filesystem::exists(denoiserPath);
     if (!haveUpscaler) std::printf("skipping the shipped upscaler: %s not found\n", upscalerPath.c_str());
     if (!haveDenoiser) std::printf("skipping the shipped denoiser: %s not found\n", denoiserPath.c_str());
@@ -212,7 +192,7 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     if (o.fullGrid) {
         for (uint32_t ci : channels)
             for (uint32_t co : channels) pairs.push_back({ci, co});
-    } else if (o.smoke) {
+    } else if (o.common.smoke) {
         pairs = {{3, 64}, {16, 16}};  // every kernel size once; CI runs this on lavapipe with validation
     } else {
         pairs = {{3, 64}, {12, 12}, {16, 16}, {32, 32}, {64, 64}, {64, 32}, {32, 12}};
@@ -238,7 +218,7 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });
             net("srvgg_x2", [=] { return bench::srvggCompact(t, r.w, r.h); }, false);
-            if (r.w >= 1920 || o.smoke) {  // OIDN pads to multiples of 16: 1080 -> 1088
+            if (r.w >= 1920 || o.common.smoke) {  // OIDN pads to multiples of 16: 1080 -> 1088
                 const uint32_t uw = (r.w + 15) / 16 * 16, uh = (r.h + 15) / 16 * 16;
                 out.push_back({"unet " + resolution(uw, uh), "network", resolution(uw, uh), v, [=] { return bench::unetOidn(t, uw, uh); }});
             }
@@ -259,7 +239,7 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
         // Channels-last input and output, as the cuDNN peer's channels_last configuration runs it.
         op("conv3x3 64->64 nhwc", "conv", [=] { return bench::channelsLastIo(bench::singleConv(t, sw.w, sw.h, 3, 64, 64)); });
         op("conv3x3 64->32 +tanh", "conv", [=] { return bench::singleConvActivation(t, sw.w, sw.h, 3, 64, 32, tanhActivation()); });
-        if (!o.smoke) {  // FSRCNN's other layer shapes
+        if (!o.common.smoke) {  // FSRCNN's other layer shapes
             op("conv5x5 1->56", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 5, 1, 56); });
             op("conv1x1 56->12", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 1, 56, 12); });
             op("conv1x1 12->56", "conv", [=] { return bench::singleConv(t, sw.w, sw.h, 1, 12, 56); });
@@ -344,39 +324,22 @@ bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
 }
 
 
-std::string jsonString(const std::string& s) {
-    std::string out = "\"";
-    for (char ch : s) {
-        if (ch == '"' || ch == '\\') out += '\\';
-        if (uint8_t(ch) >= 0x20) out += ch;
-    }
-    return out + "\"";
-}
-
-std::string jsonNumber(std::optional<double> v) {
-    if (!v || !std::isfinite(*v)) return "null";
-    std::ostringstream s;
-    s.precision(6);
-    s << *v;
-    return s.str();
-}
-
 void writeJson(const std::string& path, const std::string& device, const Options& o, const bench::Ceilings& c, const std::vector<Row>& rows) {
     std::ofstream f(path);
     if (!f) throw engine::Error("cannot write " + path);
-    f << "{\n  \"tool\": \"ml_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"runs\": " << o.runs << ",\n  \"warmup\": " << o.warmup
-      << ",\n  \"smoke\": " << (o.smoke ? "true" : "false") << ",\n  \"ceilings\": {\"copyBufferGBs\": " << jsonNumber(c.copyBufferGBs)
-      << ", \"computeCopyGBs\": " << jsonNumber(c.computeCopyGBs) << ", \"fp32FmaTflops\": " << jsonNumber(c.fp32FmaTflops)
-      << ", \"fp16FmaTflops\": " << jsonNumber(c.fp16FmaTflops) << ", \"coopGemmTflops\": " << jsonNumber(c.coopGemmTflops) << "},\n"
-      << "  \"copy_bandwidth_gbs\": " << jsonNumber(c.copyBufferGBs) << ",\n  \"results\": [\n";
+    f << "{\n  \"tool\": \"ml_bench\",\n  \"device\": " << bench::jsonString(device) << ",\n  \"runs\": " << o.runs << ",\n  \"warmup\": " << o.warmup
+      << ",\n  \"smoke\": " << (o.common.smoke ? "true" : "false") << ",\n  \"ceilings\": {\"copyBufferGBs\": " << bench::jsonNumber(c.copyBufferGBs)
+      << ", \"computeCopyGBs\": " << bench::jsonNumber(c.computeCopyGBs) << ", \"fp32FmaTflops\": " << bench::jsonNumber(c.fp32FmaTflops)
+      << ", \"fp16FmaTflops\": " << bench::jsonNumber(c.fp16FmaTflops) << ", \"coopGemmTflops\": " << bench::jsonNumber(c.coopGemmTflops) << "},\n"
+      << "  \"copy_bandwidth_gbs\": " << bench::jsonNumber(c.copyBufferGBs) << ",\n  \"results\": [\n";
     for (size_t i = 0; i < rows.size(); ++i) {
         const Row& r = rows[i];
-        f << "    {\"name\": " << jsonString(r.name) << ", \"group\": " << jsonString(r.group) << ", \"resolution\": " << jsonString(r.resolution)
-          << ", \"precision\": " << jsonString(r.variant.label) << ", \"storage\": " << jsonString(toString(r.variant.type))
-          << ", \"flags\": " << r.variant.flags << ", \"coop\": " << (r.variant.coop ? "true" : "false") << ", \"gflop\": " << jsonNumber(r.gflop)
-          << ", \"bytes\": " << jsonNumber(r.bytes) << ", \"median_ms\": " << jsonNumber(r.medianMs) << ", \"min_ms\": " << jsonNumber(r.minMs) << ", \"record_us\": " << jsonNumber(r.recordUs)
-          << ", \"tflops\": " << jsonNumber(r.tflops) << ", \"gbs\": " << jsonNumber(r.gbs) << ", \"fraction\": {\"fma\": " << jsonNumber(r.fmaFraction)
-          << ", \"tensor\": " << jsonNumber(r.tensorFraction) << ", \"bandwidth\": " << jsonNumber(r.bandwidthFraction)
+        f << "    {\"name\": " << bench::jsonString(r.name) << ", \"group\": " << bench::jsonString(r.group) << ", \"resolution\": " << bench::jsonString(r.resolution)
+          << ", \"precision\": " << bench::jsonString(r.variant.label) << ", \"storage\": " << bench::jsonString(toString(r.variant.type))
+          << ", \"flags\": " << r.variant.flags << ", \"coop\": " << (r.variant.coop ? "true" : "false") << ", \"gflop\": " << bench::jsonNumber(r.gflop)
+          << ", \"bytes\": " << bench::jsonNumber(r.bytes) << ", \"median_ms\": " << bench::jsonNumber(r.medianMs) << ", \"min_ms\": " << bench::jsonNumber(r.minMs) << ", \"record_us\": " << bench::jsonNumber(r.recordUs)
+          << ", \"tflops\": " << bench::jsonNumber(r.tflops) << ", \"gbs\": " << bench::jsonNumber(r.gbs) << ", \"fraction\": {\"fma\": " << bench::jsonNumber(r.fmaFraction)
+          << ", \"tensor\": " << bench::jsonNumber(r.tensorFraction) << ", \"bandwidth\": " << bench::jsonNumber(r.bandwidthFraction)
           << "}, \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
@@ -394,18 +357,14 @@ std::string optionalText(std::optional<double> v, const char* unit) {
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) return 2;
-    if (o.smoke) { o.runs = std::min(o.runs, 3u); o.warmup = std::min(o.warmup, 1u); }
+    if (o.common.smoke) { o.runs = std::min(o.runs, 3u); o.warmup = std::min(o.warmup, 1u); }
     try {
-        engine::ContextDesc cd;
-        cd.applicationName = "ml_bench";
-        cd.validation = o.validation;
-        if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
-        engine::Context ctx(cd);
+        engine::Context ctx(bench::contextDesc("ml_bench", o.common));
         auto device = bridge::createDevice(ctx, false);
         const Capabilities& caps = device->capabilities();
         std::printf("device: %s (fp16 storage %s, fp16 arithmetic %s, cooperative matrix %s)\n", caps.deviceName.c_str(),
                     caps.fp16Storage ? "yes" : "no", caps.fp16Arithmetic ? "yes" : "no", caps.cooperativeMatrixNV ? "yes" : "no");
-        bench::Ceilings ceilings = bench::measureCeilings(ctx, o.smoke);
+        bench::Ceilings ceilings = bench::measureCeilings(ctx, o.common.smoke);
         std::printf("ceilings: vkCmdCopyBuffer %.3g GB/s, compute copy %.3g GB/s (read + write); fp32 FMA %.3g TFLOP/s, fp16 FMA %s, "
                     "fp16 cooperative-matrix GEMM %s\n",
                     ceilings.copyBufferGBs, ceilings.computeCopyGBs, ceilings.fp32FmaTflops, optionalText(ceilings.fp16FmaTflops, "TFLOP/s").c_str(),
@@ -420,12 +379,12 @@ int main(int argc, char** argv) {
         }
         std::vector<Row> rows;
         for (const Case& c : cases(o, caps)) {
-            if (!matchesFilter(c.name + " " + c.variant.label, o.filter)) continue;
+            if (!matchesFilter(c.name + " " + c.variant.label, o.common.filter)) continue;
             if (!o.groups.empty() && ("," + o.groups + ",").find("," + c.group + ",") == std::string::npos) continue;
             bench::Network net = c.build();
             if (!o.tune.empty()) {
                 bridge::TuneOptions to;
-                if (o.smoke) to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.clockRampUp = std::chrono::milliseconds(0);
+                if (o.common.smoke) to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.clockRampUp = std::chrono::milliseconds(0);
                 for (const bridge::TuneRecord& t : bridge::tuneGraph(ctx, *device, net.graph, c.variant.flags, tuning, to))
                     std::printf("    tune %-40s %-34s %8.3f ms  [%s]\n", t.node.substr(0, 40).c_str(), t.candidate.c_str(), t.ms, t.key.c_str());
                 if (auto saved = tuning.save(o.tune); !saved) throw engine::Error(saved.error().message);
@@ -433,7 +392,7 @@ int main(int argc, char** argv) {
             }
             bridge::GraphSession session(ctx, *device, net.graph, c.variant.flags);
             session.setInputs(benchInputs(net.graph, nullptr));
-            bridge::Timing t = session.time(o.runs, o.warmup, o.smoke ? std::chrono::milliseconds(0) : std::chrono::milliseconds(250));
+            bridge::Timing t = session.time(o.runs, o.warmup, o.common.smoke ? std::chrono::milliseconds(0) : std::chrono::milliseconds(250));
             Row r{c.name, c.group, c.resolution, c.variant};
             r.gflop = net.gflop;
             r.bytes = minimumBytes(net.graph);
@@ -448,16 +407,16 @@ int main(int argc, char** argv) {
                         c.variant.label.c_str(), r.medianMs, r.minMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
             std::fflush(stdout);
             rows.push_back(r);
-            writeJson(o.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured
+            writeJson(o.common.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured
         }
-        writeJson(o.json, caps.deviceName, o, ceilings, rows);
+        writeJson(o.common.json, caps.deviceName, o, ceilings, rows);
         std::printf("\n%-36s %-18s %10s %9s %9s %9s %8s %11s\n", "case", "precision", "median ms", "GFLOP", "TFLOP/s", "GB/s", "%ceil", "record us");
         for (const Row& r : rows)
             std::printf("%-36s %-18s %10.3f %9.2f %9.2f %9.1f %7.1f%% %11.1f\n", r.name.c_str(), r.variant.label.c_str(), r.medianMs, r.gflop,
                         r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
         std::printf("%% of ceiling: the larger of achieved / compute peak (tensor-core GEMM peak for cooperative-matrix runs, else\n"
                     "fp32 or fp16 FMA peak) and minimum bytes moved / compute-copy bandwidth.\nwrote %s (%zu cases, median of %u runs after %u warm-up)\n",
-                    o.json.c_str(), rows.size(), o.runs, o.warmup);
+                    o.common.json.c_str(), rows.size(), o.runs, o.warmup);
         return 0;
     } catch (const std::exception& e) {
         std::fprintf(stderr, "ml_bench: %s\n", e.what());

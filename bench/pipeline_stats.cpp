@@ -13,8 +13,6 @@
 #include "bridge/graph_session.h"
 
 #include <cstdio>
-#include <cstring>
-#include <optional>
 #include <string>
 #include <vector>
 
@@ -24,15 +22,14 @@ namespace {
 
 struct Options {
     uint32_t width = 1920, height = 1080;
-    std::optional<uint32_t> device;
+    int device = -1;
     bool validation = false;
 };
 
-void usage(FILE* out) {
-    std::fprintf(out,
-                 "usage: pipeline_stats [--size WxH] [--device INDEX] [--validation]\n"
-                 "  Prints the driver's statistics (VK_KHR_pipeline_executable_properties) for the kernels\n"
-                 "  of ml_bench's convolution shapes at WxH (default 1920x1080), fp16 and fp16-arith.\n");
+void usage() {
+    std::printf("usage: pipeline_stats [--size WxH] [--device INDEX] [--validation]\n"
+                "  Prints the driver's statistics (VK_KHR_pipeline_executable_properties) for the kernels\n"
+                "  of ml_bench's convolution shapes at WxH (default 1920x1080), fp16 and fp16-arith.\n");
 }
 
 bool parseSize(const char* s, uint32_t& w, uint32_t& h) {
@@ -116,30 +113,29 @@ void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipe
 
 int main(int argc, char** argv) {
     Options o;
-    for (int i = 1; i < argc; ++i) {
-        std::string a = argv[i];
-        const char* next = i + 1 < argc ? argv[i + 1] : nullptr;
-        uint32_t index = 0;
-        if (a == "--help" || a == "-h") {
-            usage(stdout);
+    bench::ArgParser args("pipeline_stats", argc, argv);
+    while (args.next()) {
+        bool ok = true;
+        if (args.is("--help") || args.is("-h")) {
+            usage();
             return 0;
-        } else if (a == "--size" && next && parseSize(next, o.width, o.height)) {
-            ++i;
-        } else if (a == "--device" && next && std::strcmp(next, "0") == 0) {
-            o.device = 0, ++i;
-        } else if (a == "--device" && next && bench::parseCount(next, index)) {
-            o.device = index, ++i;
-        } else if (a == "--validation") {
+        } else if (args.is("--validation")) {
             o.validation = true;
+        } else if (args.is("--device")) {
+            ok = args.deviceIndex(o.device);
+        } else if (args.is("--size")) {
+            const char* v = args.value();
+            ok = v && parseSize(v, o.width, o.height);
+            if (v && !ok) std::fprintf(stderr, "pipeline_stats: --size expects WxH (1..16384 each), not '%s'\n", v);
         } else {
-            std::fprintf(stderr, "pipeline_stats: bad or incomplete option '%s' (see --help)\n", a.c_str());
-            return 2;
+            ok = args.unknown();
         }
+        if (!ok) return 2;
     }
     try {
         engine::ContextDesc cd;
         cd.validation = o.validation;
-        cd.deviceIndex = o.device;
+        if (o.device >= 0) cd.deviceIndex = uint32_t(o.device);
         cd.pipelineStatistics = true;
         engine::Context ctx(cd);
         const bool captured = ctx.features().pipelineExecutableInfo;

@@ -1,6 +1,7 @@
 #include "bridge/effect_upscaler.h"
 
 #include "bridge/errors.h"
+#include "device_desc.h"
 
 #include "engine/camera.h"
 #include "engine/error.h"
@@ -25,16 +26,7 @@ effects::ImageInput sampled(engine::PassContext& pc, engine::ResourceHandle h, V
 }  // namespace
 
 effects::EffectDevice effectDevice(engine::Context& ctx, bool debugChecks) {
-    effects::EffectDevice d;
-    d.instance = ctx.instance();
-    d.physicalDevice = ctx.physicalDevice();
-    d.device = ctx.device();
-    d.queueFamilyIndex = ctx.queueFamily();
-    d.getInstanceProcAddr = ctx.libraryProcAddr();  // the effect's allocations count against the context's budget
-    d.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // engine::Context enables it
-    d.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
-    d.shaderFloat16Enabled = ctx.features().shaderFloat16;
-    d.cooperativeMatrixNVEnabled = ctx.features().cooperativeMatrixNV;
+    effects::EffectDevice d = detail::describeDevice<effects::EffectDevice>(ctx);
     d.debugChecks = debugChecks;
     return d;
 }

@@ -5,6 +5,9 @@
 #include "engine/error.h"
 #include "tensor_conversion.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
+
 #ifdef BRIDGE_HAS_ONNX
 #include "mlplugin/onnx.h"
 #endif
@@ -40,6 +43,7 @@ std::string valueNames(const GraphDesc& g, const std::vector<mlplugin::ValueId>&
     return out.empty() ? "none" : out;
 }
 
+#ifdef BRIDGE_HAS_ONNX
 std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
     std::ifstream in(path, std::ios::binary);
     if (!in) throw engine::Error(engine::ErrorCode::IoError, who + ": cannot open model file '" + path + "'");
@@ -47,17 +51,7 @@ std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
     if (bytes.empty()) throw modelError(who + ": model file '" + path + "' is empty");
     return bytes;
 }
-
-// Barrier at the end of the initializer's submission: the weights it wrote are visible to every
-// later compute read on the queue, so the frame graph's import needs no per-frame barrier.
-void weightsBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &mb;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
+#endif
 
 }  // namespace
 
@@ -78,10 +72,6 @@ engine::ResourceHandle MlPassImages::source(FrameImage image) const {
 struct MlPass::Network {
     Network(engine::Context& c, mlplugin::Device& d, std::shared_ptr<ConversionPipelines> p, std::shared_ptr<MlPassStats> s)
         : ctx(c), device(d), pipelines(std::move(p)), stats(std::move(s)) {}
-    ~Network() {
-        for (Slot& slot : slots)
-            if (slot.pool) vkDestroyDescriptorPool(ctx.device(), slot.pool, nullptr);
-    }
 
     engine::Context& ctx;
     mlplugin::Device& device;
@@ -94,7 +84,9 @@ struct MlPass::Network {
     mlplugin::CompiledGraph compiled;
     mlplugin::BindingProperties props;
     std::unique_ptr<mlplugin::CommandRecorder> recorder;
-    engine::Buffer persistent;
+    // The weights: shared with the networks this one was reshaped from (frame graphs of an
+    // older extent may still record those while this one is built).
+    std::shared_ptr<engine::Buffer> persistent;
     engine::Buffer toTensorParams;  // uniform block of image_to_tensor.comp, written once
     std::vector<BufferBinding> inputRanges;  // offsets/sizes of each graph input in the input buffer
     uint64_t inputBytes = 0, outputBytes = 0;
@@ -104,7 +96,7 @@ struct MlPass::Network {
 
     // One descriptor range per frame-in-flight slot, rewritten only when what it points at changes.
     struct Slot {
-        VkDescriptorPool pool = VK_NULL_HANDLE;
+        vkutil::DescriptorPool pool;
         std::vector<VkDescriptorSet> graphSets;
         VkDescriptorSet toTensorSet = VK_NULL_HANDLE, toImageSet = VK_NULL_HANDLE;
         std::unique_ptr<mlplugin::BindingTable> table;
@@ -139,20 +131,12 @@ MlPass::Network::Slot& MlPass::Network::slot(uint32_t frameIndex) {
         {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, 1},
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1},
     };
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    ci.maxSets = graphSets + 2;
-    ci.poolSizeCount = uint32_t(std::size(sizes));
-    ci.pPoolSizes = sizes;
-    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &ci, nullptr, &s.pool));
+    ENGINE_VK(s.pool.create(ctx.device(), graphSets + 2, sizes));
     std::vector<VkDescriptorSetLayout> layouts(graphSets, device.descriptorSetLayout());
     layouts.push_back(pipelines->toTensorSetLayout);
     layouts.push_back(pipelines->toImageSetLayout);
     std::vector<VkDescriptorSet> sets(layouts.size());
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = s.pool;
-    ai.descriptorSetCount = uint32_t(layouts.size());
-    ai.pSetLayouts = layouts.data();
-    ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &ai, sets.data()));
+    ENGINE_VK(s.pool.allocate(layouts, sets.data()));
     s.graphSets.assign(sets.begin(), sets.begin() + graphSets);
     s.toTensorSet = sets[graphSets];
     s.toImageSet = sets[graphSets + 1];
@@ -166,8 +150,8 @@ void MlPass::Network::initializeWeights() {
     const uint32_t initSets = initializer->bindingProperties().descriptorSetCount;
     if (props.persistentBytes == 0 && initSets == 0) return;
     if (props.persistentBytes)
-        persistent = engine::Buffer(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal,
-                                    who + " weights (persistent resource)");
+        persistent = std::make_shared<engine::Buffer>(ctx, props.persistentBytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal,
+                                                      who + " weights (persistent resource)");
     // The constants blob is needed only here: an upload buffer the initializer reads directly.
     engine::Buffer constants;
     if (!compiled.constantData.empty()) {
@@ -176,36 +160,20 @@ void MlPass::Network::initializeWeights() {
         std::memcpy(constants.mapped(), compiled.constantData.data(), compiled.constantData.size());
         constants.flush();
     }
-    VkDescriptorPool pool = VK_NULL_HANDLE;
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(initSets, 1u) * mlplugin::kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    ci.maxSets = std::max(initSets, 1u);
-    ci.poolSizeCount = 1;
-    ci.pPoolSizes = &size;
-    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &ci, nullptr, &pool));
-    struct PoolOwner {
-        VkDevice device;
-        VkDescriptorPool pool;
-        ~PoolOwner() { vkDestroyDescriptorPool(device, pool, nullptr); }
-    } owner{ctx.device(), pool};
+    vkutil::DescriptorPool pool;
     std::vector<VkDescriptorSet> sets(initSets);
-    if (initSets) {
-        std::vector<VkDescriptorSetLayout> layouts(initSets, device.descriptorSetLayout());
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool;
-        ai.descriptorSetCount = initSets;
-        ai.pSetLayouts = layouts.data();
-        ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &ai, sets.data()));
-    }
+    ENGINE_VK(pool.createSets(ctx.device(), device.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, mlplugin::kDescriptorsPerSet}, sets));
     auto table = take(device.createBindingTable({initializer.get(), {sets.data(), initSets}}), who + ": initializer binding table");
     std::vector<BufferBinding> inputs(graph.inputs.size());  // graph inputs are not the initializer's business
     inputs.push_back(constants.handle() ? BufferBinding{constants.handle(), 0, constants.size()} : BufferBinding{});
-    BufferBinding output = props.persistentBytes ? BufferBinding{persistent.handle(), 0, props.persistentBytes} : BufferBinding{};
+    BufferBinding output = props.persistentBytes ? BufferBinding{persistent->handle(), 0, props.persistentBytes} : BufferBinding{};
     check(table->bindInputs(inputs), who + ": initializer inputs");
     check(table->bindOutputs({&output, 1}), who + ": initializer outputs");
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         check(recorder->record(cmd, *initializer, *table), who + ": record initializer");
-        weightsBarrier(cmd);
+        // The weights are visible to every later compute read on the queue, so the frame
+        // graph's import of them needs no per-frame barrier.
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
     });
     ++stats->weightInitializations;
 }
@@ -220,25 +188,11 @@ void MlPass::Network::recordToTensor(engine::PassContext& pc, const std::array<e
         VkDescriptorImageInfo imageInfos[detail::kMaxSourceImages];
         for (uint32_t i = 0; i < views.size(); ++i)
             imageInfos[i] = {pipelines->sampler, views[i], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkDescriptorBufferInfo tensorInfo{buffer, 0, inputBytes};
-        VkDescriptorBufferInfo paramsInfo{toTensorParams.handle(), 0, sizeof(detail::ToTensorParams)};
-        VkWriteDescriptorSet writes[3] = {};
-        for (VkWriteDescriptorSet& w : writes) {
-            w.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            w.dstSet = s.toTensorSet;
-            w.descriptorCount = 1;
-        }
-        writes[0].dstBinding = 0;
-        writes[0].descriptorCount = detail::kMaxSourceImages;
-        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        writes[0].pImageInfo = imageInfos;
-        writes[1].dstBinding = detail::kMaxSourceImages;
-        writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[1].pBufferInfo = &tensorInfo;
-        writes[2].dstBinding = detail::kMaxSourceImages + 1;
-        writes[2].descriptorType = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
-        writes[2].pBufferInfo = &paramsInfo;
-        vkUpdateDescriptorSets(ctx.device(), 3, writes, 0, nullptr);
+        vkutil::DescriptorWrites(s.toTensorSet)
+            .images(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, imageInfos)
+            .buffer(detail::kMaxSourceImages, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, inputBytes})
+            .buffer(detail::kMaxSourceImages + 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {toTensorParams.handle(), 0, sizeof(detail::ToTensorParams)})
+            .update(ctx.device());
         s.sourceViews = views;
         s.toTensorBuffer = buffer;
         ++stats->bindingUpdates;
@@ -261,7 +215,7 @@ void MlPass::Network::recordNetwork(engine::PassContext& pc, engine::ResourceHan
         check(s.table->bindInputs(inputs), who + ": bind inputs");
         check(s.table->bindOutputs({&out, 1}), who + ": bind output");
         if (props.temporaryBytes) check(s.table->bindTemporary({buffers[2], 0, props.temporaryBytes}), who + ": bind temporary");
-        if (props.persistentBytes) check(s.table->bindPersistent({persistent.handle(), 0, props.persistentBytes}), who + ": bind persistent");
+        if (props.persistentBytes) check(s.table->bindPersistent({persistent->handle(), 0, props.persistentBytes}), who + ": bind persistent");
         s.networkBuffers = buffers;
         ++stats->bindingUpdates;
     }
@@ -282,20 +236,10 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
         if (d.format != VK_FORMAT_R16G16B16A16_SFLOAT || d.width != outputExtent.width || d.height != outputExtent.height)
             throw engine::Error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
                                      ", " + std::to_string(d.width) + "x" + std::to_string(d.height) + " given)");
-        VkDescriptorBufferInfo tensorInfo{buffer, 0, outputBytes};
-        VkDescriptorImageInfo imageInfo{VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL};
-        VkWriteDescriptorSet writes[2] = {};
-        for (uint32_t i = 0; i < 2; ++i) {
-            writes[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            writes[i].dstSet = s.toImageSet;
-            writes[i].dstBinding = i;
-            writes[i].descriptorCount = 1;
-        }
-        writes[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        writes[0].pBufferInfo = &tensorInfo;
-        writes[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        writes[1].pImageInfo = &imageInfo;
-        vkUpdateDescriptorSets(ctx.device(), 2, writes, 0, nullptr);
+        vkutil::DescriptorWrites(s.toImageSet)
+            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, outputBytes})
+            .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL})
+            .update(ctx.device());
         s.toImageBuffer = buffer;
         s.toImageView = view;
         ++stats->bindingUpdates;
@@ -316,7 +260,15 @@ MlPass::MlPass(engine::Context& ctx, mlplugin::Device& device, MlPassDesc desc)
 #ifndef BRIDGE_HAS_ONNX
     if (!desc_.buildGraph) throw engine::Error(engine::ErrorCode::Unsupported, who + ": this build has no ONNX loader (libonnx-dev missing); use buildGraph");
 #endif
-    if (!desc_.onnxPath.empty()) desc_.onnxBytes = readFile(desc_.onnxPath, who);
+#ifdef BRIDGE_HAS_ONNX
+    // Parsed once: a new extent converts the parsed model again, it never re-reads the file.
+    if (!desc_.buildGraph) {
+        if (!desc_.onnxPath.empty()) desc_.onnxBytes = readFile(desc_.onnxPath, who);
+        const std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
+        parsed_ = take(mlplugin::parseOnnx(desc_.onnxBytes), who + ": model " + model);
+        desc_.onnxBytes = {};
+    }
+#endif
     if (desc_.inputs.empty()) throw engine::Error(who + ": no input bindings (MlPassDesc::inputs)");
     for (size_t i = 0; i < desc_.inputs.size(); ++i) {
         const std::string what = who + ": input binding " + std::to_string(i) + (desc_.inputs[i].name.empty() ? "" : " '" + desc_.inputs[i].name + "'");
@@ -357,6 +309,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
         const uint32_t w = images.inputExtent.width, h = images.inputExtent.height;
         if (desc_.buildGraph) {
             net->graph = desc_.buildGraph(w, h);
+            for (mlplugin::ValueId v : net->graph.inputs) net->graph.values[v].freeDimMask |= mlplugin::kFreeHeightWidth;  // [1, C, H, W]
         } else {
 #ifdef BRIDGE_HAS_ONNX
             mlplugin::OnnxLoadOptions options;
@@ -364,7 +317,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
             options.freeDimensions[desc_.widthDim] = w;
             options.computeType = computeType();
             std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
-            net->graph = std::move(take(mlplugin::loadOnnx(desc_.onnxBytes, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
+            net->graph = std::move(take(mlplugin::loadOnnx(*parsed_, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
 #endif
         }
         const GraphDesc& g = net->graph;
@@ -481,15 +434,26 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
 
         uint32_t flags = desc_.compileFlags;
         if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
-        net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
-        ++stats_->compilations;
+        // A new extent of the same network is a reshape: the weights stay. A graph function that
+        // builds another network at this size (or the first extent) compiles afresh.
+        mlplugin::Result<mlplugin::CompiledGraph> reshaped =
+            network_ ? mlplugin::reshapeGraph(device_, network_->compiled, g) : mlplugin::Error{mlplugin::ErrorCode::InvalidArgument, "first extent"};
+        const bool isReshape = reshaped.ok();
+        if (isReshape) {
+            net->compiled = std::move(reshaped).value();
+            ++stats_->reshapes;
+        } else {
+            net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
+            ++stats_->compilations;
+        }
         net->props = net->compiled.op->bindingProperties();
         net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
         net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload,
                                              who + " conversion parameters");
         std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
         net->toTensorParams.flush();
-        net->initializeWeights();
+        if (isReshape && net->compiled.report.persistentReused) net->persistent = network_->persistent;
+        else net->initializeWeights();
         if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
         network_ = std::move(net);
     }
@@ -502,7 +466,7 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
     const engine::ResourceHandle temporary =
         net->props.temporaryBytes ? fg.createBuffer(name + ".temporary", {net->props.temporaryBytes, 0}) : engine::kInvalidResource;
     const engine::ResourceHandle weights =
-        net->props.persistentBytes ? fg.importBuffer(name + ".weights", net->persistent.handle(), net->props.persistentBytes, {}, {}) : engine::kInvalidResource;
+        net->props.persistentBytes ? fg.importBuffer(name + ".weights", net->persistent->handle(), net->props.persistentBytes, {}, {}) : engine::kInvalidResource;
 
     std::array<engine::ResourceHandle, detail::kMaxSourceImages> sources{};
     engine::PassDesc toTensor;

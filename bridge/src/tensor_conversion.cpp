@@ -3,6 +3,9 @@
 #include "bridge_shaders.h"
 #include "engine/error.h"
 
+#include <vkutil/create_info.h>
+#include <vkutil/pipeline.h>
+
 #include <span>
 #include <stdexcept>
 
@@ -20,48 +23,6 @@ const char* toString(FrameImage image) {
 }
 
 namespace detail {
-namespace {
-
-VkPipeline computePipeline(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code) {
-    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = code.size_bytes();
-    mci.pCode = code.data();
-    VkShaderModule module;
-    ENGINE_VK(vkCreateShaderModule(device, &mci, nullptr, &module));
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
-    ci.layout = layout;
-    VkPipeline pipeline = VK_NULL_HANDLE;
-    VkResult r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline);
-    vkDestroyShaderModule(device, module, nullptr);
-    ENGINE_VK(r);
-    return pipeline;
-}
-
-VkDescriptorSetLayout setLayout(VkDevice device, std::span<const VkDescriptorType> types) {
-    std::vector<VkDescriptorSetLayoutBinding> bindings;
-    for (uint32_t i = 0; i < types.size(); ++i) bindings.push_back({i, types[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-    VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    ci.bindingCount = uint32_t(bindings.size());
-    ci.pBindings = bindings.data();
-    VkDescriptorSetLayout layout;
-    ENGINE_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, &layout));
-    return layout;
-}
-
-VkPipelineLayout pipelineLayout(VkDevice device, VkDescriptorSetLayout set, uint32_t pushBytes) {
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-    VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    ci.setLayoutCount = 1;
-    ci.pSetLayouts = &set;
-    ci.pushConstantRangeCount = pushBytes ? 1 : 0;
-    ci.pPushConstantRanges = &push;
-    VkPipelineLayout layout;
-    ENGINE_VK(vkCreatePipelineLayout(device, &ci, nullptr, &layout));
-    return layout;
-}
-
-}  // namespace
 
 std::vector<uint32_t> parseComponents(const std::string& components, const std::string& what) {
     if (components.empty() || components.size() > 4)
@@ -80,24 +41,26 @@ std::vector<uint32_t> parseComponents(const std::string& components, const std::
 
 ConversionPipelines::ConversionPipelines(const engine::Context& ctx) : device(ctx.device()) {
     try {
-        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-        sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        ENGINE_VK(vkCreateSampler(device, &sci, nullptr, &sampler));
+        ENGINE_VK(vkutil::createSampler(device, VK_FILTER_NEAREST, &sampler));
         const VkDescriptorType toTensorTypes[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER};
         const VkDescriptorType toImageTypes[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
-        toTensorSetLayout = setLayout(device, toTensorTypes);
-        toImageSetLayout = setLayout(device, toImageTypes);
-        toTensorLayout = pipelineLayout(device, toTensorSetLayout, 0);
-        toImageLayout = pipelineLayout(device, toImageSetLayout, sizeof(ToImagePush));
-        toTensor[0] = computePipeline(device, toTensorLayout, shaders::image_to_tensor_f32());
-        toImage[0] = computePipeline(device, toImageLayout, shaders::tensor_to_image_f32());
+        constexpr VkShaderStageFlags compute = VK_SHADER_STAGE_COMPUTE_BIT;
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device, toTensorTypes, compute, &toTensorSetLayout));
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device, toImageTypes, compute, &toImageSetLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device, {.setLayouts = {&toTensorSetLayout, 1}}, &toTensorLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device, {.setLayouts = {&toImageSetLayout, 1}, .pushConstantBytes = sizeof(ToImagePush)},
+                                               &toImageLayout));
+        auto pipeline = [&](VkPipelineLayout layout, std::span<const uint32_t> code, VkPipeline& out) {
+            ENGINE_VK(vkutil::createComputePipeline(device, {.layout = layout, .spirv = code}, &out));
+        };
+        pipeline(toTensorLayout, shaders::image_to_tensor_f32(), toTensor[0]);
+        pipeline(toImageLayout, shaders::tensor_to_image_f32(), toImage[0]);
         // fp16 tensors need 16-bit storage and fp16 types (conversions to float16_t).
         if (ctx.features().storageBuffer16BitAccess && ctx.features().shaderFloat16) {
-            toTensor[1] = computePipeline(device, toTensorLayout, shaders::image_to_tensor_f16());
-            toImage[1] = computePipeline(device, toImageLayout, shaders::tensor_to_image_f16());
+            pipeline(toTensorLayout, shaders::image_to_tensor_f16(), toTensor[1]);
+            pipeline(toImageLayout, shaders::tensor_to_image_f16(), toImage[1]);
         }
     } catch (...) {
         destroy();

@@ -11,6 +11,8 @@
 //                 [--validation]
 #include "effects/upscaler.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/image.h>
 #include <vulkan/vulkan.h>
 
 #include <stb_image_write.h>
@@ -265,20 +267,7 @@ struct Buffer {
 
 void barrier(VkCommandBuffer cmd, VkImage image, VkImageAspectFlags aspect, VkImageLayout from, VkImageLayout to, VkPipelineStageFlags2 srcStage,
              VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {aspect, 0, 1, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vkutil::imageBarrier(cmd, image, aspect, from, to, srcStage, srcAccess, dstStage, dstAccess);
 }
 
 // A 2D image the application owns: inputs are uploaded from float texels, the output read back.
@@ -288,38 +277,15 @@ struct Image {
     VkExtent2D extent;
     VkImageAspectFlags aspect;
     uint32_t components;
+    vkutil::Image owned;
     VkImage image = VK_NULL_HANDLE;
     VkImageView view = VK_NULL_HANDLE;
-    VkDeviceMemory memory = VK_NULL_HANDLE;
 
     Image(const Gpu& g, VkFormat f, VkExtent2D e, uint32_t comps, VkImageUsageFlags usage)
-        : gpu(g), format(f), extent(e), aspect(f == VK_FORMAT_D32_SFLOAT ? VK_IMAGE_ASPECT_DEPTH_BIT : VK_IMAGE_ASPECT_COLOR_BIT), components(comps) {
-        VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ci.imageType = VK_IMAGE_TYPE_2D;
-        ci.format = f;
-        ci.extent = {e.width, e.height, 1};
-        ci.mipLevels = ci.arrayLayers = 1;
-        ci.samples = VK_SAMPLE_COUNT_1_BIT;
-        ci.usage = usage;
-        check(vkCreateImage(gpu.device, &ci, nullptr, &image), "vkCreateImage");
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(gpu.device, image, &req);
-        VkMemoryAllocateInfo ai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        ai.allocationSize = req.size;
-        ai.memoryTypeIndex = gpu.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        check(vkAllocateMemory(gpu.device, &ai, nullptr, &memory), "vkAllocateMemory");
-        check(vkBindImageMemory(gpu.device, image, memory, 0), "vkBindImageMemory");
-        VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vi.image = image;
-        vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vi.format = f;
-        vi.subresourceRange = {aspect, 0, 1, 0, 1};
-        check(vkCreateImageView(gpu.device, &vi, nullptr, &view), "vkCreateImageView");
-    }
-    ~Image() {
-        vkDestroyImageView(gpu.device, view, nullptr);
-        vkDestroyImage(gpu.device, image, nullptr);
-        vkFreeMemory(gpu.device, memory, nullptr);
+        : gpu(g), format(f), extent(e), aspect(vkutil::aspectOf(f)), components(comps) {
+        check(owned.create(gpu.physical, gpu.device, f, e, usage), "creating an image");
+        image = owned.handle();
+        view = owned.view();
     }
 
     // Uploads `texels` (`srcComponents` floats per texel, padded with 1) and leaves the image in

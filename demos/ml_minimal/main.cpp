@@ -8,6 +8,9 @@
 #include "engine/error.h"
 #include "mlplugin/mlplugin.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
+
 #include <cstdio>
 #include <cstring>
 #include <exception>
@@ -70,25 +73,9 @@ int run(bool validation) {
     BindingProperties opProps = op->bindingProperties();
     BindingProperties initProps = initializer->bindingProperties();
     uint32_t setCount = opProps.descriptorSetCount + initProps.descriptorSetCount;
-    VkDescriptorPoolSize poolSize{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, setCount * kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo poolInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    poolInfo.maxSets = setCount;
-    poolInfo.poolSizeCount = 1;
-    poolInfo.pPoolSizes = &poolSize;
-    struct PoolOwner {  // destroyed before the context, also when a step below fails
-        VkDevice device;
-        VkDescriptorPool pool = VK_NULL_HANDLE;
-        ~PoolOwner() { vkDestroyDescriptorPool(device, pool, nullptr); }
-    } owner{ctx.device()};
-    ENGINE_VK(vkCreateDescriptorPool(ctx.device(), &poolInfo, nullptr, &owner.pool));
-    VkDescriptorPool pool = owner.pool;
-    std::vector<VkDescriptorSetLayout> layouts(setCount, device->descriptorSetLayout());
+    vkutil::DescriptorPool pool;  // destroyed before the context, also when a step below fails
     std::vector<VkDescriptorSet> sets(setCount);
-    VkDescriptorSetAllocateInfo allocInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    allocInfo.descriptorPool = pool;
-    allocInfo.descriptorSetCount = setCount;
-    allocInfo.pSetLayouts = layouts.data();
-    ENGINE_VK(vkAllocateDescriptorSets(ctx.device(), &allocInfo, sets.data()));
+    ENGINE_VK(pool.createSets(ctx.device(), device->descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets));
 
     // 4. Resources: tensors, plus temporary/persistent memory if the operator asks for it.
     std::vector<float> a(kCount), b(kCount);
@@ -126,12 +113,8 @@ int run(bool validation) {
         if (!recorded) return;
         recordComputeBarrier(*device, cmd);
         recorded = recorder->record(cmd, *op, *table);
-        VkMemoryBarrier2 toHost{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                                VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &toHost;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
     });
     check(recorded, "record");
 

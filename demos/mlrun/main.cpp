@@ -2,7 +2,7 @@
 //
 //   mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR
 //         [--precision fp32|fp16] [--device INDEX] [--iterations N] [--free-dim NAME=VALUE]
-//         [--validation]
+//         [--pipeline-cache FILE] [--validation]
 //   mlrun --list-devices | --list-models | --help
 //
 // MODEL is an .onnx file, or the name of a model shipped with vkml ("upscaler_x2"), looked up in
@@ -11,6 +11,7 @@
 // Writes every graph output as DIR/<output name>.npy (float32, C order). Exit codes: 0 success,
 // 1 the model or the run failed, 2 bad command line or input files.
 #include "bridge/graph_session.h"
+#include "bridge/pipeline_cache_file.h"
 #include "engine/error.h"
 #include "mlplugin/onnx.h"
 #include "model_dir.h"
@@ -31,7 +32,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR\n"
     "             [--precision fp32|fp16] [--device INDEX] [--iterations N]\n"
-    "             [--free-dim NAME=VALUE] [--validation]\n"
+    "             [--free-dim NAME=VALUE] [--pipeline-cache FILE] [--validation]\n"
     "       mlrun --list-devices\n"
     "       mlrun --list-models\n"
     "       mlrun --help\n"
@@ -44,6 +45,8 @@ constexpr const char* kUsage =
     "  --precision fp16   compute in fp16 (inputs and outputs are converted)\n"
     "  --device INDEX     Vulkan device index (see --list-devices)\n"
     "  --iterations N     also time N executions: median GPU time (timestamps) and CPU record time\n"
+    "  --pipeline-cache FILE  seed the plugin's pipeline cache from FILE (when it exists and fits this\n"
+    "                     device and driver) and write the cache back to it after compiling\n"
     "  --validation       enable the Khronos validation layer\n"
     "  --list-models      print the model directory and the models in it\n";
 
@@ -59,6 +62,7 @@ struct Options {
     std::optional<uint32_t> device;
     uint32_t iterations = 0;
     std::map<std::string, uint32_t> freeDims;
+    std::string pipelineCache;
     bool validation = false;
     bool listDevices = false;
     bool listModels = false;
@@ -92,6 +96,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--validation") o.validation = true;
         else if (a == "--input") o.inputs.push_back(splitAssignment(a, value()));
         else if (a == "--output-dir") o.outputDir = value();
+        else if (a == "--pipeline-cache") o.pipelineCache = value();
         else if (a == "--device") o.device = parseCount(a, value());
         else if (a == "--iterations") o.iterations = parseCount(a, value());
         else if (a == "--free-dim") {
@@ -189,8 +194,18 @@ int run(const Options& o) {
     cd.validation = o.validation;
     cd.deviceIndex = o.device;
     engine::Context ctx(cd);
-    auto device = bridge::createDevice(ctx, o.validation);
+    std::vector<uint8_t> cacheData;
+    if (!o.pipelineCache.empty()) cacheData = bridge::readPipelineCacheFile(o.pipelineCache);
+    auto device = bridge::createDevice(ctx, o.validation, cacheData);
+    if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Restored)
+        std::printf("pipeline cache: restored from %s (%zu bytes)\n", o.pipelineCache.c_str(), cacheData.size());
+    else if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Rejected)
+        std::printf("pipeline cache: %s ignored, %s\n", o.pipelineCache.c_str(), device->pipelineCacheRejection().c_str());
     bridge::GraphSession session(ctx, *device, model->graph);
+    if (!o.pipelineCache.empty()) {
+        bridge::writePipelineCacheFile(o.pipelineCache, *device);
+        std::printf("pipeline cache: wrote %s\n", o.pipelineCache.c_str());
+    }
     const mlplugin::GraphCompileReport& report = session.compiled().report;
     std::printf("%s (opset %lld, %s): %u nodes -> %u dispatches, %llu temporary bytes, %llu persistent bytes\n", o.model.c_str(),
                 static_cast<long long>(model->opsetVersion), ctx.deviceName().c_str(), report.nodesIn, report.dispatchablesOut,

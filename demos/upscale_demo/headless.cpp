@@ -150,7 +150,7 @@ struct HeadlessGpu {
             mlUpscaler.reset();
             mlDenoiser.reset();
         }
-        if ((c.ml || c.mlDenoise) && !mlDevice) mlDevice = bridge::createDevice(ctx, o.validation);
+        if ((c.ml || c.mlDenoise) && !mlDevice) mlDevice = createMlDevice(ctx, o);
         if (c.ml && !mlUpscaler) mlUpscaler = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlUpscalerDesc(o.model, o.mlPrecision));
         if (c.mlDenoise && !mlDenoiser) mlDenoiser = std::make_unique<bridge::MlPass>(ctx, *mlDevice, mlDenoiserDesc(o.denoiseModel, o.mlPrecision));
         if ((c.taau || c.mlTemporal) && (!temporalUpscaler || temporalIsMl != c.mlTemporal)) {
@@ -198,6 +198,7 @@ public:
     bool run() {
         if (o_.supersample > 1) {
             runSupersampled();
+            if (gpu_->mlDevice) savePipelineCache(*gpu_->mlDevice, o_);  // every network compiled by now
             writeRunReport();
             return true;
         }
@@ -224,6 +225,7 @@ public:
             recover(o_.frames - 1, e, /*frameLost*/ false);  // the frames in flight are lost, the last one was submitted
         }
         for (uint32_t s = 0; s < kFramesInFlight; ++s) gpu_->timer.collect(s);
+        if (gpu_->mlDevice) savePipelineCache(*gpu_->mlDevice, o_);  // every network compiled by now
         writeRunReport();
         return cycle_.empty() || finishSoak(secondsSince(t0));
     }

@@ -1,10 +1,25 @@
 #include "ml_models.h"
 
+#include "bridge/graph_session.h"
+#include "bridge/pipeline_cache_file.h"
 #include "options.h"
 
+#include <cstdio>
 #include <system_error>
 
 namespace demo {
+
+std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Options& o) {
+    const std::vector<uint8_t> cache = o.pipelineCache.empty() ? std::vector<uint8_t>{} : bridge::readPipelineCacheFile(o.pipelineCache);
+    std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation, cache);
+    if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Rejected)
+        std::printf("pipeline cache: %s ignored, %s\n", o.pipelineCache.c_str(), device->pipelineCacheRejection().c_str());
+    return device;
+}
+
+void savePipelineCache(const mlplugin::Device& device, const Options& o) {
+    if (!o.pipelineCache.empty()) bridge::writePipelineCacheFile(o.pipelineCache, device);
+}
 
 ModelLocation resolveModel(const std::string& given, const char* shipped) {
     if (given.empty()) return findModel(shipped, ModelSearch::fromProcess());

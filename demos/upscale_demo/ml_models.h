@@ -4,7 +4,9 @@
 #include "bridge/effect_upscaler.h"
 #include "bridge/ml_pass.h"
 #include "model_dir.h"
+#include "options.h"
 
+#include <memory>
 #include <optional>
 #include <string>
 
@@ -32,5 +34,11 @@ bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::Deferr
 
 // Empty when the denoiser can run at this render extent, else a sentence saying why not.
 std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);
+
+// The plugin device of the ML passes, its pipeline cache restored from --pipeline-cache when
+// that file exists and fits (a file that does not is reported and ignored).
+std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Options& o);
+// Saves the device's pipeline cache to --pipeline-cache (nothing without it).
+void savePipelineCache(const mlplugin::Device& device, const Options& o);
 
 }  // namespace demo

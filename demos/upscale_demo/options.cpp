@@ -124,6 +124,8 @@ Usage: upscale_demo [options]
   --out DIR               output directory (headless; default upscale_out)
   --no-images             headless: write report.json only (timing runs)
   --device INDEX          Vulkan physical device index
+  --pipeline-cache FILE   ml modes: restore the plugin's pipeline cache from FILE (when it fits this
+                          GPU and driver) and save it there once the networks are compiled
   --validation            enable the Khronos validation layer (+ synchronization validation)
   --write-golden FILE     render the golden-test frame (96x64, native, path 0, t=2) to FILE
   --resize-test           windowed: resize the window during the run (smoke test)
@@ -191,6 +193,7 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--channels", [&](const std::string& v) { o.channels = parseChannels(v); }},
         {"--out", [&](const std::string& v) { if (v.empty()) throw UsageError("--out: empty directory name"); o.outDir = v; }},
         {"--device", [&](const std::string& v) { o.device = parseUint("--device", v, 0, 63); }},
+        {"--pipeline-cache", [&](const std::string& v) { if (v.empty()) throw UsageError("--pipeline-cache: empty file name"); o.pipelineCache = v; }},
         {"--device-memory-budget", [&](const std::string& v) { o.deviceMemoryBudgetMiB = parseUint("--device-memory-budget", v, 1, 1u << 24); }},
         {"--soak", [&](const std::string& v) { o.soakStepFrames = parseUint("--soak", v, 1, 1000000); }},
         {"--soak-max-rss-slope", [&](const std::string& v) {

@@ -45,6 +45,7 @@ struct Options {
     float fps = 30.0f;
     std::optional<uint32_t> device;
     bool validation = false;
+    std::string pipelineCache;  // file the ML passes' pipeline cache is restored from and saved to
     std::string outDir = "upscale_out";
     uint32_t channels = 0;  // engine::Channel bits written as .npy
     bool writeImages = true;  // false: timing runs write report.json only

@@ -6,6 +6,9 @@
 
 #include <demo_shaders.h>
 #include <view_shared.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
+#include <vkutil/pipeline.h>
 
 #include <algorithm>
 #include <cstring>
@@ -42,50 +45,17 @@ constexpr uint32_t kFont[gpu::VIEW_FONT_WORDS] = {
     0x007F0000, 0x00, 0x08364100, 0x00, 0x10080408, 0x08
 };
 
-VkSampler createSampler(VkDevice device, VkFilter filter) {
-    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    ci.magFilter = ci.minFilter = filter;
-    ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    VkSampler s;
-    ENGINE_VK(vkCreateSampler(device, &ci, nullptr, &s));
-    return s;
-}
-
 }  // namespace
 
 ViewPass::ViewPass(engine::Context& ctx, uint32_t framesInFlight) : ctx_(ctx) {
     VkDevice device = ctx.device();
-    nearest_ = createSampler(device, VK_FILTER_NEAREST);
-    linear_ = createSampler(device, VK_FILTER_LINEAR);
-    const VkDescriptorSetLayoutBinding bindings[] = {
-        {0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-        {3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr},
-    };
-    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    sci.bindingCount = 4;
-    sci.pBindings = bindings;
-    ENGINE_VK(vkCreateDescriptorSetLayout(device, &sci, nullptr, &setLayout_));
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(gpu::ViewPush)};
-    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    lci.setLayoutCount = 1;
-    lci.pSetLayouts = &setLayout_;
-    lci.pushConstantRangeCount = 1;
-    lci.pPushConstantRanges = &range;
-    ENGINE_VK(vkCreatePipelineLayout(device, &lci, nullptr, &layout_));
-    auto code = shaders::view_comp();
-    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = code.size_bytes();
-    mci.pCode = code.data();
-    VkShaderModule module;
-    ENGINE_VK(vkCreateShaderModule(device, &mci, nullptr, &module));
-    VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
-    pci.layout = layout_;
-    VkResult r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline_);
-    vkDestroyShaderModule(device, module, nullptr);
-    ENGINE_VK(r);
+    ENGINE_VK(vkutil::createSampler(device, VK_FILTER_NEAREST, &nearest_));
+    ENGINE_VK(vkutil::createSampler(device, VK_FILTER_LINEAR, &linear_));
+    const VkDescriptorType bindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                                         VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
+    ENGINE_VK(vkutil::createDescriptorSetLayout(device, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &setLayout_));
+    ENGINE_VK(vkutil::createPipelineLayout(device, {.setLayouts = {&setLayout_, 1}, .pushConstantBytes = sizeof(gpu::ViewPush)}, &layout_));
+    ENGINE_VK(vkutil::createComputePipeline(device, {.layout = layout_, .spirv = shaders::view_comp()}, &pipeline_));
     for (uint32_t i = 0; i < framesInFlight; ++i) {
         text_.emplace_back(ctx, sizeof kFont + kColumns * kRows * sizeof(uint32_t), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT,
                            engine::MemoryUsage::Upload);
@@ -145,16 +115,11 @@ void ViewPass::addPasses(engine::FrameGraph& graph, const engine::OutputStage& s
             {linear_, pc.imageView(lowRes), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL},
             {VK_NULL_HANDLE, pc.imageView(stage.output), VK_IMAGE_LAYOUT_GENERAL},
         };
-        const VkDescriptorBufferInfo text{pc.buffer(textHandle_), 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet writes[4];
-        for (uint32_t i = 0; i < 4; ++i) {
-            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET, nullptr, set, i, 0, 1};
-            writes[i].descriptorType = i < 2 ? VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER
-                                       : i == 2 ? VK_DESCRIPTOR_TYPE_STORAGE_IMAGE : VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            if (i < 3) writes[i].pImageInfo = &images[i];
-            else writes[i].pBufferInfo = &text;
-        }
-        vkUpdateDescriptorSets(ctx_.device(), 4, writes, 0, nullptr);
+        vkutil::DescriptorWrites(set)
+            .images(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {images, 2})
+            .image(2, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, images[2])
+            .buffer(3, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {pc.buffer(textHandle_), 0, VK_WHOLE_SIZE})
+            .update(ctx_.device());
         gpu::ViewPush push{};
         push.outWidth = out.width;
         push.outHeight = out.height;

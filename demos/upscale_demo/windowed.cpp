@@ -144,7 +144,7 @@ struct WindowedApp {
     }
 
     mlplugin::Device& mlDeviceRef() {
-        if (!gpu->mlDevice) gpu->mlDevice = bridge::createDevice(gpu->ctx, o.validation);
+        if (!gpu->mlDevice) gpu->mlDevice = createMlDevice(gpu->ctx, o);
         return *gpu->mlDevice;
     }
     // False (with a message) when the model file is missing: the mode stays as it was.
@@ -350,6 +350,7 @@ struct WindowedApp {
             }
         }
         gpu->frames.waitIdle();
+        if (gpu->mlDevice) savePipelineCache(*gpu->mlDevice, o);
         for (uint32_t s = 0; s < kFramesInFlight; ++s) gpu->timer.collect(s);
         std::printf("presented %u frame(s) on %s, final size %ux%u\n", presented, gpu->ctx.deviceName().c_str(),
                     gpu->swapchain.extent().width, gpu->swapchain.extent().height);

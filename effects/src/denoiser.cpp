@@ -10,6 +10,8 @@
 #include "vulkan_api.h"
 
 #include <effects_shaders.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
 
 #include <array>
 
@@ -66,7 +68,7 @@ public:
         network_.reset();
         toTensor_.destroy(vk_);
         toImage_.destroy(vk_);
-        if (pool_) vk_.vkDestroyDescriptorPool(vk_.device, pool_, nullptr);
+        pool_.destroy();
         if (sampler_) vk_.vkDestroySampler(vk_.device, sampler_, nullptr);
     }
     Status init();
@@ -102,7 +104,7 @@ private:
     std::unique_ptr<Network> network_;
     ComputePipeline toTensor_, toImage_;
     VkSampler sampler_ = VK_NULL_HANDLE;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<Slot> slots_;
     VkExtent2D tensor_{};
 };
@@ -119,10 +121,7 @@ Status DenoiserImpl::init() {
     nd.outputs = {{"output", {1, 3, h, w}}};
     nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
     MLP_TRY(take(Network::create(vk_, *mlDevice_, nd, tally_), network_));
-    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    if (VkResult r = vk_.vkCreateSampler(vk_.device, &sci, nullptr, &sampler_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating a sampler");
+    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating a sampler");
     const bool fp16 = network_->fp16();
     const uint32_t push = sizeof(gpu::DenoiserPush);
     MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::dn_to_tensor_f16() : shaders::dn_to_tensor_f32(), kToTensorBindings, push, "denoiser input"),
@@ -130,20 +129,12 @@ Status DenoiserImpl::init() {
     MLP_TRY(take(createComputePipeline(vk_, toImageShader(desc_.outputFormat, fp16), kToImageBindings, push, "denoiser output"), toImage_));
     const uint32_t n = desc_.framesInFlight;
     const VkDescriptorPoolSize sizes[] = {{kSampled, 4 * n}, {kBuffer, 5 * n}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, n}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 2 * n;
-    pci.poolSizeCount = 3;
-    pci.pPoolSizes = sizes;
-    if (VkResult r = vk_.vkCreateDescriptorPool(vk_.device, &pci, nullptr, &pool_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating the descriptor pool");
+    if (VkResult r = pool_.create(vk_, vk_.device, 2 * n, sizes); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating the descriptor pool");
     slots_.resize(n);
     for (Slot& s : slots_) {
         const VkDescriptorSetLayout layouts[] = {toTensor_.setLayout, toImage_.setLayout};
         VkDescriptorSet sets[2];
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = 2;
-        ai.pSetLayouts = layouts;
-        if (VkResult r = vk_.vkAllocateDescriptorSets(vk_.device, &ai, sets); r != VK_SUCCESS) return vkFailure(r, "denoiser: allocating descriptor sets");
+        if (VkResult r = pool_.allocate(layouts, sets); r != VK_SUCCESS) return vkFailure(r, "denoiser: allocating descriptor sets");
         s.toTensor = sets[0];
         s.toImage = sets[1];
     }
@@ -157,25 +148,15 @@ Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
     Slot& s = slots_[in.frameSlot];
     const std::array<VkImageView, 5> views{in.color.view, in.albedo.view, in.normal.view, in.depth.view, in.output.view};
     if (views != s.views) {
-        std::array<VkDescriptorImageInfo, 5> images{};
         const ImageInput* sampled[] = {&in.color, &in.albedo, &in.normal, &in.depth};
-        for (int i = 0; i < 4; ++i) images[i] = {sampler_, sampled[i]->view, sampled[i]->layout};
-        images[4] = {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL};
-        std::array<VkDescriptorBufferInfo, 5> buffers{};
-        for (uint32_t i = 0; i < 4; ++i) buffers[i] = {network_->input(i).buffer, 0, VK_WHOLE_SIZE};
-        buffers[4] = {network_->output(0).buffer, 0, VK_WHOLE_SIZE};
-        std::array<VkWriteDescriptorSet, 10> w{};
-        for (uint32_t i = 0; i < 10; ++i) {
-            w[i].sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            w[i].descriptorCount = 1;
-        }
-        for (uint32_t i = 0; i < 4; ++i) {
-            w[i].dstSet = s.toTensor, w[i].dstBinding = i, w[i].descriptorType = kSampled, w[i].pImageInfo = &images[i];
-            w[4 + i].dstSet = s.toTensor, w[4 + i].dstBinding = 4 + i, w[4 + i].descriptorType = kBuffer, w[4 + i].pBufferInfo = &buffers[i];
-        }
-        w[8].dstSet = s.toImage, w[8].dstBinding = 0, w[8].descriptorType = kBuffer, w[8].pBufferInfo = &buffers[4];
-        w[9].dstSet = s.toImage, w[9].dstBinding = 1, w[9].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, w[9].pImageInfo = &images[4];
-        vk_.vkUpdateDescriptorSets(vk_.device, uint32_t(w.size()), w.data(), 0, nullptr);
+        vkutil::DescriptorWrites toTensor(s.toTensor);
+        for (uint32_t i = 0; i < 4; ++i) toTensor.image(i, kSampled, {sampler_, sampled[i]->view, sampled[i]->layout});
+        for (uint32_t i = 0; i < 4; ++i) toTensor.buffer(4 + i, kBuffer, {network_->input(i).buffer, 0, VK_WHOLE_SIZE});
+        toTensor.update(vk_, vk_.device);
+        vkutil::DescriptorWrites(s.toImage)
+            .buffer(0, kBuffer, {network_->output(0).buffer, 0, VK_WHOLE_SIZE})
+            .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL})
+            .update(vk_, vk_.device);
         s.views = views;
     }
     gpu::DenoiserPush pc{};

@@ -7,6 +7,8 @@
 #include "upscaler_shared.h"
 
 #include <effects_shaders.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
 
 namespace effects::detail {
 namespace {
@@ -45,7 +47,7 @@ public:
         network_.reset();
         toTensor_.destroy(vk_);
         toImage_.destroy(vk_);
-        if (pool_) vk_.vkDestroyDescriptorPool(vk_.device, pool_, nullptr);
+        pool_.destroy();
         if (sampler_) vk_.vkDestroySampler(vk_.device, sampler_, nullptr);
     }
 
@@ -89,7 +91,7 @@ private:
     std::unique_ptr<Network> network_;
     ComputePipeline toTensor_, toImage_;
     VkSampler sampler_ = VK_NULL_HANDLE;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<Slot> slots_;
     uint32_t scale_ = 1;
 };
@@ -110,10 +112,7 @@ Status SingleFrameUpscaler::init() {
         out[2] != scale_ * desc_.maxRenderSize.height)
         return Error{ErrorCode::InvalidModel, std::string(kWho) + ": the model's output must be [1,3,s*H,s*W] for an integer scale s", VK_SUCCESS};
 
-    VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    sci.magFilter = sci.minFilter = VK_FILTER_NEAREST;
-    sci.addressModeU = sci.addressModeV = sci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    if (VkResult r = vk_.vkCreateSampler(vk_.device, &sci, nullptr, &sampler_); r != VK_SUCCESS) return vkFailure(r, std::string(kWho) + ": creating a sampler");
+    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, std::string(kWho) + ": creating a sampler");
     const bool fp16 = network_->fp16();
     MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::sf_to_tensor_f16() : shaders::sf_to_tensor_f32(), kToTensorBindings,
                                        sizeof(gpu::SingleFramePush), "single-frame input"), toTensor_));
@@ -122,21 +121,13 @@ Status SingleFrameUpscaler::init() {
     const uint32_t n = desc_.framesInFlight;
     const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * n},
                                           {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, n}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 2 * n;
-    pci.poolSizeCount = 3;
-    pci.pPoolSizes = sizes;
-    if (VkResult r = vk_.vkCreateDescriptorPool(vk_.device, &pci, nullptr, &pool_); r != VK_SUCCESS)
+    if (VkResult r = pool_.create(vk_, vk_.device, 2 * n, sizes); r != VK_SUCCESS)
         return vkFailure(r, std::string(kWho) + ": creating the descriptor pool");
     slots_.resize(n);
     for (Slot& s : slots_) {
         const VkDescriptorSetLayout layouts[] = {toTensor_.setLayout, toImage_.setLayout};
         VkDescriptorSet sets[2];
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = 2;
-        ai.pSetLayouts = layouts;
-        if (VkResult r = vk_.vkAllocateDescriptorSets(vk_.device, &ai, sets); r != VK_SUCCESS)
+        if (VkResult r = pool_.allocate(layouts, sets); r != VK_SUCCESS)
             return vkFailure(r, std::string(kWho) + ": allocating descriptor sets");
         s.toTensor = sets[0];
         s.toImage = sets[1];
@@ -151,18 +142,14 @@ Status SingleFrameUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in
         return Error{ErrorCode::InvalidArgument, std::string(kWho) + ": record recordInitialization() once before the first record()", VK_SUCCESS};
     Slot& s = slots_[in.frameSlot];
     if (s.color != in.color.view || s.output != in.output.view) {
-        VkDescriptorImageInfo color{sampler_, in.color.view, in.color.layout}, output{VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL};
-        VkDescriptorBufferInfo input{network_->input(0).buffer, 0, VK_WHOLE_SIZE}, result{network_->output(0).buffer, 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet w[4] = {};
-        for (VkWriteDescriptorSet& x : w) {
-            x.sType = VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET;
-            x.descriptorCount = 1;
-        }
-        w[0].dstSet = s.toTensor, w[0].dstBinding = 0, w[0].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, w[0].pImageInfo = &color;
-        w[1].dstSet = s.toTensor, w[1].dstBinding = 1, w[1].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, w[1].pBufferInfo = &input;
-        w[2].dstSet = s.toImage, w[2].dstBinding = 0, w[2].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, w[2].pBufferInfo = &result;
-        w[3].dstSet = s.toImage, w[3].dstBinding = 1, w[3].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, w[3].pImageInfo = &output;
-        vk_.vkUpdateDescriptorSets(vk_.device, 4, w, 0, nullptr);
+        vkutil::DescriptorWrites(s.toTensor)
+            .image(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {sampler_, in.color.view, in.color.layout})
+            .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {network_->input(0).buffer, 0, VK_WHOLE_SIZE})
+            .update(vk_, vk_.device);
+        vkutil::DescriptorWrites(s.toImage)
+            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {network_->output(0).buffer, 0, VK_WHOLE_SIZE})
+            .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL})
+            .update(vk_, vk_.device);
         s.color = in.color.view;
         s.output = in.output.view;
     }

@@ -2,6 +2,8 @@
 
 #include "mlplugin/onnx.h"
 
+#include <vkutil/descriptors.h>
+
 #include <cstring>
 #include <fstream>
 
@@ -19,18 +21,7 @@ std::string shapeString(const std::vector<uint32_t>& s) {
 }  // namespace
 
 Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& d, const std::string& who) {
-    mlplugin::DeviceDesc md;
-    md.instance = d.instance;
-    md.physicalDevice = d.physicalDevice;
-    md.device = d.device;
-    md.queueFamilyIndex = d.queueFamilyIndex;
-    md.getInstanceProcAddr = d.getInstanceProcAddr;
-    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
-    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
-    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
-    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
-    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
-    auto device = mlplugin::createDevice(md);
+    auto device = mlplugin::createDevice(pluginDeviceDesc(d));
     if (!device) return Error{device.error().code, who + ": " + device.error().message, device.error().vkResult};
     return std::move(*device);
 }
@@ -135,23 +126,10 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     const uint32_t initSets = initializer_->bindingProperties().descriptorSetCount;
     descriptorSets_ = props.descriptorSetCount + initSets;
 
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, std::max(1u, descriptorSets_) * mlplugin::kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = std::max(1u, descriptorSets_);
-    pci.poolSizeCount = 1;
-    pci.pPoolSizes = &size;
-    if (VkResult r = vk_.vkCreateDescriptorPool(vk_.device, &pci, nullptr, &pool_); r != VK_SUCCESS)
-        return withContext(vkFailure(r, "creating the network's descriptor pool"), who_);
     std::vector<VkDescriptorSet> sets(descriptorSets_);
-    if (descriptorSets_) {
-        std::vector<VkDescriptorSetLayout> layouts(descriptorSets_, device_.descriptorSetLayout());
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = descriptorSets_;
-        ai.pSetLayouts = layouts.data();
-        if (VkResult r = vk_.vkAllocateDescriptorSets(vk_.device, &ai, sets.data()); r != VK_SUCCESS)
-            return withContext(vkFailure(r, "allocating the network's descriptor sets"), who_);
-    }
+    if (VkResult r = pool_.createSets(vk_, vk_.device, device_.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, mlplugin::kDescriptorsPerSet}, sets);
+        r != VK_SUCCESS)
+        return withContext(vkFailure(r, "creating the network's descriptor sets"), who_);
 
     auto table = device_.createBindingTable({compiled_.op.get(), {sets.data(), props.descriptorSetCount}});
     if (!table) return withContext(table.error(), who_);
@@ -208,7 +186,7 @@ Network::~Network() {
     temporary_.destroy(vk_);
     persistent_.destroy(vk_);
     constants_.destroy(vk_);
-    if (pool_) vk_.vkDestroyDescriptorPool(vk_.device, pool_, nullptr);
+    pool_.destroy();
 }
 
 Status Network::recordInitialization(VkCommandBuffer cmd) {

@@ -6,6 +6,8 @@
 #include "mlplugin/mlplugin.h"
 #include "vulkan_api.h"
 
+#include <vkutil/descriptors.h>
+
 #include <cstdint>
 #include <map>
 #include <memory>
@@ -72,7 +74,7 @@ private:
     std::vector<GpuBuffer> inputs_, outputs_;
     std::vector<std::vector<uint32_t>> outputShapes_;
     GpuBuffer temporary_, persistent_, constants_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     uint32_t descriptorSets_ = 0;
 };
 

@@ -14,6 +14,9 @@
 #include "vulkan_api.h"
 
 #include <effects_shaders.h>
+#include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
 
 #include <algorithm>
 #include <array>
@@ -74,42 +77,22 @@ constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
 constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageBuffer};
 constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
 
-// Builds the descriptor writes of one set.
+// The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
 class SetWriter {
 public:
-    explicit SetWriter(VkDescriptorSet set) : set_(set) {}
+    explicit SetWriter(VkDescriptorSet set) : writes_(set) {}
     SetWriter& image(VkDescriptorType type, VkImageView view, VkImageLayout layout, VkSampler sampler = VK_NULL_HANDLE) {
-        images_[count_] = {sampler, view, layout};
-        VkWriteDescriptorSet& w = writes_[count_];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set_;
-        w.dstBinding = count_;
-        w.descriptorCount = 1;
-        w.descriptorType = type;
-        w.pImageInfo = &images_[count_];
-        ++count_;
+        writes_.image(writes_.count(), type, {sampler, view, layout});
         return *this;
     }
     SetWriter& buffer(VkBuffer b) {
-        buffers_[count_] = {b, 0, VK_WHOLE_SIZE};
-        VkWriteDescriptorSet& w = writes_[count_];
-        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = set_;
-        w.dstBinding = count_;
-        w.descriptorCount = 1;
-        w.descriptorType = kStorageBuffer;
-        w.pBufferInfo = &buffers_[count_];
-        ++count_;
+        writes_.buffer(writes_.count(), kStorageBuffer, {b, 0, VK_WHOLE_SIZE});
         return *this;
     }
-    void write(const VulkanApi& vk) const { vk.vkUpdateDescriptorSets(vk.device, count_, writes_.data(), 0, nullptr); }
+    void write(const VulkanApi& vk) const { writes_.update(vk, vk.device); }
 
 private:
-    VkDescriptorSet set_;
-    uint32_t count_ = 0;
-    std::array<VkWriteDescriptorSet, 8> writes_{};
-    std::array<VkDescriptorImageInfo, 8> images_{};
-    std::array<VkDescriptorBufferInfo, 8> buffers_{};
+    vkutil::DescriptorWrites writes_;
 };
 
 class TemporalUpscaler final : public Upscaler {
@@ -160,7 +143,7 @@ private:
     std::unique_ptr<Network> network_;
     ComputePipeline reproject_, resolve_, sharpen_, features_, mlResolve_;
     VkSampler nearest_ = VK_NULL_HANDLE, linear_ = VK_NULL_HANDLE;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<std::array<FrameSets, 2>> sets_;  // [frame slot][frame parity]
     GpuImage linearDepth_[2], reprojection_, history_[2], blackTexel_;
     std::vector<VkImage> uninitialized_;  // effect images still in layout UNDEFINED
@@ -179,7 +162,7 @@ TemporalUpscaler::~TemporalUpscaler() {
     network_.reset();
     for (GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &reprojection_, &history_[0], &history_[1], &blackTexel_}) img->destroy(vk_);
     for (ComputePipeline* p : {&reproject_, &resolve_, &sharpen_, &features_, &mlResolve_}) p->destroy(vk_);
-    if (pool_) vk_.vkDestroyDescriptorPool(vk_.device, pool_, nullptr);
+    pool_.destroy();
     if (nearest_) vk_.vkDestroySampler(vk_.device, nearest_, nullptr);
     if (linear_) vk_.vkDestroySampler(vk_.device, linear_, nullptr);
 }
@@ -193,11 +176,7 @@ Status take(Result<T> r, T& into) {
 
 Status TemporalUpscaler::init() {
     for (auto [sampler, filter] : {std::pair{&nearest_, VK_FILTER_NEAREST}, std::pair{&linear_, VK_FILTER_LINEAR}}) {
-        VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ci.magFilter = ci.minFilter = filter;
-        ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-        ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-        if (VkResult r = vk_.vkCreateSampler(vk_.device, &ci, nullptr, sampler); r != VK_SUCCESS)
+        if (VkResult r = vkutil::createSampler(vk_, vk_.device, filter, sampler); r != VK_SUCCESS)
             return vkFailure(r, "upscaler: creating a sampler");
     }
     if (ml()) {
@@ -264,20 +243,12 @@ Status TemporalUpscaler::createPipelines() {
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
     const VkDescriptorPoolSize sizes[] = {{kSampled, 12 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = 5 * groupsOfSets;
-    pci.poolSizeCount = 3;
-    pci.pPoolSizes = sizes;
-    if (VkResult r = vk_.vkCreateDescriptorPool(vk_.device, &pci, nullptr, &pool_); r != VK_SUCCESS)
+    if (VkResult r = pool_.create(vk_, vk_.device, 5 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
     auto allocate = [&](const ComputePipeline& p, VkDescriptorSet& set) -> Status {
         if (!p.setLayout) return {};
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = 1;
-        ai.pSetLayouts = &p.setLayout;
-        if (VkResult r = vk_.vkAllocateDescriptorSets(vk_.device, &ai, &set); r != VK_SUCCESS)
+        if (VkResult r = pool_.allocate({&p.setLayout, 1}, &set); r != VK_SUCCESS)
             return vkFailure(r, "upscaler: allocating descriptor sets");
         return {};
     };
@@ -309,32 +280,15 @@ EffectRequirements TemporalUpscaler::requirements() const {
 void TemporalUpscaler::recordImageInitialization(VkCommandBuffer cmd) {
     if (uninitialized_.empty()) return;
     std::vector<VkImageMemoryBarrier2> barriers;
-    for (VkImage image : uninitialized_) {
-        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-        b.srcStageMask = VK_PIPELINE_STAGE_2_NONE;
-        b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-        b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
-        b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
-        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-        b.image = image;
-        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
-        barriers.push_back(b);
-    }
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = uint32_t(barriers.size());
-    dep.pImageMemoryBarriers = barriers.data();
-    vk_.vkCmdPipelineBarrier2(cmd, &dep);
+    for (VkImage image : uninitialized_)
+        barriers.push_back(vkutil::imageBarrierInfo(image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL,
+                                                    VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT));
+    vkutil::imageBarriers(vk_, cmd, barriers);
     const VkClearColorValue zero{};
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     for (VkImage image : uninitialized_) vk_.vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
-    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-    VkDependencyInfo memoryDep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    memoryDep.memoryBarrierCount = 1;
-    memoryDep.pMemoryBarriers = &mb;
-    vk_.vkCmdPipelineBarrier2(cmd, &memoryDep);
+    vkutil::memoryBarrier(vk_, cmd, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                          VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
     uninitialized_.clear();
 }
 

@@ -1,5 +1,9 @@
 #include "vulkan_api.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
+#include <vkutil/pipeline.h>
+
 #include <vector>
 
 namespace effects::detail {
@@ -50,6 +54,22 @@ Result<VulkanApi> loadVulkanApi(const EffectDevice& d) {
     return vk;
 }
 
+mlplugin::DeviceDesc pluginDeviceDesc(const EffectDevice& d) {
+    mlplugin::DeviceDesc md;
+    md.instance = d.instance;
+    md.physicalDevice = d.physicalDevice;
+    md.device = d.device;
+    md.queueFamilyIndex = d.queueFamilyIndex;
+    md.getInstanceProcAddr = d.getInstanceProcAddr;
+    md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
+    md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
+    md.shaderFloat16Enabled = d.shaderFloat16Enabled;
+    md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
+    md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
+    md.pipelineCache = d.pipelineCache;
+    return md;
+}
+
 Error vkFailure(VkResult result, const std::string& what) {
     ErrorCode code = ErrorCode::VulkanError;
     if (result == VK_ERROR_OUT_OF_DEVICE_MEMORY || result == VK_ERROR_OUT_OF_HOST_MEMORY) code = ErrorCode::OutOfMemory;
@@ -82,16 +102,8 @@ Result<GpuImage> createImage(const VulkanApi& vk, VkFormat format, VkExtent2D ex
     GpuImage out;
     out.format = format;
     out.extent = extent;
-    VkImageCreateInfo ci{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ci.imageType = VK_IMAGE_TYPE_2D;
-    ci.format = format;
-    ci.extent = {extent.width, extent.height, 1};
-    ci.mipLevels = 1;
-    ci.arrayLayers = 1;
-    ci.samples = VK_SAMPLE_COUNT_1_BIT;
-    ci.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ci.usage = VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    ci.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    const VkImageCreateInfo ci =
+        vkutil::image2DInfo(format, extent, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     if (VkResult r = vk.vkCreateImage(vk.device, &ci, nullptr, &out.image); r != VK_SUCCESS)
         return vkFailure(r, std::string("creating the ") + what + " image");
     VkMemoryRequirements req;
@@ -104,11 +116,7 @@ Result<GpuImage> createImage(const VulkanApi& vk, VkFormat format, VkExtent2D ex
     out.memory = *memory;
     out.bytes = req.size;
     VkResult r = vk.vkBindImageMemory(vk.device, out.image, out.memory, 0);
-    VkImageViewCreateInfo vi{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vi.image = out.image;
-    vi.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vi.format = format;
-    vi.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    const VkImageViewCreateInfo vi = vkutil::imageView2DInfo(out.image, format);
     if (r == VK_SUCCESS) r = vk.vkCreateImageView(vk.device, &vi, nullptr, &out.view);
     if (r != VK_SUCCESS) {
         out.destroy(vk);
@@ -149,29 +157,10 @@ Result<GpuBuffer> createBuffer(const VulkanApi& vk, VkDeviceSize size, bool host
 Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<const uint32_t> spirv,
                                               std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what) {
     ComputePipeline p;
-    std::vector<VkDescriptorSetLayoutBinding> b;
-    for (uint32_t i = 0; i < bindings.size(); ++i) b.push_back({i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-    VkDescriptorSetLayoutCreateInfo sci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    sci.bindingCount = uint32_t(b.size());
-    sci.pBindings = b.data();
-    VkResult r = vk.vkCreateDescriptorSetLayout(vk.device, &sci, nullptr, &p.setLayout);
-    VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-    VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    lci.setLayoutCount = 1;
-    lci.pSetLayouts = &p.setLayout;
-    lci.pushConstantRangeCount = pushBytes ? 1 : 0;
-    lci.pPushConstantRanges = &range;
-    if (r == VK_SUCCESS) r = vk.vkCreatePipelineLayout(vk.device, &lci, nullptr, &p.layout);
-    VkShaderModule module = VK_NULL_HANDLE;
-    VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-    mci.codeSize = spirv.size_bytes();
-    mci.pCode = spirv.data();
-    if (r == VK_SUCCESS) r = vk.vkCreateShaderModule(vk.device, &mci, nullptr, &module);
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
-    ci.layout = p.layout;
-    if (r == VK_SUCCESS) r = vk.vkCreateComputePipelines(vk.device, vk.pipelineCache, 1, &ci, nullptr, &p.pipeline);
-    if (module) vk.vkDestroyShaderModule(vk.device, module, nullptr);
+    VkResult r = vkutil::createDescriptorSetLayout(vk, vk.device, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &p.setLayout);
+    if (r == VK_SUCCESS) r = vkutil::createPipelineLayout(vk, vk.device, {.setLayouts = {&p.setLayout, 1}, .pushConstantBytes = pushBytes}, &p.layout);
+    if (r == VK_SUCCESS)
+        r = vkutil::createComputePipeline(vk, vk.device, {.layout = p.layout, .spirv = spirv, .cache = vk.pipelineCache}, &p.pipeline);
     if (r != VK_SUCCESS) {
         p.destroy(vk);
         return vkFailure(r, std::string("creating the ") + what + " pipeline");
@@ -182,12 +171,7 @@ Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<con
 void computeBarrier(const VulkanApi& vk, VkCommandBuffer cmd) {
     constexpr VkAccessFlags2 access = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
                                       VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access,
-                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &mb;
-    vk.vkCmdPipelineBarrier2(cmd, &dep);
+    vkutil::memoryBarrier(vk, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access);
 }
 
 }  // namespace effects::detail

@@ -2,7 +2,9 @@
 // The effects' own Vulkan function table and the few object helpers they need. Loaded through
 // the application's vkGetInstanceProcAddr: effects never link the loader.
 #include "effects/effect_device.h"
+#include "mlplugin/device.h"
 
+#include <vkutil/function_table.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -17,48 +19,24 @@ namespace effects::detail {
     X(vkGetPhysicalDeviceFormatProperties)      \
     X(vkGetPhysicalDeviceProperties)
 
+// vkutil's list (what its pipeline, descriptor and barrier templates call) plus the effects' own.
 #define FX_DEVICE_FUNCTIONS(X)        \
+    VKUTIL_DEVICE_FUNCTIONS(X)        \
     X(vkCreateImage)                  \
     X(vkDestroyImage)                 \
     X(vkGetImageMemoryRequirements)   \
     X(vkBindImageMemory)              \
     X(vkCreateImageView)              \
     X(vkDestroyImageView)             \
-    X(vkCreateBuffer)                 \
-    X(vkDestroyBuffer)                \
-    X(vkGetBufferMemoryRequirements)  \
-    X(vkBindBufferMemory)             \
-    X(vkAllocateMemory)               \
-    X(vkFreeMemory)                   \
+    VKUTIL_BUFFER_FUNCTIONS(X)        \
     X(vkMapMemory)                    \
     X(vkUnmapMemory)                  \
-    X(vkCreateSampler)                \
-    X(vkDestroySampler)               \
-    X(vkCreateDescriptorSetLayout)    \
-    X(vkDestroyDescriptorSetLayout)   \
-    X(vkCreatePipelineLayout)         \
-    X(vkDestroyPipelineLayout)        \
-    X(vkCreateShaderModule)           \
-    X(vkDestroyShaderModule)          \
-    X(vkCreateComputePipelines)       \
-    X(vkDestroyPipeline)              \
-    X(vkCreateDescriptorPool)         \
-    X(vkDestroyDescriptorPool)        \
-    X(vkAllocateDescriptorSets)       \
-    X(vkUpdateDescriptorSets)         \
-    X(vkCmdBindPipeline)              \
-    X(vkCmdBindDescriptorSets)        \
-    X(vkCmdPushConstants)             \
-    X(vkCmdDispatch)                  \
-    X(vkCmdPipelineBarrier2)          \
     X(vkCmdClearColorImage)           \
     X(vkCmdFillBuffer)
 
 struct VulkanApi {
-#define FX_DECLARE(name) PFN_##name name = nullptr;
-    FX_INSTANCE_FUNCTIONS(FX_DECLARE)
-    FX_DEVICE_FUNCTIONS(FX_DECLARE)
-#undef FX_DECLARE
+    FX_INSTANCE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
+    FX_DEVICE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
     VkDevice device = VK_NULL_HANDLE;
     VkPhysicalDevice physicalDevice = VK_NULL_HANDLE;
     VkPipelineCache pipelineCache = VK_NULL_HANDLE;
@@ -67,6 +45,10 @@ struct VulkanApi {
 
 // Loads every function; fails naming the first one the loader does not provide.
 Result<VulkanApi> loadVulkanApi(const EffectDevice& device);
+
+// The plugin device the ML modes run their network on: the application's device and features,
+// pipelines through the application's cache, the plugin's Debug layer with debugChecks.
+mlplugin::DeviceDesc pluginDeviceDesc(const EffectDevice& device);
 
 // Maps a failing call to the error model (OutOfMemory, DeviceLost, VulkanError).
 Error vkFailure(VkResult result, const std::string& what);

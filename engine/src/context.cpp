@@ -269,6 +269,7 @@ void Context::createDevice(const ContextDesc& desc) {
     e13.subgroupSizeControl = s13.subgroupSizeControl;
     e13.computeFullSubgroups = s13.computeFullSubgroups;
     e13.maintenance4 = s13.maintenance4;
+    e13.pipelineCreationCacheControl = s13.pipelineCreationCacheControl;  // required by 1.3; lets tools probe caches
     e12.shaderFloat16 = s12.shaderFloat16;
     e12.shaderInt8 = s12.shaderInt8;
     e12.storageBuffer8BitAccess = s12.storageBuffer8BitAccess;
@@ -360,6 +361,7 @@ void Context::createDevice(const ContextDesc& desc) {
     features_.subgroupSizeControl = e13.subgroupSizeControl;
     features_.timestamps = fams[queueFamily_].timestampValidBits > 0 && properties_.limits.timestampPeriod > 0;
     features_.timestampPeriodNs = properties_.limits.timestampPeriod;
+    features_.timestampValidBits = fams[queueFamily_].timestampValidBits;
     features_.memoryBudget = memoryBudget;
     features_.subgroupSize = subgroup.subgroupSize;
     features_.maxComputeSharedMemorySize = properties_.limits.maxComputeSharedMemorySize;

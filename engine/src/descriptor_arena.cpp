@@ -2,6 +2,8 @@
 
 #include "engine/error.h"
 
+#include <vkutil/descriptors.h>
+
 namespace engine {
 
 namespace {
@@ -23,12 +25,10 @@ DescriptorArena::DescriptorArena(VkDevice device, const DescriptorArenaDesc& des
     : device_(device), name_(desc.name), maxSets_(desc.maxSets) {
     if (desc.maxSets == 0) throw Error(name_ + ": maxSets must be at least 1");
     const std::vector<VkDescriptorPoolSize> sizes = desc.poolSizes.empty() ? defaultPoolSizes() : desc.poolSizes;
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    ci.maxSets = desc.maxSets;
-    ci.poolSizeCount = uint32_t(sizes.size());
-    ci.pPoolSizes = sizes.data();
-    const VkResult r = vkCreateDescriptorPool(device_, &ci, nullptr, &pool_);
-    if (r != VK_SUCCESS) throw Error(name_ + ": vkCreateDescriptorPool failed: " + toString(r), r);
+    vkutil::DescriptorPool pool;
+    if (const VkResult r = pool.create(device_, desc.maxSets, sizes); r != VK_SUCCESS)
+        throw Error(name_ + ": vkCreateDescriptorPool failed: " + toString(r), r);
+    pool_ = pool.release();  // a plain handle: engine/descriptor_arena.h is an installed header
 }
 
 DescriptorArena::~DescriptorArena() {

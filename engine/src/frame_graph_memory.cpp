@@ -9,6 +9,8 @@
 // occupants of those bytes.
 #include "frame_graph_internal.h"
 
+#include <vkutil/create_info.h>
+
 #include "engine/context.h"
 #include "engine/deferred_deletion.h"
 #include "engine/error.h"
@@ -83,17 +85,7 @@ void FrameGraph::Impl::createTransients() {
         if (r.imported || !r.used()) continue;
         if (r.isImage) {
             checkImageSupport(r);
-            VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-            ici.imageType = VK_IMAGE_TYPE_2D;
-            ici.format = r.imageDesc.format;
-            ici.extent = {r.imageDesc.width, r.imageDesc.height, 1};
-            ici.mipLevels = 1;
-            ici.arrayLayers = 1;
-            ici.samples = VK_SAMPLE_COUNT_1_BIT;
-            ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-            ici.usage = r.imageUsage;
-            ici.sharingMode = VK_SHARING_MODE_EXCLUSIVE;
-            ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+            const VkImageCreateInfo ici = vkutil::image2DInfo(r.imageDesc.format, {r.imageDesc.width, r.imageDesc.height}, r.imageUsage);
             VkResult result = vkCreateImage(device, &ici, nullptr, &r.image);
             if (result != VK_SUCCESS)
                 throw Error("frame graph: creating transient image '" + r.name + "' failed: " + toString(result), result);
@@ -178,11 +170,7 @@ void FrameGraph::Impl::placeTransients() {
         if (r.isImage) ENGINE_VK(vkBindImageMemory(device, r.image, memory, r.offset));
         else ENGINE_VK(vkBindBufferMemory(device, r.buffer, memory, r.offset));
         if (!r.isImage) continue;
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = r.image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = r.imageDesc.format;
-        vci.subresourceRange = {imageAspect(r.imageDesc.format), 0, 1, 0, 1};
+        const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(r.image, r.imageDesc.format, imageAspect(r.imageDesc.format));
         ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &r.view));
     }
 }

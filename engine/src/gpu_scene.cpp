@@ -3,6 +3,10 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
+#include <vkutil/descriptors.h>
+
 #include <algorithm>
 #include <cstring>
 
@@ -22,35 +26,10 @@ Buffer uploadBuffer(const Context& ctx, const void* data, VkDeviceSize size, VkB
         vkCmdCopyBuffer(cmd, staging.handle(), gpu.handle(), 1, &region);
         // Makes the copy visible to every later submission (the fence alone orders the host,
         // not the device's caches).
-        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &mb;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT,
+                              VK_ACCESS_2_MEMORY_READ_BIT);
     });
     return gpu;
-}
-
-void imageBarrier(VkCommandBuffer cmd, VkImage image, uint32_t levels, VkImageLayout from, VkImageLayout to,
-                  VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage, VkAccessFlags2 dstAccess) {
-    VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-    b.srcStageMask = srcStage;
-    b.srcAccessMask = srcAccess;
-    b.dstStageMask = dstStage;
-    b.dstAccessMask = dstAccess;
-    b.oldLayout = from;
-    b.newLayout = to;
-    b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
-    b.image = image;
-    b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.imageMemoryBarrierCount = 1;
-    dep.pImageMemoryBarriers = &b;
-    vkCmdPipelineBarrier2(cmd, &dep);
 }
 
 VkFilter filter(TextureFilter f) { return f == TextureFilter::Nearest ? VK_FILTER_NEAREST : VK_FILTER_LINEAR; }
@@ -124,8 +103,7 @@ GpuScene::GpuScene(const Context& ctx, const SceneGeometry& scene, VkDescriptorS
 GpuScene::~GpuScene() { release(); }
 
 void GpuScene::release() {
-    if (pool_) vkDestroyDescriptorPool(device_, pool_, nullptr);
-    pool_ = VK_NULL_HANDLE;
+    pool_.destroy();
     for (auto& [desc, s] : samplers_) vkDestroySampler(device_, s, nullptr);
     samplers_.clear();
     for (Texture& t : textures_) {
@@ -152,16 +130,9 @@ void GpuScene::uploadTexture(const Context& ctx, const SceneTexture& t) {
 
     textures_.push_back({});
     Texture& tex = textures_.back();
-    VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-    ici.imageType = VK_IMAGE_TYPE_2D;
-    ici.format = VK_FORMAT_R8G8B8A8_SRGB;  // sampling decodes sRGB: albedo arrives linear
-    ici.extent = {t.width, t.height, 1};
-    ici.mipLevels = levels;
-    ici.arrayLayers = 1;
-    ici.samples = VK_SAMPLE_COUNT_1_BIT;
-    ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-    ici.usage = VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT;
-    ici.initialLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+    // sRGB: sampling decodes it, albedo arrives linear.
+    const VkImageCreateInfo ici = vkutil::image2DInfo(VK_FORMAT_R8G8B8A8_SRGB, {t.width, t.height},
+                                                      VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT, levels);
     ENGINE_VK(vkCreateImage(device_, &ici, nullptr, &tex.image));
     VkMemoryRequirements req;
     vkGetImageMemoryRequirements(device_, tex.image, &req);
@@ -170,11 +141,7 @@ void GpuScene::uploadTexture(const Context& ctx, const SceneTexture& t) {
     mai.memoryTypeIndex = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
     tex.memory = ctx.allocateMemory(mai, "scene texture '" + t.name + "' (" + std::to_string(t.width) + "x" + std::to_string(t.height) + ")");
     ENGINE_VK(vkBindImageMemory(device_, tex.image, tex.memory, 0));
-    VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-    vci.image = tex.image;
-    vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-    vci.format = ici.format;
-    vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, levels, 0, 1};
+    const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(tex.image, ici.format, VK_IMAGE_ASPECT_COLOR_BIT, levels);
     ENGINE_VK(vkCreateImageView(device_, &vci, nullptr, &tex.view));
 
     Buffer staging(ctx, total, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload, "texture upload staging ('" + t.name + "')");
@@ -191,12 +158,12 @@ void GpuScene::uploadTexture(const Context& ctx, const SceneTexture& t) {
     }
     staging.flush();
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        imageBarrier(cmd, tex.image, levels, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_PIPELINE_STAGE_2_NONE,
-                     VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        vkutil::imageBarrier(cmd, tex.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                             VK_PIPELINE_STAGE_2_NONE, VK_ACCESS_2_NONE, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, levels);
         vkCmdCopyBufferToImage(cmd, staging.handle(), tex.image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, uint32_t(regions.size()), regions.data());
-        imageBarrier(cmd, tex.image, levels, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
-                     VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
-                     VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
+        vkutil::imageBarrier(cmd, tex.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL,
+                             VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT,
+                             VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, levels);
     });
 }
 
@@ -221,18 +188,9 @@ VkSampler GpuScene::sampler(const SamplerDesc& d) {
 void GpuScene::createMaterialSets(const SceneGeometry& scene, VkDescriptorSetLayout layout, VkDeviceSize stride) {
     const uint32_t n = uint32_t(scene.materials.size());
     VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, n}, {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}};
-    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    pci.maxSets = n;
-    pci.poolSizeCount = 2;
-    pci.pPoolSizes = sizes;
-    ENGINE_VK(vkCreateDescriptorPool(device_, &pci, nullptr, &pool_));
-    std::vector<VkDescriptorSetLayout> layouts(n, layout);
+    ENGINE_VK(pool_.create(device_, n, sizes));
     materialSets_.resize(n);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-    ai.descriptorPool = pool_;
-    ai.descriptorSetCount = n;
-    ai.pSetLayouts = layouts.data();
-    ENGINE_VK(vkAllocateDescriptorSets(device_, &ai, materialSets_.data()));
+    ENGINE_VK(pool_.allocate(std::vector<VkDescriptorSetLayout>(n, layout), materialSets_.data()));
 
     const Texture& white = textures_.back();
     VkSampler whiteSampler = sampler(whiteTexture().sampler);
@@ -240,20 +198,12 @@ void GpuScene::createMaterialSets(const SceneGeometry& scene, VkDescriptorSetLay
         const SceneMaterial& mat = scene.materials[m];
         int32_t t = mat.baseColorTexture;
         if (t >= int32_t(scene.textures.size())) throw Error("scene '" + scene.name + "': material " + mat.name + " names a missing texture");
-        VkDescriptorBufferInfo buffer{materials_.handle(), m * stride, sizeof(gpu::MaterialParams)};
-        VkDescriptorImageInfo image{t >= 0 ? sampler(scene.textures[size_t(t)].sampler) : whiteSampler,
-                                    t >= 0 ? textures_[size_t(t)].view : white.view, VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkWriteDescriptorSet w[2] = {{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}, {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET}};
-        w[0].dstSet = w[1].dstSet = materialSets_[m];
-        w[0].dstBinding = 0;
-        w[0].descriptorCount = 1;
-        w[0].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-        w[0].pBufferInfo = &buffer;
-        w[1].dstBinding = 1;
-        w[1].descriptorCount = 1;
-        w[1].descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        w[1].pImageInfo = &image;
-        vkUpdateDescriptorSets(device_, 2, w, 0, nullptr);
+        vkutil::DescriptorWrites(materialSets_[m])
+            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {materials_.handle(), m * stride, sizeof(gpu::MaterialParams)})
+            .image(1, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
+                   {t >= 0 ? sampler(scene.textures[size_t(t)].sampler) : whiteSampler, t >= 0 ? textures_[size_t(t)].view : white.view,
+                    VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL})
+            .update(device_);
     }
 }
 

@@ -9,6 +9,7 @@
 #include "engine/buffer.h"
 #include "engine/scene.h"
 
+#include <vkutil/descriptors.h>
 #include <vulkan/vulkan.h>
 
 #include <vector>
@@ -42,7 +43,7 @@ public:
 private:
     struct Texture {
         VkImage image = VK_NULL_HANDLE;
-        VkDeviceMemory memory = VK_NULL_HANDLE;
+        VkDeviceMemory memory = VK_NULL_HANDLE;  // Context::allocateMemory: counted against the budget
         VkImageView view = VK_NULL_HANDLE;
     };
     void uploadTexture(const Context& ctx, const SceneTexture& texture);
@@ -55,7 +56,7 @@ private:
     Buffer vertices_, indices_, sceneData_, materials_;
     std::vector<Texture> textures_;  // the scene's textures, then the white one
     std::vector<std::pair<SamplerDesc, VkSampler>> samplers_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<VkDescriptorSet> materialSets_;
     std::vector<Draw> draws_;
 };

@@ -2,6 +2,8 @@
 
 #include "engine/error.h"
 
+#include <vkutil/descriptors.h>
+
 #include <algorithm>
 
 namespace engine {
@@ -20,17 +22,13 @@ DescriptorCache::DescriptorCache(VkDevice device) : device_(device) {
         {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, kMaxSets * 2},
         {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kMaxSets},
     };
-    VkDescriptorPoolCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-    ci.maxSets = kMaxSets;
-    ci.poolSizeCount = 3;
-    ci.pPoolSizes = sizes;
-    ENGINE_VK(vkCreateDescriptorPool(device_, &ci, nullptr, &pool_));
+    ENGINE_VK(pool_.create(device_, kMaxSets, sizes));
 }
 
-DescriptorCache::~DescriptorCache() { vkDestroyDescriptorPool(device_, pool_, nullptr); }
+DescriptorCache::~DescriptorCache() = default;
 
 void DescriptorCache::reset() {
-    ENGINE_VK(vkResetDescriptorPool(device_, pool_, 0));
+    ENGINE_VK(vkResetDescriptorPool(device_, pool_.handle(), 0));
     entries_.clear();
 }
 
@@ -38,12 +36,8 @@ VkDescriptorSet DescriptorCache::get(uint32_t pass, uint32_t slot, VkDescriptorS
                                      std::span<const DescriptorBinding> bindings) {
     auto it = std::find_if(entries_.begin(), entries_.end(), [&](const Entry& e) { return e.pass == pass && e.slot == slot; });
     if (it == entries_.end()) {
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = 1;
-        ai.pSetLayouts = &layout;
         VkDescriptorSet set;
-        ENGINE_VK(vkAllocateDescriptorSets(device_, &ai, &set));
+        ENGINE_VK(pool_.allocate({&layout, 1}, &set));
         entries_.push_back({pass, slot, set, {}});
         it = entries_.end() - 1;
     }
@@ -51,26 +45,13 @@ VkDescriptorSet DescriptorCache::get(uint32_t pass, uint32_t slot, VkDescriptorS
                    !std::equal(bindings.begin(), bindings.end(), it->bindings.begin(), same);
     if (!changed) return it->set;
 
-    std::vector<VkDescriptorImageInfo> images(bindings.size());
-    std::vector<VkDescriptorBufferInfo> buffers(bindings.size());
-    std::vector<VkWriteDescriptorSet> writes;
+    vkutil::DescriptorWrites writes(it->set);
     for (uint32_t i = 0; i < bindings.size(); ++i) {
         const DescriptorBinding& b = bindings[i];
-        VkWriteDescriptorSet w{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        w.dstSet = it->set;
-        w.dstBinding = i;
-        w.descriptorCount = 1;
-        w.descriptorType = b.type;
-        if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) {
-            buffers[i] = {b.buffer, 0, VK_WHOLE_SIZE};
-            w.pBufferInfo = &buffers[i];
-        } else {
-            images[i] = {b.sampler, b.view, b.layout};
-            w.pImageInfo = &images[i];
-        }
-        writes.push_back(w);
+        if (b.type == VK_DESCRIPTOR_TYPE_STORAGE_BUFFER) writes.buffer(i, b.type, {b.buffer, 0, VK_WHOLE_SIZE});
+        else writes.image(i, b.type, {b.sampler, b.view, b.layout});
     }
-    vkUpdateDescriptorSets(device_, uint32_t(writes.size()), writes.data(), 0, nullptr);
+    writes.update(device_);
     it->bindings.assign(bindings.begin(), bindings.end());
     return it->set;
 }

@@ -3,6 +3,7 @@
 // used and rewritten only when a view behind it changes (a re-baked graph, a new swapchain
 // image). A slot's set is only touched while that slot's previous frame has completed, which
 // is the frames-in-flight contract of Renderer::record().
+#include <vkutil/descriptors.h>
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
@@ -38,7 +39,7 @@ private:
         std::vector<DescriptorBinding> bindings;
     };
     VkDevice device_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<Entry> entries_;
 };
 

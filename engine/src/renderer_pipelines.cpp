@@ -6,6 +6,8 @@
 #include "engine/scene.h"
 
 #include <engine_shaders.h>
+#include <vkutil/create_info.h>
+#include <vkutil/pipeline.h>
 
 #include <array>
 #include <span>
@@ -14,133 +16,32 @@
 namespace engine {
 namespace {
 
-class ShaderModule {
-public:
-    ShaderModule(VkDevice device, std::span<const uint32_t> code) : device_(device) {
-        VkShaderModuleCreateInfo ci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        ci.codeSize = code.size_bytes();
-        ci.pCode = code.data();
-        ENGINE_VK(vkCreateShaderModule(device, &ci, nullptr, &module_));
-    }
-    ~ShaderModule() { vkDestroyShaderModule(device_, module_, nullptr); }
-    ShaderModule(const ShaderModule&) = delete;
-    ShaderModule& operator=(const ShaderModule&) = delete;
-    VkShaderModule get() const { return module_; }
-
-private:
-    VkDevice device_;
-    VkShaderModule module_ = VK_NULL_HANDLE;
-};
-
 VkDescriptorSetLayout createSetLayout(VkDevice device, std::span<const VkDescriptorType> bindings, VkShaderStageFlags stages) {
-    std::vector<VkDescriptorSetLayoutBinding> b;
-    for (uint32_t i = 0; i < bindings.size(); ++i) b.push_back({i, bindings[i], 1, stages, nullptr});
-    VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    ci.bindingCount = uint32_t(b.size());
-    ci.pBindings = b.data();
     VkDescriptorSetLayout layout;
-    ENGINE_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, &layout));
+    ENGINE_VK(vkutil::createDescriptorSetLayout(device, bindings, stages, &layout));
     return layout;
 }
 
 VkPipelineLayout createLayout(VkDevice device, VkDescriptorSetLayout set, uint32_t pushSize, VkShaderStageFlags stages) {
-    VkPushConstantRange range{stages, 0, pushSize};
-    VkPipelineLayoutCreateInfo ci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    ci.setLayoutCount = set ? 1 : 0;
-    ci.pSetLayouts = &set;
-    ci.pushConstantRangeCount = 1;
-    ci.pPushConstantRanges = &range;
     VkPipelineLayout layout;
-    ENGINE_VK(vkCreatePipelineLayout(device, &ci, nullptr, &layout));
+    ENGINE_VK(vkutil::createPipelineLayout(
+        device, {.setLayouts = {&set, set ? 1u : 0u}, .pushConstantBytes = pushSize, .pushConstantStages = stages}, &layout));
     return layout;
 }
 
-VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code, const VkSpecializationInfo* spec) {
-    ShaderModule module(device, code);
-    VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-    ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module.get(), "main", spec};
-    ci.layout = layout;
+VkPipeline createCompute(VkDevice device, VkPipelineLayout layout, std::span<const uint32_t> code, std::span<const uint32_t> spec = {}) {
     VkPipeline pipeline;
-    ENGINE_VK(vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    ENGINE_VK(vkutil::createComputePipeline(device, {.layout = layout, .spirv = code, .specialization = spec}, &pipeline));
     return pipeline;
 }
 
-struct GraphicsDesc {
-    std::span<const uint32_t> vert, frag;
-    std::span<const VkFormat> colorFormats;
-    VkFormat depthFormat = VK_FORMAT_UNDEFINED;
-    const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;
-    VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
-    bool depthWrite = true;
-    const VkSpecializationInfo* fragSpecialization = nullptr;
-    bool dynamicCullMode = false;  // vkCmdSetCullMode before each draw (else no culling)
-};
-
-VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const GraphicsDesc& d) {
-    ShaderModule vert(device, d.vert), frag(device, d.frag);
-    VkPipelineShaderStageCreateInfo stages[2] = {
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vert.get(), "main", nullptr},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag.get(), "main", d.fragSpecialization},
-    };
-    VkPipelineVertexInputStateCreateInfo noVertices{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-    VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-    ia.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-    VkPipelineViewportStateCreateInfo vp{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-    vp.viewportCount = 1;
-    vp.scissorCount = 1;
-    VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-    rs.polygonMode = VK_POLYGON_MODE_FILL;
-    rs.cullMode = VK_CULL_MODE_NONE;  // open cylinders show their inside at grazing angles
-    // glTF's counter-clockwise front faces stay counter-clockwise in Vulkan's framebuffer
-    // because the projection flips y (camera.cpp).
-    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
-    rs.lineWidth = 1.0f;
-    VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-    ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-    VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
-    ds.depthTestEnable = d.depthFormat != VK_FORMAT_UNDEFINED;
-    ds.depthWriteEnable = ds.depthTestEnable && d.depthWrite;
-    ds.depthCompareOp = d.depthCompare;
-    std::vector<VkPipelineColorBlendAttachmentState> blend(d.colorFormats.size());
-    for (auto& b : blend) b.colorWriteMask = 0xf;
-    VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-    cb.attachmentCount = uint32_t(blend.size());
-    cb.pAttachments = blend.data();
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE};
-    VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dy.dynamicStateCount = d.dynamicCullMode ? 3 : 2;
-    dy.pDynamicStates = dyn;
-    VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-    rendering.colorAttachmentCount = uint32_t(d.colorFormats.size());
-    rendering.pColorAttachmentFormats = d.colorFormats.data();
-    rendering.depthAttachmentFormat = d.depthFormat;
-
-    VkGraphicsPipelineCreateInfo ci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-    ci.stageCount = 2;
-    ci.pStages = stages;
-    ci.pVertexInputState = d.vertexInput ? d.vertexInput : &noVertices;
-    ci.pInputAssemblyState = &ia;
-    ci.pViewportState = &vp;
-    ci.pRasterizationState = &rs;
-    ci.pMultisampleState = &ms;
-    ci.pDepthStencilState = &ds;
-    ci.pColorBlendState = &cb;
-    ci.pDynamicState = &dy;
-    ci.layout = layout;
+// No culling unless dynamicCullMode: open cylinders show their inside at grazing angles. glTF's
+// counter-clockwise front faces stay counter-clockwise in Vulkan's framebuffer because the
+// projection flips y (camera.cpp).
+VkPipeline createGraphics(VkDevice device, const vkutil::GraphicsPipelineDesc& desc) {
     VkPipeline pipeline;
-    ENGINE_VK(vkCreateGraphicsPipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline));
+    ENGINE_VK(vkutil::createGraphicsPipeline(device, desc, &pipeline));
     return pipeline;
-}
-
-VkSampler createSampler(VkDevice device, VkFilter filter) {
-    VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-    ci.magFilter = ci.minFilter = filter;
-    ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
-    ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
-    ci.maxLod = 0.0f;
-    VkSampler sampler;
-    ENGINE_VK(vkCreateSampler(device, &ci, nullptr, &sampler));
-    return sampler;
 }
 
 }  // namespace
@@ -156,8 +57,8 @@ bool isSrgb(VkFormat format) {
 
 RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device()) {
     try {
-        nearest = createSampler(device_, VK_FILTER_NEAREST);
-        linear = createSampler(device_, VK_FILTER_LINEAR);
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &nearest));
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_LINEAR, &linear));
 
         const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         gbuffer.setLayout = createSetLayout(device_, materialBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
@@ -176,20 +77,19 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         vi.vertexAttributeDescriptionCount = 5;
         vi.pVertexAttributeDescriptions = attributes;
         const VkFormat gbufferFormats[] = {kAlbedoFormat, kNormalFormat, kMotionFormat};
-        for (auto [p, alphaMask] : {std::pair{&gbuffer, VkBool32(VK_FALSE)}, std::pair{&gbufferMasked, VkBool32(VK_TRUE)}}) {
-            VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
-            VkSpecializationInfo spec{1, &entry, sizeof(VkBool32), &alphaMask};
+        for (auto [p, alphaMask] : {std::pair{&gbuffer, uint32_t(VK_FALSE)}, std::pair{&gbufferMasked, uint32_t(VK_TRUE)}}) {
+            const uint32_t spec[] = {alphaMask};
             p->setLayout = gbuffer.setLayout;
             p->layout = gbuffer.layout;
-            p->pipeline = createGraphics(device_, gbuffer.layout,
-                                         {shaders::gbuffer_vert(), shaders::gbuffer_frag(), gbufferFormats, kDepthFormat, &vi,
-                                          VK_COMPARE_OP_LESS, true, &spec, true});
+            p->pipeline = createGraphics(device_, {.layout = gbuffer.layout, .vertex = shaders::gbuffer_vert(), .fragment = shaders::gbuffer_frag(),
+                                                   .fragmentSpecialization = spec, .colorFormats = gbufferFormats, .depthFormat = kDepthFormat,
+                                                   .dynamicCullMode = true, .vertexInput = &vi});
         }
         // Drawn after the scene at the far plane: passes only where the depth is still cleared.
         skyMotion.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::SkyMotionPush), VK_SHADER_STAGE_VERTEX_BIT);
-        skyMotion.pipeline = createGraphics(device_, skyMotion.layout,
-                                            {shaders::gbuffer_sky_vert(), shaders::gbuffer_sky_frag(), gbufferFormats,
-                                             kDepthFormat, nullptr, VK_COMPARE_OP_LESS_OR_EQUAL, false});
+        skyMotion.pipeline = createGraphics(device_, {.layout = skyMotion.layout, .vertex = shaders::gbuffer_sky_vert(),
+                                                      .fragment = shaders::gbuffer_sky_frag(), .colorFormats = gbufferFormats,
+                                                      .depthFormat = kDepthFormat, .depthCompare = VK_COMPARE_OP_LESS_OR_EQUAL, .depthWrite = false});
 
         const VkDescriptorType lightingBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -197,22 +97,21 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
             VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER};
         lighting.setLayout = createSetLayout(device_, lightingBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         lighting.layout = createLayout(device_, lighting.setLayout, sizeof(gpu::LightingPush), VK_SHADER_STAGE_COMPUTE_BIT);
-        lighting.pipeline = createCompute(device_, lighting.layout, shaders::lighting_comp(), nullptr);
+        lighting.pipeline = createCompute(device_, lighting.layout, shaders::lighting_comp());
 
         const VkDescriptorType upscaleBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
         VkDescriptorSetLayout upscaleSet = createSetLayout(device_, upscaleBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         VkPipelineLayout upscaleLayout = createLayout(device_, upscaleSet, sizeof(gpu::UpscalePush), VK_SHADER_STAGE_COMPUTE_BIT);
         for (auto [p, filter] : {std::pair{&upscaleBilinear, gpu::UPSCALE_BILINEAR}, std::pair{&upscaleBicubic, gpu::UPSCALE_BICUBIC}}) {
-            VkSpecializationMapEntry entry{0, 0, sizeof(uint32_t)};
-            VkSpecializationInfo spec{1, &entry, sizeof(uint32_t), &filter};
+            const uint32_t spec[] = {uint32_t(filter)};
             p->setLayout = upscaleSet;
             p->layout = upscaleLayout;
-            p->pipeline = createCompute(device_, upscaleLayout, shaders::upscale_comp(), &spec);
+            p->pipeline = createCompute(device_, upscaleLayout, shaders::upscale_comp(), spec);
         }
 
         encodeCompute.setLayout = upscaleSet;
         encodeCompute.layout = upscaleLayout;
-        encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp(), nullptr);
+        encodeCompute.pipeline = createCompute(device_, upscaleLayout, shaders::encode_comp());
 
         const VkDescriptorType atrousBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -220,7 +119,7 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
             VK_DESCRIPTOR_TYPE_STORAGE_IMAGE};
         atrous.setLayout = createSetLayout(device_, atrousBindings, VK_SHADER_STAGE_COMPUTE_BIT);
         atrous.layout = createLayout(device_, atrous.setLayout, sizeof(gpu::AtrousPush), VK_SHADER_STAGE_COMPUTE_BIT);
-        atrous.pipeline = createCompute(device_, atrous.layout, shaders::atrous_comp(), nullptr);
+        atrous.pipeline = createCompute(device_, atrous.layout, shaders::atrous_comp());
 
         const VkDescriptorType encodeBindings[] = {VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         encode.setLayout = createSetLayout(device_, encodeBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
@@ -236,7 +135,8 @@ void RendererPipelines::ensureEncodeFormat(VkFormat format) {
     if (encode.pipeline) vkDestroyPipeline(device_, encode.pipeline, nullptr);
     encode.pipeline = VK_NULL_HANDLE;
     const VkFormat formats[] = {format};
-    encode.pipeline = createGraphics(device_, encode.layout, {shaders::fullscreen_vert(), shaders::encode_frag(), formats});
+    encode.pipeline = createGraphics(device_, {.layout = encode.layout, .vertex = shaders::fullscreen_vert(), .fragment = shaders::encode_frag(),
+                                               .colorFormats = formats});
     encodeFormat = format;
 }
 

@@ -3,6 +3,8 @@
 #include "engine/context.h"
 #include "engine/error.h"
 
+#include <vkutil/create_info.h>
+
 #include <algorithm>
 
 namespace engine {
@@ -108,11 +110,7 @@ void Swapchain::create(VkExtent2D desired) {
     images_.resize(n);
     ENGINE_VK(vkGetSwapchainImagesKHR(device, swapchain_, &n, images_.data()));
     for (VkImage image : images_) {
-        VkImageViewCreateInfo vci{VK_STRUCTURE_TYPE_IMAGE_VIEW_CREATE_INFO};
-        vci.image = image;
-        vci.viewType = VK_IMAGE_VIEW_TYPE_2D;
-        vci.format = format_;
-        vci.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        const VkImageViewCreateInfo vci = vkutil::imageView2DInfo(image, format_);
         VkImageView view;
         ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &view));
         views_.push_back(view);

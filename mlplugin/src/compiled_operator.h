@@ -9,6 +9,8 @@
 
 namespace mlplugin::detail {
 
+struct GraphReshapeInfo;
+
 class CompiledOperatorImpl final : public CompiledOperator, public DispatchableImpl {
 public:
     BindingProperties bindingProperties() const override;
@@ -32,6 +34,9 @@ public:
     // Set when an initializer recorded this operator's initialization (the Debug layer reports
     // executions before that). Not a GPU-completion guarantee: ordering is the app's contract.
     mutable std::atomic<bool> initialized{false};
+    // Compiled graphs only: what reshapeGraph checks a new desc and the persistent resource
+    // against (graph/graph_reshape.h).
+    std::shared_ptr<const GraphReshapeInfo> reshapeInfo;
 };
 
 Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags);

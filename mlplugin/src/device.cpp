@@ -4,7 +4,11 @@
 
 #include "compiled_operator.h"
 
+#include <vkutil/pipeline.h>
+
+#include <algorithm>
 #include <cstring>
+#include <iterator>
 #include <string>
 #include <variant>
 
@@ -54,8 +58,33 @@ Status DeviceImpl::init(const DeviceDesc& desc) {
     MLP_TRY(queryCapabilities(desc));
     MLP_TRY(createLayouts());
     MLP_TRY(createNullBuffer());
+    return createPipelineCache(desc);
+}
+
+// The application's cache, or ours seeded with a blob that passed every check; a blob that
+// did not is reported, never an error.
+Status DeviceImpl::createPipelineCache(const DeviceDesc& desc) {
     pipelines_ = std::make_unique<PipelineCache>(fns_, device_, pipelineLayout_);
-    return {};
+    std::span<const uint8_t> initial;
+    if (desc.pipelineCache) {
+        cacheOrigin_ = PipelineCacheOrigin::Application;
+    } else if (!desc.pipelineCacheData.empty()) {
+        Result<std::span<const uint8_t>> payload = unwrapPipelineCacheData(desc.pipelineCacheData, cacheIdentity_);
+        if (payload) {
+            initial = *payload;
+            cacheOrigin_ = PipelineCacheOrigin::Restored;
+        } else {
+            cacheOrigin_ = PipelineCacheOrigin::Rejected;
+            cacheRejection_ = payload.error().message;
+        }
+    }
+    return pipelines_->init(desc.pipelineCache, initial);
+}
+
+Result<std::vector<uint8_t>> DeviceImpl::pipelineCacheData() const {
+    Result<std::vector<uint8_t>> data = pipelines_->vulkanData();
+    if (!data) return data.error();
+    return wrapPipelineCacheData(*data);
 }
 
 Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
@@ -88,6 +117,9 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
 
     const VkPhysicalDeviceLimits& limits = props.properties.limits;
     caps_.deviceName = props.properties.deviceName;
+    cacheIdentity_.vendorID = props.properties.vendorID;
+    cacheIdentity_.deviceID = props.properties.deviceID;
+    std::copy(std::begin(props.properties.pipelineCacheUUID), std::end(props.properties.pipelineCacheUUID), cacheIdentity_.uuid.begin());
     caps_.driverInfo = std::string(p12.driverName) + " " + p12.driverInfo;
     caps_.fp16Storage = desc.storageBuffer16BitAccessEnabled;
     caps_.fp16Arithmetic = desc.shaderFloat16Enabled;
@@ -131,19 +163,12 @@ bool DeviceImpl::hasExtension(const char* name) const {
 }
 
 Status DeviceImpl::createLayouts() {
-    VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet, VK_SHADER_STAGE_COMPUTE_BIT, nullptr};
-    VkDescriptorSetLayoutCreateInfo dslci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-    dslci.bindingCount = 1;
-    dslci.pBindings = &binding;
-    if (VkResult r = fns_.vkCreateDescriptorSetLayout(device_, &dslci, nullptr, &setLayout_); r != VK_SUCCESS)
+    const VkDescriptorType storage = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+    if (VkResult r = vkutil::createDescriptorSetLayout(fns_, device_, {&storage, 1}, VK_SHADER_STAGE_COMPUTE_BIT, &setLayout_, kDescriptorsPerSet);
+        r != VK_SUCCESS)
         return vulkanError(r, "vkCreateDescriptorSetLayout");
-    VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, kMaxPushWords * 4};
-    VkPipelineLayoutCreateInfo plci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-    plci.setLayoutCount = 1;
-    plci.pSetLayouts = &setLayout_;
-    plci.pushConstantRangeCount = 1;
-    plci.pPushConstantRanges = &push;
-    if (VkResult r = fns_.vkCreatePipelineLayout(device_, &plci, nullptr, &pipelineLayout_); r != VK_SUCCESS)
+    if (VkResult r = vkutil::createPipelineLayout(fns_, device_, {.setLayouts = {&setLayout_, 1}, .pushConstantBytes = kMaxPushWords * 4}, &pipelineLayout_);
+        r != VK_SUCCESS)
         return vulkanError(r, "vkCreatePipelineLayout");
     setObjectName(fns_, device_, VK_OBJECT_TYPE_DESCRIPTOR_SET_LAYOUT, uint64_t(setLayout_), "mlplugin descriptor set layout");
     setObjectName(fns_, device_, VK_OBJECT_TYPE_PIPELINE_LAYOUT, uint64_t(pipelineLayout_), "mlplugin pipeline layout");

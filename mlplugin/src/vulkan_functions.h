@@ -4,6 +4,7 @@
 // (or layer chain) the application uses.
 #include "mlplugin/result.h"
 
+#include <vkutil/function_table.h>
 #include <vulkan/vulkan.h>
 
 namespace mlplugin::detail {
@@ -16,33 +17,18 @@ namespace mlplugin::detail {
     X(vkGetPhysicalDeviceMemoryProperties)          \
     X(vkEnumerateDeviceExtensionProperties)
 
+// vkutil's list (what its pipeline, descriptor and barrier templates call) plus the plugin's own.
 #define MLP_DEVICE_FUNCTIONS(X)        \
-    X(vkCreateDescriptorSetLayout)     \
-    X(vkDestroyDescriptorSetLayout)    \
-    X(vkCreatePipelineLayout)          \
-    X(vkDestroyPipelineLayout)         \
-    X(vkCreateShaderModule)            \
-    X(vkDestroyShaderModule)           \
-    X(vkCreateComputePipelines)        \
-    X(vkDestroyPipeline)               \
-    X(vkCreateBuffer)                  \
-    X(vkDestroyBuffer)                 \
-    X(vkGetBufferMemoryRequirements)   \
-    X(vkAllocateMemory)                \
-    X(vkFreeMemory)                    \
-    X(vkBindBufferMemory)              \
-    X(vkUpdateDescriptorSets)          \
-    X(vkCmdBindPipeline)               \
-    X(vkCmdBindDescriptorSets)         \
-    X(vkCmdPushConstants)              \
-    X(vkCmdDispatch)                   \
-    X(vkCmdPipelineBarrier)
+    VKUTIL_DEVICE_FUNCTIONS(X)         \
+    X(vkCreatePipelineCache)           \
+    X(vkDestroyPipelineCache)          \
+    X(vkGetPipelineCacheData)          \
+    X(vkCmdPipelineBarrier)            \
+    VKUTIL_BUFFER_FUNCTIONS(X)
 
 struct VulkanFunctions {
-#define MLP_DECLARE(name) PFN_##name name = nullptr;
-    MLP_INSTANCE_FUNCTIONS(MLP_DECLARE)
-    MLP_DEVICE_FUNCTIONS(MLP_DECLARE)
-#undef MLP_DECLARE
+    MLP_INSTANCE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
+    MLP_DEVICE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
     // Optional (VK_NV_cooperative_matrix); null when the instance does not expose it.
     PFN_vkGetPhysicalDeviceCooperativeMatrixPropertiesNV vkGetPhysicalDeviceCooperativeMatrixPropertiesNV = nullptr;
     // Optional (VK_EXT_debug_utils, when the application enabled it): names for tools and messages.

@@ -11,10 +11,10 @@ endif()
 # (tests/bridge/make_upscaler_model.py) as the renderer's upscaler; report.json lists its passes.
 if(TARGET upscale_demo AND TARGET mlplugin_onnx)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/bridge_demo_out)
-  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|64|--height|40|--mode|ml|--model|${PROJECT_SOURCE_DIR}/tests/data/onnx/bridge_upscaler_x2.onnx|--validation|--out|${_out}/ml")
+  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|64|--height|40|--mode|ml|--model|${PROJECT_SOURCE_DIR}/tests/data/onnx/bridge_upscaler_x2.onnx|--validation|--out|${_out}/ml|--pipeline-cache|${_out}/ml/pipelines.bin")
   add_test(NAME demo_cli.ml_upscaler
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 3 frame\\(s\\) 32x20 -> 64x40 \\(ml\\)"
-                   "-DEXPECT_FILES=${_out}/ml/frame_00002.png|${_out}/ml/report.json" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+                   "-DEXPECT_FILES=${_out}/ml/frame_00002.png|${_out}/ml/report.json|${_out}/ml/pipelines.bin" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
   set_tests_properties(demo_cli.ml_upscaler PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
   # Device loss with both networks in the frame: the plugin device, the networks and their
   # weights are made again on the new context.

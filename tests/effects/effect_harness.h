@@ -5,6 +5,8 @@
 #include "effects/upscaler.h"
 #include "engine/context.h"
 
+#include <vkutil/image.h>
+
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -15,7 +17,6 @@ namespace fxtest {
 class TestImage {
 public:
     TestImage(engine::Context& ctx, VkFormat format, VkExtent2D extent, bool output);
-    ~TestImage();
     TestImage(const TestImage&) = delete;
     TestImage& operator=(const TestImage&) = delete;
 
@@ -33,9 +34,7 @@ private:
     VkFormat format_;
     VkExtent2D extent_;
     bool output_;
-    VkImage image_ = VK_NULL_HANDLE;
-    VkImageView view_ = VK_NULL_HANDLE;
-    VkDeviceMemory memory_ = VK_NULL_HANDLE;
+    vkutil::Image image_;
 };
 
 effects::EffectDevice effectDevice(engine::Context& ctx);

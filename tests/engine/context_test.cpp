@@ -3,6 +3,8 @@
 #include "engine/buffer.h"
 #include "engine/error.h"
 
+#include <vkutil/barrier.h>
+
 #include <cstring>
 
 using testsupport::VulkanTest;
@@ -24,15 +26,8 @@ TEST_F(VulkanTest, CopyBetweenBuffersRoundTrips) {
     ctx().submitAndWait([&](VkCommandBuffer cmd) {
         VkBufferCopy region{0, 0, 1024};
         vkCmdCopyBuffer(cmd, upload.handle(), readback.handle(), 1, &region);
-        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-        mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-        mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-        mb.dstStageMask = VK_PIPELINE_STAGE_2_HOST_BIT;
-        mb.dstAccessMask = VK_ACCESS_2_HOST_READ_BIT;
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &mb;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
     });
     readback.invalidate();
     EXPECT_EQ(std::memcmp(upload.mapped(), readback.mapped(), 1024), 0);

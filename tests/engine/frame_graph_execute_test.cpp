@@ -11,6 +11,12 @@
 #include "engine/gpu_timer.h"
 #include "fg_test_shaders.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/create_info.h>
+#include <vkutil/image.h>
+#include <vkutil/descriptors.h>
+#include <vkutil/pipeline.h>
+
 #include <algorithm>
 #include <array>
 #include <memory>
@@ -29,32 +35,9 @@ class Kernel {
 public:
     Kernel(VkDevice device, std::span<const uint32_t> spirv, std::vector<VkDescriptorType> bindings, uint32_t pushBytes)
         : device_(device) {
-        std::vector<VkDescriptorSetLayoutBinding> b;
-        for (uint32_t i = 0; i < bindings.size(); ++i)
-            b.push_back({i, bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dci.bindingCount = uint32_t(b.size());
-        dci.pBindings = b.data();
-        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
-        VkPushConstantRange range{VK_SHADER_STAGE_COMPUTE_BIT, 0, pushBytes};
-        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        lci.setLayoutCount = 1;
-        lci.pSetLayouts = &setLayout;
-        lci.pushConstantRangeCount = 1;
-        lci.pPushConstantRanges = &range;
-        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
-        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        mci.codeSize = spirv.size_bytes();
-        mci.pCode = spirv.data();
-        VkShaderModule module = VK_NULL_HANDLE;
-        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &module));
-        VkComputePipelineCreateInfo pci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
-        pci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module,
-                     "main", nullptr};
-        pci.layout = layout;
-        const VkResult r = vkCreateComputePipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
-        vkDestroyShaderModule(device_, module, nullptr);
-        ENGINE_VK(r);
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device_, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &setLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device_, {.setLayouts = {&setLayout, 1}, .pushConstantBytes = pushBytes}, &layout));
+        ENGINE_VK(vkutil::createComputePipeline(device_, {.layout = layout, .spirv = spirv}, &pipeline));
     }
     ~Kernel() {
         vkDestroyPipeline(device_, pipeline, nullptr);
@@ -74,60 +57,15 @@ private:
 class FullscreenPipeline {
 public:
     FullscreenPipeline(VkDevice device, VkFormat colorFormat) : device_(device) {
-        VkSamplerCreateInfo sci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
-        ENGINE_VK(vkCreateSampler(device_, &sci, nullptr, &sampler));
-        const VkDescriptorSetLayoutBinding binding{0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_FRAGMENT_BIT,
-                                                   nullptr};
-        VkDescriptorSetLayoutCreateInfo dci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        dci.bindingCount = 1;
-        dci.pBindings = &binding;
-        ENGINE_VK(vkCreateDescriptorSetLayout(device_, &dci, nullptr, &setLayout));
-        VkPipelineLayoutCreateInfo lci{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
-        lci.setLayoutCount = 1;
-        lci.pSetLayouts = &setLayout;
-        ENGINE_VK(vkCreatePipelineLayout(device_, &lci, nullptr, &layout));
+        ENGINE_VK(vkutil::createSampler(device_, VK_FILTER_NEAREST, &sampler));  // texelFetch only
+        const VkDescriptorType binding = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device_, {&binding, 1}, VK_SHADER_STAGE_FRAGMENT_BIT, &setLayout));
+        ENGINE_VK(vkutil::createPipelineLayout(device_, {.setLayouts = {&setLayout, 1}}, &layout));
 
-        VkShaderModule modules[2] = {module(fgtest::shaders::fg_fullscreen_vert()), module(fgtest::shaders::fg_swizzle_frag())};
-        VkPipelineShaderStageCreateInfo stages[2] = {
-            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, modules[0], "main", nullptr},
-            {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, modules[1], "main", nullptr}};
-        VkPipelineVertexInputStateCreateInfo vertexInput{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
-        VkPipelineInputAssemblyStateCreateInfo assembly{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
-        assembly.topology = VK_PRIMITIVE_TOPOLOGY_TRIANGLE_LIST;
-        VkPipelineViewportStateCreateInfo viewport{VK_STRUCTURE_TYPE_PIPELINE_VIEWPORT_STATE_CREATE_INFO};
-        viewport.viewportCount = 1;
-        viewport.scissorCount = 1;
-        VkPipelineRasterizationStateCreateInfo raster{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
-        raster.cullMode = VK_CULL_MODE_NONE;
-        raster.lineWidth = 1.0f;
-        VkPipelineMultisampleStateCreateInfo multisample{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
-        multisample.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
-        VkPipelineColorBlendAttachmentState blendAttachment{};
-        blendAttachment.colorWriteMask = 0xf;
-        VkPipelineColorBlendStateCreateInfo blend{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
-        blend.attachmentCount = 1;
-        blend.pAttachments = &blendAttachment;
-        const VkDynamicState dynamicStates[2] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
-        VkPipelineDynamicStateCreateInfo dynamic{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-        dynamic.dynamicStateCount = 2;
-        dynamic.pDynamicStates = dynamicStates;
-        VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
-        rendering.colorAttachmentCount = 1;
-        rendering.pColorAttachmentFormats = &colorFormat;
-        VkGraphicsPipelineCreateInfo pci{VK_STRUCTURE_TYPE_GRAPHICS_PIPELINE_CREATE_INFO, &rendering};
-        pci.stageCount = 2;
-        pci.pStages = stages;
-        pci.pVertexInputState = &vertexInput;
-        pci.pInputAssemblyState = &assembly;
-        pci.pViewportState = &viewport;
-        pci.pRasterizationState = &raster;
-        pci.pMultisampleState = &multisample;
-        pci.pColorBlendState = &blend;
-        pci.pDynamicState = &dynamic;
-        pci.layout = layout;
-        const VkResult r = vkCreateGraphicsPipelines(device_, VK_NULL_HANDLE, 1, &pci, nullptr, &pipeline);
-        for (VkShaderModule m : modules) vkDestroyShaderModule(device_, m, nullptr);
-        ENGINE_VK(r);
+        ENGINE_VK(vkutil::createGraphicsPipeline(device_,
+                                                 {.layout = layout, .vertex = fgtest::shaders::fg_fullscreen_vert(),
+                                                  .fragment = fgtest::shaders::fg_swizzle_frag(), .colorFormats = {&colorFormat, 1}},
+                                                 &pipeline));
     }
     ~FullscreenPipeline() {
         vkDestroyPipeline(device_, pipeline, nullptr);
@@ -141,14 +79,6 @@ public:
     VkPipeline pipeline = VK_NULL_HANDLE;
 
 private:
-    VkShaderModule module(std::span<const uint32_t> spirv) const {
-        VkShaderModuleCreateInfo mci{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
-        mci.codeSize = spirv.size_bytes();
-        mci.pCode = spirv.data();
-        VkShaderModule m = VK_NULL_HANDLE;
-        ENGINE_VK(vkCreateShaderModule(device_, &mci, nullptr, &m));
-        return m;
-    }
     VkDevice device_;
 };
 
@@ -234,16 +164,7 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     auto runBufferKernel = [&](engine::PassContext& pc, engine::ResourceHandle src, engine::ResourceHandle dst, BufferPush push) {
         const VkDescriptorSet set = frame->descriptors->allocate(bufferKernel.setLayout);
         const VkDescriptorBufferInfo infos[2] = {{pc.buffer(src), 0, VK_WHOLE_SIZE}, {pc.buffer(dst), 0, VK_WHOLE_SIZE}};
-        VkWriteDescriptorSet writes[2];
-        for (uint32_t i = 0; i < 2; ++i) {
-            writes[i] = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-            writes[i].dstSet = set;
-            writes[i].dstBinding = i;
-            writes[i].descriptorCount = 1;
-            writes[i].descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-            writes[i].pBufferInfo = &infos[i];
-        }
-        vkUpdateDescriptorSets(device, 2, writes, 0, nullptr);
+        vkutil::DescriptorWrites(set).buffers(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, infos).update(device);
         const VkCommandBuffer cmd = pc.commandBuffer();
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.pipeline);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, bufferKernel.layout, 0, 1, &set, 0, nullptr);
@@ -252,13 +173,7 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     };
     auto runImageKernel = [&](engine::PassContext& pc, engine::ResourceHandle image, uint32_t tag) {
         const VkDescriptorSet set = frame->descriptors->allocate(imageKernel.setLayout);
-        const VkDescriptorImageInfo info{VK_NULL_HANDLE, pc.imageView(image), VK_IMAGE_LAYOUT_GENERAL};
-        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        write.dstSet = set;
-        write.descriptorCount = 1;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
-        write.pImageInfo = &info;
-        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        vkutil::DescriptorWrites(set).image(0, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, pc.imageView(image), VK_IMAGE_LAYOUT_GENERAL}).update(device);
         const VkCommandBuffer cmd = pc.commandBuffer();
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.pipeline);
         vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, imageKernel.layout, 0, 1, &set, 0, nullptr);
@@ -333,13 +248,9 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     draw.record = [&](engine::PassContext& pc) {
         const VkCommandBuffer cmd = pc.commandBuffer();
         const VkDescriptorSet set = frame->descriptors->allocate(swizzle.setLayout);
-        const VkDescriptorImageInfo info{swizzle.sampler, pc.imageView(paint), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
-        VkWriteDescriptorSet write{VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
-        write.dstSet = set;
-        write.descriptorCount = 1;
-        write.descriptorType = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
-        write.pImageInfo = &info;
-        vkUpdateDescriptorSets(device, 1, &write, 0, nullptr);
+        vkutil::DescriptorWrites(set)
+            .image(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {swizzle.sampler, pc.imageView(paint), VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL})
+            .update(device);
         const VkExtent2D extent = pc.renderExtent();
         const VkViewport viewport{0, 0, float(extent.width), float(extent.height), 0, 1};
         const VkRect2D scissor{{0, 0}, extent};
@@ -396,41 +307,6 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
     }
 }
 
-// A test-owned image with its own memory (what an app imports: history buffers, swapchain).
-class OwnedImage {
-public:
-    OwnedImage(const engine::Context& ctx, VkFormat format, VkExtent2D extent, VkImageUsageFlags usage)
-        : device_(ctx.device()) {
-        VkImageCreateInfo ici{VK_STRUCTURE_TYPE_IMAGE_CREATE_INFO};
-        ici.imageType = VK_IMAGE_TYPE_2D;
-        ici.format = format;
-        ici.extent = {extent.width, extent.height, 1};
-        ici.mipLevels = 1;
-        ici.arrayLayers = 1;
-        ici.samples = VK_SAMPLE_COUNT_1_BIT;
-        ici.tiling = VK_IMAGE_TILING_OPTIMAL;
-        ici.usage = usage;
-        ENGINE_VK(vkCreateImage(device_, &ici, nullptr, &image));
-        VkMemoryRequirements req;
-        vkGetImageMemoryRequirements(device_, image, &req);
-        VkMemoryAllocateInfo mai{VK_STRUCTURE_TYPE_MEMORY_ALLOCATE_INFO};
-        mai.allocationSize = req.size;
-        mai.memoryTypeIndex = ctx.memoryType(req.memoryTypeBits, VK_MEMORY_PROPERTY_DEVICE_LOCAL_BIT);
-        ENGINE_VK(vkAllocateMemory(device_, &mai, nullptr, &memory_));
-        ENGINE_VK(vkBindImageMemory(device_, image, memory_, 0));
-    }
-    ~OwnedImage() {
-        vkDestroyImage(device_, image, nullptr);
-        vkFreeMemory(device_, memory_, nullptr);
-    }
-    OwnedImage(const OwnedImage&) = delete;
-    OwnedImage& operator=(const OwnedImage&) = delete;
-    VkImage image = VK_NULL_HANDLE;
-
-private:
-    VkDevice device_;
-    VkDeviceMemory memory_ = VK_NULL_HANDLE;
-};
 
 class FrameGraphImports : public testsupport::VulkanTest {};
 
@@ -444,34 +320,23 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
     constexpr VkExtent2D kExtent{4, 4};
     constexpr VkDeviceSize kBytes = 4 * 4 * sizeof(uint32_t);
     constexpr uint32_t kInFlight = 2;
-    std::array<std::unique_ptr<OwnedImage>, 2> history;
-    for (auto& h : history)
-        h = std::make_unique<OwnedImage>(ctx(), VK_FORMAT_R32_UINT, kExtent,
-                                         VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT);
+    // Test-owned images with their own memory (what an app imports: history buffers, swapchain).
+    std::array<vkutil::Image, 2> history;
+    for (vkutil::Image& h : history)
+        ENGINE_VK(h.create(ctx().physicalDevice(), ctx().device(), VK_FORMAT_R32_UINT, kExtent,
+                           VK_IMAGE_USAGE_TRANSFER_SRC_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT | VK_IMAGE_USAGE_SAMPLED_BIT));
     const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
     // Start both in the steady-state layout, holding 1000.
     ctx().submitAndWait([&](VkCommandBuffer cmd) {
-        for (auto& h : history) {
-            VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
-            b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-            b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            b.newLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-            b.image = h->image;
-            b.subresourceRange = range;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.imageMemoryBarrierCount = 1;
-            dep.pImageMemoryBarriers = &b;
-            vkCmdPipelineBarrier2(cmd, &dep);
+        for (vkutil::Image& h : history) {
+            vkutil::imageBarrier(cmd, h.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_PIPELINE_STAGE_2_NONE, 0, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
             VkClearColorValue value{};
             value.uint32[0] = 1000;
-            vkCmdClearColorImage(cmd, h->image, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
-            b.srcStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
-            b.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            b.dstStageMask = VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT;
-            b.dstAccessMask = VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
-            b.oldLayout = VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL;
-            b.newLayout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
-            vkCmdPipelineBarrier2(cmd, &dep);
+            vkCmdClearColorImage(cmd, h.handle(), VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL, &value, 1, &range);
+            vkutil::imageBarrier(cmd, h.handle(), VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_DST_OPTIMAL,
+                                 VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                                 VK_PIPELINE_STAGE_2_FRAGMENT_SHADER_BIT, VK_ACCESS_2_SHADER_SAMPLED_READ_BIT);
         }
     });
 
@@ -482,8 +347,8 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
                                         VK_ACCESS_2_SHADER_SAMPLED_READ_BIT};
     const engine::ImageDesc desc{VK_FORMAT_R32_UINT, kExtent.width, kExtent.height, 0};
     engine::FrameGraph graph(ctx());
-    const auto previous = graph.importImage("previous", history[1]->image, VK_NULL_HANDLE, desc, sampled, sampled);
-    const auto current = graph.importImage("current", history[0]->image, VK_NULL_HANDLE, desc, sampled, sampled);
+    const auto previous = graph.importImage("previous", history[1].handle(), VK_NULL_HANDLE, desc, sampled, sampled);
+    const auto current = graph.importImage("current", history[0].handle(), VK_NULL_HANDLE, desc, sampled, sampled);
     const auto readback = graph.importBuffer("readback", readbacks[0].handle(), kBytes, {},
                                              {VK_IMAGE_LAYOUT_UNDEFINED, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT});
     uint64_t frameNumber = 0;
@@ -515,8 +380,8 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
         engine::Frame& f = frames.beginFrame();
         if (n >= kInFlight) expectHistory(readbacks[f.slot], n - kInFlight);
         frameNumber = n;
-        graph.rebindImportedImage(previous, history[(n + 1) % 2]->image, VK_NULL_HANDLE);
-        graph.rebindImportedImage(current, history[n % 2]->image, VK_NULL_HANDLE);
+        graph.rebindImportedImage(previous, history[(n + 1) % 2].handle(), VK_NULL_HANDLE);
+        graph.rebindImportedImage(current, history[n % 2].handle(), VK_NULL_HANDLE);
         graph.rebindImportedBuffer(readback, readbacks[f.slot].handle());
         graph.execute(f.cmd, f.slot);
         frames.endFrame();

@@ -10,6 +10,7 @@
 
 #include "engine/frame_graph.h"
 #include "engine/gpu_timer.h"
+#include <vkutil/pipeline.h>
 
 #include <array>
 #include <cstdlib>
@@ -51,14 +52,9 @@ class Frames : public testsupport::VulkanTest {};
 // A layout as an external library would hand it over: the arena knows nothing about it.
 struct ForeignLayout {
     explicit ForeignLayout(VkDevice d, uint32_t storageBuffers = 2) : device(d) {
-        std::vector<VkDescriptorSetLayoutBinding> bindings;
-        for (uint32_t i = 0; i < storageBuffers; ++i)
-            bindings.push_back({i, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        bindings.push_back({storageBuffers, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
-        VkDescriptorSetLayoutCreateInfo ci{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
-        ci.bindingCount = uint32_t(bindings.size());
-        ci.pBindings = bindings.data();
-        ENGINE_VK(vkCreateDescriptorSetLayout(device, &ci, nullptr, &layout));
+        std::vector<VkDescriptorType> types(storageBuffers, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER);
+        types.push_back(VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER);
+        ENGINE_VK(vkutil::createDescriptorSetLayout(device, types, VK_SHADER_STAGE_COMPUTE_BIT, &layout));
     }
     ~ForeignLayout() { vkDestroyDescriptorSetLayout(device, layout, nullptr); }
     VkDevice device;

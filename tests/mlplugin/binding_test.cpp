@@ -175,14 +175,7 @@ TEST_F(BindingTest, NonOwnedTensorBoundToInitializer) {
 }
 
 TEST_F(BindingTest, ChecksThatKeepTheGpuSafeRunWithoutDebug) {
-    DeviceDesc d;
-    d.instance = ctx().instance();
-    d.physicalDevice = ctx().physicalDevice();
-    d.device = ctx().device();
-    d.queueFamilyIndex = ctx().queueFamily();
-    d.getInstanceProcAddr = vkGetInstanceProcAddr;
-    d.shaderStorageBufferArrayDynamicIndexingEnabled = true;
-    auto dev = createDevice(d);
+    auto dev = createDevice(deviceDesc());
     ASSERT_TRUE(dev.ok());
     auto add = (*dev)->compileOperator(addDesc(kCount));
     ASSERT_TRUE(add.ok());

@@ -399,14 +399,7 @@ TEST_F(DataMovement, ValidationErrors) {
 
 // A second plugin device on the test's VkDevice that was told 16-bit storage is off.
 std::unique_ptr<Device> deviceWithoutFp16() {
-    engine::Context& ctx = testsupport::context();
-    DeviceDesc desc;
-    desc.instance = ctx.instance();
-    desc.physicalDevice = ctx.physicalDevice();
-    desc.device = ctx.device();
-    desc.queueFamilyIndex = ctx.queueFamily();
-    desc.getInstanceProcAddr = vkGetInstanceProcAddr;
-    desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;
+    DeviceDesc desc = optest::deviceDesc();  // no fp16 flags
     desc.flags = DeviceFlagDebug;
     auto created = createDevice(desc);
     EXPECT_TRUE(created.ok()) << created.error().message;

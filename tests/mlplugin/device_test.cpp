@@ -15,16 +15,7 @@ namespace {
 
 class DeviceTest : public testsupport::VulkanTest {
 protected:
-    DeviceDesc validDesc() {
-        DeviceDesc d;
-        d.instance = ctx().instance();
-        d.physicalDevice = ctx().physicalDevice();
-        d.device = ctx().device();
-        d.queueFamilyIndex = ctx().queueFamily();
-        d.getInstanceProcAddr = vkGetInstanceProcAddr;
-        d.shaderStorageBufferArrayDynamicIndexingEnabled = true;
-        return d;
-    }
+    DeviceDesc validDesc() { return deviceDesc(); }
     static std::string errorOf(const DeviceDesc& d, ErrorCode expected) {
         auto r = createDevice(d);
         if (r.ok()) return "<created>";

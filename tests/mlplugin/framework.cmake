@@ -6,7 +6,7 @@ target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)
 
-vkml_test(mlplugin_framework_tests device_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
+vkml_test(mlplugin_framework_tests device_test.cpp pipeline_cache_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
   LIBS mlp_op_test GTest::gmock)
 target_include_directories(mlplugin_framework_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 
@@ -18,6 +18,6 @@ endif()
 
 # Allocation counting replaces global operator new: its own binary, without the validation layer.
 add_executable(mlplugin_record_alloc_tests record_alloc_test.cpp)
-target_link_libraries(mlplugin_record_alloc_tests PRIVATE mlplugin engine GTest::gtest_main)
+target_link_libraries(mlplugin_record_alloc_tests PRIVATE mlplugin engine vkutil GTest::gtest_main)
 vkml_warnings(mlplugin_record_alloc_tests)
 gtest_discover_tests(mlplugin_record_alloc_tests DISCOVERY_TIMEOUT 60)

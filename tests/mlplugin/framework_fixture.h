@@ -6,6 +6,8 @@
 #include "op_test.h"
 
 #include <gmock/gmock.h>
+#include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
 
 #include <cstring>
 #include <string>
@@ -33,44 +35,30 @@ inline std::vector<float> read(const engine::Buffer& b, size_t count, size_t fir
 
 inline BufferBinding whole(const engine::Buffer& b) { return {b.handle(), 0, b.size()}; }
 
+using optest::deviceDesc;
+
 // Shader writes -> host reads, for reading results after submitAndWait.
 inline void hostReadBarrier(VkCommandBuffer cmd) {
-    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                             VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &barrier;
-    vkCmdPipelineBarrier2(cmd, &dep);
+    vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                          VK_ACCESS_2_HOST_READ_BIT);
 }
 
 // Descriptor sets of the device's layout from a pool the test owns.
 class DescriptorPool {
 public:
     explicit DescriptorPool(uint32_t maxSets) {
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, maxSets * kDescriptorsPerSet};
-        VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        dpci.maxSets = maxSets;
-        dpci.poolSizeCount = 1;
-        dpci.pPoolSizes = &size;
-        ENGINE_VK(vkCreateDescriptorPool(testsupport::context().device(), &dpci, nullptr, &pool_));
+        const VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, maxSets * kDescriptorsPerSet};
+        ENGINE_VK(pool_.create(testsupport::context().device(), maxSets, {&size, 1}));
     }
-    ~DescriptorPool() { vkDestroyDescriptorPool(testsupport::context().device(), pool_, nullptr); }
-    DescriptorPool(const DescriptorPool&) = delete;
-    DescriptorPool& operator=(const DescriptorPool&) = delete;
 
     std::vector<VkDescriptorSet> allocate(uint32_t count) {
-        std::vector<VkDescriptorSetLayout> layouts(count, optest::device().descriptorSetLayout());
         std::vector<VkDescriptorSet> sets(count);
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = count;
-        ai.pSetLayouts = layouts.data();
-        ENGINE_VK(vkAllocateDescriptorSets(testsupport::context().device(), &ai, sets.data()));
+        ENGINE_VK(pool_.allocate(std::vector<VkDescriptorSetLayout>(count, optest::device().descriptorSetLayout()), sets.data()));
         return sets;
     }
 
 private:
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
 };
 
 inline DescriptorRange rangeOf(const std::vector<VkDescriptorSet>& sets) { return {sets.data(), uint32_t(sets.size())}; }

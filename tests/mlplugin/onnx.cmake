@@ -71,6 +71,27 @@ if(TARGET mlplugin_onnx)
     add_test(NAME mlrun_free_dims_check COMMAND npy_compare ${out}/dynamic/output.npy ${data}/espcn_dynamic_output.npy 1e-4)
     set_tests_properties(mlrun_free_dims_check PROPERTIES FIXTURES_REQUIRED mlrun_free_dims)
 
+    # --pipeline-cache: the first run writes the file, the second restores it, a file of
+    # something else is ignored with the reason and the run still succeeds.
+    set(cache ${out}/pipelines.bin)
+    add_test(NAME mlrun_pipeline_cache_clean COMMAND ${CMAKE_COMMAND} -E rm -f ${cache})
+    set_tests_properties(mlrun_pipeline_cache_clean PROPERTIES FIXTURES_SETUP mlrun_cache_clean)
+    add_test(NAME mlrun_pipeline_cache_write
+      COMMAND mlrun ${data}/espcn_op17.onnx --input input=${data}/espcn_input.npy --output-dir ${out}/cache --pipeline-cache ${cache})
+    set_tests_properties(mlrun_pipeline_cache_write PROPERTIES FIXTURES_REQUIRED mlrun_cache_clean FIXTURES_SETUP mlrun_cache_written
+      PASS_REGULAR_EXPRESSION "pipeline cache: wrote" FAIL_REGULAR_EXPRESSION "restored from")
+    add_test(NAME mlrun_pipeline_cache_restore
+      COMMAND mlrun ${data}/espcn_op17.onnx --input input=${data}/espcn_input.npy --output-dir ${out}/cache --pipeline-cache ${cache})
+    set_tests_properties(mlrun_pipeline_cache_restore PROPERTIES FIXTURES_REQUIRED mlrun_cache_written
+      PASS_REGULAR_EXPRESSION "pipeline cache: restored from")
+    add_test(NAME mlrun_pipeline_cache_foreign_file COMMAND ${CMAKE_COMMAND} -E copy ${data}/espcn_input.npy ${out}/foreign_cache.bin)
+    set_tests_properties(mlrun_pipeline_cache_foreign_file PROPERTIES FIXTURES_SETUP mlrun_cache_foreign)
+    add_test(NAME mlrun_pipeline_cache_foreign
+      COMMAND mlrun ${data}/espcn_op17.onnx --input input=${data}/espcn_input.npy --output-dir ${out}/cache_foreign
+              --pipeline-cache ${out}/foreign_cache.bin)
+    set_tests_properties(mlrun_pipeline_cache_foreign PROPERTIES FIXTURES_REQUIRED mlrun_cache_foreign
+      PASS_REGULAR_EXPRESSION "ignored, pipeline cache data rejected: not written by Device::pipelineCacheData")
+
     # Bad input (name^arguments, '|'-separated^message): each must exit non-zero saying why.
     set(model ${data}/unet_op13.onnx)
     set(bad_cases

@@ -208,8 +208,26 @@ TEST_F(OnnxExternalData, MissingAndOddFilesAreRefused) {
 TEST_F(OnnxExternalData, ModelsFromBytesRefuseExternalData) {
     onnx::ModelProto m = externalized("weights.bin", folder() / "weights.bin");
     std::string s = m.SerializeAsString();
-    auto r = loadOnnx({reinterpret_cast<const uint8_t*>(s.data()), s.size()});
-    expectError(r, ErrorCode::InvalidArgument, {"'" + firstName() + "'", "loadOnnxFile"});
+    const std::span<const uint8_t> bytes{reinterpret_cast<const uint8_t*>(s.data()), s.size()};
+    expectError(loadOnnx(bytes), ErrorCode::InvalidArgument, {"'" + firstName() + "'", "loadOnnxFile"});
+    auto parsed = parseOnnx(bytes);  // parsing succeeds; converting has no folder to read from
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    expectError(loadOnnx(**parsed), ErrorCode::InvalidArgument, {"'" + firstName() + "'", "loadOnnxFile"});
+}
+
+// parseOnnxFile remembers the model's folder: every conversion of the parsed model (one per
+// extent in MlPass) reads the external data from there, also after the .onnx file itself is gone.
+TEST_F(OnnxExternalData, ParsedModelsReadFromTheModelsFolder) {
+    onnx::ModelProto m = externalized("weights.bin", folder() / "weights.bin");
+    {
+        std::ofstream out(folder() / "model.onnx", std::ios::binary);
+        out << m.SerializeAsString();
+    }
+    auto parsed = parseOnnxFile((folder() / "model.onnx").string());
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    fs::remove(folder() / "model.onnx");
+    expectMatchesPyTorch(loadOnnx(**parsed));
+    expectMatchesPyTorch(loadOnnx(**parsed));
 }
 
 }  // namespace

@@ -130,3 +130,45 @@ TEST(OnnxStructure, Fp16ComputeTypeAppliesToInputsAndOutputs) {
 }
 
 }  // namespace
+
+namespace {
+
+using namespace mlplugin;
+
+// Parsed once, converted at several extents: each conversion equals loading the file at that
+// extent, and the graph input's symbolic dims (and only those) are marked free for reshapeGraph.
+TEST(OnnxParsedModel, ConvertsAtAnyExtentAndMarksTheSymbolicDims) {
+    auto parsed = parseOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"));
+    ASSERT_TRUE(parsed.ok()) << parsed.error().message;
+    for (auto [h, w] : {std::pair{5u, 7u}, std::pair{12u, 3u}}) {
+        OnnxLoadOptions options;
+        options.freeDimensions = {{"height", h}, {"width", w}};
+        auto converted = loadOnnx(**parsed, options);
+        auto loaded = loadOnnxFile(onnxtest::dataPath("espcn_dynamic_op13.onnx"), options);
+        ASSERT_TRUE(converted.ok()) << converted.error().message;
+        ASSERT_TRUE(loaded.ok());
+        const GraphValue& in = converted->graph.values[converted->graph.inputs[0]];
+        EXPECT_EQ(in.desc, loaded->graph.values[loaded->graph.inputs[0]].desc);
+        EXPECT_EQ(in.desc.sizes[2], h);
+        EXPECT_EQ(in.desc.sizes[3], w);
+        EXPECT_EQ(in.freeDimMask, kFreeHeightWidth) << "dims 2 and 3 are 'height' and 'width'; 0 and 1 are fixed";
+        EXPECT_EQ(converted->graph.nodes.size(), loaded->graph.nodes.size());
+    }
+    auto fixed = load("espcn_op13");  // every input dim is a number
+    ASSERT_TRUE(fixed.ok());
+    EXPECT_EQ(fixed->graph.values[fixed->graph.inputs[0]].freeDimMask, 0u);
+}
+
+TEST(OnnxParsedModel, ParseErrorsNameTheFile) {
+    const uint8_t junk[] = {0xde, 0xad, 0xbe, 0xef};
+    auto bad = parseOnnx(junk);
+    ASSERT_FALSE(bad.ok());
+    EXPECT_EQ(bad.error().code, ErrorCode::InvalidModel);
+    EXPECT_NE(bad.error().message.find("not a valid ONNX protobuf"), std::string::npos);
+    auto missing = parseOnnxFile("/nonexistent/model.onnx");
+    ASSERT_FALSE(missing.ok());
+    EXPECT_EQ(missing.error().code, ErrorCode::IoError);
+    EXPECT_NE(missing.error().message.find("/nonexistent/model.onnx"), std::string::npos);
+}
+
+}  // namespace

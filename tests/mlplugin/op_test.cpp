@@ -6,6 +6,9 @@
 #include "engine/buffer.h"
 #include "engine/error.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
+
 #include <cmath>
 #include <cstdio>
 #include <cstdlib>
@@ -151,44 +154,21 @@ GpuBuffer makeBuffer(uint64_t size, const std::vector<uint8_t>* contents) {
 
 BufferBinding bindingOf(const GpuBuffer& b) { return {b.device.handle(), 0, b.size}; }
 
-void memoryBarrier(VkCommandBuffer cmd, VkPipelineStageFlags2 srcStage, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStage,
-                   VkAccessFlags2 dstAccess) {
-    VkMemoryBarrier2 barrier{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, srcStage, srcAccess, dstStage, dstAccess};
-    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-    dep.memoryBarrierCount = 1;
-    dep.pMemoryBarriers = &barrier;
-    vkCmdPipelineBarrier2(cmd, &dep);
-}
+using vkutil::memoryBarrier;
 
 // A descriptor pool the test owns, with `sets` sets of the device's layout.
 class DescriptorSets {
 public:
-    explicit DescriptorSets(uint32_t count) {
-        VkDevice dev = testsupport::context().device();
-        if (count == 0) return;
-        VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, count * kDescriptorsPerSet};
-        VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
-        dpci.maxSets = count;
-        dpci.poolSizeCount = 1;
-        dpci.pPoolSizes = &size;
-        ENGINE_VK(vkCreateDescriptorPool(dev, &dpci, nullptr, &pool_));
-        std::vector<VkDescriptorSetLayout> layouts(count, device().descriptorSetLayout());
-        sets_.resize(count);
-        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
-        ai.descriptorPool = pool_;
-        ai.descriptorSetCount = count;
-        ai.pSetLayouts = layouts.data();
-        ENGINE_VK(vkAllocateDescriptorSets(dev, &ai, sets_.data()));
-    }
-    ~DescriptorSets() {
-        if (pool_) vkDestroyDescriptorPool(testsupport::context().device(), pool_, nullptr);
+    explicit DescriptorSets(uint32_t count) : sets_(count) {
+        ENGINE_VK(pool_.createSets(testsupport::context().device(), device().descriptorSetLayout(),
+                                   {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets_));
     }
     DescriptorSets(const DescriptorSets&) = delete;
     DescriptorSets& operator=(const DescriptorSets&) = delete;
     DescriptorRange range() const { return {sets_.data(), uint32_t(sets_.size())}; }
 
 private:
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    vkutil::DescriptorPool pool_;
     std::vector<VkDescriptorSet> sets_;
 };
 
@@ -350,16 +330,22 @@ TensorDesc paddedRows(DataType type, uint32_t n, uint32_t c, uint32_t h, uint32_
     return TensorDesc::strided(type, {n, c, h, w}, {c * h * row, h * row, row, 1});
 }
 
+DeviceDesc deviceDesc() {
+    engine::Context& ctx = testsupport::context();
+    DeviceDesc desc;
+    desc.instance = ctx.instance();
+    desc.physicalDevice = ctx.physicalDevice();
+    desc.device = ctx.device();
+    desc.queueFamilyIndex = ctx.queueFamily();
+    desc.getInstanceProcAddr = vkGetInstanceProcAddr;
+    desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // the engine enables it (required by the plugin)
+    return desc;
+}
+
 mlplugin::Device& device() {
     static std::unique_ptr<Device> dev = [] {
         engine::Context& ctx = testsupport::context();
-        DeviceDesc desc;
-        desc.instance = ctx.instance();
-        desc.physicalDevice = ctx.physicalDevice();
-        desc.device = ctx.device();
-        desc.queueFamilyIndex = ctx.queueFamily();
-        desc.getInstanceProcAddr = vkGetInstanceProcAddr;
-        desc.shaderStorageBufferArrayDynamicIndexingEnabled = true;  // the engine enables it (required by the plugin)
+        DeviceDesc desc = deviceDesc();
         desc.storageBuffer16BitAccessEnabled = ctx.features().storageBuffer16BitAccess;
         desc.shaderFloat16Enabled = ctx.features().shaderFloat16;
         desc.cooperativeMatrixNVEnabled = ctx.features().cooperativeMatrixNV;

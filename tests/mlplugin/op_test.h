@@ -14,6 +14,8 @@ namespace optest {
 
 // The mlplugin device over testsupport::context() (DeviceFlagDebug on).
 mlplugin::Device& device();
+// A DeviceDesc over the test context: no flags, no optional features.
+mlplugin::DeviceDesc deviceDesc();
 bool fp16Supported();
 
 struct RunOptions {

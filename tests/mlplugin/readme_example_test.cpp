@@ -5,6 +5,9 @@
 #include "engine/buffer.h"
 #include "engine/error.h"
 
+#include <vkutil/barrier.h>
+#include <vkutil/descriptors.h>
+
 #include <cstring>
 #include <vector>
 
@@ -58,14 +61,9 @@ TEST_F(ReadmeExample, LifecycleCompilesAndRuns) {
     std::memcpy(weights.mapped(), w.data(), w.size() * 4);
     std::memcpy(biases.mapped(), b.data(), b.size() * 4);
     uint32_t initSets = init->bindingProperties().descriptorSetCount;
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, (initSets + 1) * kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, initSets + 1, 1, &size};
-    VkDescriptorPool pool;
-    ENGINE_VK(vkCreateDescriptorPool(vkDevice, &dpci, nullptr, &pool));
-    std::vector<VkDescriptorSetLayout> layouts(initSets + 1, device->descriptorSetLayout());
+    vkutil::DescriptorPool pool;
     std::vector<VkDescriptorSet> sets(initSets + 1);
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, initSets + 1, layouts.data()};
-    ENGINE_VK(vkAllocateDescriptorSets(vkDevice, &ai, sets.data()));
+    ENGINE_VK(pool.createSets(vkDevice, device->descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, sets));
     VkDescriptorSet* frameSets = sets.data() + initSets;
     auto initTable = device->createBindingTable({init.get(), {sets.data(), initSets}}).value();
     BufferBinding initInputs[] = {{}, {weights.handle(), 0, weights.size()}, {biases.handle(), 0, biases.size()}};
@@ -85,30 +83,20 @@ TEST_F(ReadmeExample, LifecycleCompilesAndRuns) {
     engine::Buffer readback(c, conv.output.requiredBytes(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
     c.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, inputBuf.handle(), 0, VK_WHOLE_SIZE, 0x3c003c00u);  // fp16 1.0 everywhere
-        VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                            VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                            // The plugin's buffer array is not readonly-qualified, so validation
-                            // counts every bound buffer as written too.
-                            VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
-        VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-        dep.memoryBarrierCount = 1;
-        dep.pMemoryBarriers = &mb;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_ALL_TRANSFER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                              // The plugin's buffer array is not readonly-qualified, so validation
+                              // counts every bound buffer as written too.
+                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         check(recorder->record(cmd, *init, *initTable));
         recordComputeBarrier(*device, cmd);
         check(recorder->record(cmd, *op, *table));  // README
-        VkMemoryBarrier2 after{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                               VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT};
-        dep.pMemoryBarriers = &after;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
+                              VK_ACCESS_2_TRANSFER_READ_BIT);
         VkBufferCopy copy{0, 0, outputBuf.size()};
         vkCmdCopyBuffer(cmd, outputBuf.handle(), readback.handle(), 1, &copy);
-        VkMemoryBarrier2 host{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
-                              VK_PIPELINE_STAGE_2_HOST_BIT, VK_ACCESS_2_HOST_READ_BIT};
-        dep.pMemoryBarriers = &host;
-        vkCmdPipelineBarrier2(cmd, &dep);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_HOST_BIT,
+                              VK_ACCESS_2_HOST_READ_BIT);
     });
-    vkDestroyDescriptorPool(vkDevice, pool, nullptr);
     // Input 1, weights 0.01, bias 0.5: an interior output is relu(32 * 9 * 0.01 + 0.5) = 3.38,
     // a corner sees 4 of the 9 taps: 32 * 4 * 0.01 + 0.5 = 1.78.
     readback.invalidate();

@@ -6,6 +6,8 @@
 #include "engine/context.h"
 #include "mlplugin/mlplugin.h"
 
+#include <vkutil/descriptors.h>
+
 #include <gtest/gtest.h>
 
 #include <atomic>
@@ -44,14 +46,10 @@ uint64_t allocationsDuring(engine::Context& ctx, Device& device, uint32_t frames
     EXPECT_GT(g_allocations.load(), atCompile) << "the counting operator new is not in use: this test could not fail";
     engine::Buffer buf(ctx, 1024 * 3, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::DeviceLocal);
 
-    VkDescriptorPoolSize size{VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet};
-    VkDescriptorPoolCreateInfo dpci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO, nullptr, 0, 1, 1, &size};
-    VkDescriptorPool pool;
-    EXPECT_EQ(vkCreateDescriptorPool(ctx.device(), &dpci, nullptr, &pool), VK_SUCCESS);
-    VkDescriptorSetLayout layout = device.descriptorSetLayout();
-    VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO, nullptr, pool, 1, &layout};
-    VkDescriptorSet set;
-    EXPECT_EQ(vkAllocateDescriptorSets(ctx.device(), &ai, &set), VK_SUCCESS);
+    vkutil::DescriptorPool pool;
+    VkDescriptorSet set = VK_NULL_HANDLE;
+    EXPECT_EQ(pool.createSets(ctx.device(), device.descriptorSetLayout(), {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, kDescriptorsPerSet}, {&set, 1}),
+              VK_SUCCESS);
 
     auto table = device.createBindingTable({op->get(), {&set, 1}});
     EXPECT_TRUE(table.ok());
@@ -75,7 +73,6 @@ uint64_t allocationsDuring(engine::Context& ctx, Device& device, uint32_t frames
         // Informational (timing is not asserted: shared CI machines are noisy).
         std::printf("record + barrier: %.2f us per call (flags %u)\n", elapsed / frames, device.flags());
     });
-    vkDestroyDescriptorPool(ctx.device(), pool, nullptr);
     return counted;
 }
 

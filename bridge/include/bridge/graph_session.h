@@ -14,6 +14,7 @@
 
 #include <chrono>
 #include <memory>
+#include <span>
 #include <vector>
 
 BRIDGE_API_BEGIN
@@ -38,6 +39,16 @@ public:
 
     /// The compiled graph and its report.
     const mlplugin::CompiledGraph& compiled() const { return compiled_; }
+    /// The same network at other input extents (mlplugin::reshapeGraph): new input, output and
+    /// temporary buffers and descriptors; the weights stay as they are unless the plugin reports
+    /// that the new extents need them laid out differently (then they are initialized again).
+    /// Input values must be set again after it. `graph` replaces the constructor's and must
+    /// outlive the session too. Throws engine::Error for a reshape the plugin rejects.
+    void reshape(const mlplugin::GraphDesc& graph);
+    /// How many times the weights were initialized (constants blob -> persistent resource).
+    uint32_t weightInitializations() const { return weightInitializations_; }
+    /// How many reshape() calls succeeded.
+    uint32_t reshapes() const { return reshapes_; }
     /// One fp32 vector per graph input, packed in the input's shape.
     void setInputs(const std::vector<std::vector<float>>& inputs);
     /// One execution: records, submits and waits.
@@ -50,21 +61,29 @@ public:
     std::vector<std::vector<float>> readOutputs();
 
 private:
+    void initializeWeights();
+    void bind();
+
     engine::Context& ctx_;
     mlplugin::Device& device_;
-    const mlplugin::GraphDesc& graph_;
+    const mlplugin::GraphDesc* graph_;
     mlplugin::CompiledGraph compiled_;
     std::vector<engine::Buffer> inputs_, outputs_;
     engine::Buffer temporary_, persistent_;
-    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    struct Descriptors;  // the descriptor pool of the binding tables' sets (graph_session.cpp)
+    std::unique_ptr<Descriptors> descriptors_;
     std::unique_ptr<mlplugin::BindingTable> table_;
     std::unique_ptr<mlplugin::CommandRecorder> recorder_;
+    uint32_t weightInitializations_ = 0;
+    uint32_t reshapes_ = 0;
 };
 
 /// The plugin device over an engine context (DeviceFlagDebug when `debug`). It loads its
 /// functions through Context::libraryProcAddr(), so its device memory counts against the
-/// context's budget and accounting.
-std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug);
+/// context's budget and accounting. Its pipeline cache is seeded with `pipelineCacheData`
+/// (mlplugin::Device::pipelineCacheData() of an earlier run, e.g. readPipelineCacheFile; a blob
+/// that does not fit this device is ignored, see mlplugin::Device::pipelineCacheOrigin()).
+std::unique_ptr<mlplugin::Device> createDevice(engine::Context& ctx, bool debug, std::span<const uint8_t> pipelineCacheData = {});
 
 }  // namespace bridge
 BRIDGE_API_END

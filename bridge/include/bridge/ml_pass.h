@@ -18,10 +18,16 @@
 /// (aliased with other transients when lifetimes allow); the persistent resource (weights) is
 /// an imported buffer owned by the MlPass.
 ///
-/// Resolution: the network is (re)compiled when addPasses() sees new extents (ONNX models with
-/// free dims heightDim/widthDim set to the input extent, or buildGraph(width, height)); the
-/// weights are initialized once per compilation (OperatorInitializer, one submission at build
-/// time), never per frame. Rebuilding a frame graph at unchanged extents reuses everything.
+/// Resolution: the network is compiled at the first extent addPasses() sees (ONNX models with free
+/// dims heightDim/widthDim set to the input extent, or buildGraph(width, height)) and its weights
+/// initialized (OperatorInitializer, one submission at build time), never per frame. A new extent
+/// is a reshape (mlplugin::reshapeGraph): the model, parsed once at construction, is converted
+/// at the new extent (or buildGraph called again; its inputs' H and W are the free dims) and the
+/// shapes, kernels and temporary sizes recomputed, while the weights stay as they are: no file
+/// read, no upload, no submission (stats().reshapes). Only when the plugin reports that a kernel
+/// at the new extents lays the weights out differently are they initialized again; a buildGraph
+/// that returns another network at the new size is compiled afresh. Rebuilding a frame graph at
+/// unchanged extents reuses everything.
 /// Objects of an older compilation stay alive while a frame graph that records them exists,
 /// and are released through `retire` (e.g. Frames::deletion()) when given.
 ///
@@ -53,6 +59,10 @@
 #include <vector>
 
 BRIDGE_API_BEGIN
+namespace mlplugin {
+struct ParsedOnnx;  // mlplugin/onnx.h
+}
+
 namespace bridge {
 
 /// Builds the network for an input extent (MlPassDesc::buildGraph).
@@ -103,7 +113,8 @@ struct MlPassResources {
 
 /// What an MlPass has done so far (tests check that steady state does nothing).
 struct MlPassStats {
-    uint32_t compilations = 0;           ///< one per distinct extent seen by addPasses()
+    uint32_t compilations = 0;           ///< compileGraph: the first extent (or another network from buildGraph)
+    uint32_t reshapes = 0;               ///< reshapeGraph: each later extent (weights kept)
     uint32_t weightInitializations = 0;  ///< OperatorInitializer submissions
     uint32_t bindingUpdates = 0;         ///< per-slot descriptor (re)writes at record time
 };
@@ -126,7 +137,7 @@ public:
     /// at render resolution.
     engine::DenoiserFn denoiser();
 
-    /// Compilations, weight initializations and binding updates so far.
+    /// Compilations, reshapes, weight initializations and binding updates so far.
     const MlPassStats& stats() const;
     /// The graph and compilation of the latest addPasses() (nullptr before the first).
     const mlplugin::GraphDesc* graph() const;
@@ -146,6 +157,7 @@ private:
     std::shared_ptr<Conversions> conversions_;
     std::shared_ptr<Network> network_;
     std::shared_ptr<MlPassStats> stats_;
+    std::shared_ptr<const mlplugin::ParsedOnnx> parsed_;  // ONNX models, parsed at construction
 };
 
 }  // namespace bridge

@@ -72,6 +72,7 @@ struct DeviceFeatures {
     bool timestamps = false;           ///< graphics/compute queue timestamps valid
     bool memoryBudget = false;         ///< VK_EXT_memory_budget enabled (DeviceMemoryStats::driverUsage)
     float timestampPeriodNs = 1.0f;  ///< nanoseconds per timestamp tick
+    uint32_t timestampValidBits = 0;  ///< valid bits of the graphics/compute queue family's timestamps
     uint32_t subgroupSize = 0;  ///< default subgroup size
     uint32_t maxComputeSharedMemorySize = 0;  ///< bytes of shared memory per workgroup
 };

@@ -20,6 +20,7 @@
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <memory>
 #include <string>
 #include <string_view>
 #include <vector>
@@ -82,11 +83,9 @@ private:
     };
     struct Scope {
         uint32_t series = 0;
-        uint32_t firstQuery = 0;  ///< begin; end is firstQuery + 1
     };
     struct Slot {
-        VkQueryPool pool = VK_NULL_HANDLE;
-        std::vector<Scope> scopes;  ///< capacity reserved up front
+        std::vector<Scope> scopes;  ///< capacity reserved up front; query pair i: scope i
         bool pending = false;       ///< recorded, results not read yet
     };
 
@@ -94,13 +93,13 @@ private:
 
     VkDevice device_ = VK_NULL_HANDLE;
     bool enabled_ = false;
-    double periodNs_ = 1.0;
-    uint64_t validMask_ = ~0ull;
     uint32_t maxScopes_ = 0;
     uint32_t window_ = 0;
     std::vector<Slot> slots_;
     std::vector<Series> series_;
-    std::vector<uint64_t> results_;    ///< (value, availability) pairs, reused
+    struct Pools;                      ///< one timestamp query pool per slot (gpu_timer.cpp)
+    std::unique_ptr<Pools> pools_;
+    std::vector<double> results_;      ///< milliseconds per scope, reused
     std::vector<uint32_t> openStack_;  ///< indices into the recording slot's scopes
     int32_t recording_ = -1;           ///< slot between beginFrame and the next beginFrame
 };

@@ -53,6 +53,29 @@ struct DeviceDesc {
     bool shaderFloat16Enabled = false;  ///< VkPhysicalDeviceShaderFloat16Int8Features::shaderFloat16 was enabled
     bool cooperativeMatrixNVEnabled = false;  ///< VK_NV_cooperative_matrix and its feature were enabled
     uint32_t flags = DeviceFlagNone;  ///< DeviceFlags bits
+
+    /// Pipeline caching (optional), way 1: a VkPipelineCache the application owns. Creating
+    /// pipelines is most of compile time; a cache saved by one run makes the next one's compile a
+    /// lookup. The plugin creates every pipeline through this cache (never destroys it, never
+    /// serializes it): the application saves and restores it with the rest of its pipelines. It
+    /// must outlive the Device and must not have been created with
+    /// VK_PIPELINE_CACHE_CREATE_EXTERNALLY_SYNCHRONIZED_BIT (the plugin may compile on several
+    /// threads). When set, `pipelineCacheData` is not used.
+    VkPipelineCache pipelineCache = VK_NULL_HANDLE;
+    /// Pipeline caching, way 2: without `pipelineCache` the plugin creates a cache of its own,
+    /// seeded with this blob when given: Device::pipelineCacheData() of an earlier run (copied
+    /// during createDevice). A blob of another GPU, another driver version, another plugin format
+    /// or a damaged one is ignored, never an error: the device starts with an empty cache and
+    /// Device::pipelineCacheOrigin() / Device::pipelineCacheRejection() say so.
+    std::span<const uint8_t> pipelineCacheData;
+};
+
+/// Where the device's pipeline cache came from (Device::pipelineCacheOrigin()).
+enum class PipelineCacheOrigin : uint32_t {
+    Empty,        ///< no data given: the plugin's own cache, empty at creation
+    Restored,     ///< the plugin's own cache, seeded with DeviceDesc::pipelineCacheData
+    Rejected,     ///< data was given but not usable (Device::pipelineCacheRejection() says why): started empty
+    Application,  ///< DeviceDesc::pipelineCache
 };
 
 /// A matrix shape the tensor cores multiply (VK_NV_cooperative_matrix): A[m x k] x B[k x n].
@@ -105,6 +128,17 @@ public:
     /// buffers, compute stage. Binding tables write into sets the application allocates with it
     /// (from a per-frame arena or any pool). Owned by the device.
     virtual VkDescriptorSetLayout descriptorSetLayout() const = 0;
+
+    /// The pipeline cache's current contents in the plugin's format, for
+    /// DeviceDesc::pipelineCacheData of a later run (write it to a file beside the application's
+    /// own cache). Includes every pipeline compiled so far; call it after compiling. Thread-safe.
+    /// With DeviceDesc::pipelineCache: that cache's contents in the same format.
+    virtual Result<std::vector<uint8_t>> pipelineCacheData() const = 0;
+    /// Where the pipeline cache came from.
+    virtual PipelineCacheOrigin pipelineCacheOrigin() const = 0;
+    /// Why DeviceDesc::pipelineCacheData was ignored ("written for vendor 0x10de device 0x2330
+    /// ..."); empty unless pipelineCacheOrigin() is Rejected.
+    virtual const std::string& pipelineCacheRejection() const = 0;
 
     /// Validates `desc` (errors name the operator and the field) and builds its pipelines.
     virtual Result<std::unique_ptr<CompiledOperator>> compileOperator(const OperatorDesc& desc,

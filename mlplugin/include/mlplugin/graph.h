@@ -5,6 +5,14 @@
 /// outputs. compileGraph() validates, infers shapes, fuses, plans intermediate memory and returns
 /// a CompiledOperator whose inputs/outputs are the graph's; all intermediates live in its
 /// temporary resource and all constants in its persistent resource.
+///
+/// Lifecycle, split by how often things change (XNNPACK's create / reshape / setup):
+///   compileGraph   once per network: pipelines, the persistent layout and the constants blob
+///                  the OperatorInitializer turns into the persistent resource (the weights)
+///   reshapeGraph   when graph-input extents change (a resize): shapes, kernel choices, the
+///                  temporary resource and descriptor sets are recomputed; the persistent resource
+///                  stays valid and bound, no initialization (report.persistentReused)
+///   bind / record  as for any dispatchable
 #include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
 #include "mlplugin/dispatchable.h"
@@ -33,7 +41,13 @@ struct GraphValue {
     enum class Kind { Input, Constant, Intermediate };
     Kind kind = Kind::Intermediate;  ///< input, constant or node output
     std::vector<float> constantData;  ///< Kind::Constant: packed row-major values (fp32)
+    /// Kind::Input: the dims reshapeGraph may change (bit i = dim i), e.g. kFreeHeightWidth for an
+    /// NCHW image input. The ONNX loader marks the model's symbolic dims.
+    uint32_t freeDimMask = 0;
 };
+
+/// GraphValue::freeDimMask of an NCHW image input whose H and W may change.
+inline constexpr uint32_t kFreeHeightWidth = (1u << 2) | (1u << 3);
 
 /// A node: an operator desc whose tensor fields are filled from the values it reads and
 /// writes; `inputs`/`outputs` follow operatorInputs/operatorOutputs order (kNoValue for an
@@ -98,6 +112,15 @@ struct GraphCompileReport {
     uint32_t barriers = 0;                 ///< between dependent dispatches only
     uint32_t channelsLastValues = 0;       ///< intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
     std::vector<TunableConvolution> tuning;  ///< convolutions with two or more candidates
+    /// reshapeGraph only: the persistent resource initialized for the graph it reshaped holds
+    /// exactly what this one needs (same size, same layout, same contents): keep it bound, record
+    /// no initializer. Otherwise persistentChange says why and the result is initialized like a
+    /// fresh compile.
+    bool persistentReused = false;
+    /// reshapeGraph only, when not persistentReused: why the persistent resource must be
+    /// initialized again (a kernel chosen at these extents lays its weights out differently,
+    /// constants that depend on the extents).
+    std::string persistentChange;
 };
 
 /// A compiled graph: one dispatchable whose inputs are the graph inputs followed by one more,
@@ -114,6 +137,18 @@ struct CompiledGraph {
 /// Compiles `desc` for `device`. `flags`: ExecutionFlags and GraphCompileFlags. Errors name the
 /// node ("graph node 3 (convolution 'enc2'): ...").
 Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags = 0);
+
+/// The network `compiled` was compiled from, at other graph-input extents: `desc` must be that
+/// graph with only free dims (GraphValue::freeDimMask) of its inputs changed and everything
+/// derived from them (an ONNX model converted again at new free dimensions, the same builder code
+/// run for the new size): the same values, nodes and operator kinds, input names, ranks and data
+/// types, fixed dims and constants. Compiled with `compiled`'s flags. The result is a new
+/// dispatchable (bind it with a new binding table; `compiled` stays valid until the application
+/// releases it); see GraphCompileReport::persistentReused for whether its persistent resource
+/// is the one `compiled` already has. Errors (InvalidArgument) name what does not match: "input
+/// 0 'color' dim 1 changed from 3 to 4, but it is not a free dim", a zero or oversized extent, a
+/// node of another kind.
+Result<CompiledGraph> reshapeGraph(Device& device, const CompiledGraph& compiled, const GraphDesc& desc);
 
 /// Evaluates the graph node by node on the CPU (referenceEvaluate, double precision): for tests
 /// and for applications validating a model. Inputs and outputs in graph binding order.

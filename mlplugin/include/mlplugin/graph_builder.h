@@ -48,8 +48,9 @@ private:
 /// Builds a GraphDesc from expressions; see the file description.
 class GraphBuilder {
 public:
-    /// A graph input.
-    Expr input(std::string name, const TensorDesc& desc);
+    /// A graph input. `freeDimMask`: the dims reshapeGraph may change (GraphValue::freeDimMask,
+    /// e.g. kFreeHeightWidth).
+    Expr input(std::string name, const TensorDesc& desc, uint32_t freeDimMask = 0);
     /// A constant (weights); `data` holds desc.elementCount() packed values.
     Expr constant(std::string name, const TensorDesc& desc, std::vector<float> data);
     /// Marks `e` as a graph output.

@@ -7,8 +7,17 @@
 ///   Result<OnnxModel> model = loadOnnxFile("espcn.onnx", options);
 ///   Result<CompiledGraph> compiled = compileGraph(device, model->graph);
 ///
+/// A model run at several extents is parsed once and converted per extent, then reshaped:
+///
+///   auto parsed = parseOnnxFile("upscaler.onnx").value();        // protobuf read and checked once
+///   options.freeDimensions = {{"H", 540}, {"W", 960}};
+///   CompiledGraph net = compileGraph(device, loadOnnx(*parsed, options)->graph).value();
+///   options.freeDimensions = {{"H", 720}, {"W", 1280}};              // a resize
+///   net = reshapeGraph(device, net, loadOnnx(*parsed, options)->graph).value();  // weights kept
+///
 /// The loader turns an ONNX graph (opsets 6 through 21) into a GraphDesc: shapes are fixed at
-/// load time (free dimensions by name, or from given input shapes), shape-computing subgraphs
+/// load time (free dimensions by name, or from given input shapes; the graph inputs' symbolic
+/// dims are marked in GraphValue::freeDimMask for reshapeGraph), shape-computing subgraphs
 /// (Shape/Gather/Concat/... chains) are folded on the CPU, Reshape-like operators become views
 /// of the same memory (no copy), and attributes that moved to inputs across opsets are
 /// normalized. Malformed or hostile files fail with ErrorCode::InvalidModel naming the node or
@@ -19,6 +28,7 @@
 
 #include <cstdint>
 #include <map>
+#include <memory>
 #include <span>
 #include <string>
 #include <vector>
@@ -61,6 +71,17 @@ Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& o
 /// Loads an ONNX model from memory (the serialized ModelProto). There is no folder: a model with
 /// external data fails with InvalidArgument.
 Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options = {});
+
+/// A model file parsed and checked once (protobuf, opset, no sparse initializers): the part of
+/// loading that does not depend on the free dimensions. Opaque and immutable; convert it with
+/// loadOnnx at any extents, from any thread.
+struct ParsedOnnx;
+/// Parses and checks an ONNX model in memory (the serialized ModelProto; `bytes` is not kept).
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes);
+/// Parses and checks the ONNX file at `path` (IoError when it cannot be read).
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path);
+/// Converts a parsed model at the extents of `options` (no file read, no protobuf parse).
+Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& options = {});
 
 /// The operator types the loader converts (sorted), for messages and documentation.
 const std::vector<std::string>& supportedOnnxOperators();

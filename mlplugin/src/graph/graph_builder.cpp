@@ -15,7 +15,11 @@ GraphBuilder* builderOf(const std::vector<Expr>& xs) {
 
 const TensorDesc& Expr::desc() const { return valid() ? builder_->graph_.values[id_].desc : kEmptyDesc; }
 
-Expr GraphBuilder::input(std::string name, const TensorDesc& desc) { return {this, graph_.addInput(std::move(name), desc)}; }
+Expr GraphBuilder::input(std::string name, const TensorDesc& desc, uint32_t freeDimMask) {
+    ValueId v = graph_.addInput(std::move(name), desc);
+    graph_.values[v].freeDimMask = freeDimMask;
+    return {this, v};
+}
 
 Expr GraphBuilder::constant(std::string name, const TensorDesc& desc, std::vector<float> data) {
     if (data.size() != desc.elementCount())

@@ -7,6 +7,7 @@
 #include "compiled_operator.h"
 #include "device_impl.h"
 #include "graph/graph_plan.h"
+#include "graph/graph_reshape.h"
 #include "graph/node_tensors.h"
 
 #include <cstring>
@@ -354,6 +355,12 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
     op->initializeLaunches = std::move(b.initLaunches);
     op->initializeSetCount = b.initSets;
     op->initializePersistentTargets = std::move(b.persistentInitTargets);
+
+    auto info = std::make_shared<GraphReshapeInfo>();
+    info->identity = identityOf(desc, flags);
+    info->persistent = {op->persistentBytes, b.blob.size(), fnv1a64(b.blob), op->initializeSetCount, op->initializeLaunches,
+                        op->initializeInputTargets, op->initializePersistentTargets};
+    op->reshapeInfo = std::move(info);
 
     plan.report.temporaryBytesNaive += b.temporaryBytes - plan.report.temporaryBytes;  // operators' own scratch
     plan.report.temporaryBytes = b.temporaryBytes;

@@ -33,6 +33,13 @@ const std::unordered_map<std::string, Converter>& converters() {
 }  // namespace mlplugin::onnx_detail
 
 namespace mlplugin {
+
+struct ParsedOnnx {
+    onnx::ModelProto model;
+    int64_t opset = 0;
+    onnx_detail::ExternalDataSource external;  // the model file's folder (parseOnnxFile)
+};
+
 namespace {
 
 using namespace onnx_detail;
@@ -99,6 +106,16 @@ Result<std::vector<uint32_t>> inputShape(const onnx::ValueInfoProto& in, const O
                                    "'); fix it with a free-dimension override or an input shape");
     }
     return toSizes(dims, what);
+}
+
+// The input's dims the model leaves symbolic (no dim_value): reshapeGraph may change them.
+uint32_t symbolicDims(const onnx::ValueInfoProto& in) {
+    const auto& tt = in.type().tensor_type();
+    if (!tt.has_shape()) return (1u << kMaxTensorRank) - 1;  // the whole shape came from OnnxLoadOptions::inputShapes
+    uint32_t mask = 0;
+    for (int d = 0; d < tt.shape().dim_size() && d < int(kMaxTensorRank); ++d)
+        if (!tt.shape().dim(d).has_dim_value()) mask |= 1u << d;
+    return mask;
 }
 
 // Converts node i with its registered converter.
@@ -183,26 +200,64 @@ Status markOutputs(Loader& loader, const onnx::GraphProto& g, OnnxModel& model) 
     return {};
 }
 
-Result<OnnxModel> loadModel(std::span<const uint8_t> bytes, const OnnxLoadOptions& options, const ExternalDataSource& external) {
+// Parses and checks `bytes`; tensors with external data will be read from `external`'s folder.
+Result<std::shared_ptr<const ParsedOnnx>> parseModel(std::span<const uint8_t> bytes, ExternalDataSource external) {
     if (bytes.size() > kMaxOnnxFileBytes)
         return invalidModel("model is " + std::to_string(bytes.size()) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
-    onnx::ModelProto model;
+    auto parsed = std::make_shared<ParsedOnnx>();
     google::protobuf::io::ArrayInputStream stream(bytes.data(), int(bytes.size()));
     google::protobuf::io::CodedInputStream coded(&stream);
     coded.SetTotalBytesLimit(INT_MAX);
-    if (!model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
+    if (!parsed->model.ParseFromCodedStream(&coded) || !coded.ConsumedEntireMessage())
         return invalidModel("not a valid ONNX protobuf (truncated or malformed file)");
-    if (!model.has_graph()) return invalidModel("model has no graph");
-    auto opset = defaultOpset(model);
+    if (!parsed->model.has_graph()) return invalidModel("model has no graph");
+    auto opset = defaultOpset(parsed->model);
     if (!opset) return opset.error();
+    parsed->opset = *opset;
+    if (parsed->model.graph().sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
+    parsed->external = std::move(external);
+    return std::shared_ptr<const ParsedOnnx>(std::move(parsed));
+}
 
+// The file's bytes, or an error naming the path.
+Result<std::vector<uint8_t>> readModelFile(const std::string& path) {
+    std::ifstream file(path, std::ios::binary | std::ios::ate);
+    if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
+    std::streamoff size = file.tellg();
+    if (size < 0) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+    if (uint64_t(size) > kMaxOnnxFileBytes)
+        return invalidModel("'" + path + "' is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
+    std::vector<uint8_t> bytes(static_cast<size_t>(size));
+    file.seekg(0);
+    if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+    return bytes;
+}
+
+}  // namespace
+
+// From bytes there is no folder: tensors with external data are refused (when converted).
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes) { return parseModel(bytes, {}); }
+
+Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path) {
+    auto bytes = readModelFile(path);
+    if (!bytes) return bytes.error();
+    // External data is read from the folder of the model file, symbolic links resolved.
+    std::error_code ec;
+    std::filesystem::path canonical = std::filesystem::canonical(path, ec);
+    if (ec) return Error{ErrorCode::IoError, "cannot resolve '" + path + "' (" + ec.message() + ")"};
+    auto parsed = parseModel(*bytes, {canonical.parent_path()});
+    if (!parsed) return Error{parsed.error().code, path + ": " + parsed.error().message};
+    return parsed;
+}
+
+Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& options) {
     OnnxModel result;
-    result.opsetVersion = *opset;
-    result.producer = model.producer_name() + " " + model.producer_version();
-    const onnx::GraphProto& g = model.graph();
-    if (g.sparse_initializer_size() > 0) return Error{ErrorCode::Unsupported, "sparse initializers are not supported"};
+    result.opsetVersion = parsed.opset;
+    result.producer = parsed.model.producer_name() + " " + parsed.model.producer_version();
+    const onnx::GraphProto& g = parsed.model.graph();
+    const ExternalDataSource& external = parsed.external;
 
-    Loader loader(result.graph, *opset, options.computeType, external);
+    Loader loader(result.graph, parsed.opset, options.computeType, external);
     for (const auto& t : g.initializer()) {
         if (t.name().empty()) return invalidModel("an initializer has no name");
         if (loader.has(t.name())) return invalidModel("initializer '" + t.name() + "' is defined twice");
@@ -223,6 +278,7 @@ Result<OnnxModel> loadModel(std::span<const uint8_t> bytes, const OnnxLoadOption
         auto sizes = inputShape(in, options);
         if (!sizes) return sizes.error();
         ValueId id = result.graph.addInput(in.name(), packedDesc(options.computeType, *sizes));
+        result.graph.values[id].freeDimMask = symbolicDims(in);
         loader.define(in.name(), {{}, GraphView{id, result.graph.values[id].desc}, kNoValue});
         result.inputNames.push_back(in.name());
     }
@@ -232,26 +288,16 @@ Result<OnnxModel> loadModel(std::span<const uint8_t> bytes, const OnnxLoadOption
     return result;
 }
 
-}  // namespace
-
-// From bytes there is no folder: tensors with external data are refused.
-Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) { return loadModel(bytes, options, {}); }
+Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions& options) {
+    auto parsed = parseOnnx(bytes);
+    if (!parsed) return parsed.error();
+    return loadOnnx(**parsed, options);
+}
 
 Result<OnnxModel> loadOnnxFile(const std::string& path, const OnnxLoadOptions& options) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
-    std::streamoff size = file.tellg();
-    if (size < 0) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    if (uint64_t(size) > kMaxOnnxFileBytes)
-        return invalidModel("'" + path + "' is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
-    // External data is read from the folder of the model file, symbolic links resolved.
-    std::error_code ec;
-    std::filesystem::path canonical = std::filesystem::canonical(path, ec);
-    if (ec) return Error{ErrorCode::IoError, "cannot resolve '" + path + "' (" + ec.message() + ")"};
-    auto model = loadModel(bytes, options, {canonical.parent_path()});
+    auto parsed = parseOnnxFile(path);
+    if (!parsed) return parsed.error();
+    auto model = loadOnnx(**parsed, options);
     if (!model) return Error{model.error().code, path + ": " + model.error().message};
     return model;
 }

@@ -8,6 +8,7 @@ list(APPEND MLP_SOURCES
   src/vulkan_functions.cpp
   src/device.cpp
   src/pipelines.cpp
+  src/pipeline_cache_data.cpp
   src/compiled_operator.cpp
   src/slot_names.cpp
   src/binding_table.cpp
@@ -23,6 +24,7 @@ list(APPEND MLP_SOURCES
   src/graph/graph_fusion.cpp
   src/graph/graph_reference.cpp
   src/graph/graph_compile.cpp
+  src/graph/graph_reshape.cpp
   src/graph/graph_builder.cpp
   src/half.cpp
 )
