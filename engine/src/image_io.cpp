@@ -3,10 +3,12 @@
 #include "engine/error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -37,14 +39,38 @@ void writePng(const std::string& path, const Image8& image) {
         throw Error("cannot write PNG file '" + path + "' (directory missing or not writable?)");
 }
 
-Image8 readPng(const std::string& path, uint32_t channels) {
+namespace {
+
+std::vector<uint8_t> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error("cannot open '" + path + "' for reading");
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error("failed while reading '" + path + "'");
+    return bytes;
+}
+
+}  // namespace
+
+Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what, uint64_t maxPixels) {
+    if (channels < 1 || channels > 4) throw Error("cannot read PNG '" + what + "': channels must be 1..4, not " + std::to_string(channels));
+    if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+        throw Error("cannot read PNG '" + what + "': " + std::to_string(bytes.size()) + " bytes is more than the decoder takes (2 GiB)");
+    int len = int(bytes.size());
     int w = 0, h = 0, n = 0;
-    std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load(path.c_str(), &w, &h, &n, int(channels)), stbi_image_free);
-    if (!data) throw Error("cannot read PNG file '" + path + "': " + stbi_failure_reason());
+    // The header first: the decoder allocates width x height before it checks the pixel data.
+    if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &n))
+        throw Error("cannot read PNG '" + what + "': " + stbi_failure_reason());
+    if (uint64_t(w) * uint64_t(h) > maxPixels)
+        throw Error("cannot read PNG '" + what + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
+                    " pixels, more than the limit of " + std::to_string(maxPixels));
+    std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load_from_memory(bytes.data(), len, &w, &h, &n, int(channels)), stbi_image_free);
+    if (!data) throw Error("cannot read PNG '" + what + "': " + stbi_failure_reason());
     Image8 img{uint32_t(w), uint32_t(h), channels, {}};
-    img.pixels.assign(data.get(), data.get() + size_t(w) * h * channels);
+    img.pixels.assign(data.get(), data.get() + size_t(w) * size_t(h) * channels);
     return img;
 }
+
+Image8 readPng(const std::string& path, uint32_t channels) { return decodePng(readFile(path), channels, path); }
 
 void writeNpy(const std::string& path, std::span<const float> data, std::span<const uint32_t> shape) {
     size_t count = 1;
@@ -75,39 +101,51 @@ void writeNpy(const std::string& path, std::span<const float> data, std::span<co
     if (!out) throw Error("failed while writing '" + path + "' (disk full?)");
 }
 
-std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error("cannot open '" + path + "' for reading");
-    char magic[8];
-    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw Error("'" + path + "' is not a .npy file");
-    uint32_t len = 0;
-    unsigned char lenBytes[4] = {};
-    int lenSize = magic[6] == 1 ? 2 : 4;
-    in.read(reinterpret_cast<char*>(lenBytes), lenSize);
-    for (int i = lenSize - 1; i >= 0; --i) len = (len << 8) | lenBytes[i];
-    std::string header(len, '\0');
-    if (!in.read(header.data(), len)) throw Error("'" + path + "': truncated .npy header");
-    if (header.find("'<f4'") == std::string::npos) throw Error("'" + path + "': only little-endian float32 .npy is supported");
-    if (header.find("'fortran_order': False") == std::string::npos) throw Error("'" + path + "': Fortran order is not supported");
-    size_t open = header.find('('), close = header.find(')');
-    if (open == std::string::npos || close == std::string::npos) throw Error("'" + path + "': no shape in .npy header");
+std::vector<float> decodeNpy(std::span<const uint8_t> bytes, std::vector<uint32_t>& shape, const std::string& what) {
+    auto bad = [&](const std::string& why) { return Error("'" + what + "': " + why); };
+    if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) throw bad("not a .npy file");
+    // Version 1 has a 2-byte header length, versions 2 and 3 a 4-byte one (little-endian).
+    uint8_t major = bytes[6];
+    if (major < 1 || major > 3) throw bad(".npy format version " + std::to_string(major) + " is not supported (1, 2, 3 are)");
+    size_t lenSize = major == 1 ? 2 : 4, headerStart = 8 + lenSize;
+    if (bytes.size() < headerStart) throw bad("truncated .npy header");
+    uint64_t len = 0;
+    for (size_t i = lenSize; i-- > 0;) len = (len << 8) | bytes[8 + i];
+    if (len > bytes.size() - headerStart) throw bad("truncated .npy header");
+    std::string header(bytes.begin() + long(headerStart), bytes.begin() + long(headerStart + len));
+    if (header.find("'<f4'") == std::string::npos) throw bad("only little-endian float32 .npy is supported");
+    if (header.find("'fortran_order': False") == std::string::npos) throw bad("Fortran order is not supported");
+    size_t key = header.find("'shape'");
+    size_t open = header.find('(', key == std::string::npos ? 0 : key), close = header.find(')', open == std::string::npos ? 0 : open);
+    if (key == std::string::npos || open == std::string::npos || close == std::string::npos) throw bad("no shape in .npy header");
     shape.clear();
-    size_t count = 1;
+    uint64_t count = 1;
     for (size_t p = open + 1; p < close;) {
         while (p < close && (header[p] == ' ' || header[p] == ',')) ++p;
         if (p >= close) break;
+        uint64_t dim = 0;
         size_t end = p;
-        while (end < close && std::isdigit(static_cast<unsigned char>(header[end]))) ++end;
-        if (end == p) throw Error("'" + path + "': malformed shape in .npy header");
-        shape.push_back(uint32_t(std::stoul(header.substr(p, end - p))));
-        count *= shape.back();
+        for (; end < close && std::isdigit(static_cast<unsigned char>(header[end])); ++end) {
+            dim = dim * 10 + uint64_t(header[end] - '0');
+            if (dim > std::numeric_limits<uint32_t>::max()) throw bad("dimension " + std::to_string(shape.size()) + " is too large");
+        }
+        if (end == p) throw bad("malformed shape in .npy header");
+        shape.push_back(uint32_t(dim));
+        // Bounded by the bytes actually present, so the product cannot overflow either.
+        count *= dim;
+        if (count > bytes.size()) break;
         p = end;
     }
+    uint64_t dataBytes = bytes.size() - headerStart - len;
+    if (count > dataBytes / sizeof(float) || count * sizeof(float) != dataBytes)
+        throw bad("holds " + std::to_string(dataBytes) + " data bytes, but its shape needs " +
+                  (count > bytes.size() ? std::string("more") : std::to_string(count * sizeof(float))));
     std::vector<float> data(count);
-    if (!in.read(reinterpret_cast<char*>(data.data()), std::streamsize(count * sizeof(float))))
-        throw Error("'" + path + "': file shorter than its shape says");
+    if (count) std::memcpy(data.data(), bytes.data() + headerStart + len, count * sizeof(float));
     return data;
 }
+
+std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape) { return decodeNpy(readFile(path), shape, path); }
 
 float halfToFloat(uint16_t h) {
     uint32_t sign = uint32_t(h >> 15) << 31;

@@ -43,6 +43,9 @@ struct PlanContext {
     bool cooperativeMatrix = false;  // NV cooperative matrix usable for this operator
     uint32_t executionFlags = 0;
 };
+// The plan context of a device with `caps` for an operator compiled with `executionFlags`
+// (`caps` must outlive it).
+PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags);
 
 // A compute pipeline: SPIR-V (from the generated ml_shaders.h accessors) and specialization
 // constants, constant_id i = specConstants[i] (floats bit-cast with asUint).

@@ -38,11 +38,14 @@ Result<std::vector<uint32_t>> broadcastSizes(const TensorDesc& a, const TensorDe
     return out;
 }
 
+// 0 when the window does not fit or the output would not fit 32 bits.
 uint32_t poolOutputSize(uint32_t in, uint32_t window, uint32_t stride, uint32_t dilation, uint32_t padB, uint32_t padE) {
-    int64_t span = int64_t(dilation) * (window - 1) + 1;
-    int64_t avail = int64_t(in) + padB + padE - span;
-    if (avail < 0 || stride == 0) return 0;
-    return uint32_t(avail / stride + 1);
+    if (window == 0 || stride == 0 || dilation == 0) return 0;
+    uint64_t span = uint64_t(dilation) * (window - 1) + 1;  // both factors < 2^32: no overflow
+    uint64_t padded = uint64_t(in) + padB + padE;
+    if (span > padded) return 0;
+    uint64_t out = (padded - span) / stride + 1;
+    return out <= UINT32_MAX ? uint32_t(out) : 0;
 }
 
 }  // namespace
@@ -83,6 +86,10 @@ std::vector<TensorDesc*> mutableOperatorOutputs(OperatorDesc& op) {
 
 Status inferOperatorOutputs(OperatorDesc& op) {
     std::string label = operatorLabel(op);
+    // Inference indexes sizes by rank and multiplies them: inputs must be valid tensors first.
+    std::vector<const TensorDesc*> ins = operatorInputs(op);
+    for (size_t i = 0; i < ins.size(); ++i)
+        if (ins[i]) MLP_TRY(validateTensor(*ins[i], label + " input " + std::to_string(i), false));
     return std::visit([&](auto& o) -> Status {
         using T = std::decay_t<decltype(o)>;
         auto need = [&](const char* why) { return invalidArgument(label + ": output sizes cannot be inferred (" + why + "); set the output desc"); };
@@ -130,12 +137,14 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], h, w});
             } else if constexpr (std::is_same_v<T, ResampleDesc>) {
                 if (o.input.rank != 4) return invalidArgument(label + ": input must be 4-D (NCHW)");
-                if (o.scales[0] <= 0 || o.scales[1] <= 0) return need("no scales given");
+                if (!(o.scales[0] > 0) || !(o.scales[1] > 0)) return need("no scales given");
                 // Same rule as the resample planner: floor(in * scale) with a little slack, so a
                 // float scale like 0.7f (just below 0.7) still gives the intended size.
-                auto scaled = [](uint32_t in, float scale) { return uint32_t(std::floor(in * double(scale) + 1e-4)); };
-                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], scaled(o.input.sizes[2], o.scales[0]),
-                                               scaled(o.input.sizes[3], o.scales[1])});
+                double h = std::floor(o.input.sizes[2] * double(o.scales[0]) + 1e-4), w = std::floor(o.input.sizes[3] * double(o.scales[1]) + 1e-4);
+                if (!(h >= 1 && w >= 1 && h <= UINT32_MAX && w <= UINT32_MAX))
+                    return invalidArgument(label + ": scales " + std::to_string(o.scales[0]) + " x " + std::to_string(o.scales[1]) + " give an output of " +
+                                           std::to_string(h) + " x " + std::to_string(w) + " (1..2^32-1 per dim)");
+                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], uint32_t(h), uint32_t(w)});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
                 uint32_t b = o.blockSize;
                 if (o.input.rank != 4 || b == 0) return invalidArgument(label + ": input must be 4-D and blockSize > 0");
