@@ -167,13 +167,27 @@ def onnx_seeds():
             node("ConstantOfShape", ["cs"], ["c"], value=tensor("v", [1], [1.5])),
             node("Add", ["x", "c"], ["y"]),
         ], [("x", [1, 2, 4, 4])], [("y", ["d0"])], [tensor("cs", [4], [1, 2, 4, 4], INT64)]),
-        "expand_tile_where": model([
-            node("Expand", ["x", "es"], ["e"]),
-            node("Tile", ["e", "reps"], ["t"]),
-            node("Greater", ["t", "zero"], ["cond"]),
-            node("Where", ["cond", "t", "zero"], ["y"]),
+        "tile_expand": model([
+            node("Tile", ["x", "reps"], ["e"]),
+            node("Expand", ["e", "es"], ["y"]),
         ], [("x", [1, 2, 1, 4])], [("y", ["d0"])],
-            [tensor("es", [4], [1, 2, 4, 4], INT64), tensor("reps", [4], [1, 1, 1, 2], INT64), tensor("zero", [], [0.0])]),
+            [tensor("es", [4], [1, 2, 3, 4], INT64), tensor("reps", [4], [1, 1, 3, 1], INT64)]),
+        # Shape arithmetic folded on the CPU: comparisons, Not, Where, Cast, rounding, Range.
+        "host_folding": model([
+            node("Shape", ["x"], ["s"]),
+            node("Cast", ["s"], ["sf"], to=1),
+            node("Ceil", ["sf"], ["sc"]),
+            node("Floor", ["sc"], ["sfl"]),
+            node("Cast", ["sfl"], ["si"], to=7),
+            node("Greater", ["si", "one"], ["big"]),
+            node("Not", ["big"], ["small"]),
+            node("Equal", ["si", "si"], ["same"]),
+            node("Where", ["small", "one", "si"], ["target"]),
+            node("Range", ["r0", "r1", "r2"], ["axes"]),
+            node("Expand", ["x", "target"], ["e"]),
+            node("ReduceMax", ["e"], ["y"], axes=[1], keepdims=1),
+        ], [("x", [1, 2, 1, 4])], [("y", ["d0"])],
+            [tensor("one", [1], [1], INT64), tensor("r0", [], [0], INT64), tensor("r1", [], [2], INT64), tensor("r2", [], [1], INT64)]),
         "free_dims": model([node("Relu", ["x"], ["y"])], [("x", ["batch", 2, "height", "width"])], [("y", ["d0"])]),
     }
     for name, data in seeds.items():

@@ -49,12 +49,37 @@ std::vector<uint8_t> readFile(const std::string& path) {
     return bytes;
 }
 
+// stb_image trusts PNG chunk lengths: it grows its compressed-data buffer to an IDAT chunk's
+// declared length before checking that the bytes exist (a 100-byte file asked for 2 GiB), and it
+// copies an empty first IDAT chunk into a null buffer (undefined behaviour). Walking the chunks
+// first turns both into errors; everything else is left to stb.
+void checkPngChunks(std::span<const uint8_t> bytes, const std::string& what) {
+    static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) throw Error("cannot read PNG '" + what + "': not a PNG file");
+    bool sawData = false;
+    for (size_t pos = 8; bytes.size() - pos >= 12;) {  // length, type, data, CRC
+        const uint8_t* c = bytes.data() + pos;
+        uint32_t length = uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3];
+        std::string type(reinterpret_cast<const char*>(c + 4), 4);
+        if (length > bytes.size() - pos - 12)
+            throw Error("cannot read PNG '" + what + "': chunk at byte " + std::to_string(pos) + " declares " + std::to_string(length) +
+                        " bytes of data, the file has " + std::to_string(bytes.size() - pos - 12) + " left");
+        if (type == "IDAT") {
+            if (length == 0 && !sawData) throw Error("cannot read PNG '" + what + "': its first IDAT chunk is empty");
+            sawData = true;
+        }
+        if (type == "IEND") break;
+        pos += 12 + size_t(length);
+    }
+}
+
 }  // namespace
 
 Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what, uint64_t maxPixels) {
     if (channels < 1 || channels > 4) throw Error("cannot read PNG '" + what + "': channels must be 1..4, not " + std::to_string(channels));
     if (bytes.size() > size_t(std::numeric_limits<int>::max()))
         throw Error("cannot read PNG '" + what + "': " + std::to_string(bytes.size()) + " bytes is more than the decoder takes (2 GiB)");
+    checkPngChunks(bytes, what);
     int len = int(bytes.size());
     int w = 0, h = 0, n = 0;
     // The header first: the decoder allocates width x height before it checks the pixel data.

@@ -142,8 +142,9 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 // float scale like 0.7f (just below 0.7) still gives the intended size.
                 double h = std::floor(o.input.sizes[2] * double(o.scales[0]) + 1e-4), w = std::floor(o.input.sizes[3] * double(o.scales[1]) + 1e-4);
                 if (!(h >= 1 && w >= 1 && h <= UINT32_MAX && w <= UINT32_MAX))
-                    return invalidArgument(label + ": scales " + std::to_string(o.scales[0]) + " x " + std::to_string(o.scales[1]) + " give an output of " +
-                                           std::to_string(h) + " x " + std::to_string(w) + " (1..2^32-1 per dim)");
+                    return invalidArgument(label + ": scales " + std::to_string(o.scales[0]) + " x " + std::to_string(o.scales[1]) + " turn input " +
+                                           std::to_string(o.input.sizes[2]) + " x " + std::to_string(o.input.sizes[3]) +
+                                           " into an output outside 1..2^32-1 rows or columns");
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], uint32_t(h), uint32_t(w)});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
                 uint32_t b = o.blockSize;
