@@ -8,6 +8,7 @@
 // command pool is reset outside the timed region every kRecordsPerBuffer records.
 #include "alloc_counter.h"
 #include "bound_graph.h"
+#include "effect_rig.h"
 #include "bridge/graph_session.h"
 #include "engine/context.h"
 #include "networks.h"
@@ -124,6 +125,42 @@ void recordBenchmark(benchmark::State& state, const bench::Network& net) {
     state.counters["dispatches"] = bound.compiled().report.dispatchablesOut;
 }
 
+// One frame's recording of the upscaler effect (Upscaler::record: input checks, barriers, its
+// dispatches and, in the ML mode, the network), steady state (descriptors written).
+void recordEffectBenchmark(benchmark::State& state, effects::UpscalerMode mode, const std::string& model) {
+    bench::EffectRig rig(*g_env->ctx, mode, {960, 540}, {1920, 1080}, model);
+    bench::CommandBuffer cmd(*g_env->ctx);
+    cmd.begin();
+    if (!rig.upscaler().recordInitialization(cmd.handle())) return state.SkipWithError("recordInitialization failed");
+    uint32_t frame = 0, inBuffer = 0;
+    for (; frame < 4 * rig.upscaler().desc().framesInFlight; ++frame)
+        if (!rig.upscaler().record(cmd.handle(), rig.inputs(frame))) return state.SkipWithError("record failed");
+    AllocationCount allocs;
+    for (auto _ : state) {
+        if (!rig.upscaler().record(cmd.handle(), rig.inputs(frame++))) return state.SkipWithError("record failed");
+        if (++inBuffer == kRecordsPerBuffer) {
+            state.PauseTiming();
+            cmd.end();
+            cmd.reset();
+            cmd.begin();
+            inBuffer = 0;
+            state.ResumeTiming();
+        }
+    }
+    allocs.report(state);
+    cmd.end();
+}
+
+void BM_RecordTaau(benchmark::State& state) { recordEffectBenchmark(state, effects::UpscalerMode::Taau, ""); }
+
+// The shipped temporal network when it exists, else the test model of the same contract.
+void BM_RecordTemporalMl(benchmark::State& state) {
+    std::string shipped = VKML_ASSETS_DIR "/upscaler_temporal.onnx";
+    std::FILE* f = std::fopen(shipped.c_str(), "rb");
+    if (f) std::fclose(f);
+    recordEffectBenchmark(state, effects::UpscalerMode::MlTemporal, f ? shipped : VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
+}
+
 void BM_RecordEspcn(benchmark::State& state) {
     recordBenchmark(state, bench::espcn(DataType::Float32, uint32_t(state.range(0)), uint32_t(state.range(1))));
 }
@@ -153,6 +190,8 @@ void registerBenchmarks(Device& device) {
     benchmark::RegisterBenchmark("BM_CreateAndBindTable", BM_CreateAndBindTable)->Args({w, h})->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("BM_RecordEspcn", BM_RecordEspcn)->Args({w, h})->Unit(benchmark::kMicrosecond);
     benchmark::RegisterBenchmark("BM_RecordFsrcnn", BM_RecordFsrcnn)->Args({w, h})->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_RecordTaau", BM_RecordTaau)->Unit(benchmark::kMicrosecond);
+    benchmark::RegisterBenchmark("BM_RecordTemporalMl", BM_RecordTemporalMl)->Unit(benchmark::kMicrosecond);
 }
 
 }  // namespace

@@ -6,15 +6,21 @@
 // reference, the renderer's bicubic filter. Everything of a frame is recorded into one command
 // buffer on one queue (2 frames in flight); every frame-graph pass is a GpuTimer scope, plus
 // one scope around the whole frame. Medians over --frames frames after --warmup frames.
+// The temporal upscalers (TAAU and the temporal ML network, effects::Upscaler) run on jittered
+// frames (Halton 2,3) at the same resolutions.
 // Also at each native resolution: 1-ray stochastic shadows denoised by the shipped ML denoiser
 // (assets/denoiser.onnx, when present) and by the renderer's a-trous filter.
 #include "cli.h"
 #include "engine/context.h"
 #include "engine/frames.h"
 #include "engine/gpu_timer.h"
+#include "engine/camera_path.h"
 #include "engine/renderer.h"
+#include "engine/scene.h"
+#include "bridge/effect_upscaler.h"
 #include "bridge/graph_session.h"
 #include "bridge/ml_pass.h"
+#include "engine/jitter.h"
 #include "mlplugin/mlplugin.h"
 #include "networks.h"
 
@@ -42,12 +48,21 @@ struct Options {
     bool fp32 = false;
     bool validation = false;
     int device = -1;
+    std::string scene;      // glTF file; empty: the procedural scene
+    uint32_t sceneSeed = 0;
+};
+
+// What every configuration draws, loaded once: the scene and the camera path along which the
+// frames are timed (built-in path 0 for the procedural scene, an orbit around a glTF scene).
+struct Content {
+    std::shared_ptr<const engine::SceneGeometry> scene;
+    engine::CameraPath path;
 };
 
 void usage() {
     std::puts(
         "usage: frame_bench [--smoke] [--frames N] [--warmup N] [--json FILE] [--assets DIR] [--filter TEXT] [--fp32]\n"
-        "                   [--device INDEX] [--validation]\n"
+        "                   [--device INDEX] [--validation] [--scene FILE | --scene-seed N]\n"
         "  Frame times (per pass and total, GPU timestamps) of native rendering vs half resolution + x2 upscale\n"
         "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output; native with 1-ray shadows + ML or a-trous denoiser.\n"
         "  --smoke        tiny output size and few frames (CI on lavapipe; times mean nothing)\n"
@@ -57,7 +72,9 @@ void usage() {
         "  --filter TEXT  only configurations whose name contains TEXT\n"
         "  --fp32         run the ML networks in fp32 (default: fp16 with fp16 arithmetic where the device has it)\n"
         "  --device I     Vulkan device index\n"
-        "  --validation   enable the Khronos validation layer");
+        "  --validation   enable the Khronos validation layer\n"
+        "  --scene FILE   time a glTF scene (.gltf/.glb) along an automatic orbit instead of the procedural scene\n"
+        "  --scene-seed N the procedural scene's seed (default 0: the classic scene)");
 }
 
 bool parse(int argc, char** argv, Options& o) {
@@ -79,6 +96,14 @@ bool parse(int argc, char** argv, Options& o) {
         } else if (a == "--json") { const char* v = value("--json"); if (!v) return false; o.json = v; }
         else if (a == "--assets") { const char* v = value("--assets"); if (!v) return false; o.assets = v; }
         else if (a == "--filter") { const char* v = value("--filter"); if (!v) return false; o.filter = v; }
+        else if (a == "--scene") { const char* v = value("--scene"); if (!v || !*v) return false; o.scene = v; }
+        else if (a == "--scene-seed") {
+            const char* v = value("--scene-seed");
+            char* end = nullptr;
+            unsigned long long n = v ? std::strtoull(v, &end, 10) : 0;
+            if (!v || !*v || *end || v[0] == '-' || n > UINT32_MAX) { std::fprintf(stderr, "frame_bench: --scene-seed expects an integer 0..4294967295\n"); return false; }
+            o.sceneSeed = uint32_t(n);
+        }
         else if (a == "--device") {
             const char* v = value("--device");
             uint32_t n;
@@ -86,10 +111,13 @@ bool parse(int argc, char** argv, Options& o) {
             o.device = std::atoi(v);
         } else { std::fprintf(stderr, "frame_bench: unknown option '%s' (see --help)\n", a.c_str()); return false; }
     }
+    if (!o.scene.empty() && o.sceneSeed != 0) { std::fprintf(stderr, "frame_bench: --scene-seed does not apply to --scene\n"); return false; }
     return true;
 }
 
-enum class Upscale { Native, Bicubic, Ml };
+// Ml: the single-frame x2 network (bridge::MlPass); Taau and MlTemporal: the temporal upscaler
+// effect (bridge::EffectUpscaler, jittered frames).
+enum class Upscale { Native, Bicubic, Ml, Taau, MlTemporal };
 enum class Denoise { Off, Atrous, Ml };
 
 struct Config {
@@ -163,14 +191,16 @@ std::unique_ptr<bridge::MlPass> makeDenoiser(engine::Context& ctx, mlplugin::Dev
     return std::make_unique<bridge::MlPass>(ctx, device, std::move(d));
 }
 
-Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device) {
+Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplugin::Device& device, const Content& content) {
     engine::RendererDesc rd;
+    rd.scene = content.scene;
     rd.outputWidth = c.outW;
     rd.outputHeight = c.outH;
     rd.renderScale = c.upscale == Upscale::Native ? 1.0f : 0.5f;
     rd.upscale = c.upscale == Upscale::Native ? engine::UpscaleMode::Native : engine::UpscaleMode::Bicubic;
     Result r{c};
     r.upscaler = c.upscale == Upscale::Native ? "none" : "bicubic";
+    const bool temporal = c.upscale == Upscale::Taau || c.upscale == Upscale::MlTemporal;
     if (c.denoise != Denoise::Off) {
         rd.shadows = engine::ShadowMode::Stochastic;
         rd.shadowSamples = 1;
@@ -184,28 +214,45 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     // the ML pass whose resources those frames used, then the timer.
     engine::GpuTimer timer(ctx, {.framesInFlight = kFramesInFlight, .maxScopesPerFrame = 128, .window = o.frames});
     std::unique_ptr<bridge::MlPass> ml, mlDenoiser;
+    std::unique_ptr<bridge::EffectUpscaler> effect;
     if (c.upscale == Upscale::Ml) ml = makeUpscaler(ctx, device, o, r.upscaler);
+    if (temporal) {
+        bridge::EffectUpscalerDesc ed;
+        ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
+        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.assets + "/upscaler_temporal.onnx";
+        ed.preferFp16 = !o.fp32;
+        effect = std::make_unique<bridge::EffectUpscaler>(ctx, ed);
+        r.upscaler = effects::toString(ed.mode);
+    }
     if (c.denoise == Denoise::Ml) mlDenoiser = makeDenoiser(ctx, device, o, r.denoiser);
     engine::Renderer renderer(ctx, rd);
     if (ml) renderer.setUpscaler(ml->upscaler());
+    if (effect) renderer.setUpscaler(effect->upscaler());
     if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
     engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
     r.renderW = renderer.renderExtent().width;
     r.renderH = renderer.renderExtent().height;
+    if (effect && effect->effect()) r.upscaler += effect->effect()->usesFp16() ? " fp16" : (c.upscale == Upscale::MlTemporal ? " fp32" : "");
+    const uint32_t phases = engine::jitterPhaseCount(r.renderW, c.outW);
+    auto params = [&](uint32_t i) {
+        engine::FrameParams p = engine::FrameParams::onPath(content.path, i);
+        if (temporal) p.jitterPixels = engine::haltonJitter(i, phases);
+        return p;
+    };
 
     // Bring the GPU to its boost clock first (idle it starts at a fraction: see GraphSession::time).
     const auto rampStart = std::chrono::steady_clock::now();
     for (uint32_t i = 0; !o.smoke && std::chrono::steady_clock::now() - rampStart < std::chrono::milliseconds(250); ++i) {
         engine::Frame& f = frames.beginFrame();
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(0, i), nullptr);
+        renderer.record(f.cmd, f.slot, params(i), nullptr);
         frames.endFrame();
     }
     for (uint32_t i = 0; i < o.warmup + o.frames; ++i) {
         engine::Frame& f = frames.beginFrame();
         timer.beginFrame(f.cmd, f.slot);
         timer.beginScope(f.cmd, kFrameScope);
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(0, i), &timer);
+        renderer.record(f.cmd, f.slot, params(i), &timer);
         timer.endScope(f.cmd);
         frames.endFrame();
     }
@@ -231,10 +278,10 @@ std::string jsonString(const std::string& s) {
     return out + "\"";
 }
 
-void writeJson(const std::string& path, const std::string& device, const Options& o, const std::vector<Result>& results) {
+void writeJson(const std::string& path, const std::string& device, const std::string& scene, const Options& o, const std::vector<Result>& results) {
     std::ofstream f(path);
     if (!f) throw std::runtime_error("cannot write " + path);
-    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
+    f << "{\n  \"tool\": \"frame_bench\",\n  \"device\": " << jsonString(device) << ",\n  \"scene\": " << jsonString(scene) << ",\n  \"frames\": " << o.frames << ",\n  \"warmup\": " << o.warmup
       << ",\n  \"smoke\": " << (o.smoke ? "true" : "false") << ",\n  \"results\": [\n";
     for (size_t i = 0; i < results.size(); ++i) {
         const Result& r = results[i];
@@ -264,6 +311,11 @@ int main(int argc, char** argv) {
         if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
         std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation);
         std::printf("device: %s\n", ctx.deviceName().c_str());
+        Content content;
+        content.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
+        for (const std::string& w : content.scene->warnings) std::fprintf(stderr, "frame_bench: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());
+        content.path = o.scene.empty() ? engine::CameraPath::builtIn(0) : engine::CameraPath::orbitAround(content.scene->boundsMin, content.scene->boundsMax);
+        std::printf("scene: %s, camera path: %s\n", content.scene->name.c_str(), content.path.name().c_str());
 
         struct Out { uint32_t w, h; };
         // The ML denoiser's U-Net halves its input twice: sizes are multiples of 4.
@@ -271,25 +323,30 @@ int main(int argc, char** argv) {
         std::string denoiserPath = o.assets + "/denoiser.onnx";
         bool haveDenoiser = std::filesystem::exists(denoiserPath);
         if (!haveDenoiser) std::printf("skipping the ML denoiser: %s not found\n", denoiserPath.c_str());
+        std::string temporalPath = o.assets + "/upscaler_temporal.onnx";
+        bool haveTemporal = std::filesystem::exists(temporalPath);
+        if (!haveTemporal) std::printf("skipping the temporal ML upscaler: %s not found\n", temporalPath.c_str());
         std::vector<Config> configs;
         for (Out out : outputs) {
             std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
             configs.push_back({"native " + pair, pair, Upscale::Native, out.w, out.h});
             configs.push_back({half + " + ml x2 -> " + pair, pair, Upscale::Ml, out.w, out.h});
             configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
+            configs.push_back({half + " + taau x2 -> " + pair, pair, Upscale::Taau, out.w, out.h});
+            if (haveTemporal) configs.push_back({half + " + ml-temporal x2 -> " + pair, pair, Upscale::MlTemporal, out.w, out.h});
             if (haveDenoiser) configs.push_back({"native " + pair + " + ml denoise", pair, Upscale::Native, out.w, out.h, Denoise::Ml});
             configs.push_back({"native " + pair + " + atrous denoise", pair, Upscale::Native, out.w, out.h, Denoise::Atrous});
         }
         std::vector<Result> results;
         for (const Config& c : configs) {
             if (!o.filter.empty() && c.name.find(o.filter) == std::string::npos) continue;
-            Result r = runConfig(ctx, c, o, *device);
+            Result r = runConfig(ctx, c, o, *device, content);
             std::printf("\n%s (render %s, x2: %s, denoiser: %s): frame %.3f ms (sum of passes %.3f ms)\n", c.name.c_str(),
                         res(r.renderW, r.renderH).c_str(), r.upscaler.c_str(), r.denoiser.c_str(), r.frameMs, r.passSumMs);
             for (const PassTime& p : r.passes) std::printf("    %-28s %9.3f ms\n", p.name.c_str(), p.medianMs);
             std::fflush(stdout);
             results.push_back(std::move(r));
-            writeJson(o.json, ctx.deviceName(), o, results);  // a run cut short keeps what it measured
+            writeJson(o.json, ctx.deviceName(), content.scene->name, o, results);  // a run cut short keeps what it measured
         }
         std::printf("\n%-44s %-10s %10s %10s\n", "configuration", "render", "frame ms", "vs native");
         for (const Result& r : results) {
@@ -299,7 +356,7 @@ int main(int argc, char** argv) {
             std::printf("%-44s %-10s %10.3f %9.2fx\n", r.config.name.c_str(), res(r.renderW, r.renderH).c_str(), r.frameMs,
                         r.frameMs > 0 && native > 0 ? native / r.frameMs : 0.0);
         }
-        writeJson(o.json, ctx.deviceName(), o, results);
+        writeJson(o.json, ctx.deviceName(), content.scene->name, o, results);
         std::printf("wrote %s (%zu configurations, median of %u frames after %u warm-up)\n", o.json.c_str(), results.size(), o.frames, o.warmup);
         return 0;
     } catch (const std::exception& e) {

@@ -4,6 +4,7 @@
 // on this thread and allocates through the same operator new, which would be counted as ours.
 #include "alloc_counter.h"
 #include "bound_graph.h"
+#include "effect_rig.h"
 #include "bridge/graph_session.h"
 #include "networks.h"
 
@@ -77,6 +78,33 @@ TEST_F(RecordAllocations, FsrcnnRecordsWithoutHeapAllocation) {
 TEST_F(RecordAllocations, Fp16EspcnRecordsWithoutHeapAllocation) {
     if (!device_->capabilities().fp16Storage) GTEST_SKIP() << "no fp16 storage on this device";
     EXPECT_EQ(allocationsPerFrames(bench::espcn(DataType::Float16, 640, 360), ExecutionFlagAllowHalfPrecisionComputation, 100), 0u);
+}
+
+// The upscaler effect's per-frame record() (validation of the inputs, barriers, dispatches and,
+// in the ML mode, the network's recording) allocates nothing once its descriptors are written.
+uint64_t effectAllocations(engine::Context& ctx, effects::UpscalerMode mode, const std::string& model) {
+    bench::EffectRig rig(ctx, mode, {320, 180}, {640, 360}, model);
+    bench::CommandBuffer cmd(ctx);
+    cmd.begin();
+    EXPECT_TRUE(rig.upscaler().recordInitialization(cmd.handle()));
+    // Two frames per slot and parity write every descriptor set the steady state uses.
+    for (uint32_t i = 0; i < 4 * rig.upscaler().desc().framesInFlight; ++i) EXPECT_TRUE(rig.upscaler().record(cmd.handle(), rig.inputs(i)));
+    uint64_t before = bench::heapAllocations();
+    for (uint32_t i = 0; i < 100; ++i) {
+        effects::Status s = rig.upscaler().record(cmd.handle(), rig.inputs(i));
+        if (!s) ADD_FAILURE() << s.error().message;
+    }
+    uint64_t allocations = bench::heapAllocations() - before;
+    cmd.end();
+    return allocations;
+}
+
+TEST_F(RecordAllocations, TaauEffectRecordsWithoutHeapAllocation) {
+    EXPECT_EQ(effectAllocations(*ctx_, effects::UpscalerMode::Taau, ""), 0u);
+}
+
+TEST_F(RecordAllocations, TemporalMlEffectRecordsWithoutHeapAllocation) {
+    EXPECT_EQ(effectAllocations(*ctx_, effects::UpscalerMode::MlTemporal, VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx"), 0u);
 }
 
 }  // namespace

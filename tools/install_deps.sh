@@ -5,7 +5,7 @@ packages=(
   cmake ninja-build g++ pkg-config
   libvulkan-dev glslang-tools glslang-dev spirv-tools vulkan-tools
   vulkan-validationlayers mesa-vulkan-drivers
-  libglfw3-dev libglm-dev libstb-dev
+  libglfw3-dev libglm-dev libstb-dev libtinygltf-dev nlohmann-json3-dev
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy

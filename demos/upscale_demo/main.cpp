@@ -4,6 +4,7 @@
 #include "engine/error.h"
 #include "headless.h"
 #include "options.h"
+#include "scene_setup.h"
 #include "windowed.h"
 
 #include <cstdio>
@@ -60,10 +61,11 @@ int main(int argc, char** argv) {
             demo::writeGolden(ctx, options.writeGolden);
         } else if (options.headless) {
             prepareOutputDirectory(options.outDir);
+            demo::SceneSetup setup = demo::loadSceneSetup(options);  // file errors before any GPU work
             engine::Context ctx(headlessContext(options));
-            demo::runHeadless(ctx, options);
+            demo::runHeadless(ctx, options, setup);
         } else {
-            demo::runWindowed(options);
+            demo::runWindowed(options, demo::loadSceneSetup(options));
         }
     } catch (const engine::Error& e) {
         if (!e.deviceLost()) {

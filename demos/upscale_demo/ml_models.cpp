@@ -1,9 +1,22 @@
 #include "ml_models.h"
 
+#include "options.h"
+
 namespace demo {
 
 std::string defaultUpscalerModel() { return VKML_DEFAULT_UPSCALER_MODEL; }
 std::string defaultDenoiserModel() { return VKML_DEFAULT_DENOISER_MODEL; }
+std::string defaultTemporalModel() { return VKML_DEFAULT_TEMPORAL_MODEL; }
+
+bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire) {
+    bridge::EffectUpscalerDesc d;
+    d.mode = o.mlTemporal ? effects::UpscalerMode::MlTemporal : effects::UpscalerMode::Taau;
+    if (o.mlTemporal) d.modelPath = o.temporalModel.empty() ? defaultTemporalModel() : o.temporalModel;
+    d.sharpness = o.sharpness;
+    d.debugChecks = o.validation;
+    d.retire = retire;
+    return d;
+}
 
 // The renderer's colour is display-linear and the networks were trained on sRGB: encode their
 // colour input, decode their output.

@@ -1,6 +1,7 @@
 #pragma once
 // The demo's networks as bridge::MlPass descriptions: the tensor contracts of the x2 upscaler
 // and the denoiser trained by tools/train (docs/BRIDGE.md).
+#include "bridge/effect_upscaler.h"
 #include "bridge/ml_pass.h"
 
 #include <string>
@@ -13,10 +14,15 @@ bridge::MlPassDesc mlUpscalerDesc(const std::string& model);
 // multiples of 4 -> [1,3,H,W] sRGB. Empty path: assets/denoiser.onnx.
 bridge::MlPassDesc mlDenoiserDesc(const std::string& model);
 
+struct Options;
+// The effect upscaler of a temporal mode (taau, ml-temporal).
+bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::DeferredDeletion* retire);
+
 // Empty when the denoiser can run at this render extent, else a sentence saying why not.
 std::string mlDenoiserExtentProblem(VkExtent2D renderExtent);
 
 std::string defaultUpscalerModel();
+std::string defaultTemporalModel();  // assets/upscaler_temporal.onnx
 std::string defaultDenoiserModel();
 
 }  // namespace demo

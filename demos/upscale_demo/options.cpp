@@ -34,7 +34,7 @@ engine::UpscaleMode parseMode(const std::string& v) {
     if (v == "native") return engine::UpscaleMode::Native;
     if (v == "bilinear") return engine::UpscaleMode::Bilinear;
     if (v == "bicubic") return engine::UpscaleMode::Bicubic;
-    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml");
+    throw UsageError("--mode: '" + v + "' is not one of native, bilinear, bicubic, ml, taau, ml-temporal");
 }
 
 void parseDenoise(const std::string& v, Options& o) {
@@ -82,7 +82,7 @@ uint32_t parseChannels(const std::string& v) {
 }  // namespace
 
 std::string usage() {
-    return R"(upscale_demo: renders the procedural demo scene and upscales it to the output resolution.
+    return R"(upscale_demo: renders the procedural demo scene (or a glTF scene) and upscales it to the output resolution.
 
 Usage: upscale_demo [options]
   --headless              render offscreen and write PNG frames + report.json to --out
@@ -90,15 +90,28 @@ Usage: upscale_demo [options]
   --width W, --height H   output resolution, 16..16384 (default 1280x720)
   --render-scale S        render resolution = output * S, 0.1..2 (default 0.5; native ignores it;
                           2 with bilinear = 2x2 supersampled reference)
-  --mode M                output stage: native | bilinear | bicubic | ml (default bilinear;
-                          ml: the ONNX upscaler of --model through bridge::MlPass)
+  --mode M                output stage: native | bilinear | bicubic | ml | taau | ml-temporal
+                          (default bilinear). ml: the single-frame ONNX upscaler of --model
+                          through bridge::MlPass; taau: the hand-written temporal upscaler;
+                          ml-temporal: the temporal network (--temporal-model). The temporal modes
+                          jitter the projection (Halton 2,3; 8 x ratio^2 phases)
+  --temporal-model FILE   ml-temporal: ONNX model (default: assets/upscaler_temporal.onnx)
+  --sharpness S           taau, ml-temporal: contrast-adaptive sharpening 0..1 (default 0)
+  --supersample N         native: each frame is the average of N jittered renders at the output
+                          resolution, 1..1024 (default 1): the anti-aliased reference
+                          (with --channels output also written as float output_NNNNN.npy)
   --model FILE            ml: ONNX upscaler, input 'color' [1,3,H,W] sRGB, output [1,3,2H,2W] sRGB
                           (default: assets/upscaler_x2.onnx of the source tree)
   --denoise D             off | atrous | ml (default off): a-trous wavelet filter, or the ONNX
                           denoiser of --denoise-model through bridge::MlPass, before the output stage
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
                           (default: assets/denoiser.onnx of the source tree)
-  --path K                camera path index or name (see --list-paths; default 0)
+  --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
+                          engine's sun and sky, without shadows; unsupported features are warnings
+  --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)
+  --path K                camera path index or name (see --list-paths; default 0; with --scene the
+                          default is an automatic orbit around the scene's bounds)
+  --camera-path FILE      camera keyframes from a JSON file (docs/RENDERER.md) instead of --path
   --time T                start time in seconds along the path (default 0)
   --fps F                 path time step per frame (default 30)
   --shadows S             off | analytic | stochastic (default analytic)
@@ -121,7 +134,7 @@ Usage: upscale_demo [options]
 
 Options parseOptions(const std::vector<std::string>& args) {
     Options o;
-    bool scaleGiven = false;
+    bool scaleGiven = false, seedGiven = false;
     using Handler = std::function<void(const std::string&)>;
     const std::map<std::string, Handler> withValue = {
         {"--frames", [&](const std::string& v) { o.frames = parseUint("--frames", v, 1, 1000000); }},
@@ -130,13 +143,22 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--render-scale", [&](const std::string& v) { o.renderScale = parseFloat("--render-scale", v, 0.1f, 2.0f); scaleGiven = true; }},
         {"--mode", [&](const std::string& v) {
              o.ml = v == "ml";
-             o.mode = o.ml ? engine::UpscaleMode::Bilinear : parseMode(v);  // ml: any resampling mode; MlPass replaces it
+             o.taau = v == "taau";
+             o.mlTemporal = v == "ml-temporal";
+             // ml and the temporal modes replace the resampling stage; any resampling mode will do
+             o.mode = o.ml || o.taau || o.mlTemporal ? engine::UpscaleMode::Bilinear : parseMode(v);
          }},
+        {"--temporal-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--temporal-model: empty file name"); o.temporalModel = v; }},
+        {"--sharpness", [&](const std::string& v) { o.sharpness = parseFloat("--sharpness", v, 0.0f, 1.0f); }},
+        {"--supersample", [&](const std::string& v) { o.supersample = parseUint("--supersample", v, 1, 1024); }},
         {"--model", [&](const std::string& v) { if (v.empty()) throw UsageError("--model: empty file name"); o.model = v; }},
         {"--denoise", [&](const std::string& v) { parseDenoise(v, o); }},
         {"--denoise-model", [&](const std::string& v) { if (v.empty()) throw UsageError("--denoise-model: empty file name"); o.denoiseModel = v; }},
         {"--simulate-device-loss", [&](const std::string& v) { o.simulateDeviceLoss = parseUint("--simulate-device-loss", v, 0, 1000000); }},
-        {"--path", [&](const std::string& v) { o.path = parsePath(v); }},
+        {"--path", [&](const std::string& v) { o.path = parsePath(v); o.pathGiven = true; }},
+        {"--camera-path", [&](const std::string& v) { if (v.empty()) throw UsageError("--camera-path: empty file name"); o.cameraPath = v; }},
+        {"--scene", [&](const std::string& v) { if (v.empty()) throw UsageError("--scene: empty file name"); o.scene = v; }},
+        {"--scene-seed", [&](const std::string& v) { o.sceneSeed = parseUint("--scene-seed", v, 0, UINT32_MAX); seedGiven = true; }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
         {"--shadows", [&](const std::string& v) { o.shadows = parseShadows(v); }},
@@ -183,13 +205,28 @@ Options parseOptions(const std::vector<std::string>& args) {
     if (!o.denoiseModel.empty() && !o.mlDenoise) throw UsageError("--denoise-model needs --denoise ml");
     if (o.cycleModes && o.headless) throw UsageError("--cycle-modes is for the windowed demo (drop --headless)");
     if (!o.model.empty() && !o.ml) throw UsageError("--model needs --mode ml");
+    if (!o.temporalModel.empty() && !o.mlTemporal) throw UsageError("--temporal-model needs --mode ml-temporal");
+    if (o.sharpness > 0.0f && !o.taau && !o.mlTemporal) throw UsageError("--sharpness needs --mode taau or ml-temporal");
+    if (o.supersample > 1 && (o.mode != engine::UpscaleMode::Native || o.ml || o.taau || o.mlTemporal))
+        throw UsageError("--supersample needs --mode native (it renders the reference at the output resolution)");
+    if (o.supersample > 1 && !o.headless) throw UsageError("--supersample is for the headless demo (add --headless)");
     if (o.shadowSamples > 1 && o.shadows != engine::ShadowMode::Stochastic)
         throw UsageError("--shadow-samples needs --shadows stochastic");
+    if (seedGiven && !o.scene.empty()) throw UsageError("--scene-seed varies the procedural scene; it does not apply to --scene");
+    if (o.pathGiven && !o.cameraPath.empty()) throw UsageError("--path and --camera-path both choose the camera: give one");
+    if (!o.writeGolden.empty() && (!o.scene.empty() || seedGiven || !o.cameraPath.empty() || o.pathGiven))
+        throw UsageError("--write-golden renders the fixed golden frame: drop --scene, --scene-seed, --path and --camera-path");
     return o;
 }
 
 const char* denoiseName(const Options& o) { return o.mlDenoise ? "ml" : engine::toString(o.denoise); }
 
-const char* modeName(const Options& o) { return o.ml ? "ml" : engine::toString(o.mode); }
+const char* modeName(const Options& o) {
+    if (o.taau) return "taau";
+    if (o.mlTemporal) return "ml-temporal";
+    return o.ml ? "ml" : engine::toString(o.mode);
+}
+
+bool temporal(const Options& o) { return o.taau || o.mlTemporal; }
 
 }  // namespace demo

@@ -21,6 +21,13 @@ struct Options {
     engine::UpscaleMode mode = engine::UpscaleMode::Bilinear;
     bool ml = false;     // --mode ml: bridge::MlPass with `model` as the renderer's upscaler (headless)
     std::string model;   // ONNX upscaler; empty: VKML_DEFAULT_UPSCALER_MODEL (assets/upscaler_x2.onnx in the source tree)
+    // --mode taau | ml-temporal: the effects::Upscaler through bridge::EffectUpscaler, with a
+    // Halton(2,3) jitter on the render-resolution projection.
+    bool taau = false;
+    bool mlTemporal = false;
+    std::string temporalModel;  // ml-temporal; empty: assets/upscaler_temporal.onnx
+    float sharpness = 0.0f;     // temporal modes: RCAS-style sharpening 0..1
+    uint32_t supersample = 1;   // --mode native: average of N jittered renders per frame (the reference)
     engine::DenoiseMode denoise = engine::DenoiseMode::Off;
     bool mlDenoise = false;  // --denoise ml: bridge::MlPass with `denoiseModel` as the renderer's denoiser
     std::string denoiseModel;  // empty: VKML_DEFAULT_DENOISER_MODEL (assets/denoiser.onnx in the source tree)
@@ -28,6 +35,10 @@ struct Options {
     uint32_t shadowSamples = 1;
     bool lighting = true;
     uint32_t path = 0;
+    bool pathGiven = false;    // --path on the command line (a glTF scene otherwise orbits automatically)
+    std::string cameraPath;    // --camera-path: a keyframe JSON file (replaces --path)
+    std::string scene;         // --scene: a glTF file (.gltf/.glb); empty: the procedural scene
+    uint32_t sceneSeed = 0;    // --scene-seed: the procedural scene's seed (0: the classic scene)
     float startTime = 0.0f;
     float fps = 30.0f;
     std::optional<uint32_t> device;
@@ -51,5 +62,7 @@ std::string usage();
 // "native", "bilinear", "bicubic" or "ml" (reports and messages).
 const char* modeName(const Options& o);
 const char* denoiseName(const Options& o);  // "off", "atrous" or "ml"
+bool temporal(const Options& o);  // taau or ml-temporal: jittered frames, an effects::Upscaler
+bool temporal(const Options& o);  // taau or ml-temporal: jittered frames, an effects::Upscaler
 
 }  // namespace demo

@@ -34,7 +34,8 @@ void writeReport(const std::string& path, const Options& o, const RunInfo& info,
     j << "  \"render_scale\": " << (o.mode == engine::UpscaleMode::Native ? 1.0f : o.renderScale) << ",\n";
     j << "  \"render_resolution\": [" << info.renderWidth << ", " << info.renderHeight << "],\n";
     j << "  \"output_resolution\": [" << info.outputWidth << ", " << info.outputHeight << "],\n";
-    j << "  \"camera_path\": " << quoted(engine::cameraPathName(o.path)) << ",\n";
+    j << "  \"scene\": " << quoted(info.scene) << ",\n";
+    j << "  \"camera_path\": " << quoted(info.cameraPath) << ",\n";
     j << "  \"start_time\": " << o.startTime << ",\n";
     j << "  \"fps\": " << o.fps << ",\n";
     j << "  \"frames\": " << info.framesRendered << ",\n";

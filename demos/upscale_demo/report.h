@@ -14,6 +14,8 @@ struct RunInfo {
     uint32_t outputWidth = 0, outputHeight = 0;
     uint32_t framesRendered = 0;
     bool timestamps = false;
+    std::string scene;       // "procedural seed N" or the glTF file
+    std::string cameraPath;  // built-in name, keyframe file's name, or "auto_orbit"
 };
 
 // Throws engine::Error when the file cannot be written.

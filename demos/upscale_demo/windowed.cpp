@@ -28,8 +28,9 @@ constexpr char kCycleKeys[] = "3DSZ\tO2O1SS4D2SZ";
 
 bool renderable(VkExtent2D e) { return e.width >= engine::kMinResolution && e.height >= engine::kMinResolution; }
 
-engine::RendererDesc rendererDesc(const Options& o, VkExtent2D extent) {
+engine::RendererDesc rendererDesc(const Options& o, const SceneSetup& setup, VkExtent2D extent) {
     engine::RendererDesc d;
+    d.scene = setup.scene;
     d.outputWidth = std::min(extent.width, engine::kMaxResolution);
     d.outputHeight = std::min(extent.height, engine::kMaxResolution);
     d.renderScale = o.renderScale;
@@ -43,6 +44,7 @@ engine::RendererDesc rendererDesc(const Options& o, VkExtent2D extent) {
 
 struct WindowedApp {
     const Options& o;
+    const SceneSetup& setup;
     engine::Window window;
     engine::Context ctx;
     engine::Surface surface;  // after ctx: destroyed before the instance
@@ -70,15 +72,16 @@ struct WindowedApp {
         return d;
     }
 
-    explicit WindowedApp(const Options& options)
+    WindowedApp(const Options& options, const SceneSetup& sceneSetup)
         : o(options),
+          setup(sceneSetup),
           window("upscale_demo", o.width, o.height),
           ctx(contextDesc(o)),
           surface(window.createSurface(ctx.instance())),
           timer(ctx, {.framesInFlight = kFramesInFlight}),
           swapchain(ctx, surface.handle(), window.framebufferExtent(), kFramesInFlight),
           view(ctx, kFramesInFlight),
-          renderer(ctx, rendererDesc(o, swapchain.extent())),
+          renderer(ctx, rendererDesc(o, setup, swapchain.extent())),
           frames(ctx, {.framesInFlight = kFramesInFlight}),
           mode(o.mode),
           ml(false),
@@ -211,7 +214,7 @@ struct WindowedApp {
         uint32_t cx = renderer.outputExtent().width / 2, cy = renderer.outputExtent().height / 2;
         window.cursorPosition(cx, cy);  // the lens follows the cursor while it is in the window
         view.setFrame(renderer.graph(), f.slot, *f.descriptors, view.settings.overlay ? overlayText() : std::vector<std::string>{}, cx, cy);
-        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(o.path, index, o.fps, o.startTime), &timer, image->image, image->view);
+        renderer.record(f.cmd, f.slot, engine::FrameParams::onPath(setup.path, index, o.fps, o.startTime), &timer, image->image, image->view);
         VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
         wait.semaphore = image->acquired;
         wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
@@ -255,8 +258,8 @@ struct WindowedApp {
 
 }  // namespace
 
-void runWindowed(const Options& options) {
-    WindowedApp app(options);
+void runWindowed(const Options& options, const SceneSetup& setup) {
+    WindowedApp app(options, setup);
     app.run();
 }
 

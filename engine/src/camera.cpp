@@ -44,14 +44,15 @@ CameraPose spheresPan(float t) {
 struct PathEntry {
     const char* name;
     CameraPose (*pose)(float);
+    float wrapPeriod;  // seconds between discontinuous jumps (0: continuous)
 };
 constexpr std::array<PathEntry, 6> kPaths{{
-    {"orbit", orbit},
-    {"fence_walk", fenceWalk},
-    {"text_dolly", textDolly},
-    {"flyover", flyover},
-    {"low_sweep", lowSweep},
-    {"spheres_pan", spheresPan},
+    {"orbit", orbit, 0.0f},
+    {"fence_walk", fenceWalk, 25.0f},  // fmod(t * 0.8, 20): back to the start every 25 s
+    {"text_dolly", textDolly, 0.0f},
+    {"flyover", flyover, 0.0f},
+    {"low_sweep", lowSweep, 0.0f},
+    {"spheres_pan", spheresPan, 0.0f},
 }};
 
 }  // namespace
@@ -72,12 +73,18 @@ CameraPose camera(uint32_t path, float t) {
     return kPaths[path].pose(t);
 }
 
+float cameraPathWrapPeriod(uint32_t path) {
+    if (path >= kPaths.size())
+        throw Error("camera path " + std::to_string(path) + " does not exist (0.." + std::to_string(kPaths.size() - 1) + ")");
+    return kPaths[path].wrapPeriod;
+}
+
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height, glm::vec2 jitterPixels) {
     CameraMatrices m;
     m.position = pose.position;
     m.view = glm::lookAt(pose.position, pose.target, glm::vec3(0, 1, 0));
     float aspect = float(width) / float(height);
-    m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, 0.05f, 200.0f);
+    m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, pose.zNear, pose.zFar);
     m.proj[1][1] *= -1.0f;  // Vulkan clip space has +y down
     // A sub-pixel shift in NDC is 2 * pixels / size. Column 2 multiplies view-space z, and
     // clip w = -z, so subtracting here shifts NDC by +jitter.

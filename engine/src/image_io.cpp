@@ -15,6 +15,7 @@
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
+#define STBI_ONLY_JPEG  // glTF base colour textures
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -96,6 +97,36 @@ Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::s
 }
 
 Image8 readPng(const std::string& path, uint32_t channels) { return decodePng(readFile(path), channels, path); }
+
+ImageFormat sniffImageFormat(std::span<const uint8_t> bytes) {
+    static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (bytes.size() >= 8 && std::memcmp(bytes.data(), png, 8) == 0) return ImageFormat::Png;
+    if (bytes.size() >= 3 && bytes[0] == 0xff && bytes[1] == 0xd8 && bytes[2] == 0xff) return ImageFormat::Jpeg;
+    return ImageFormat::Unknown;
+}
+
+Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint32_t maxSize, uint64_t maxTexels) {
+    if (sniffImageFormat(bytes) == ImageFormat::Unknown) throw Error(what + ": not a PNG or JPEG image");
+    if (bytes.size() > uint64_t(std::numeric_limits<int>::max())) throw Error(what + ": the image has more than 2 GiB of data");
+    if (sniffImageFormat(bytes) == ImageFormat::Png) checkPngChunks(bytes, what);
+    int w = 0, h = 0, n = 0;
+    // The header alone first: a lying size must not become a huge allocation.
+    if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &n))
+        throw Error(what + ": cannot read the image header: " + stbi_failure_reason());
+    if (w < 1 || h < 1 || uint32_t(w) > maxSize || uint32_t(h) > maxSize)
+        throw Error(what + ": the image is " + std::to_string(w) + "x" + std::to_string(h) + ", outside 1.." + std::to_string(maxSize) +
+                    " texels per side");
+    if (uint64_t(w) * uint64_t(h) > maxTexels)
+        throw Error(what + ": the image's " + std::to_string(uint64_t(w) * uint64_t(h)) + " texels exceed the remaining budget of " +
+                    std::to_string(maxTexels));
+    int dw = 0, dh = 0;
+    std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load_from_memory(bytes.data(), int(bytes.size()), &dw, &dh, &n, 4), stbi_image_free);
+    if (!data) throw Error(what + ": cannot decode the image: " + stbi_failure_reason());
+    if (dw != w || dh != h) throw Error(what + ": the decoded size differs from the header's");
+    Image8 img{uint32_t(w), uint32_t(h), 4, {}};
+    img.pixels.assign(data.get(), data.get() + size_t(w) * size_t(h) * 4);
+    return img;
+}
 
 void writeNpy(const std::string& path, std::span<const float> data, std::span<const uint32_t> shape) {
     size_t count = 1;

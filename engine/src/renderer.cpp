@@ -35,13 +35,22 @@ const char* toString(DenoiseMode mode) {
     return "?";
 }
 
-FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
+FrameParams FrameParams::onPath(const CameraPath& path, uint32_t frameIndex, float fps, float startTime) {
     FrameParams p;
+    // The previous frame's time exactly as that frame computed it: consecutive frames then tile
+    // the timeline with (previous, t] intervals, so every cut is reported on exactly one frame.
     float t = startTime + float(frameIndex) / fps;
-    p.camera = engine::camera(path, t);
-    p.previousCamera = frameIndex == 0 ? p.camera : engine::camera(path, t - 1.0f / fps);
+    float previous = frameIndex == 0 ? t : startTime + float(frameIndex - 1) / fps;
+    p.camera = path.pose(t);
+    p.cameraCut = frameIndex == 0 || path.cutBetween(previous, t);
+    p.previousCamera = p.cameraCut ? p.camera : path.pose(previous);
     p.frameSeed = frameIndex;
+    p.frameTimeSeconds = 1.0f / fps;
     return p;
+}
+
+FrameParams FrameParams::onPath(uint32_t path, uint32_t frameIndex, float fps, float startTime) {
+    return onPath(CameraPath::builtIn(path), frameIndex, fps, startTime);
 }
 
 namespace {
@@ -76,16 +85,41 @@ uint32_t groups(uint32_t n) { return (n + 7) / 8; }
 // Distinct ids for the descriptor cache.
 enum PassId : uint32_t { kLightingPass, kUpscalePass, kEncodePass };
 
+// RendererDesc::scene's default, built once per process.
+const SceneGeometry& defaultScene() {
+    static const SceneGeometry scene = buildDemoScene(0);
+    return scene;
+}
+
 }  // namespace
 
 Renderer::Impl::Impl(Context& c, const RendererDesc& d)
-    : ctx(c), desc(d), scene(c, buildDemoScene()), pipelines(c), descriptors(c.device()) {}
+    : ctx(c), desc(d), pipelines(c), scene(c, d.scene ? *d.scene : defaultScene(), pipelines.gbuffer.setLayout),
+      descriptors(c.device()) {}
+
 
 void Renderer::Impl::computeExtents() {
     outputExtent = {desc.outputWidth, desc.outputHeight};
     float scale = desc.upscale == UpscaleMode::Native ? 1.0f : desc.renderScale;
     auto scaled = [&](uint32_t v) { return std::max(1u, uint32_t(std::lround(double(v) * scale))); };
     renderExtent = {scaled(outputExtent.width), scaled(outputExtent.height)};
+}
+
+// Motion vectors in render pixels: the previous frame's clip position is mapped straight to
+// pixels (x_pixel = (x_ndc + 1) * width / 2), so the fragment shader subtracts gl_FragCoord. The
+// previous projection carries this frame's jitter, so the jitter cancels out of the difference.
+void Renderer::Impl::updateMotionMatrices() {
+    glm::mat4 toPixels(1.0f);
+    toPixels[0][0] = toPixels[3][0] = 0.5f * float(renderExtent.width);
+    toPixels[1][1] = toPixels[3][1] = 0.5f * float(renderExtent.height);
+    previousViewProjPixels = toPixels * previousCamera.viewProj;
+    // Directions at infinity move with the camera's rotation only.
+    auto rotationOnly = [](glm::mat4 view) {
+        view[3] = glm::vec4(0, 0, 0, 1);
+        return view;
+    };
+    skyReprojection = toPixels * previousCamera.proj * rotationOnly(previousCamera.view) *
+                      glm::inverse(camera.proj * rotationOnly(camera.view));
 }
 
 void Renderer::Impl::addGBufferPass() {
@@ -106,14 +140,28 @@ void Renderer::Impl::addGBufferPass() {
     pass.record = [this](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);
-        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.pipeline);
-        gpu::GBufferPush push{camera.viewProj, previousCamera.viewProj};
+        gpu::GBufferPush push{camera.viewProj, previousViewProjPixels};
         vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);
         vkCmdBindIndexBuffer(cmd, scene.indices().handle(), 0, VK_INDEX_TYPE_UINT32);
-        vkCmdDrawIndexed(cmd, scene.indexCount(), 1, 0, 0, 0);
+        // One draw per material (opaque ones first): the material's set, its cull mode, and the
+        // alpha-tested pipeline from the first masked material on.
+        VkPipeline bound = VK_NULL_HANDLE;
+        for (const GpuScene::Draw& d : scene.draws()) {
+            VkPipeline p = d.alphaMask ? pipelines.gbufferMasked.pipeline : pipelines.gbuffer.pipeline;
+            if (p != bound) vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, bound = p);
+            vkCmdSetCullMode(cmd, d.doubleSided ? VK_CULL_MODE_NONE : VK_CULL_MODE_BACK_BIT);
+            vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.gbuffer.layout, 0, 1, &d.materialSet, 0, nullptr);
+            vkCmdDrawIndexed(cmd, d.indexCount, 1, d.firstIndex, 0, 0);
+        }
+        // The background: a far-plane triangle where nothing was drawn, writing the motion of
+        // directions at infinity (camera rotation only).
+        vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.skyMotion.pipeline);
+        gpu::SkyMotionPush sky{skyReprojection};
+        vkCmdPushConstants(cmd, pipelines.skyMotion.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(sky), &sky);
+        vkCmdDraw(cmd, 3, 1, 0, 0);
     };
     g.addPass(std::move(pass));
 }
@@ -267,6 +315,7 @@ void Renderer::build(const TargetDesc& target) {
     r.stage = {};
     r.stage.renderExtent = r.renderExtent;
     r.stage.outputExtent = r.outputExtent;
+    r.stage.frame = &r.frame;
 
     r.addGBufferPass();
     r.addLightingPass();
@@ -333,6 +382,7 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& par
     r.frame = params;
     r.camera = cameraMatrices(params.camera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
     r.previousCamera = cameraMatrices(params.previousCamera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
+    r.updateMotionMatrices();
     if (!r.target.headless) {
         if (!targetImage || !targetView) throw Error("Renderer::record: a windowed target needs this frame's swapchain image and view");
         r.graph->rebindImportedImage(r.targetImage, targetImage, targetView);

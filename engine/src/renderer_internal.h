@@ -4,6 +4,7 @@
 #include "engine/buffer.h"
 #include "engine/renderer.h"
 #include "engine/scene.h"
+#include "gpu_scene.h"
 #include "renderer_descriptors.h"
 #include "renderer_pipelines.h"
 
@@ -27,8 +28,8 @@ struct Renderer::Impl {
 
     Context& ctx;
     RendererDesc desc;
-    GpuScene scene;
     RendererPipelines pipelines;
+    GpuScene scene;  // after pipelines: its material sets use the G-buffer set layout
     DescriptorCache descriptors;
     std::unique_ptr<FrameGraph> graph;
     bool built = false;  // false after a change that needs build() (resize, new upscaler or hook)
@@ -46,6 +47,9 @@ struct Renderer::Impl {
 
     FrameParams frame;  // the frame being recorded (read by the pass callbacks)
     CameraMatrices camera, previousCamera;
+    glm::mat4 previousViewProjPixels{1};  // previous view-projection, clip -> render pixels
+    glm::mat4 skyReprojection{1};         // this frame's NDC at the far plane -> previous pixels
+    void updateMotionMatrices();
 
     void computeExtents();
     void addGBufferPass();

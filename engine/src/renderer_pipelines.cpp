@@ -70,13 +70,17 @@ struct GraphicsDesc {
     std::span<const VkFormat> colorFormats;
     VkFormat depthFormat = VK_FORMAT_UNDEFINED;
     const VkPipelineVertexInputStateCreateInfo* vertexInput = nullptr;
+    VkCompareOp depthCompare = VK_COMPARE_OP_LESS;
+    bool depthWrite = true;
+    const VkSpecializationInfo* fragSpecialization = nullptr;
+    bool dynamicCullMode = false;  // vkCmdSetCullMode before each draw (else no culling)
 };
 
 VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const GraphicsDesc& d) {
     ShaderModule vert(device, d.vert), frag(device, d.frag);
     VkPipelineShaderStageCreateInfo stages[2] = {
         {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_VERTEX_BIT, vert.get(), "main", nullptr},
-        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag.get(), "main", nullptr},
+        {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_FRAGMENT_BIT, frag.get(), "main", d.fragSpecialization},
     };
     VkPipelineVertexInputStateCreateInfo noVertices{VK_STRUCTURE_TYPE_PIPELINE_VERTEX_INPUT_STATE_CREATE_INFO};
     VkPipelineInputAssemblyStateCreateInfo ia{VK_STRUCTURE_TYPE_PIPELINE_INPUT_ASSEMBLY_STATE_CREATE_INFO};
@@ -87,21 +91,24 @@ VkPipeline createGraphics(VkDevice device, VkPipelineLayout layout, const Graphi
     VkPipelineRasterizationStateCreateInfo rs{VK_STRUCTURE_TYPE_PIPELINE_RASTERIZATION_STATE_CREATE_INFO};
     rs.polygonMode = VK_POLYGON_MODE_FILL;
     rs.cullMode = VK_CULL_MODE_NONE;  // open cylinders show their inside at grazing angles
+    // glTF's counter-clockwise front faces stay counter-clockwise in Vulkan's framebuffer
+    // because the projection flips y (camera.cpp).
+    rs.frontFace = VK_FRONT_FACE_COUNTER_CLOCKWISE;
     rs.lineWidth = 1.0f;
     VkPipelineMultisampleStateCreateInfo ms{VK_STRUCTURE_TYPE_PIPELINE_MULTISAMPLE_STATE_CREATE_INFO};
     ms.rasterizationSamples = VK_SAMPLE_COUNT_1_BIT;
     VkPipelineDepthStencilStateCreateInfo ds{VK_STRUCTURE_TYPE_PIPELINE_DEPTH_STENCIL_STATE_CREATE_INFO};
     ds.depthTestEnable = d.depthFormat != VK_FORMAT_UNDEFINED;
-    ds.depthWriteEnable = ds.depthTestEnable;
-    ds.depthCompareOp = VK_COMPARE_OP_LESS;
+    ds.depthWriteEnable = ds.depthTestEnable && d.depthWrite;
+    ds.depthCompareOp = d.depthCompare;
     std::vector<VkPipelineColorBlendAttachmentState> blend(d.colorFormats.size());
     for (auto& b : blend) b.colorWriteMask = 0xf;
     VkPipelineColorBlendStateCreateInfo cb{VK_STRUCTURE_TYPE_PIPELINE_COLOR_BLEND_STATE_CREATE_INFO};
     cb.attachmentCount = uint32_t(blend.size());
     cb.pAttachments = blend.data();
-    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR};
+    VkDynamicState dyn[] = {VK_DYNAMIC_STATE_VIEWPORT, VK_DYNAMIC_STATE_SCISSOR, VK_DYNAMIC_STATE_CULL_MODE};
     VkPipelineDynamicStateCreateInfo dy{VK_STRUCTURE_TYPE_PIPELINE_DYNAMIC_STATE_CREATE_INFO};
-    dy.dynamicStateCount = 2;
+    dy.dynamicStateCount = d.dynamicCullMode ? 3 : 2;
     dy.pDynamicStates = dyn;
     VkPipelineRenderingCreateInfo rendering{VK_STRUCTURE_TYPE_PIPELINE_RENDERING_CREATE_INFO};
     rendering.colorAttachmentCount = uint32_t(d.colorFormats.size());
@@ -152,7 +159,9 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         nearest = createSampler(device_, VK_FILTER_NEAREST);
         linear = createSampler(device_, VK_FILTER_LINEAR);
 
-        gbuffer.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
+        const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
+        gbuffer.setLayout = createSetLayout(device_, materialBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
+        gbuffer.layout = createLayout(device_, gbuffer.setLayout, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
         VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
         VkVertexInputAttributeDescription attributes[] = {
             {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},
@@ -167,8 +176,20 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
         vi.vertexAttributeDescriptionCount = 5;
         vi.pVertexAttributeDescriptions = attributes;
         const VkFormat gbufferFormats[] = {kAlbedoFormat, kNormalFormat, kMotionFormat};
-        gbuffer.pipeline = createGraphics(device_, gbuffer.layout,
-                                          {shaders::gbuffer_vert(), shaders::gbuffer_frag(), gbufferFormats, kDepthFormat, &vi});
+        for (auto [p, alphaMask] : {std::pair{&gbuffer, VkBool32(VK_FALSE)}, std::pair{&gbufferMasked, VkBool32(VK_TRUE)}}) {
+            VkSpecializationMapEntry entry{0, 0, sizeof(VkBool32)};
+            VkSpecializationInfo spec{1, &entry, sizeof(VkBool32), &alphaMask};
+            p->setLayout = gbuffer.setLayout;
+            p->layout = gbuffer.layout;
+            p->pipeline = createGraphics(device_, gbuffer.layout,
+                                         {shaders::gbuffer_vert(), shaders::gbuffer_frag(), gbufferFormats, kDepthFormat, &vi,
+                                          VK_COMPARE_OP_LESS, true, &spec, true});
+        }
+        // Drawn after the scene at the far plane: passes only where the depth is still cleared.
+        skyMotion.layout = createLayout(device_, VK_NULL_HANDLE, sizeof(gpu::SkyMotionPush), VK_SHADER_STAGE_VERTEX_BIT);
+        skyMotion.pipeline = createGraphics(device_, skyMotion.layout,
+                                            {shaders::gbuffer_sky_vert(), shaders::gbuffer_sky_frag(), gbufferFormats,
+                                             kDepthFormat, nullptr, VK_COMPARE_OP_LESS_OR_EQUAL, false});
 
         const VkDescriptorType lightingBindings[] = {
             VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER,
@@ -234,7 +255,8 @@ RendererPipelines::~RendererPipelines() { release(); }
 void RendererPipelines::release() {
     destroy(upscaleBilinear, /*keepLayouts=*/true);  // share their layouts with upscaleBicubic
     destroy(encodeCompute, /*keepLayouts=*/true);
-    for (PipelineWithLayout* p : {&gbuffer, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
+    destroy(gbufferMasked, /*keepLayouts=*/true);  // shares gbuffer's layouts
+    for (PipelineWithLayout* p : {&gbuffer, &skyMotion, &lighting, &upscaleBicubic, &encode, &atrous}) destroy(*p);
     if (nearest) vkDestroySampler(device_, nearest, nullptr);
     if (linear) vkDestroySampler(device_, linear, nullptr);
     nearest = linear = VK_NULL_HANDLE;

@@ -35,8 +35,11 @@ public:
     VkSampler nearest = VK_NULL_HANDLE;
     VkSampler linear = VK_NULL_HANDLE;
     // encode: graphics, into a swapchain image; encodeCompute: into the headless RGBA8 target
-    // (shares the upscale pipelines' layouts).
-    PipelineWithLayout gbuffer, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
+    // (shares the upscale pipelines' layouts). gbuffer: opaque materials; gbufferMasked: the
+    // alpha-tested variant (discard below the cutoff), sharing gbuffer's layouts. Their set 0 is
+    // a material (GpuScene); the cull mode is dynamic (per material: single- or double-sided).
+    // skyMotion: the background's motion vectors, drawn after the scene.
+    PipelineWithLayout gbuffer, gbufferMasked, skyMotion, lighting, upscaleBilinear, upscaleBicubic, encode, encodeCompute, atrous;
     VkFormat encodeFormat = VK_FORMAT_UNDEFINED;
 
 private:

@@ -1,272 +1,52 @@
 #include "engine/scene.h"
 
-#include "engine/context.h"
 #include "engine/error.h"
+#include "engine/gltf.h"
+#include "scene_internal.h"
 
-#include <cmath>
-#include <cstring>
+#include <algorithm>
 
 namespace engine {
-namespace {
 
-using glm::vec2;
-using glm::vec3;
-using glm::vec4;
-
-constexpr float kPi = 3.14159265359f;
-
-uint32_t rgba(float r, float g, float b) {
-    auto c = [](float v) { return uint32_t(std::lround(std::fmin(std::fmax(v, 0.0f), 1.0f) * 255.0f)); };
-    return c(r) | c(g) << 8 | c(b) << 16 | 255u << 24;
+gpu::SceneData defaultSceneLighting() {
+    gpu::SceneData d{};
+    d.counts = glm::vec4(1, 0, -1, 0);  // the sun only; no primitives, no shadowed point light
+    d.skyZenith = glm::vec4(0.18f, 0.32f, 0.62f, 0);
+    d.skyHorizon = glm::vec4(0.70f, 0.78f, 0.86f, 0);
+    d.ambient = glm::vec4(0.10f, 0.12f, 0.16f, 0);
+    d.lights[0] = {glm::vec4(glm::normalize(glm::vec3(0.45f, 0.75f, 0.3f)), float(gpu::LIGHT_DIRECTIONAL)),
+                   glm::vec4(3.0f, 2.8f, 2.5f, 0.05f)};
+    return d;
 }
 
-class MeshBuilder {
-public:
-    explicit MeshBuilder(SceneGeometry& g) : g_(g) {}
-
-    uint32_t vertex(vec3 p, vec3 n, vec2 uv, uint32_t material, uint32_t color) {
-        g_.vertices.push_back({p, n, uv, material, color});
-        return uint32_t(g_.vertices.size() - 1);
-    }
-    void quad(uint32_t a, uint32_t b, uint32_t c, uint32_t d) {  // counter-clockwise a b c d
-        g_.indices.insert(g_.indices.end(), {a, b, c, a, c, d});
-    }
-
-    // A flat rectangle spanned by `u` and `v` around `centre`, facing u x v.
-    void rectangle(vec3 centre, vec3 u, vec3 v, vec2 uvScale, uint32_t material, uint32_t color) {
-        vec3 n = glm::normalize(glm::cross(u, v));
-        uint32_t a = vertex(centre - u - v, n, vec2(0, uvScale.y), material, color);
-        uint32_t b = vertex(centre + u - v, n, vec2(uvScale.x, uvScale.y), material, color);
-        uint32_t c = vertex(centre + u + v, n, vec2(uvScale.x, 0), material, color);
-        uint32_t d = vertex(centre - u + v, n, vec2(0, 0), material, color);
-        quad(a, b, c, d);
-    }
-
-    void box(vec3 centre, vec3 half, float rotY, uint32_t material, uint32_t color) {
-        vec3 ax{std::cos(rotY), 0, -std::sin(rotY)}, ay{0, 1, 0}, az{std::sin(rotY), 0, std::cos(rotY)};
-        vec3 axes[3] = {ax * half.x, ay * half.y, az * half.z};
-        // Text faces use one uv unit per glyph cell; other materials one unit per metre.
-        float cell = material == gpu::MATERIAL_TEXT ? 4.0f : 1.0f;
-        for (int axis = 0; axis < 3; ++axis) {
-            for (float sign : {1.0f, -1.0f}) {
-                vec3 n = axes[axis] * sign;
-                vec3 u = axes[(axis + 1) % 3], v = axes[(axis + 2) % 3];
-                if (sign < 0) std::swap(u, v);
-                if (axis == 1) std::swap(u, v);  // keep glyph rows horizontal on side faces
-                vec2 scale{2.0f * glm::length(u) * cell, 2.0f * glm::length(v) * cell};
-                rectangle(centre + n, u, v, scale, material, color);
-            }
+void buildDrawRanges(SceneGeometry& g, const std::vector<std::vector<uint32_t>>& trianglesByMaterial) {
+    g.indices.clear();
+    g.draws.clear();
+    for (bool masked : {false, true}) {
+        for (uint32_t m = 0; m < trianglesByMaterial.size(); ++m) {
+            const std::vector<uint32_t>& tris = trianglesByMaterial[m];
+            if (tris.empty() || g.materials.at(m).alphaMask != masked) continue;
+            g.draws.push_back({uint32_t(g.indices.size()), uint32_t(tris.size()), m});
+            g.indices.insert(g.indices.end(), tris.begin(), tris.end());
         }
-    }
-
-    void sphere(vec3 centre, float radius, uint32_t material, uint32_t color) {
-        const int rings = 24, segments = 48;
-        uint32_t base = uint32_t(g_.vertices.size());
-        for (int r = 0; r <= rings; ++r) {
-            float theta = kPi * float(r) / rings;
-            for (int s = 0; s <= segments; ++s) {
-                float phi = 2.0f * kPi * float(s) / segments;
-                vec3 n{std::sin(theta) * std::cos(phi), std::cos(theta), std::sin(theta) * std::sin(phi)};
-                vec2 uv{float(s) / segments * 2.0f * kPi * radius, float(r) / rings * kPi * radius};
-                vertex(centre + radius * n, n, uv, material, color);
-            }
-        }
-        for (int r = 0; r < rings; ++r)
-            for (int s = 0; s < segments; ++s) {
-                uint32_t a = base + uint32_t(r * (segments + 1) + s), b = a + segments + 1;
-                quad(a, a + 1, b + 1, b);
-            }
-    }
-
-    // An open cylinder: thin wires show no caps at any distance that matters.
-    void cylinder(vec3 p0, vec3 p1, float radius, uint32_t material, uint32_t color) {
-        const int sides = 8;
-        vec3 axis = glm::normalize(p1 - p0);
-        vec3 helper = std::fabs(axis.y) < 0.9f ? vec3(0, 1, 0) : vec3(1, 0, 0);
-        vec3 t = glm::normalize(glm::cross(axis, helper)), b = glm::cross(axis, t);
-        float len = glm::length(p1 - p0);
-        uint32_t base = uint32_t(g_.vertices.size());
-        for (int s = 0; s <= sides; ++s) {
-            float phi = 2.0f * kPi * float(s) / sides;
-            vec3 n = std::cos(phi) * t + std::sin(phi) * b;
-            vertex(p0 + radius * n, n, vec2(float(s) / sides, 0), material, color);
-            vertex(p1 + radius * n, n, vec2(float(s) / sides, len), material, color);
-        }
-        for (int s = 0; s < sides; ++s) {
-            uint32_t a = base + uint32_t(2 * s);
-            quad(a, a + 2, a + 3, a + 1);
-        }
-    }
-
-private:
-    SceneGeometry& g_;
-};
-
-struct Fence {
-    vec3 start, end;
-    float wireRadius, height, postSpacing;
-    int rails;
-};
-
-// Mirrors sdFence in lighting.comp: posts every postSpacing from start, rails evenly up to height.
-void tessellateFence(MeshBuilder& mesh, const Fence& f, uint32_t color) {
-    vec3 dir = f.end - f.start;
-    float length = glm::length(dir);
-    dir /= length;
-    int posts = int(std::floor(length / f.postSpacing)) + 1;
-    for (int k = 0; k < posts; ++k) {
-        vec3 base = f.start + dir * (float(k) * f.postSpacing);
-        mesh.cylinder(base, base + vec3(0, f.height, 0), f.wireRadius, gpu::MATERIAL_WIRE, color);
-    }
-    for (int j = 0; j < f.rails; ++j) {
-        vec3 up{0, f.height * float(j + 1) / float(f.rails), 0};
-        mesh.cylinder(f.start + up, f.end + up, f.wireRadius, gpu::MATERIAL_WIRE, color);
     }
 }
 
-vec4 boundingSphere(const gpu::Primitive& p) {
-    switch (uint32_t(p.p0.w)) {
-    case gpu::PRIM_SPHERE: return vec4(vec3(p.p0), p.p1.w);
-    case gpu::PRIM_BOX: return vec4(vec3(p.p0), glm::length(vec3(p.p1)));
-    case gpu::PRIM_CAPSULE: return vec4(0.5f * (vec3(p.p0) + vec3(p.p1)), 0.5f * glm::distance(vec3(p.p0), vec3(p.p1)) + p.p1.w);
-    default: {  // fence: the box spanned by its two ends and its height
-        vec3 halfDiagonal = 0.5f * (vec3(p.p1) - vec3(p.p0)) + vec3(0, 0.5f * p.p2.x, 0);
-        return vec4(vec3(p.p0) + halfDiagonal, glm::length(halfDiagonal) + p.p1.w);
+void computeBounds(SceneGeometry& g) {
+    if (g.vertices.empty()) {
+        g.boundsMin = g.boundsMax = glm::vec3(0.0f);
+        return;
     }
+    g.boundsMin = g.boundsMax = g.vertices.front().position;
+    for (const Vertex& v : g.vertices) {
+        g.boundsMin = glm::min(g.boundsMin, v.position);
+        g.boundsMax = glm::max(g.boundsMax, v.position);
     }
 }
 
-class SceneBuilder {
-public:
-    explicit SceneBuilder(SceneGeometry& g) : g_(g), mesh_(g) {}
-
-    void sphere(vec3 c, float r, uint32_t material, uint32_t color) {
-        add({vec4(c, float(gpu::PRIM_SPHERE)), vec4(0, 0, 0, r), vec4(0), vec4(0)});
-        mesh_.sphere(c, r, material, color);
-    }
-    void box(vec3 c, vec3 half, float rotY, uint32_t material, uint32_t color) {
-        add({vec4(c, float(gpu::PRIM_BOX)), vec4(half, 0), vec4(rotY, 0, 0, 0), vec4(0)});
-        mesh_.box(c, half, rotY, material, color);
-    }
-    void wire(vec3 a, vec3 b, float r, uint32_t material, uint32_t color) {
-        add({vec4(a, float(gpu::PRIM_CAPSULE)), vec4(b, r), vec4(0), vec4(0)});
-        mesh_.cylinder(a, b, r, material, color);
-    }
-    void fence(const Fence& f, uint32_t color) {
-        add({vec4(f.start, float(gpu::PRIM_FENCE)), vec4(f.end, f.wireRadius), vec4(f.height, f.postSpacing, float(f.rails), 0), vec4(0)});
-        tessellateFence(mesh_, f, color);
-    }
-    void light(vec3 positionOrDirection, uint32_t type, vec3 color, float w) {
-        auto& d = g_.data;
-        uint32_t n = uint32_t(d.counts.x);
-        if (n >= gpu::MAX_LIGHTS) throw Error("demo scene: more than MAX_LIGHTS lights");
-        d.lights[n] = {vec4(positionOrDirection, float(type)), vec4(color, w)};
-        d.counts.x = float(n + 1);
-    }
-    MeshBuilder& mesh() { return mesh_; }
-
-private:
-    void add(gpu::Primitive p) {
-        p.bounds = boundingSphere(p);
-        auto& d = g_.data;
-        uint32_t n = uint32_t(d.counts.y);
-        if (n >= gpu::MAX_PRIMITIVES) throw Error("demo scene: more than MAX_PRIMITIVES primitives");
-        d.primitives[n] = p;
-        d.counts.y = float(n + 1);
-    }
-    SceneGeometry& g_;
-    MeshBuilder mesh_;
-};
-
-// Highest point of any primitive: shadow rays above it cannot hit anything.
-float occluderTop(const gpu::SceneData& d) {
-    float top = 0;
-    for (uint32_t i = 0; i < uint32_t(d.counts.y); ++i) {
-        const gpu::Primitive& p = d.primitives[i];
-        switch (uint32_t(p.p0.w)) {
-        case gpu::PRIM_SPHERE: top = std::fmax(top, p.p0.y + p.p1.w); break;
-        case gpu::PRIM_BOX: top = std::fmax(top, p.p0.y + p.p1.y); break;  // rotated about y only
-        case gpu::PRIM_CAPSULE: top = std::fmax(top, std::fmax(p.p0.y, p.p1.y) + p.p1.w); break;
-        default: top = std::fmax(top, p.p0.y + p.p2.x + p.p1.w); break;  // fence: height + wire
-        }
-    }
-    return top;
-}
-
-}  // namespace
-
-SceneGeometry buildDemoScene() {
-    SceneGeometry g;
-    g.data.counts = vec4(0, 0, 0, 0);
-    g.data.skyZenith = vec4(0.18f, 0.32f, 0.62f, 0);
-    g.data.skyHorizon = vec4(0.70f, 0.78f, 0.86f, 0);
-    g.data.ambient = vec4(0.10f, 0.12f, 0.16f, 0);
-    SceneBuilder s(g);
-    using namespace gpu;
-
-    // Ground: not an occluder (nothing lies below it), so it is mesh only.
-    s.mesh().rectangle(vec3(0), vec3(40, 0, 0), vec3(0, 0, -40), vec2(80, 80), MATERIAL_GROUND, rgba(0.8f, 0.8f, 0.78f));
-
-    s.box(vec3(0, 1.6f, -6), vec3(4.0f, 1.6f, 0.15f), 0, MATERIAL_TEXT, rgba(0.95f, 0.93f, 0.85f));
-    s.box(vec3(-6, 0.75f, -4), vec3(0.75f), 0.5f, MATERIAL_STRIPES, rgba(0.85f, 0.25f, 0.2f));
-    s.box(vec3(-3, 0.5f, 5.5f), vec3(1.5f, 0.5f, 0.5f), -0.3f, MATERIAL_PAINT, rgba(0.2f, 0.35f, 0.8f));
-    s.box(vec3(3, 1.0f, -1), vec3(0.5f, 1.0f, 0.5f), 0.8f, MATERIAL_STRIPES, rgba(0.9f, 0.8f, 0.2f));
-    s.box(vec3(-7.5f, 0.4f, 6), vec3(0.4f), 0.2f, MATERIAL_TEXT, rgba(0.9f, 0.9f, 0.9f));
-
-    s.sphere(vec3(5, 0.9f, -3.5f), 0.9f, MATERIAL_METAL, rgba(1.0f, 0.78f, 0.35f));
-    s.sphere(vec3(7.2f, 0.6f, -2.8f), 0.6f, MATERIAL_METAL, rgba(0.95f, 0.95f, 0.95f));
-    s.sphere(vec3(6.3f, 0.4f, -5), 0.4f, MATERIAL_PAINT, rgba(0.8f, 0.1f, 0.1f));
-    s.sphere(vec3(-4, 0.7f, -1), 0.7f, MATERIAL_STRIPES, rgba(0.2f, 0.7f, 0.3f));
-
-    // A post-and-rail fence, a dense wire grid and a power line: geometry thinner than a pixel
-    // at most render resolutions, the classic upscaler failure case.
-    s.fence({vec3(-10, 0, 2.5f), vec3(-1, 0, 2.5f), 0.03f, 1.4f, 0.35f, 3}, rgba(0.35f, 0.3f, 0.25f));
-    s.fence({vec3(1.5f, 0, 4.5f), vec3(9, 0, 1.5f), 0.012f, 2.2f, 0.14f, 16}, rgba(0.6f, 0.6f, 0.62f));
-    s.wire(vec3(-9, 0, -3), vec3(-9, 5, -3), 0.09f, MATERIAL_WIRE, rgba(0.4f, 0.3f, 0.2f));
-    s.wire(vec3(9, 0, -9), vec3(9, 5, -9), 0.09f, MATERIAL_WIRE, rgba(0.4f, 0.3f, 0.2f));
-    for (int k = 0; k < 3; ++k) {
-        float y = 4.6f - 0.25f * float(k);
-        s.wire(vec3(-9, y, -3), vec3(9, y, -9), 0.015f, MATERIAL_WIRE, rgba(0.1f, 0.1f, 0.1f));
-    }
-
-    s.light(glm::normalize(vec3(0.45f, 0.75f, 0.3f)), LIGHT_DIRECTIONAL, vec3(3.0f, 2.8f, 2.5f), 0.05f);
-    s.light(vec3(2, 2.5f, 1), LIGHT_POINT, vec3(6.0f, 3.0f, 1.0f), 10.0f);
-    s.light(vec3(-5, 2, 0), LIGHT_POINT, vec3(1.0f, 2.0f, 6.0f), 9.0f);
-    s.light(vec3(6, 1.5f, -1.5f), LIGHT_POINT, vec3(5.0f, 1.0f, 4.0f), 7.0f);
-    s.light(vec3(0, 3.2f, -3.8f), LIGHT_POINT, vec3(3.0f, 3.0f, 3.0f), 8.0f);
-    g.data.counts.z = 1;  // the orange point light casts shadows too
-    g.data.counts.w = occluderTop(g.data) + 0.01f;
-    return g;
-}
-
-GpuScene::GpuScene(const Context& ctx, const SceneGeometry& geometry) {
-    auto upload = [&](const void* data, VkDeviceSize size, VkBufferUsageFlags usage) {
-        Buffer staging(ctx, size, VK_BUFFER_USAGE_TRANSFER_SRC_BIT, MemoryUsage::Upload);
-        std::memcpy(staging.mapped(), data, size);
-        staging.flush();
-        Buffer gpu(ctx, size, usage | VK_BUFFER_USAGE_TRANSFER_DST_BIT, MemoryUsage::DeviceLocal);
-        // Start-up upload; the submit waits, so the copy is complete before any frame reads it.
-        ctx.submitAndWait([&](VkCommandBuffer cmd) {
-            VkBufferCopy region{0, 0, size};
-            vkCmdCopyBuffer(cmd, staging.handle(), gpu.handle(), 1, &region);
-            // Makes the copy visible to every later submission (the fence alone orders the
-            // host, not the device's caches).
-            VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2};
-            mb.srcStageMask = VK_PIPELINE_STAGE_2_COPY_BIT;
-            mb.srcAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
-            mb.dstStageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-            mb.dstAccessMask = VK_ACCESS_2_MEMORY_READ_BIT;
-            VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
-            dep.memoryBarrierCount = 1;
-            dep.pMemoryBarriers = &mb;
-            vkCmdPipelineBarrier2(cmd, &dep);
-        });
-        return gpu;
-    };
-    vertices_ = upload(geometry.vertices.data(), geometry.vertices.size() * sizeof(Vertex), VK_BUFFER_USAGE_VERTEX_BUFFER_BIT);
-    indices_ = upload(geometry.indices.data(), geometry.indices.size() * sizeof(uint32_t), VK_BUFFER_USAGE_INDEX_BUFFER_BIT);
-    sceneData_ = upload(&geometry.data, sizeof(geometry.data), VK_BUFFER_USAGE_STORAGE_BUFFER_BIT);
-    indexCount_ = uint32_t(geometry.indices.size());
+std::shared_ptr<const SceneGeometry> loadScene(const SceneDesc& desc) {
+    if (!desc.gltfPath.empty()) return std::make_shared<const SceneGeometry>(loadGltfScene(desc.gltfPath));
+    return std::make_shared<const SceneGeometry>(buildDemoScene(desc.seed));
 }
 
 }  // namespace engine

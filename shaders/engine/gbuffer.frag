@@ -1,7 +1,8 @@
 #version 460
 // G-buffer pass, fragment stage: procedural high-frequency materials (checkers, stripes,
 // glyph rows) evaluated per pixel without filtering, so detail beyond the render resolution
-// aliases exactly as an upscaler has to deal with.
+// aliases exactly as an upscaler has to deal with; or textured glTF materials (mipmapped base
+// colour, metallic and roughness factors, alpha mask).
 #extension GL_GOOGLE_include_directive : require
 #include "renderer_shared.h"
 
@@ -10,11 +11,17 @@ layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in uint inMaterial;
 layout(location = 3) in vec3 inColor;
 layout(location = 4) in vec4 inClip;
-layout(location = 5) in vec4 inPrevClip;
+layout(location = 5) in vec4 inPrevPixels;  // previous position, homogeneous render pixels
+
+// The alpha-masked pipeline variant (glTF alphaMode MASK) discards; the opaque one has no
+// discard, so early depth testing stays on for everything else.
+layout(constant_id = 0) const bool ALPHA_MASK = false;
+layout(set = 0, binding = 0) uniform Material { MaterialParams material; };
+layout(set = 0, binding = 1) uniform sampler2D baseColorTexture;  // sRGB format: reads linear
 
 layout(location = 0) out vec4 outAlbedo;  // rgb albedo (linear), a roughness
 layout(location = 1) out vec4 outNormal;  // xyz world normal, w metalness
-layout(location = 2) out vec2 outMotion;  // uv(previous frame) - uv(this frame)
+layout(location = 2) out vec2 outMotion;  // render pixels: previous position - this position
 
 uint hash(uint x) {
     x ^= x >> 16; x *= 0x7feb352du;
@@ -47,7 +54,13 @@ void main() {
     vec3 albedo = inColor;
     float roughness = 0.6;
     float metalness = 0.0;
-    if (inMaterial == MATERIAL_GROUND) {
+    if (material.kind == MATERIAL_KIND_TEXTURED) {
+        vec4 base = material.baseColorFactor * texture(baseColorTexture, inUv);
+        if (ALPHA_MASK && base.a < material.alphaCutoff) discard;
+        albedo = base.rgb;
+        roughness = material.roughness;
+        metalness = material.metallic;
+    } else if (inMaterial == MATERIAL_GROUND) {
         vec2 p = inUv;
         float checker = mod(floor(p.x * 2.0) + floor(p.y * 2.0), 2.0);
         vec2 grid = abs(fract(p + 0.5) - 0.5);
@@ -70,7 +83,6 @@ void main() {
     }
     outAlbedo = vec4(albedo, roughness);
     outNormal = vec4(normalize(inNormal), metalness);
-    vec2 uv = inClip.xy / inClip.w * 0.5 + 0.5;
-    vec2 prevUv = inPrevClip.xy / inPrevClip.w * 0.5 + 0.5;
-    outMotion = prevUv - uv;
+    // Both positions carry this frame's jitter, so it cancels.
+    outMotion = inPrevPixels.xy / inPrevPixels.w - gl_FragCoord.xy;
 }

@@ -17,12 +17,12 @@ layout(location = 1) out vec2 outUv;
 layout(location = 2) flat out uint outMaterial;
 layout(location = 3) out vec3 outColor;
 layout(location = 4) out vec4 outClip;
-layout(location = 5) out vec4 outPrevClip;
+layout(location = 5) out vec4 outPrevPixels;
 
 void main() {
     vec4 world = vec4(inPosition, 1.0);
     outClip = pc.viewProj * world;
-    outPrevClip = pc.prevViewProj * world;
+    outPrevPixels = pc.prevViewProjPixels * world;
     outNormal = inNormal;
     outUv = inUv;
     outMaterial = inMaterial;

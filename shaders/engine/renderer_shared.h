@@ -24,6 +24,19 @@ ENGINE_CONST uint MATERIAL_METAL = 3u;    // glossy, tinted by the vertex color
 ENGINE_CONST uint MATERIAL_PAINT = 4u;    // plain vertex color, medium roughness
 ENGINE_CONST uint MATERIAL_WIRE = 5u;     // dark, slightly glossy metal
 
+// How a material's G-buffer values are made (MaterialParams::kind).
+ENGINE_CONST uint MATERIAL_KIND_PROCEDURAL = 0u;  // the per-vertex patterns above and vertex tints
+ENGINE_CONST uint MATERIAL_KIND_TEXTURED = 1u;    // glTF metallic-roughness: factor x base colour texture
+
+// One material of the G-buffer pass (a uniform buffer range per material descriptor set).
+struct MaterialParams {
+    vec4 baseColorFactor;  // linear RGBA
+    uint kind;             // MATERIAL_KIND_*
+    float metallic;
+    float roughness;
+    float alphaCutoff;     // alpha-masked pipeline only: fragments below it are discarded
+};
+
 // Analytic primitives mirrored by the mesh generator (raster) and the SDF (shadows).
 ENGINE_CONST uint PRIM_SPHERE = 0u;   // p0.xyz centre, p1.w radius
 ENGINE_CONST uint PRIM_BOX = 1u;      // p0.xyz centre, p1.xyz half extents, p2.x rotation about +y
@@ -66,7 +79,12 @@ ENGINE_CONST uint SHADOW_STOCHASTIC = 2u;  // area-light sampling, `shadowSample
 // Push constants (128 bytes is the guaranteed minimum; each stays within it).
 struct GBufferPush {
     mat4 viewProj;
-    mat4 prevViewProj;
+    mat4 prevViewProjPixels;  // previous frame's view-projection with this frame's jitter, to render pixels
+};
+
+// The G-buffer pass's background triangle (gbuffer_sky.vert): motion of directions at infinity.
+struct SkyMotionPush {
+    mat4 reprojection;  // this frame's NDC (x, y, 1, 1) -> previous frame's render pixels (homogeneous)
 };
 
 struct LightingPush {

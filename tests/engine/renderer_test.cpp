@@ -2,6 +2,7 @@
 
 #include "engine/camera.h"
 #include "engine/error.h"
+#include "engine/jitter.h"
 #include "engine/renderer.h"
 
 #include <algorithm>
@@ -63,19 +64,70 @@ TEST_F(VulkanTest, RendererReadsBackEveryChannelAtItsResolution) {
     EXPECT_GT(int(*hi) - int(*lo), 100);
 }
 
-TEST_F(VulkanTest, MotionVectorsFollowTheCamera) {
-    engine::Renderer r(ctx(), smallDesc(engine::UpscaleMode::Native));
+// Motion vectors are in render pixels, previous position minus this position, with the jitter
+// cancelled: checked against the CPU reprojection of every pixel's depth (geometry) or view
+// direction (sky) through the two cameras' matrices.
+TEST_F(VulkanTest, MotionVectorsAreTheReprojectionInRenderPixels) {
+    engine::RendererDesc d = smallDesc(engine::UpscaleMode::Native);
+    engine::Renderer r(ctx(), d);
     engine::FrameParams still = params();
     still.previousCamera = still.camera;
     auto motion = channel(engine::renderSingleFrame(ctx(), r, still, uint32_t(engine::Channel::Motion)), engine::Channel::Motion);
-    EXPECT_TRUE(std::all_of(motion.data.begin(), motion.data.end(), [](float v) { return v == 0.0f; }));
+    for (float v : motion.data) ASSERT_LT(std::fabs(v), 1e-3f);
 
-    engine::FrameParams moving = params();
-    moving.previousCamera = engine::camera(0, 0.0f);  // one second earlier on the orbit
-    motion = channel(engine::renderSingleFrame(ctx(), r, moving, uint32_t(engine::Channel::Motion)), engine::Channel::Motion);
-    float largest = 0;
-    for (float v : motion.data) largest = std::max(largest, std::fabs(v));
-    EXPECT_GT(largest, 0.01f);
+    engine::FrameParams moving = params(10);
+    moving.previousCamera = engine::camera(0, 1.0f + 9.0f / 30.0f - 0.15f);  // orbit: rotation and translation
+    moving.jitterPixels = {0.3f, -0.2f};
+    engine::FrameReadback rb = engine::renderSingleFrame(ctx(), r, moving, engine::Channel::Motion | engine::Channel::Depth);
+    const auto& m = channel(rb, engine::Channel::Motion);
+    const auto& depth = channel(rb, engine::Channel::Depth);
+    const uint32_t w = m.width, h = m.height;
+    using dmat4 = glm::dmat4;
+    using dvec4 = glm::dvec4;
+    engine::CameraMatrices cur = engine::cameraMatrices(moving.camera, w, h, moving.jitterPixels);
+    engine::CameraMatrices prev = engine::cameraMatrices(moving.previousCamera, w, h);  // unjittered
+    auto rotationOnly = [](dmat4 v) { v[3] = dvec4(0, 0, 0, 1); return v; };
+    const dmat4 invCur = glm::inverse(dmat4(cur.viewProj));
+    const dmat4 skyCur = glm::inverse(dmat4(cur.proj) * rotationOnly(dmat4(cur.view)));
+    const dmat4 skyPrev = dmat4(prev.proj) * rotationOnly(dmat4(prev.view));
+    size_t skyPixels = 0, moved = 0;
+    for (uint32_t y = 0; y < h; ++y)
+        for (uint32_t x = 0; x < w; ++x) {
+            size_t i = size_t(y) * w + x;
+            dvec4 ndc((x + 0.5) / w * 2 - 1, (y + 0.5) / h * 2 - 1, depth.data[i], 1);
+            bool sky = depth.data[i] >= 1.0f;
+            dvec4 clip = sky ? skyPrev * (skyCur * dvec4(ndc.x, ndc.y, 1, 1)) : dmat4(prev.viewProj) * (invCur * ndc);
+            double px = (clip.x / clip.w + 1) * 0.5 * w, py = (clip.y / clip.w + 1) * 0.5 * h;
+            // This pixel's unjittered position: the sample at x + 0.5 shows what lies at x + 0.5 - jitter.
+            double ex = px - (x + 0.5 - moving.jitterPixels.x), ey = py - (y + 0.5 - moving.jitterPixels.y);
+            double tolerance = 0.03 + 2e-3 * std::hypot(ex, ey);
+            ASSERT_NEAR(m.data[2 * i], ex, tolerance) << "pixel " << x << "," << y << (sky ? " (sky)" : "");
+            ASSERT_NEAR(m.data[2 * i + 1], ey, tolerance) << "pixel " << x << "," << y << (sky ? " (sky)" : "");
+            skyPixels += sky;
+            moved += std::hypot(ex, ey) > 0.5;
+        }
+    EXPECT_GT(skyPixels, 0u);
+    EXPECT_GT(moved, size_t(w) * h / 2) << "the camera move should shift most pixels";
+}
+
+// The jitter convention: a jitter of +1 pixel in x shows the unjittered image moved one pixel right.
+TEST_F(VulkanTest, JitterMovesTheImageByThatManyPixels) {
+    engine::RendererDesc d = smallDesc(engine::UpscaleMode::Native);
+    d.lighting = false;  // albedo: exact per-pixel patterns
+    engine::Renderer r(ctx(), d);
+    engine::FrameParams p = params();
+    auto plain = channel(engine::renderSingleFrame(ctx(), r, p, uint32_t(engine::Channel::Color)), engine::Channel::Color);
+    p.jitterPixels = {1.0f, 0.0f};
+    auto shifted = channel(engine::renderSingleFrame(ctx(), r, p, uint32_t(engine::Channel::Color)), engine::Channel::Color);
+    size_t same = 0, sameUnshifted = 0, n = 0;
+    for (uint32_t y = 0; y < plain.height; ++y)
+        for (uint32_t x = 1; x < plain.width; ++x, ++n) {
+            size_t a = (size_t(y) * plain.width + x) * 3, b = a - 3;
+            same += std::fabs(shifted.data[a] - plain.data[b]) + std::fabs(shifted.data[a + 1] - plain.data[b + 1]) < 2e-3f;
+            sameUnshifted += std::fabs(shifted.data[a] - plain.data[a]) + std::fabs(shifted.data[a + 1] - plain.data[a + 1]) < 2e-3f;
+        }
+    EXPECT_GT(double(same) / double(n), 0.97);
+    EXPECT_LT(double(sameUnshifted) / double(n), double(same) / double(n) - 0.1);
 }
 
 TEST_F(VulkanTest, BilinearAndBicubicAreDifferentFilters) {
@@ -266,6 +318,42 @@ TEST(CameraPaths, JitterShiftsProjectionBySubPixels) {
     glm::vec4 clip0 = m0.viewProj * glm::vec4(pose.target, 1.0f), clip1 = m1.viewProj * glm::vec4(pose.target, 1.0f);
     float dxPixels = (clip1.x / clip1.w - clip0.x / clip0.w) * 0.5f * 100.0f;
     EXPECT_NEAR(dxPixels, 0.5f, 1e-3f);
+}
+
+}  // namespace
+
+namespace {
+
+TEST(Jitter, HaltonSequenceAndPhaseCount) {
+    EXPECT_FLOAT_EQ(engine::halton(1, 2), 0.5f);
+    EXPECT_FLOAT_EQ(engine::halton(2, 2), 0.25f);
+    EXPECT_FLOAT_EQ(engine::halton(3, 2), 0.75f);
+    EXPECT_FLOAT_EQ(engine::halton(1, 3), 1.0f / 3.0f);
+    EXPECT_FLOAT_EQ(engine::halton(2, 3), 2.0f / 3.0f);
+    EXPECT_FLOAT_EQ(engine::halton(3, 3), 1.0f / 9.0f);
+    EXPECT_EQ(engine::jitterPhaseCount(960, 1920), 32u);   // 8 x 2^2
+    EXPECT_EQ(engine::jitterPhaseCount(1280, 1920), 18u);  // 8 x 1.5^2
+    EXPECT_EQ(engine::jitterPhaseCount(1920, 1920), 8u);
+    EXPECT_EQ(engine::jitterPhaseCount(0, 1920), 8u);
+    // Frame 0 is Halton element 1 (not the origin), and the sequence repeats after the phases.
+    EXPECT_FLOAT_EQ(engine::haltonJitter(0, 32).x, 0.0f);
+    EXPECT_FLOAT_EQ(engine::haltonJitter(0, 32).y, 1.0f / 3.0f - 0.5f);
+    EXPECT_EQ(engine::haltonJitter(5, 32), engine::haltonJitter(37, 32));
+    // Every phase is a distinct sub-pixel offset inside [-0.5, 0.5).
+    for (uint32_t i = 0; i < 32; ++i) {
+        glm::vec2 j = engine::haltonJitter(i, 32);
+        EXPECT_GE(j.x, -0.5f);
+        EXPECT_LT(j.x, 0.5f);
+        EXPECT_GE(j.y, -0.5f);
+        EXPECT_LT(j.y, 0.5f);
+        for (uint32_t k = 0; k < i; ++k) EXPECT_NE(engine::haltonJitter(k, 32), j);
+    }
+}
+
+TEST(Jitter, FirstFrameOfAPathIsACut) {
+    EXPECT_TRUE(engine::FrameParams::onPath(0, 0).cameraCut);
+    EXPECT_FALSE(engine::FrameParams::onPath(0, 1).cameraCut);
+    EXPECT_FLOAT_EQ(engine::FrameParams::onPath(0, 1, 60.0f).frameTimeSeconds, 1.0f / 60.0f);
 }
 
 }  // namespace

@@ -3,6 +3,9 @@ vkml_test(engine_image_io_tests engine/image_io_test.cpp)
 vkml_test(engine_renderer_tests engine/renderer_test.cpp)
 vkml_test(engine_denoise_tests engine/denoise_test.cpp engine/renderer_modes_test.cpp)
 vkml_test(engine_golden_tests engine/golden_test.cpp)
+vkml_test(engine_gltf_tests engine/gltf_test.cpp engine/gltf_errors_test.cpp)
+vkml_test(engine_camera_path_tests engine/camera_path_test.cpp)
+vkml_test(engine_scene_seed_tests engine/scene_seed_test.cpp)
 target_include_directories(engine_golden_tests PRIVATE ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
 target_compile_definitions(engine_golden_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
 
@@ -57,6 +60,50 @@ if(TARGET upscale_demo)
   set_tests_properties(demo_cli.headless_ml_denoise PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
   demo_cli_test(ml_denoise_odd_size "--headless;--width;70;--height;48;--denoise;ml;--out;${_out}/ml_denoise_odd" nonzero
                 "the ML denoiser needs a render resolution that is a multiple of 4 in both dimensions .*35x24")
+
+  # Scene sources and camera paths on the command line.
+  file(WRITE ${_out}/broken.gltf "{\"asset\": {\"version\": \"2.0\"}, \"meshes\": [")
+  file(WRITE ${_out}/bad_path.json "{\"keyframes\": [{\"time\": 0, \"position\": [1, 2], \"target\": [0, 0, 0]}]}")
+  demo_cli_test(scene_missing "--headless;--scene;/nonexistent/vkml.glb;--out;${_out}/scene_missing" nonzero
+                "glTF '/nonexistent/vkml.glb': cannot open the file")
+  demo_cli_test(scene_malformed "--headless;--scene;${_out}/broken.gltf;--out;${_out}/scene_malformed" nonzero
+                "glTF '.*broken.gltf': .*parse error")
+  demo_cli_test(scene_and_seed "--scene;x.glb;--scene-seed;3" nonzero "--scene-seed varies the procedural scene; it does not apply to --scene")
+  demo_cli_test(bad_scene_seed "--scene-seed;-1" nonzero "--scene-seed: '-1' is not a non-negative integer")
+  demo_cli_test(path_and_camera_path "--path;1;--camera-path;p.json" nonzero "--path and --camera-path both choose the camera")
+  demo_cli_test(camera_path_malformed "--headless;--camera-path;${_out}/bad_path.json;--out;${_out}/bad_path" nonzero
+                "camera path '.*bad_path.json': keyframes\\[0\\].position: expected an array of 3 numbers")
+  add_test(NAME demo_cli.headless_scene_seed
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:upscale_demo>|--headless|--scene-seed|5|--width|48|--height|32|--validation|--out|${_out}/seed5"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 1 frame\\(s\\)"
+                   "-DEXPECT_FILE_CONTENT=${_out}/seed5/report.json|\"scene\": \"procedural seed 5\".*\"camera_path\": \"orbit\""
+                   -P ${_check})
+  set_tests_properties(demo_cli.headless_scene_seed PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  add_test(NAME demo_generated_scenes
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/generated_scenes_test.sh $<TARGET_FILE:upscale_demo>
+                   ${PROJECT_SOURCE_DIR}/tools/train/make_scenes.py ${CMAKE_CURRENT_BINARY_DIR}/generated_scenes)
+  set_tests_properties(demo_generated_scenes PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+
+  # Temporal modes (jittered frames, effects::Upscaler through bridge::EffectUpscaler) and the
+  # supersampled reference.
+  demo_cli_test(taau_run
+    "--headless;--frames;4;--width;64;--height;40;--mode;taau;--sharpness;0.5;--validation;--out;${_out}/taau"
+    zero "rendered 4 frame\\(s\\) 32x20 -> 64x40 \\(taau\\)" ${_out}/taau/frame_00003.png ${_out}/taau/report.json)
+  set_tests_properties(demo_cli.taau_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(ml_temporal_run
+    "--headless;--frames;3;--width;64;--height;40;--mode;ml-temporal;--temporal-model;${PROJECT_SOURCE_DIR}/tests/data/onnx/temporal_take_current.onnx;--validation;--out;${_out}/ml_temporal"
+    zero "rendered 3 frame\\(s\\) 32x20 -> 64x40 \\(ml-temporal\\)" ${_out}/ml_temporal/frame_00002.png)
+  set_tests_properties(demo_cli.ml_temporal_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(supersampled_reference
+    "--headless;--frames;2;--width;48;--height;32;--mode;native;--supersample;4;--validation;--out;${_out}/reference"
+    zero "rendered 2 frame\\(s\\) 48x32 -> 48x32 \\(native\\)" ${_out}/reference/frame_00000.png ${_out}/reference/frame_00001.png)
+  set_tests_properties(demo_cli.supersampled_reference PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  demo_cli_test(supersample_needs_native "--headless;--mode;taau;--supersample;4" nonzero "--supersample needs --mode native")
+  demo_cli_test(bad_sharpness "--mode;taau;--sharpness;3" nonzero "--sharpness: 3 is out of range")
+  demo_cli_test(sharpness_needs_temporal "--mode;bicubic;--sharpness;0.5" nonzero "--sharpness needs --mode taau or ml-temporal")
+  demo_cli_test(temporal_model_missing
+    "--headless;--mode;ml-temporal;--temporal-model;/nonexistent/t.onnx;--out;${_out}/tmissing" nonzero
+    "cannot open the model file '/nonexistent/t.onnx'")
 
   add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
   # RUN_SERIAL: it failed once while the whole suite ran in parallel (cause not captured; 8 reruns passed).

@@ -9,10 +9,20 @@
 
 namespace engine {
 
+// Default clip planes (metres): the procedural scene's and the named paths'. Depth is the
+// standard (not inverted) Vulkan depth of a perspective projection with a pose's planes: 0 at
+// CameraPose::zNear, 1 at zFar.
+inline constexpr float kCameraNear = 0.05f;
+inline constexpr float kCameraFar = 200.0f;
+
 struct CameraPose {
     glm::vec3 position{0, 2, 10};
     glm::vec3 target{0, 1, 0};
     float fovYDegrees = 60.0f;
+    // Clip planes: scenes of other scales (glTF orbits, keyframe files) set their own, and
+    // consumers of depth (temporal upscalers) must take them from the pose.
+    float zNear = kCameraNear;
+    float zFar = kCameraFar;
 };
 
 struct CameraMatrices {
@@ -32,9 +42,14 @@ uint32_t cameraPathIndex(const std::string& name);
 // The pose of `path` at time `t` seconds (paths loop; any t is valid). Throws engine::Error
 // when `path` is out of range.
 CameraPose camera(uint32_t path, float t);
+// Seconds between the jumps of a path that wraps around discontinuously (a camera cut at every
+// non-zero multiple), 0 for a continuous path. Throws engine::Error when `path` is out of range.
+float cameraPathWrapPeriod(uint32_t path);
+// Named paths as engine::CameraPath values (keyframe files, cuts, automatic orbits): camera_path.h.
 
 // Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
-// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none).
+// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none): content moves
+// by +jitterPixels in the image (engine/jitter.h states the convention).
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
                               glm::vec2 jitterPixels = glm::vec2(0));
 

@@ -31,6 +31,14 @@ Image8 readPng(const std::string& path, uint32_t channels = 4);
 Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what,
                  uint64_t maxPixels = kMaxImagePixels);
 
+enum class ImageFormat { Unknown, Png, Jpeg };
+// By the file signature.
+ImageFormat sniffImageFormat(std::span<const uint8_t> bytes);
+// Decodes a PNG or JPEG held in memory into RGBA (4 channels). The size is read from the header
+// first and must be 1..maxSize texels per side and at most maxTexels in all, so a lying header
+// never becomes a huge allocation. Throws engine::Error starting with `what` otherwise.
+Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint32_t maxSize, uint64_t maxTexels);
+
 // Writes `data` as a little-endian float32 .npy array of the given shape (e.g. {H, W, C}).
 // data.size() must equal the product of `shape`.
 void writeNpy(const std::string& path, std::span<const float> data, std::span<const uint32_t> shape);

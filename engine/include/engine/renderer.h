@@ -15,6 +15,7 @@
 // mode) -> per frame record(cmd, frameSlot, params). The caller owns command buffers, fences
 // and submission (frames in flight); read-back data of a slot is valid once its fence signals.
 #include "engine/camera.h"
+#include "engine/camera_path.h"
 #include "engine/frame_graph.h"
 #include "engine/image_io.h"
 
@@ -29,6 +30,7 @@ namespace engine {
 
 class Context;
 class GpuTimer;
+struct SceneGeometry;
 
 enum class UpscaleMode { Native, Bilinear, Bicubic };
 enum class ShadowMode { Off, Analytic, Stochastic };
@@ -50,6 +52,9 @@ struct RendererDesc {
     uint32_t shadowSamples = 1;  // rays per pixel for ShadowMode::Stochastic (1 = noisy, 1024 = reference)
     bool lighting = true;        // false: colour = albedo (lets tests prove the golden check can fail)
     DenoiseMode denoise = DenoiseMode::Off;  // built-in denoiser; a setDenoiser() function overrides it
+    // What to draw (scene.h: loadScene, buildDemoScene, loadGltfScene); uploaded once by the
+    // constructor. Null: the procedural demo scene with seed 0.
+    std::shared_ptr<const SceneGeometry> scene;
 };
 
 // Limits on resolutions accepted by the renderer (and the demo's command line).
@@ -62,7 +67,7 @@ enum class Channel : uint32_t {
     Depth = 1u << 1,          // render-resolution depth, 0 near .. 1 far
     Normal = 1u << 2,         // world-space normal, XYZ
     Albedo = 1u << 3,         // RGB
-    Motion = 1u << 4,         // uv(previous frame) - uv(this frame), XY
+    Motion = 1u << 4,         // render pixels: position in the previous frame - position in this frame, XY (jitter excluded)
     SunVisibility = 1u << 5,  // 0..1: the (noisy or converged) shadow estimate
     Output = 1u << 6,         // output-resolution display-linear colour, RGB
 };
@@ -84,22 +89,32 @@ struct TargetDesc {
 struct FrameParams {
     CameraPose camera;
     CameraPose previousCamera;    // for motion vectors; equal to `camera` on a first frame
-    glm::vec2 jitterPixels{0};    // sub-pixel projection offset (0 = none)
+    glm::vec2 jitterPixels{0};    // sub-pixel projection offset in render pixels (engine/jitter.h; 0 = none)
     uint32_t frameSeed = 0;       // seeds stochastic effects
-    // Frame `frameIndex` of a path at `fps`: camera at t, previous camera at t - 1/fps.
+    bool cameraCut = false;       // no continuity with the previous frame: temporal passes drop history
+    float frameTimeSeconds = 1.0f / 30.0f;  // time since the previous frame
+    // Frame `frameIndex` of `path` at `fps`: camera at t = startTime + frameIndex / fps, previous
+    // camera at the previous frame's time. The first frame and the frame whose interval
+    // (previous time, t] holds a cut of the path (path.cutBetween) are cuts: cameraCut is set and
+    // the previous camera equals the camera (no motion across the cut). Each cut marks exactly
+    // one frame.
+    static FrameParams onPath(const CameraPath& path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
+    // The built-in path `path` (CameraPath::builtIn).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
 };
 
 // What an output-stage pass sees. Render-resolution inputs, output-resolution destination.
 struct OutputStage {
     ResourceHandle color = kInvalidResource;   // RGBA16F, display-linear 0..1
-    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT
-    ResourceHandle motion = kInvalidResource;  // RG16F
+    ResourceHandle depth = kInvalidResource;   // D32_SFLOAT, 0 at frame->camera.zNear .. 1 at zFar
+    ResourceHandle motion = kInvalidResource;  // RG16F, render pixels (Channel::Motion), sky included
     ResourceHandle albedo = kInvalidResource;  // RGBA8 (a: roughness)
     ResourceHandle normal = kInvalidResource;  // RGBA16F
     ResourceHandle output = kInvalidResource;  // RGBA16F; must be fully written (storage or attachment)
     VkExtent2D renderExtent{};
     VkExtent2D outputExtent{};
+    // The frame being recorded: jitter, cameras, cut. Valid inside pass record callbacks only.
+    const FrameParams* frame = nullptr;
 };
 // Adds the passes of an external upscaler (declaring its reads of stage.color etc. and its write
 // of stage.output). Called at every build().

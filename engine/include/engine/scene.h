@@ -1,54 +1,104 @@
 #pragma once
-// The procedural demo scene: a ground plane, boxes, spheres, thin wires and fences, and a text
-// panel, lit by a sun and several point lights. Everything is generated at start-up from a
-// list of analytic primitives; the same list is tessellated into a triangle mesh for the
-// G-buffer pass and uploaded as signed distance functions for shadow rays, so raster and
-// shadows agree.
-#include "engine/buffer.h"
-
+// What the renderer draws: static world-space triangles with materials and textures, plus the
+// lighting data (sun, sky, point lights, SDF shadow primitives). Two sources:
+//   - the procedural demo scene (buildDemoScene): a ground plane, boxes, spheres, thin wires
+//     and fences, text panels, lit by a sun and point lights. It is generated from a list of
+//     analytic primitives; the same list is tessellated into the triangle mesh and uploaded as
+//     signed distance functions for shadow rays, so raster and shadows agree. Seed 0 is the
+//     classic scene (goldens, named camera paths); other seeds vary layout, materials, pattern
+//     scales, objects, fences and wires around the same landmarks.
+//   - glTF 2.0 files (gltf.h: loadGltfScene), pre-transformed to world space, lit by the
+//     engine's sun and sky, without shadow primitives (their shadows are off).
+// A SceneGeometry is plain data, built once and shared read-only (the renderer uploads it at
+// construction; RendererDesc::scene).
 #include "engine/renderer_shared.h"  // shaders/engine/: shared with GLSL
 
 #include <glm/glm.hpp>
 
 #include <cstdint>
+#include <memory>
+#include <string>
 #include <vector>
 
 namespace engine {
 
-class Context;
-
 struct Vertex {
     glm::vec3 position;
     glm::vec3 normal;
-    glm::vec2 uv;       // pattern coordinates in world units (text panel: glyph cells)
-    uint32_t material;  // gpu::MATERIAL_*
-    uint32_t color;     // RGBA8 tint, little-endian (r in the low byte)
+    glm::vec2 uv;       // procedural: pattern coordinates (world units, glyph cells); textured: TEXCOORD_0
+    uint32_t material;  // procedural pattern gpu::MATERIAL_* (ignored by textured materials)
+    uint32_t color;     // RGBA8 tint, little-endian (r in the low byte); white for textured materials
 };
 static_assert(sizeof(Vertex) == 40);
 
+enum class TextureFilter { Nearest, Linear };
+enum class MipFilter { None, Nearest, Linear };  // None: level 0 only
+enum class TextureWrap { Repeat, MirroredRepeat, ClampToEdge };
+
+struct SamplerDesc {
+    TextureFilter magFilter = TextureFilter::Linear;
+    TextureFilter minFilter = TextureFilter::Linear;
+    MipFilter mipFilter = MipFilter::Linear;
+    TextureWrap wrapU = TextureWrap::Repeat;
+    TextureWrap wrapV = TextureWrap::Repeat;
+    bool operator==(const SamplerDesc&) const = default;
+};
+
+// An sRGB-encoded RGBA8 texture with its full mip chain (generated in linear light; alpha
+// averaged linearly). Level i is max(1, width >> i) x max(1, height >> i), rows top to bottom.
+struct SceneTexture {
+    std::string name;  // for messages
+    uint32_t width = 0, height = 0;
+    std::vector<std::vector<uint8_t>> levels;
+    SamplerDesc sampler;
+};
+
+struct SceneMaterial {
+    std::string name;
+    // Procedural: the demo scene's per-vertex patterns (gpu::MATERIAL_*) and tints; the other
+    // fields are ignored. Otherwise glTF metallic-roughness: albedo = baseColorFactor x texture.
+    bool procedural = false;
+    glm::vec4 baseColorFactor{1.0f};
+    float metallic = 1.0f;
+    float roughness = 1.0f;
+    int32_t baseColorTexture = -1;  // index into SceneGeometry::textures, -1: none (white)
+    bool alphaMask = false;         // alphaMode MASK: fragments with alpha < alphaCutoff are discarded
+    float alphaCutoff = 0.5f;
+    bool doubleSided = true;        // false: back faces (clockwise seen from the camera) are culled
+};
+
+// One draw: indices [firstIndex, firstIndex + indexCount) with one material.
+struct DrawRange {
+    uint32_t firstIndex = 0;
+    uint32_t indexCount = 0;
+    uint32_t material = 0;
+};
+
 struct SceneGeometry {
+    std::string name;  // "procedural seed 0", the glTF file name
     std::vector<Vertex> vertices;
     std::vector<uint32_t> indices;
-    gpu::SceneData data{};  // lights, primitives, sky
+    std::vector<SceneMaterial> materials;
+    std::vector<SceneTexture> textures;
+    // Every index in exactly one range; opaque materials first, then alpha-masked ones.
+    std::vector<DrawRange> draws;
+    gpu::SceneData data{};  // lights, SDF primitives (none for glTF), sky
+    glm::vec3 boundsMin{0.0f}, boundsMax{0.0f};  // of all vertices
+    // Named warnings (one per unsupported feature, not per occurrence), for the caller to print.
+    std::vector<std::string> warnings;
 };
 
-// Deterministic: the same geometry on every call and every machine.
-SceneGeometry buildDemoScene();
+// Deterministic: the same geometry on every call and every machine. Seed 0 is the classic
+// demo scene; any other seed a variation of it.
+SceneGeometry buildDemoScene(uint32_t seed = 0);
 
-// The scene's GPU buffers, uploaded once with Context::submitAndWait.
-class GpuScene {
-public:
-    GpuScene(const Context& ctx, const SceneGeometry& geometry);
-    const Buffer& vertices() const { return vertices_; }
-    const Buffer& indices() const { return indices_; }
-    const Buffer& sceneData() const { return sceneData_; }
-    uint32_t indexCount() const { return indexCount_; }
-
-private:
-    Buffer vertices_;
-    Buffer indices_;
-    Buffer sceneData_;
-    uint32_t indexCount_ = 0;
+// Where a scene comes from (command-line tools): the procedural scene with a seed, or a glTF
+// file (.gltf or .glb).
+struct SceneDesc {
+    uint32_t seed = 0;
+    std::string gltfPath;  // non-empty: load this file (seed ignored)
 };
+// Builds or loads the scene; throws engine::Error (naming the file and problem) on failure.
+std::shared_ptr<const SceneGeometry> loadScene(const SceneDesc& desc);
 
 }  // namespace engine

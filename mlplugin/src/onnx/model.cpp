@@ -211,6 +211,12 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
         if (!h) return h.error();
         loader.define(t.name(), {std::move(*h), {}, kNoValue});
     }
+    // Shapes given for inputs the model does not have: named before any shape is resolved.
+    for (const auto& [name, shape] : options.inputShapes) {
+        bool found = false;
+        for (const auto& in : g.input()) found = found || (in.name() == name && !loader.has(name));
+        if (!found) return invalidArgument("a shape was given for input '" + name + "', but the model has no such input");
+    }
     for (const auto& in : g.input()) {
         if (in.name().empty()) return invalidModel("a graph input has no name");
         // Before IR version 4 initializers are listed as inputs too; they are constants here.
@@ -221,10 +227,6 @@ Result<OnnxModel> loadOnnx(std::span<const uint8_t> bytes, const OnnxLoadOptions
         loader.define(in.name(), {{}, GraphView{id, result.graph.values[id].desc}, kNoValue});
         result.inputNames.push_back(in.name());
     }
-    for (const auto& [name, shape] : options.inputShapes)
-        if (std::find(result.inputNames.begin(), result.inputNames.end(), name) == result.inputNames.end())
-            return invalidArgument("a shape was given for input '" + name + "', but the model has no such input");
-
     MLP_TRY(convertNodes(loader, g));
     if (g.output_size() == 0) return invalidModel("graph has no outputs");
     MLP_TRY(markOutputs(loader, g, result));

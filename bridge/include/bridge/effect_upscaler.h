@@ -1,0 +1,76 @@
+#pragma once
+// EffectUpscaler: an effects::Upscaler (TAAU, temporal ML or single-frame ML) in the engine's
+// output stage. The thin adapter from our frame graph to the engine-agnostic effect API: one
+// compute pass that declares its reads (colour, depth, motion: sampled in compute) and its write
+// (the output image: storage), so the frame graph places every barrier and layout transition,
+// and a record callback that hands the pass's image views, this frame's jitter, camera and cut
+// to Upscaler::record.
+//
+//   bridge::EffectUpscaler taau(ctx, {.mode = effects::UpscalerMode::Taau});
+//   renderer.setUpscaler(taau.upscaler());
+//   renderer.build(target);
+//   ...per frame: FrameParams with jitterPixels (engine/jitter.h) and cameraCut
+//
+// The effect is created at the first build() for its render and output extents, resized when
+// the output extent changes, recreated when the render extent exceeds the one it was created
+// for (the old one retired through `retire`, or kept until destruction). Its one-time
+// initialization (history clear, weights) is recorded into the first frame's command buffer.
+//
+// Errors (a bad model, a record error) throw engine::Error carrying the effect's VkResult
+// (VK_ERROR_DEVICE_LOST, VK_ERROR_OUT_OF_DEVICE_MEMORY, ...) and its message.
+// The EffectUpscaler must outlive the frame graphs that record its pass.
+#include "effects/upscaler.h"
+#include "engine/context.h"
+#include "engine/deferred_deletion.h"
+#include "engine/renderer.h"
+
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace bridge {
+
+struct EffectUpscalerDesc {
+    std::string name = "upscale";  // the pass name suffix ("upscale_taau"); GPU timer scope
+    effects::UpscalerMode mode = effects::UpscalerMode::Taau;
+    std::string modelPath;         // ML modes
+    float sharpness = 0.0f;
+    bool preferFp16 = true;
+    bool debugChecks = false;
+    engine::DeferredDeletion* retire = nullptr;
+};
+
+struct EffectUpscalerStats {
+    uint32_t creations = 0;  // effect objects created (first build, render extent growth)
+    uint32_t resizes = 0;    // display-size changes handled by Upscaler::resize
+};
+
+class EffectUpscaler {
+public:
+    EffectUpscaler(engine::Context& ctx, EffectUpscalerDesc desc);
+    ~EffectUpscaler();
+    EffectUpscaler(const EffectUpscaler&) = delete;
+    EffectUpscaler& operator=(const EffectUpscaler&) = delete;
+
+    // For Renderer::setUpscaler.
+    engine::UpscalerFn upscaler();
+    const effects::Upscaler* effect() const { return effect_.get(); }
+    const EffectUpscalerStats& stats() const { return stats_; }
+
+private:
+    void prepare(VkExtent2D renderExtent, VkExtent2D outputExtent);
+    void recordPass(engine::PassContext& pc, const engine::OutputStage& stage);
+
+    engine::Context& ctx_;
+    EffectUpscalerDesc desc_;
+    std::unique_ptr<effects::Upscaler> effect_;
+    std::vector<std::unique_ptr<effects::Upscaler>> retired_;  // without desc.retire: kept until destruction
+    bool needsInitialization_ = false;
+    EffectUpscalerStats stats_;
+};
+
+// The effect-device description of an engine context (features as the context enabled them).
+effects::EffectDevice effectDevice(engine::Context& ctx, bool debugChecks);
+
+}  // namespace bridge

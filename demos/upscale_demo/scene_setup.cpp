@@ -1,0 +1,17 @@
+#include "scene_setup.h"
+
+#include <cstdio>
+
+namespace demo {
+
+SceneSetup loadSceneSetup(const Options& o) {
+    SceneSetup s;
+    s.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
+    for (const std::string& w : s.scene->warnings) std::fprintf(stderr, "upscale_demo: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());
+    if (!o.cameraPath.empty()) s.path = engine::CameraPath::load(o.cameraPath);
+    else if (!o.scene.empty() && !o.pathGiven) s.path = engine::CameraPath::orbitAround(s.scene->boundsMin, s.scene->boundsMax);
+    else s.path = engine::CameraPath::builtIn(o.path);
+    return s;
+}
+
+}  // namespace demo

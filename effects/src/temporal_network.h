@@ -1,0 +1,82 @@
+#pragma once
+// A network the effects run through mlplugin on the application's device: loaded from ONNX once,
+// compiled for one set of input shapes, weights uploaded by a recorded initializer, bound once to
+// effect-owned buffers (the inputs, outputs and scratch never change), recorded every frame.
+#include "effects/effect_device.h"
+#include "mlplugin/mlplugin.h"
+#include "vulkan_api.h"
+
+#include <cstdint>
+#include <map>
+#include <memory>
+#include <span>
+#include <string>
+#include <vector>
+
+namespace effects::detail {
+
+struct NetworkTensor {
+    std::string name;                // the ONNX graph input/output name it must have
+    std::vector<uint32_t> shape;     // NCHW; outputs may leave it empty (any shape, see outputShape())
+};
+
+struct NetworkDesc {
+    std::string who;                 // "upscaler (ml-temporal)": the start of every message
+    std::span<const uint8_t> onnx;
+    std::vector<NetworkTensor> inputs;   // in the model's input order
+    std::vector<NetworkTensor> outputs;  // in the model's output order
+    bool fp16 = false;
+};
+
+class Network {
+public:
+    static Result<std::unique_ptr<Network>> create(const VulkanApi& vk, mlplugin::Device& device, const NetworkDesc& desc,
+                                                   MemoryTally& tally);
+    ~Network();
+    Network(const Network&) = delete;
+    Network& operator=(const Network&) = delete;
+
+    // Effect-owned tensors, bound once: write the inputs before record(), read the outputs after.
+    const GpuBuffer& input(uint32_t i) const { return inputs_[i]; }
+    const GpuBuffer& output(uint32_t i) const { return outputs_[i]; }
+    const std::vector<uint32_t>& outputShape(uint32_t i) const { return outputShapes_[i]; }
+    bool fp16() const { return fp16_; }
+    uint32_t descriptorSets() const { return descriptorSets_; }
+    // Memory of its buffers (already counted in the tally given to create()).
+    VkDeviceSize deviceLocalBytes() const;
+    VkDeviceSize hostVisibleBytes() const;
+    uint32_t allocations() const;
+
+    // Uploads the weights (staging -> persistent through the operator initializer). The caller
+    // places a compute barrier before the first record().
+    Status recordInitialization(VkCommandBuffer cmd);
+    bool initialized() const { return initialized_; }
+    // The network's dispatches, with the barriers between them. The caller orders the input
+    // writes before and the output reads after with compute barriers.
+    Status record(VkCommandBuffer cmd);
+
+private:
+    Network(const VulkanApi& vk, mlplugin::Device& device) : vk_(vk), device_(device) {}
+    Status build(const NetworkDesc& desc, MemoryTally& tally);
+    std::vector<const GpuBuffer*> buffers() const;
+
+    const VulkanApi& vk_;
+    mlplugin::Device& device_;
+    std::string who_;
+    bool fp16_ = false;
+    bool initialized_ = false;
+    mlplugin::CompiledGraph compiled_;
+    std::unique_ptr<mlplugin::OperatorInitializer> initializer_;
+    std::unique_ptr<mlplugin::BindingTable> initTable_, table_;
+    std::unique_ptr<mlplugin::CommandRecorder> recorder_;
+    std::vector<GpuBuffer> inputs_, outputs_;
+    std::vector<std::vector<uint32_t>> outputShapes_;
+    GpuBuffer temporary_, persistent_, constants_;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    uint32_t descriptorSets_ = 0;
+};
+
+// Reads a model file whole (errors name the file; at most mlplugin::kMaxOnnxFileBytes).
+Result<std::vector<uint8_t>> readModelFile(const std::string& path, const std::string& who);
+
+}  // namespace effects::detail

@@ -1,0 +1,537 @@
+// effects::Upscaler: TAAU and the temporal ML upscaler (the single-frame network lives in
+// single_frame_upscaler.cpp). Passes (shaders/effects/):
+//   reproject      render res   nearest-depth motion, linear depth, depth-test confidence
+//   taau_resolve   display res  history reprojection + clip + jittered-sample accumulation
+//   ml_features -> network -> ml_resolve   (MlTemporal instead of taau_resolve)
+//   sharpen        display res  optional RCAS-style sharpening into the output
+#include "effects/upscaler.h"
+
+#include "format_names.h"
+#include "mlplugin/mlplugin.h"
+#include "single_frame_upscaler.h"
+#include "temporal_network.h"
+#include "upscaler_shared.h"
+#include "vulkan_api.h"
+
+#include <effects_shaders.h>
+
+#include <algorithm>
+#include <array>
+#include <cmath>
+#include <vector>
+
+namespace effects {
+namespace {
+
+using namespace detail;
+static_assert(sizeof(gpu::ReprojectPush) == 64);
+static_assert(sizeof(gpu::ResolvePush) == 64);
+
+constexpr uint32_t kGroup = 8;
+uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
+uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
+
+// Tuning of the hand-written resolve, chosen on the training camera paths (orbit, fence_walk,
+// low_sweep at 320x192, 2x; docs/EFFECTS.md has the sweep): mean PSNR against the 16-sample
+// reference moved by at most 0.2 dB across the settings tried; sharpening lowered it.
+constexpr float kMaxHistoryWeight = 16.0f;  // ~ the samples of 40 frames at 2x
+constexpr float kClampGammaMoving = 2.0f;
+constexpr float kClampGammaStatic = 4.0f;   // static content: the depth test guards disocclusion
+constexpr float kNarrowFalloff = 4.0f;      // sigma 0.35 display pixel: close to the box filter
+constexpr float kDepthTolerance = 0.05f;
+
+std::span<const uint32_t> taauResolveShader(VkFormat f) {
+    switch (f) {
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return shaders::taau_resolve_rgba32f();
+    case VK_FORMAT_R8G8B8A8_UNORM: return shaders::taau_resolve_rgba8();
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return shaders::taau_resolve_rgb10_a2();
+    default: return shaders::taau_resolve_rgba16f();
+    }
+}
+std::span<const uint32_t> sharpenShader(VkFormat f) {
+    switch (f) {
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return shaders::sharpen_rgba32f();
+    case VK_FORMAT_R8G8B8A8_UNORM: return shaders::sharpen_rgba8();
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return shaders::sharpen_rgb10_a2();
+    default: return shaders::sharpen_rgba16f();
+    }
+}
+std::span<const uint32_t> mlResolveShader(VkFormat f, bool fp16) {
+    switch (f) {
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return fp16 ? shaders::ml_resolve_rgba32f_f16() : shaders::ml_resolve_rgba32f_f32();
+    case VK_FORMAT_R8G8B8A8_UNORM: return fp16 ? shaders::ml_resolve_rgba8_f16() : shaders::ml_resolve_rgba8_f32();
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return fp16 ? shaders::ml_resolve_rgb10_a2_f16() : shaders::ml_resolve_rgb10_a2_f32();
+    default: return fp16 ? shaders::ml_resolve_rgba16f_f16() : shaders::ml_resolve_rgba16f_f32();
+    }
+}
+
+constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
+constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
+constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+constexpr VkDescriptorType kReprojectBindings[] = {kSampled, kSampled, kSampled, kStorageImage, kStorageImage};
+constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage};
+constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
+constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageBuffer};
+constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
+
+// Builds the descriptor writes of one set.
+class SetWriter {
+public:
+    explicit SetWriter(VkDescriptorSet set) : set_(set) {}
+    SetWriter& image(VkDescriptorType type, VkImageView view, VkImageLayout layout, VkSampler sampler = VK_NULL_HANDLE) {
+        images_[count_] = {sampler, view, layout};
+        VkWriteDescriptorSet& w = writes_[count_];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set_;
+        w.dstBinding = count_;
+        w.descriptorCount = 1;
+        w.descriptorType = type;
+        w.pImageInfo = &images_[count_];
+        ++count_;
+        return *this;
+    }
+    SetWriter& buffer(VkBuffer b) {
+        buffers_[count_] = {b, 0, VK_WHOLE_SIZE};
+        VkWriteDescriptorSet& w = writes_[count_];
+        w = {VK_STRUCTURE_TYPE_WRITE_DESCRIPTOR_SET};
+        w.dstSet = set_;
+        w.dstBinding = count_;
+        w.descriptorCount = 1;
+        w.descriptorType = kStorageBuffer;
+        w.pBufferInfo = &buffers_[count_];
+        ++count_;
+        return *this;
+    }
+    void write(const VulkanApi& vk) const { vk.vkUpdateDescriptorSets(vk.device, count_, writes_.data(), 0, nullptr); }
+
+private:
+    VkDescriptorSet set_;
+    uint32_t count_ = 0;
+    std::array<VkWriteDescriptorSet, 8> writes_{};
+    std::array<VkDescriptorImageInfo, 8> images_{};
+    std::array<VkDescriptorBufferInfo, 8> buffers_{};
+};
+
+class TemporalUpscaler final : public Upscaler {
+public:
+    TemporalUpscaler(const UpscalerDesc& desc, VulkanApi vk, std::vector<uint8_t> model)
+        : desc_(desc), vk_(vk), model_(std::move(model)) {
+        desc_.modelBytes = model_;  // the desc keeps no pointer into the caller's memory
+        desc_.modelPath.clear();
+    }
+    ~TemporalUpscaler() override;
+
+    Status init();
+    const UpscalerDesc& desc() const override { return desc_; }
+    EffectRequirements requirements() const override;
+    bool usesFp16() const override { return network_ && network_->fp16(); }
+    Status recordInitialization(VkCommandBuffer cmd) override;
+    Status record(VkCommandBuffer cmd, const UpscalerInputs& inputs) override;
+    Status resize(VkExtent2D displaySize) override;
+
+private:
+    bool ml() const { return desc_.mode == UpscalerMode::MlTemporal; }
+    bool sharpening() const { return desc_.sharpness > 0.0f; }
+    Status createPipelines();
+    Status createDescriptors();
+    Status createDisplayResources();
+    void recordImageInitialization(VkCommandBuffer cmd);
+    void writeSets(uint32_t slot, uint32_t parity, const UpscalerInputs& in);
+    void releaseRetired(bool all);
+
+    struct FrameSets {
+        VkDescriptorSet reproject = VK_NULL_HANDLE, resolve = VK_NULL_HANDLE, sharpen = VK_NULL_HANDLE, features = VK_NULL_HANDLE,
+                        mlResolve = VK_NULL_HANDLE;
+        std::array<VkImageView, 5> views{};  // color, depth, motion, reactive, output as last written
+        bool written = false;
+    };
+    // What a resize replaced, destroyed once the frames that may use it have completed.
+    struct Retired {
+        uint64_t releaseAtFrame = 0;
+        std::vector<GpuImage> images;
+        std::unique_ptr<Network> network;
+    };
+
+    UpscalerDesc desc_;
+    VulkanApi vk_;
+    std::vector<uint8_t> model_;
+    MemoryTally tally_;
+    std::unique_ptr<mlplugin::Device> mlDevice_;
+    std::unique_ptr<Network> network_;
+    ComputePipeline reproject_, resolve_, sharpen_, features_, mlResolve_;
+    VkSampler nearest_ = VK_NULL_HANDLE, linear_ = VK_NULL_HANDLE;
+    VkDescriptorPool pool_ = VK_NULL_HANDLE;
+    std::vector<std::array<FrameSets, 2>> sets_;  // [frame slot][frame parity]
+    GpuImage linearDepth_[2], reprojection_, history_[2], blackTexel_;
+    std::vector<VkImage> uninitialized_;  // effect images still in layout UNDEFINED
+    std::vector<Retired> retired_;
+    VkExtent2D tensorSize_{};
+    uint64_t frameCount_ = 0;
+    bool initialized_ = false;
+    bool historyValid_ = false;
+    VkExtent2D prevRenderSize_{};
+    float prevJitter_[2] = {0, 0};
+};
+
+TemporalUpscaler::~TemporalUpscaler() {
+    releaseRetired(true);
+    network_.reset();
+    for (GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &reprojection_, &history_[0], &history_[1], &blackTexel_}) img->destroy(vk_);
+    for (ComputePipeline* p : {&reproject_, &resolve_, &sharpen_, &features_, &mlResolve_}) p->destroy(vk_);
+    if (pool_) vk_.vkDestroyDescriptorPool(vk_.device, pool_, nullptr);
+    if (nearest_) vk_.vkDestroySampler(vk_.device, nearest_, nullptr);
+    if (linear_) vk_.vkDestroySampler(vk_.device, linear_, nullptr);
+}
+
+template <class T>
+Status take(Result<T> r, T& into) {
+    if (!r) return r.error();
+    into = std::move(*r);
+    return {};
+}
+
+Status TemporalUpscaler::init() {
+    for (auto [sampler, filter] : {std::pair{&nearest_, VK_FILTER_NEAREST}, std::pair{&linear_, VK_FILTER_LINEAR}}) {
+        VkSamplerCreateInfo ci{VK_STRUCTURE_TYPE_SAMPLER_CREATE_INFO};
+        ci.magFilter = ci.minFilter = filter;
+        ci.mipmapMode = VK_SAMPLER_MIPMAP_MODE_NEAREST;
+        ci.addressModeU = ci.addressModeV = ci.addressModeW = VK_SAMPLER_ADDRESS_MODE_CLAMP_TO_EDGE;
+        if (VkResult r = vk_.vkCreateSampler(vk_.device, &ci, nullptr, sampler); r != VK_SUCCESS)
+            return vkFailure(r, "upscaler: creating a sampler");
+    }
+    if (ml()) {
+        const EffectDevice& d = desc_.device;
+        mlplugin::DeviceDesc md;
+        md.instance = d.instance;
+        md.physicalDevice = d.physicalDevice;
+        md.device = d.device;
+        md.queueFamilyIndex = d.queueFamilyIndex;
+        md.getInstanceProcAddr = d.getInstanceProcAddr;
+        md.shaderStorageBufferArrayDynamicIndexingEnabled = d.shaderStorageBufferArrayDynamicIndexingEnabled;
+        md.storageBuffer16BitAccessEnabled = d.storageBuffer16BitAccessEnabled;
+        md.shaderFloat16Enabled = d.shaderFloat16Enabled;
+        md.cooperativeMatrixNVEnabled = d.cooperativeMatrixNVEnabled;
+        md.flags = d.debugChecks ? mlplugin::DeviceFlagDebug : mlplugin::DeviceFlagNone;
+        auto device = mlplugin::createDevice(md);
+        if (!device) return Error{device.error().code, "upscaler (ml-temporal): " + device.error().message, device.error().vkResult};
+        mlDevice_ = std::move(*device);
+    }
+    const VkExtent2D render = desc_.maxRenderSize;
+    MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[0]));
+    MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[1]));
+    MLP_TRY(take(createImage(vk_, VK_FORMAT_R16G16B16A16_SFLOAT, render, "reprojection", tally_), reprojection_));
+    MLP_TRY(take(createImage(vk_, VK_FORMAT_R8_UNORM, {1, 1}, "black texel", tally_), blackTexel_));
+    for (const GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &reprojection_, &blackTexel_}) uninitialized_.push_back(img->image);
+    MLP_TRY(createDisplayResources());
+    MLP_TRY(createPipelines());
+    MLP_TRY(createDescriptors());
+    return {};
+}
+
+// Everything sized by the display: the history pair and (ML) the network with its tensors.
+Status TemporalUpscaler::createDisplayResources() {
+    for (GpuImage& h : history_) {
+        MLP_TRY(take(createImage(vk_, VK_FORMAT_R16G16B16A16_SFLOAT, desc_.displaySize, "history", tally_), h));
+        uninitialized_.push_back(h.image);
+    }
+    if (!ml()) return {};
+    tensorSize_ = {alignUp(desc_.displaySize.width, gpu::TENSOR_ALIGN), alignUp(desc_.displaySize.height, gpu::TENSOR_ALIGN)};
+    const uint32_t h = tensorSize_.height / 2, w = tensorSize_.width / 2;
+    NetworkDesc nd;
+    nd.who = "upscaler (ml-temporal)";
+    nd.onnx = model_;
+    nd.inputs = {{"features", {1, 4 * gpu::ML_FEATURES, h, w}}};
+    nd.outputs = {{"params", {1, 4 * gpu::ML_PARAMS, h, w}}};
+    const mlplugin::Capabilities& caps = mlDevice_->capabilities();
+    nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
+    return take(Network::create(vk_, *mlDevice_, nd, tally_), network_);
+}
+
+Status TemporalUpscaler::createPipelines() {
+    const uint32_t push = sizeof(gpu::ResolvePush);
+    MLP_TRY(take(createComputePipeline(vk_, shaders::reproject(), kReprojectBindings, sizeof(gpu::ReprojectPush), "reproject"), reproject_));
+    if (sharpening())
+        MLP_TRY(take(createComputePipeline(vk_, sharpenShader(desc_.outputFormat), kSharpenBindings, push, "sharpen"), sharpen_));
+    if (!ml()) return take(createComputePipeline(vk_, taauResolveShader(desc_.outputFormat), kResolveBindings, push, "TAAU resolve"), resolve_);
+    const bool fp16 = network_->fp16();
+    MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32(), kFeatureBindings, push, "ML features"),
+                 features_));
+    return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
+}
+
+Status TemporalUpscaler::createDescriptors() {
+    const uint32_t groupsOfSets = desc_.framesInFlight * 2;
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 12 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
+    VkDescriptorPoolCreateInfo pci{VK_STRUCTURE_TYPE_DESCRIPTOR_POOL_CREATE_INFO};
+    pci.maxSets = 5 * groupsOfSets;
+    pci.poolSizeCount = 3;
+    pci.pPoolSizes = sizes;
+    if (VkResult r = vk_.vkCreateDescriptorPool(vk_.device, &pci, nullptr, &pool_); r != VK_SUCCESS)
+        return vkFailure(r, "upscaler: creating the descriptor pool");
+    sets_.resize(desc_.framesInFlight);
+    auto allocate = [&](const ComputePipeline& p, VkDescriptorSet& set) -> Status {
+        if (!p.setLayout) return {};
+        VkDescriptorSetAllocateInfo ai{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_ALLOCATE_INFO};
+        ai.descriptorPool = pool_;
+        ai.descriptorSetCount = 1;
+        ai.pSetLayouts = &p.setLayout;
+        if (VkResult r = vk_.vkAllocateDescriptorSets(vk_.device, &ai, &set); r != VK_SUCCESS)
+            return vkFailure(r, "upscaler: allocating descriptor sets");
+        return {};
+    };
+    for (auto& slot : sets_)
+        for (FrameSets& f : slot) {
+            MLP_TRY(allocate(reproject_, f.reproject));
+            MLP_TRY(allocate(resolve_, f.resolve));
+            MLP_TRY(allocate(sharpen_, f.sharpen));
+            MLP_TRY(allocate(features_, f.features));
+            MLP_TRY(allocate(mlResolve_, f.mlResolve));
+        }
+    return {};
+}
+
+EffectRequirements TemporalUpscaler::requirements() const {
+    EffectRequirements r;
+    r.deviceLocalBytes = tally_.deviceLocalBytes;
+    r.hostVisibleBytes = tally_.hostVisibleBytes;
+    r.allocations = tally_.allocations;
+    uint32_t perGroup = 1 + (ml() ? 2 : 1) + (sharpening() ? 1 : 0);
+    r.descriptorSets = desc_.framesInFlight * 2 * perGroup + (network_ ? network_->descriptorSets() : 0);
+    uint32_t descriptorsPerGroup = 5 + (ml() ? 5 + 4 : 6) + (sharpening() ? 2 : 0);
+    r.descriptors = desc_.framesInFlight * 2 * descriptorsPerGroup + (network_ ? network_->descriptorSets() * mlplugin::kDescriptorsPerSet : 0);
+    return r;
+}
+
+// Effect images start in layout UNDEFINED: move them to GENERAL (where they stay) and clear them,
+// so that nothing ever reads undefined memory.
+void TemporalUpscaler::recordImageInitialization(VkCommandBuffer cmd) {
+    if (uninitialized_.empty()) return;
+    std::vector<VkImageMemoryBarrier2> barriers;
+    for (VkImage image : uninitialized_) {
+        VkImageMemoryBarrier2 b{VK_STRUCTURE_TYPE_IMAGE_MEMORY_BARRIER_2};
+        b.srcStageMask = VK_PIPELINE_STAGE_2_NONE;
+        b.dstStageMask = VK_PIPELINE_STAGE_2_CLEAR_BIT;
+        b.dstAccessMask = VK_ACCESS_2_TRANSFER_WRITE_BIT;
+        b.oldLayout = VK_IMAGE_LAYOUT_UNDEFINED;
+        b.newLayout = VK_IMAGE_LAYOUT_GENERAL;
+        b.srcQueueFamilyIndex = b.dstQueueFamilyIndex = VK_QUEUE_FAMILY_IGNORED;
+        b.image = image;
+        b.subresourceRange = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+        barriers.push_back(b);
+    }
+    VkDependencyInfo dep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    dep.imageMemoryBarrierCount = uint32_t(barriers.size());
+    dep.pImageMemoryBarriers = barriers.data();
+    vk_.vkCmdPipelineBarrier2(cmd, &dep);
+    const VkClearColorValue zero{};
+    const VkImageSubresourceRange range{VK_IMAGE_ASPECT_COLOR_BIT, 0, 1, 0, 1};
+    for (VkImage image : uninitialized_) vk_.vkCmdClearColorImage(cmd, image, VK_IMAGE_LAYOUT_GENERAL, &zero, 1, &range);
+    VkMemoryBarrier2 mb{VK_STRUCTURE_TYPE_MEMORY_BARRIER_2, nullptr, VK_PIPELINE_STAGE_2_CLEAR_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT,
+                        VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
+                        VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT};
+    VkDependencyInfo memoryDep{VK_STRUCTURE_TYPE_DEPENDENCY_INFO};
+    memoryDep.memoryBarrierCount = 1;
+    memoryDep.pMemoryBarriers = &mb;
+    vk_.vkCmdPipelineBarrier2(cmd, &memoryDep);
+    uninitialized_.clear();
+}
+
+Status TemporalUpscaler::recordInitialization(VkCommandBuffer cmd) {
+    if (!cmd) return Error{ErrorCode::InvalidArgument, "upscaler: recordInitialization needs a command buffer", VK_SUCCESS};
+    recordImageInitialization(cmd);
+    if (network_ && !network_->initialized()) {
+        MLP_TRY(network_->recordInitialization(cmd));
+        computeBarrier(vk_, cmd);
+    }
+    initialized_ = true;
+    historyValid_ = false;
+    return {};
+}
+
+void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerInputs& in) {
+    FrameSets& f = sets_[slot][parity];
+    const std::array<VkImageView, 5> views{in.color.view, in.depth.view, in.motion.view, in.reactive.view, in.output.view};
+    if (f.written && views == f.views) return;
+    const VkImageLayout general = VK_IMAGE_LAYOUT_GENERAL;
+    const GpuImage &curDepth = linearDepth_[parity], &prevDepth = linearDepth_[1 - parity];
+    const GpuImage &curHistory = history_[parity], &prevHistory = history_[1 - parity];
+    SetWriter(f.reproject)
+        .image(kSampled, in.depth.view, in.depth.layout, nearest_)
+        .image(kSampled, in.motion.view, in.motion.layout, nearest_)
+        .image(kSampled, prevDepth.view, general, nearest_)
+        .image(kStorageImage, curDepth.view, general)
+        .image(kStorageImage, reprojection_.view, general)
+        .write(vk_);
+    VkImageView reactive = in.reactive.view ? in.reactive.view : blackTexel_.view;
+    VkImageLayout reactiveLayout = in.reactive.view ? in.reactive.layout : general;
+    if (ml()) {
+        SetWriter(f.features)
+            .image(kSampled, in.color.view, in.color.layout, nearest_)
+            .image(kSampled, reprojection_.view, general, nearest_)
+            .image(kSampled, prevHistory.view, general, linear_)
+            .image(kSampled, reactive, reactiveLayout, nearest_)
+            .buffer(network_->input(0).buffer)
+            .write(vk_);
+        SetWriter(f.mlResolve)
+            .buffer(network_->input(0).buffer)
+            .buffer(network_->output(0).buffer)
+            .image(kStorageImage, curHistory.view, general)
+            .image(kStorageImage, in.output.view, general)
+            .write(vk_);
+    } else {
+        SetWriter(f.resolve)
+            .image(kSampled, in.color.view, in.color.layout, nearest_)
+            .image(kSampled, reprojection_.view, general, nearest_)
+            .image(kSampled, prevHistory.view, general, linear_)
+            .image(kSampled, reactive, reactiveLayout, nearest_)
+            .image(kStorageImage, curHistory.view, general)
+            .image(kStorageImage, in.output.view, general)
+            .write(vk_);
+    }
+    if (sharpening())
+        SetWriter(f.sharpen).image(kSampled, curHistory.view, general, nearest_).image(kStorageImage, in.output.view, general).write(vk_);
+    f.views = views;
+    f.written = true;
+}
+
+Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
+    if (!cmd) return Error{ErrorCode::InvalidArgument, "upscaler: record needs a command buffer", VK_SUCCESS};
+    if (!initialized_) return Error{ErrorCode::InvalidArgument, "upscaler: record recordInitialization() once before the first record()", VK_SUCCESS};
+    MLP_TRY(validateUpscalerInputs(desc_, in));
+    releaseRetired(false);
+    recordImageInitialization(cmd);
+    if (network_ && !network_->initialized()) MLP_TRY(network_->recordInitialization(cmd));
+    const uint32_t parity = uint32_t(frameCount_ & 1u);
+    writeSets(in.frameSlot, parity, in);
+    const FrameSets& f = sets_[in.frameSlot][parity];
+    const bool historyValid = historyValid_ && !in.reset;
+
+    // The previous frame's writes to the effect's images (and its reads, before they are overwritten).
+    computeBarrier(vk_, cmd);
+    uint32_t flags = 0;
+    if (desc_.flags & UpscalerFlagColorSrgb) flags |= gpu::FLAG_COLOR_SRGB;
+    if (desc_.flags & UpscalerFlagHdr) flags |= gpu::FLAG_HDR;
+    if (desc_.flags & UpscalerFlagDepthInverted) flags |= gpu::FLAG_DEPTH_INVERTED;
+    if (in.reactive.view) flags |= gpu::FLAG_HAS_REACTIVE;
+    if (historyValid) flags |= gpu::FLAG_HISTORY_VALID;
+
+    gpu::ReprojectPush rp{};
+    rp.renderSize = {in.renderSize.width, in.renderSize.height};
+    rp.prevRenderSize = historyValid ? gpu::uvec2{prevRenderSize_.width, prevRenderSize_.height} : rp.renderSize;
+    rp.jitter = {in.jitterX, in.jitterY};
+    rp.prevJitter = {prevJitter_[0], prevJitter_[1]};
+    rp.motionScale = {in.motionScaleX, in.motionScaleY};
+    rp.cameraNear = in.cameraNear;
+    rp.cameraFar = in.cameraFar;
+    rp.flags = flags;
+    rp.depthTolerance = kDepthTolerance;
+    vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reproject_.pipeline);
+    vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reproject_.layout, 0, 1, &f.reproject, 0, nullptr);
+    vk_.vkCmdPushConstants(cmd, reproject_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(rp), &rp);
+    vk_.vkCmdDispatch(cmd, groups(in.renderSize.width), groups(in.renderSize.height), 1);
+    computeBarrier(vk_, cmd);
+
+    gpu::ResolvePush pc{};
+    pc.renderSize = rp.renderSize;
+    pc.displaySize = {desc_.displaySize.width, desc_.displaySize.height};
+    pc.jitter = rp.jitter;
+    pc.exposure = in.exposure;
+    pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT);
+    pc.maxHistoryWeight = kMaxHistoryWeight;
+    pc.clampGammaMoving = kClampGammaMoving;
+    pc.clampGammaStatic = kClampGammaStatic;
+    pc.narrowFalloff = kNarrowFalloff;
+    pc.sharpness = desc_.sharpness;
+    pc.tensorWidth = tensorSize_.width;
+    pc.tensorHeight = tensorSize_.height;
+    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
+        vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
+        vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
+        vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
+        vk_.vkCmdDispatch(cmd, groups(extent.width), groups(extent.height), 1);
+    };
+    if (ml()) {
+        dispatch(features_, f.features, tensorSize_);
+        computeBarrier(vk_, cmd);
+        MLP_TRY(network_->record(cmd));
+        computeBarrier(vk_, cmd);
+        dispatch(mlResolve_, f.mlResolve, desc_.displaySize);
+    } else {
+        dispatch(resolve_, f.resolve, desc_.displaySize);
+    }
+    if (sharpening()) {
+        computeBarrier(vk_, cmd);
+        dispatch(sharpen_, f.sharpen, desc_.displaySize);
+    }
+    prevRenderSize_ = in.renderSize;
+    prevJitter_[0] = in.jitterX;
+    prevJitter_[1] = in.jitterY;
+    historyValid_ = true;
+    ++frameCount_;
+    return {};
+}
+
+Status TemporalUpscaler::resize(VkExtent2D displaySize) {
+    UpscalerDesc next = desc_;
+    next.displaySize = displaySize;
+    MLP_TRY(validateUpscalerDesc(next));
+    if (displaySize.width == desc_.displaySize.width && displaySize.height == desc_.displaySize.height) return {};
+    Retired old;
+    old.releaseAtFrame = frameCount_ + desc_.framesInFlight;
+    old.images = {history_[0], history_[1]};
+    old.network = std::move(network_);
+    history_[0] = history_[1] = {};
+    desc_.displaySize = displaySize;
+    if (Status s = createDisplayResources(); !s) {
+        retired_.push_back(std::move(old));
+        return s;
+    }
+    retired_.push_back(std::move(old));
+    // The pipelines do not depend on the size; every set points at new images or tensors.
+    for (auto& slot : sets_)
+        for (FrameSets& f : slot) f.written = false;
+    historyValid_ = false;
+    return {};
+}
+
+void TemporalUpscaler::releaseRetired(bool all) {
+    for (auto it = retired_.begin(); it != retired_.end();) {
+        if (all || frameCount_ >= it->releaseAtFrame) {
+            for (GpuImage& img : it->images) {
+                tally_.deviceLocalBytes -= img.bytes;
+                --tally_.allocations;
+                img.destroy(vk_);
+            }
+            if (it->network) {
+                tally_.deviceLocalBytes -= it->network->deviceLocalBytes();
+                tally_.hostVisibleBytes -= it->network->hostVisibleBytes();
+                tally_.allocations -= it->network->allocations();
+            }
+            it = retired_.erase(it);
+        } else {
+            ++it;
+        }
+    }
+}
+
+}  // namespace
+
+Result<std::unique_ptr<Upscaler>> Upscaler::create(const UpscalerDesc& desc) {
+    MLP_TRY(validateUpscalerDesc(desc));
+    auto vk = loadVulkanApi(desc.device);
+    if (!vk) return Error{vk.error().code, "upscaler: " + vk.error().message, vk.error().vkResult};
+    std::vector<uint8_t> model;
+    if (!desc.modelPath.empty()) {
+        auto bytes = readModelFile(desc.modelPath, std::string("upscaler (") + toString(desc.mode) + ")");
+        if (!bytes) return bytes.error();
+        model = std::move(*bytes);
+    } else {
+        model.assign(desc.modelBytes.begin(), desc.modelBytes.end());
+    }
+    if (desc.mode == UpscalerMode::MlSingleFrame) return detail::createSingleFrameUpscaler(desc, *vk, std::move(model));
+    auto upscaler = std::make_unique<TemporalUpscaler>(desc, *vk, std::move(model));
+    MLP_TRY(upscaler->init());
+    return std::unique_ptr<Upscaler>(std::move(upscaler));
+}
+
+}  // namespace effects

@@ -1,0 +1,89 @@
+#pragma once
+// A camera path: the camera pose as a pure function of time, so any frame of any path can be
+// re-rendered at any resolution without replaying earlier frames. Three kinds:
+//   - built-in: one of the named paths through the procedural scene (camera.h);
+//   - keyframed: keyframes from a JSON file (or code), interpolated with Catmull-Rom splines
+//     on position and target, linearly on the field of view, clamped before the first and
+//     after the last keyframe (no looping); a keyframe with `cut` starts a new shot;
+//   - orbit: an automatic orbit around a bounding box (glTF scenes without a path file).
+//
+// JSON file format (docs/RENDERER.md):
+//   {"keyframes": [{"time": 0.0, "position": [x, y, z], "target": [x, y, z], "fov_y_deg": 60,
+//                   "cut": false}, ...],
+//    "name": "optional", "near": 0.05, "far": 200}
+// `fov_y_deg` (default 60), `cut` (default false), `name`, `near` and `far` are optional;
+// unknown fields are errors (a misspelt field must not be ignored silently).
+//
+// Errors: construction and loading throw engine::Error naming the file and the field
+// ("camera path 'x.json': keyframes[3].position: expected an array of 3 numbers").
+// CameraPath is a small value type: copyable, immutable after construction, thread-safe to read.
+#include "engine/camera.h"
+
+#include <glm/glm.hpp>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace engine {
+
+struct CameraKeyframe {
+    float time = 0.0f;  // seconds; strictly increasing along a path
+    glm::vec3 position{0.0f};
+    glm::vec3 target{0.0f, 0.0f, -1.0f};
+    float fovYDegrees = 60.0f;  // (0, 180)
+    // A camera cut: the path holds the previous keyframe's pose until this keyframe's time and
+    // then jumps to it. Splines never reach across a cut (each shot is interpolated on its own).
+    bool cut = false;
+};
+
+// Limits on keyframed paths (files larger or longer are rejected with an error).
+inline constexpr uint64_t kMaxCameraPathFileBytes = 1u << 20;
+inline constexpr uint32_t kMaxCameraKeyframes = 10000;
+
+class CameraPath {
+public:
+    CameraPath();  // built-in path 0 ("orbit")
+
+    // The named path `index` of camera.h. Throws engine::Error when it does not exist.
+    static CameraPath builtIn(uint32_t index);
+    // Validates the keyframes (at least one; finite numbers; strictly increasing times; position
+    // != target; a field of view in (0, 180); 0 < near < far) and throws engine::Error naming
+    // `name` and the keyframe otherwise.
+    static CameraPath keyframed(std::vector<CameraKeyframe> keyframes, std::string name = "keyframes",
+                                float zNear = CameraPose{}.zNear, float zFar = CameraPose{}.zFar);
+    // A 40 s orbit around the box [boundsMin, boundsMax]: the whole box in view from 25 degrees
+    // above its centre, clip planes fitted to its size. Throws engine::Error for an empty or
+    // non-finite box.
+    static CameraPath orbitAround(glm::vec3 boundsMin, glm::vec3 boundsMax);
+    // Parses a JSON keyframe file (format above). Throws engine::Error naming the file and field.
+    static CameraPath load(const std::string& file);
+    // Same, from text in memory; `what` names the source in error messages.
+    static CameraPath parse(const std::string& json, const std::string& what);
+
+    CameraPose pose(float t) const;
+    // True when the path has a camera cut at some time in (t0, t1]: a frame at t1 whose previous
+    // frame was at t0 must not reuse temporal history. Built-in paths: `fence_walk` wraps
+    // around every 25 s (t != 0); the others have none. Orbits have none.
+    bool cutBetween(float t0, float t1) const;
+
+    // "orbit", "fence_walk", ... for built-in paths; the file name or given name otherwise.
+    const std::string& name() const { return name_; }
+    bool isBuiltIn() const { return kind_ == Kind::BuiltIn; }
+    uint32_t builtInIndex() const { return builtIn_; }  // meaningful when isBuiltIn()
+    const std::vector<CameraKeyframe>& keyframes() const { return keys_; }
+
+private:
+    enum class Kind { BuiltIn, Keyframed, Orbit };
+    CameraPose keyframedPose(float t) const;
+
+    Kind kind_ = Kind::BuiltIn;
+    uint32_t builtIn_ = 0;
+    std::vector<CameraKeyframe> keys_;
+    glm::vec3 orbitCentre_{0.0f};
+    float orbitRadius_ = 1.0f;
+    float zNear_ = CameraPose{}.zNear, zFar_ = CameraPose{}.zFar;
+    std::string name_;
+};
+
+}  // namespace engine

@@ -1,0 +1,51 @@
+#pragma once
+// glTF 2.0 scenes (.gltf with external or data: URI buffers and images, and .glb), parsed by
+// tinygltf and converted into a static SceneGeometry (scene.h): every mesh instance
+// pre-transformed to world space, one draw per material.
+//
+// Supported: triangle lists, strips and fans (indexed or not) with POSITION, NORMAL (flat normals computed
+// when missing) and TEXCOORD_0 (float, or normalized unsigned byte/short); the default scene's
+// node hierarchy (else all root nodes) with matrix or TRS transforms; metallic-roughness
+// materials: base colour factor and texture (PNG or JPEG, mipmapped on load, with the sampler's
+// wrap and filter modes), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
+// doubleSided (single-sided materials cull back faces). The engine's sun and sky light the
+// scene; it has no SDF shadow primitives, so sun and point-light shadows find no occluders.
+//
+// Everything else is ignored with ONE named warning per feature in SceneGeometry::warnings
+// (extensions, KHR_texture_transform, TEXCOORD_1 textures, other textures, vertex colours,
+// skins, morph targets, animations, cameras, points and lines, sparse accessors, BLEND
+// drawn as opaque, images that are not PNG or JPEG). A required extension that changes how
+// geometry or images are stored (Draco, meshopt, KTX2/Basis, WebP, mesh quantization) is an
+// error: the file cannot be drawn without it.
+//
+// Safety: a malformed or hostile file gets an engine::Error naming the file and the problem
+// (accessor index, count, byte range, ...), never a crash, an out-of-bounds read or a huge
+// allocation from a lying count. Every accessor, buffer view and buffer range is validated
+// before it is read; vertex, index, texel and file sizes are capped (GltfLimits); image sizes
+// are checked from their headers before decoding; external URIs are read only from inside the
+// model file's folder (no absolute paths, no "..", no URI schemes, no symlink leading out),
+// each under a size cap.
+#include "engine/scene.h"
+
+#include <cstdint>
+#include <string>
+
+namespace engine {
+
+struct GltfLimits {
+    uint64_t maxFileBytes = 1ull << 30;    // the .gltf/.glb and each external file
+    uint64_t maxTotalBytes = 2ull << 30;   // all files read for one model
+    uint64_t maxJsonBytes = 64ull << 20;   // the JSON text (of a .gltf, or a .glb's JSON chunk)
+    uint32_t maxJsonDepth = 64;            // nesting of JSON arrays and objects
+    uint64_t maxVertices = 1ull << 22;     // after instancing and de-indexing (40 bytes each)
+    uint64_t maxIndices = 1ull << 24;
+    uint32_t maxTextureSize = 8192;        // texels per side
+    uint64_t maxTextureTexels = 1ull << 27;  // level 0 of all textures together (x4 bytes, +1/3 for mips)
+    uint32_t maxTextures = 256;
+};
+
+// Loads `path` (.gltf or .glb, by content). Throws engine::Error "glTF 'path': ..." on any
+// problem; unsupported features are warnings, not errors.
+SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits = {});
+
+}  // namespace engine

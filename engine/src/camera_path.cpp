@@ -1,0 +1,248 @@
+#include "engine/camera_path.h"
+
+#include "engine/error.h"
+
+#include <nlohmann/json.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <filesystem>
+#include <fstream>
+#include <iterator>
+
+namespace engine {
+namespace {
+
+constexpr float kTwoPi = 6.28318530718f;
+constexpr float kOrbitPeriodSeconds = 40.0f;
+constexpr float kOrbitFovDegrees = 50.0f;
+constexpr float kOrbitElevation = 0.436332f;  // 25 degrees
+
+bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+
+void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::string& what, float zNear, float zFar) {
+    auto fail = [&](const std::string& msg) { throw Error("camera path '" + what + "': " + msg); };
+    if (keys.empty()) fail("keyframes: needs at least one keyframe");
+    if (keys.size() > kMaxCameraKeyframes)
+        fail("keyframes: " + std::to_string(keys.size()) + " keyframes exceed the limit of " + std::to_string(kMaxCameraKeyframes));
+    if (!(zNear > 0.0f && std::isfinite(zNear))) fail("near: must be a positive number");
+    if (!(zFar > zNear && std::isfinite(zFar))) fail("far: must be larger than near");
+    for (size_t i = 0; i < keys.size(); ++i) {
+        const CameraKeyframe& k = keys[i];
+        std::string at = "keyframes[" + std::to_string(i) + "]";
+        if (!std::isfinite(k.time)) fail(at + ".time: must be a finite number");
+        if (i > 0 && !(k.time > keys[i - 1].time))
+            fail(at + ".time: " + std::to_string(k.time) + " does not increase strictly (previous keyframe at " +
+                 std::to_string(keys[i - 1].time) + ")");
+        if (!finite(k.position)) fail(at + ".position: must be finite");
+        if (!finite(k.target)) fail(at + ".target: must be finite");
+        glm::vec3 view = k.target - k.position;
+        float len = glm::length(view);
+        if (!(len > 1e-6f)) fail(at + ": position and target are the same point");
+        if (std::fabs(view.y) > 0.9999f * len) fail(at + ": the view direction is vertical (up is +y; look at least slightly sideways)");
+        if (!(k.fovYDegrees > 0.0f && k.fovYDegrees < 180.0f)) fail(at + ".fov_y_deg: " + std::to_string(k.fovYDegrees) + " is not in (0, 180)");
+    }
+}
+
+// Tangents (units per second) of a time-parameterised Catmull-Rom spline: central differences
+// inside a shot, one-sided at its first and last keyframe. A cut keyframe starts a new shot.
+glm::vec3 tangent(const std::vector<CameraKeyframe>& keys, size_t k, glm::vec3 CameraKeyframe::*field) {
+    bool hasPrev = k > 0 && !keys[k].cut;
+    bool hasNext = k + 1 < keys.size() && !keys[k + 1].cut;
+    size_t a = hasPrev ? k - 1 : k, b = hasNext ? k + 1 : k;
+    if (a == b) return glm::vec3(0.0f);
+    return (keys[b].*field - keys[a].*field) / (keys[b].time - keys[a].time);
+}
+
+glm::vec3 hermite(glm::vec3 p0, glm::vec3 m0, glm::vec3 p1, glm::vec3 m1, float h, float s) {
+    float s2 = s * s, s3 = s2 * s;
+    return (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * h * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * h * m1;
+}
+
+glm::vec3 readVec3(const nlohmann::json& j, const std::string& field, const std::string& fail) {
+    if (!j.is_array() || j.size() != 3 || !std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_number(); }))
+        throw Error(fail + field + ": expected an array of 3 numbers");
+    return {j[0].get<float>(), j[1].get<float>(), j[2].get<float>()};
+}
+
+float readNumber(const nlohmann::json& j, const std::string& field, const std::string& fail) {
+    if (!j.is_number()) throw Error(fail + field + ": expected a number");
+    float v = j.get<float>();
+    if (!std::isfinite(v)) throw Error(fail + field + ": " + j.dump() + " is out of the float range");
+    return v;
+}
+
+CameraKeyframe readKeyframe(const nlohmann::json& j, size_t index, const std::string& fail) {
+    std::string at = "keyframes[" + std::to_string(index) + "]";
+    if (!j.is_object()) throw Error(fail + at + ": expected an object");
+    for (const auto& [key, value] : j.items()) {
+        static const char* known[] = {"time", "position", "target", "fov_y_deg", "cut"};
+        if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return key == k; }))
+            throw Error(fail + at + ": unknown field '" + key + "' (expected time, position, target, fov_y_deg, cut)");
+    }
+    for (const char* required : {"time", "position", "target"})
+        if (!j.contains(required)) throw Error(fail + at + "." + required + ": missing");
+    CameraKeyframe k;
+    k.time = readNumber(j["time"], at + ".time", fail);
+    k.position = readVec3(j["position"], at + ".position", fail);
+    k.target = readVec3(j["target"], at + ".target", fail);
+    if (j.contains("fov_y_deg")) k.fovYDegrees = readNumber(j["fov_y_deg"], at + ".fov_y_deg", fail);
+    if (j.contains("cut")) {
+        if (!j["cut"].is_boolean()) throw Error(fail + at + ".cut: expected true or false");
+        k.cut = j["cut"].get<bool>();
+    }
+    return k;
+}
+
+}  // namespace
+
+CameraPath::CameraPath() : name_(cameraPathName(0)) {}
+
+CameraPath CameraPath::builtIn(uint32_t index) {
+    if (index >= cameraPathCount())
+        throw Error("camera path " + std::to_string(index) + " does not exist (0.." + std::to_string(cameraPathCount() - 1) + ")");
+    CameraPath p;
+    p.kind_ = Kind::BuiltIn;
+    p.builtIn_ = index;
+    p.name_ = cameraPathName(index);
+    return p;
+}
+
+CameraPath CameraPath::keyframed(std::vector<CameraKeyframe> keyframes, std::string name, float zNear, float zFar) {
+    validateKeyframes(keyframes, name, zNear, zFar);
+    CameraPath p;
+    p.kind_ = Kind::Keyframed;
+    p.keys_ = std::move(keyframes);
+    p.name_ = std::move(name);
+    p.zNear_ = zNear;
+    p.zFar_ = zFar;
+    return p;
+}
+
+CameraPath CameraPath::orbitAround(glm::vec3 boundsMin, glm::vec3 boundsMax) {
+    if (!finite(boundsMin) || !finite(boundsMax) || glm::any(glm::greaterThan(boundsMin, boundsMax)))
+        throw Error("automatic orbit: the scene's bounds are empty or not finite");
+    CameraPath p;
+    p.kind_ = Kind::Orbit;
+    p.name_ = "auto_orbit";
+    p.orbitCentre_ = 0.5f * (boundsMin + boundsMax);
+    p.orbitRadius_ = std::max(0.5f * glm::length(boundsMax - boundsMin), 1e-4f);
+    float distance = p.orbitRadius_ / std::sin(0.5f * glm::radians(kOrbitFovDegrees));
+    p.zNear_ = std::max(0.5f * (distance - p.orbitRadius_), 1e-5f);
+    p.zFar_ = 2.0f * (distance + p.orbitRadius_);
+    return p;
+}
+
+CameraPath CameraPath::load(const std::string& file) {
+    std::string fail = "camera path '" + file + "': ";
+    std::error_code ec;
+    auto size = std::filesystem::file_size(file, ec);
+    if (ec) throw Error(fail + "cannot read the file: " + ec.message());
+    if (size > kMaxCameraPathFileBytes)
+        throw Error(fail + "the file has " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(kMaxCameraPathFileBytes));
+    std::ifstream in(file, std::ios::binary);
+    std::string text((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (!in && !in.eof()) throw Error(fail + "cannot read the file");
+    return parse(text, file);
+}
+
+CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
+    std::string fail = "camera path '" + what + "': ";
+    if (text.size() > kMaxCameraPathFileBytes)
+        throw Error(fail + std::to_string(text.size()) + " bytes exceed the limit of " + std::to_string(kMaxCameraPathFileBytes));
+    nlohmann::json root;
+    try {
+        root = nlohmann::json::parse(text);
+    } catch (const nlohmann::json::exception& e) {
+        throw Error(fail + "not valid JSON: " + e.what());
+    }
+    if (!root.is_object()) throw Error(fail + "expected a JSON object with a \"keyframes\" array");
+    for (const auto& [key, value] : root.items())
+        if (key != "keyframes" && key != "name" && key != "near" && key != "far")
+            throw Error(fail + "unknown field '" + key + "' (expected keyframes, name, near, far)");
+    if (!root.contains("keyframes")) throw Error(fail + "keyframes: missing");
+    const nlohmann::json& list = root["keyframes"];
+    if (!list.is_array()) throw Error(fail + "keyframes: expected an array");
+    if (list.size() > kMaxCameraKeyframes)
+        throw Error(fail + "keyframes: " + std::to_string(list.size()) + " keyframes exceed the limit of " + std::to_string(kMaxCameraKeyframes));
+    std::vector<CameraKeyframe> keys;
+    keys.reserve(list.size());
+    for (size_t i = 0; i < list.size(); ++i) keys.push_back(readKeyframe(list[i], i, fail));
+    std::string name = what;
+    if (root.contains("name")) {
+        if (!root["name"].is_string()) throw Error(fail + "name: expected a string");
+        name = root["name"].get<std::string>();
+    }
+    CameraPose defaults;
+    float zNear = root.contains("near") ? readNumber(root["near"], "near", fail) : defaults.zNear;
+    float zFar = root.contains("far") ? readNumber(root["far"], "far", fail) : defaults.zFar;
+    validateKeyframes(keys, what, zNear, zFar);  // errors name the file, not the path's own name
+    CameraPath p;
+    p.kind_ = Kind::Keyframed;
+    p.keys_ = std::move(keys);
+    p.name_ = std::move(name);
+    p.zNear_ = zNear;
+    p.zFar_ = zFar;
+    return p;
+}
+
+CameraPose CameraPath::pose(float t) const {
+    switch (kind_) {
+    case Kind::BuiltIn: return camera(builtIn_, t);
+    case Kind::Keyframed: return keyframedPose(t);
+    case Kind::Orbit: break;
+    }
+    float angle = kTwoPi * t / kOrbitPeriodSeconds;
+    float distance = orbitRadius_ / std::sin(0.5f * glm::radians(kOrbitFovDegrees));
+    glm::vec3 direction{std::cos(kOrbitElevation) * std::sin(angle), std::sin(kOrbitElevation),
+                        std::cos(kOrbitElevation) * std::cos(angle)};
+    CameraPose pose;
+    pose.position = orbitCentre_ + distance * direction;
+    pose.target = orbitCentre_;
+    pose.fovYDegrees = kOrbitFovDegrees;
+    pose.zNear = zNear_;
+    pose.zFar = zFar_;
+    return pose;
+}
+
+CameraPose CameraPath::keyframedPose(float t) const {
+    auto poseOf = [&](const CameraKeyframe& k) {
+        CameraPose p;
+        p.position = k.position;
+        p.target = k.target;
+        p.fovYDegrees = k.fovYDegrees;
+        p.zNear = zNear_;
+        p.zFar = zFar_;
+        return p;
+    };
+    if (!(t > keys_.front().time)) return poseOf(keys_.front());  // also NaN
+    if (t >= keys_.back().time) return poseOf(keys_.back());
+    // Segment i: keys_[i].time <= t < keys_[i + 1].time.
+    size_t i = size_t(std::upper_bound(keys_.begin(), keys_.end(), t, [](float v, const CameraKeyframe& k) { return v < k.time; }) -
+                      keys_.begin()) - 1;
+    const CameraKeyframe &a = keys_[i], &b = keys_[i + 1];
+    if (b.cut) return poseOf(a);  // hold until the cut
+    float h = b.time - a.time, s = (t - a.time) / h;
+    CameraPose p = poseOf(a);
+    p.position = hermite(a.position, tangent(keys_, i, &CameraKeyframe::position), b.position,
+                         tangent(keys_, i + 1, &CameraKeyframe::position), h, s);
+    p.target = hermite(a.target, tangent(keys_, i, &CameraKeyframe::target), b.target,
+                       tangent(keys_, i + 1, &CameraKeyframe::target), h, s);
+    p.fovYDegrees = a.fovYDegrees + (b.fovYDegrees - a.fovYDegrees) * s;
+    return p;
+}
+
+bool CameraPath::cutBetween(float t0, float t1) const {
+    if (!(t1 > t0)) return false;
+    if (kind_ == Kind::Keyframed)
+        return std::any_of(keys_.begin(), keys_.end(), [&](const CameraKeyframe& k) { return k.cut && k.time > t0 && k.time <= t1; });
+    if (kind_ != Kind::BuiltIn) return false;
+    float period = cameraPathWrapPeriod(builtIn_);
+    if (period <= 0.0f) return false;
+    // Jumps at every non-zero multiple k * period in (t0, t1].
+    double first = std::floor(double(t0) / period) + 1.0, last = std::floor(double(t1) / period);
+    if (last < first) return false;
+    return !(first == 0.0 && last == 0.0);
+}
+
+}  // namespace engine

@@ -1,0 +1,568 @@
+// glTF model -> SceneGeometry. Every index into the model's arrays and every byte range is
+// checked before use; vertex, index and texel counts are checked against GltfLimits before
+// anything of that size is allocated.
+#include "engine/error.h"
+#include "engine/image_io.h"
+#include "gltf_internal.h"
+#include "scene_internal.h"
+#include "texture_mips.h"
+
+#include <glm/gtc/quaternion.hpp>
+#include <glm/gtc/type_ptr.hpp>
+
+#include <algorithm>
+#include <cmath>
+#include <cstring>
+#include <initializer_list>
+#include <span>
+
+namespace engine::gltf {
+namespace {
+
+constexpr int kByte = TINYGLTF_COMPONENT_TYPE_BYTE, kUByte = TINYGLTF_COMPONENT_TYPE_UNSIGNED_BYTE,
+              kShort = TINYGLTF_COMPONENT_TYPE_SHORT, kUShort = TINYGLTF_COMPONENT_TYPE_UNSIGNED_SHORT,
+              kInt = TINYGLTF_COMPONENT_TYPE_INT, kUInt = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, kFloat = TINYGLTF_COMPONENT_TYPE_FLOAT;
+constexpr int kScalar = TINYGLTF_TYPE_SCALAR, kVec2 = TINYGLTF_TYPE_VEC2, kVec3 = TINYGLTF_TYPE_VEC3;
+
+// Required extensions that change how geometry or images are stored: without them the file
+// cannot be drawn at all.
+const char* const kStorageExtensions[] = {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization",
+                                          "KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif"};
+
+uint32_t componentSize(int componentType) {
+    switch (componentType) {
+    case kByte:
+    case kUByte: return 1;
+    case kShort:
+    case kUShort: return 2;
+    case kInt:
+    case kUInt:
+    case kFloat: return 4;
+    default: return 0;
+    }
+}
+
+std::string componentTypeName(int t) {
+    switch (t) {
+    case kByte: return "BYTE";
+    case kUByte: return "UNSIGNED_BYTE";
+    case kShort: return "SHORT";
+    case kUShort: return "UNSIGNED_SHORT";
+    case kInt: return "INT";
+    case kUInt: return "UNSIGNED_INT";
+    case kFloat: return "FLOAT";
+    default: return std::to_string(t);
+    }
+}
+
+uint32_t componentCount(int type) {
+    switch (type) {
+    case kScalar: return 1;
+    case kVec2: return 2;
+    case kVec3: return 3;
+    case TINYGLTF_TYPE_VEC4: return 4;
+    case TINYGLTF_TYPE_MAT2: return 4;
+    case TINYGLTF_TYPE_MAT3: return 9;
+    case TINYGLTF_TYPE_MAT4: return 16;
+    default: return 0;
+    }
+}
+
+std::string typeName(int type) {
+    switch (type) {
+    case kScalar: return "SCALAR";
+    case kVec2: return "VEC2";
+    case kVec3: return "VEC3";
+    case TINYGLTF_TYPE_VEC4: return "VEC4";
+    case TINYGLTF_TYPE_MAT2: return "MAT2";
+    case TINYGLTF_TYPE_MAT3: return "MAT3";
+    case TINYGLTF_TYPE_MAT4: return "MAT4";
+    default: return std::to_string(type);
+    }
+}
+
+std::string modeName(int mode) {
+    static const char* names[] = {"POINTS", "LINES", "LINE_LOOP", "LINE_STRIP", "TRIANGLES", "TRIANGLE_STRIP", "TRIANGLE_FAN"};
+    return mode >= 0 && mode < 7 ? names[mode] : std::to_string(mode);
+}
+
+std::string str(uint64_t v) { return std::to_string(v); }
+
+bool finite(const std::vector<double>& v) {
+    return std::all_of(v.begin(), v.end(), [](double x) { return std::isfinite(x); });
+}
+
+// A validated view of an accessor's elements.
+struct Accessor {
+    const uint8_t* data = nullptr;  // first element; nullptr: no buffer view (all zeros)
+    uint64_t stride = 0;
+    uint64_t count = 0;
+    int componentType = 0;
+    bool normalized = false;
+
+    glm::vec3 vec3(uint64_t i) const {
+        float v[3] = {0, 0, 0};
+        if (data) std::memcpy(v, data + i * stride, sizeof v);
+        return {v[0], v[1], v[2]};
+    }
+    glm::vec2 uv(uint64_t i) const {
+        if (!data) return glm::vec2(0.0f);
+        const uint8_t* p = data + i * stride;
+        if (componentType == kFloat) {
+            float v[2];
+            std::memcpy(v, p, sizeof v);
+            return {std::isfinite(v[0]) ? v[0] : 0.0f, std::isfinite(v[1]) ? v[1] : 0.0f};
+        }
+        if (componentType == kUByte) return glm::vec2(p[0], p[1]) / (normalized ? 255.0f : 1.0f);
+        uint16_t v[2];
+        std::memcpy(v, p, sizeof v);
+        return glm::vec2(v[0], v[1]) / (normalized ? 65535.0f : 1.0f);
+    }
+    uint32_t index(uint64_t i) const {
+        if (!data) return 0;
+        const uint8_t* p = data + i * stride;
+        if (componentType == kUByte) return *p;
+        if (componentType == kUShort) {
+            uint16_t v;
+            std::memcpy(&v, p, sizeof v);
+            return v;
+        }
+        uint32_t v;
+        std::memcpy(&v, p, sizeof v);
+        return v;
+    }
+};
+
+class Converter {
+public:
+    Converter(const tinygltf::Model& m, const std::string& path, const GltfLimits& limits, Warnings& warnings)
+        : m_(m), path_(path), limits_(limits), warnings_(warnings), texelsLeft_(limits.maxTextureTexels) {}
+
+    SceneGeometry run() {
+        checkModelFeatures();
+        visitNodes();
+        if (g_.vertices.empty()) {
+            std::string skipped;
+            for (const std::string& w : warnings_.list()) skipped += "; " + w;
+            error("nothing to draw: the scene's nodes hold no triangle primitives" + skipped);
+        }
+        buildDrawRanges(g_, trianglesByMaterial_);
+        g_.data = defaultSceneLighting();
+        computeBounds(g_);
+        g_.name = path_;
+        return std::move(g_);
+    }
+
+private:
+    [[noreturn]] void error(const std::string& message) const { fail(path_, message); }
+    void warn(const std::string& feature) { warnings_.add(feature); }
+
+    void checkModelFeatures() {
+        for (const std::string& e : m_.extensionsRequired)
+            if (std::find(std::begin(kStorageExtensions), std::end(kStorageExtensions), e) != std::end(kStorageExtensions))
+                error("requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
+        for (const std::string& e : m_.extensionsUsed) warn("extension " + e + " (ignored)");
+        if (!m_.animations.empty()) warn("animations (the scene is drawn static)");
+        if (!m_.skins.empty()) warn("skins (meshes drawn unskinned with their node transforms)");
+        if (!m_.cameras.empty()) warn("cameras (the engine's camera paths are used)");
+    }
+
+    std::span<const uint8_t> bufferViewBytes(int index, const std::string& use) {
+        if (index < 0 || size_t(index) >= m_.bufferViews.size())
+            error(use + ": bufferView " + std::to_string(index) + " does not exist (" + str(m_.bufferViews.size()) + " buffer views)");
+        const tinygltf::BufferView& bv = m_.bufferViews[size_t(index)];
+        std::string at = "bufferViews[" + std::to_string(index) + "]";
+        if (bv.buffer < 0 || size_t(bv.buffer) >= m_.buffers.size())
+            error(at + ": buffer " + std::to_string(bv.buffer) + " does not exist (" + str(m_.buffers.size()) + " buffers)");
+        const std::vector<unsigned char>& data = m_.buffers[size_t(bv.buffer)].data;
+        if (bv.byteOffset > data.size() || bv.byteLength > data.size() - bv.byteOffset)
+            error(at + ": bytes [" + str(bv.byteOffset) + ", " + str(uint64_t(bv.byteOffset) + bv.byteLength) + ") exceed buffers[" +
+                  std::to_string(bv.buffer) + "], which has " + str(data.size()) + " bytes");
+        return {data.data() + bv.byteOffset, bv.byteLength};
+    }
+
+    const tinygltf::Accessor& accessorAt(int index, const std::string& use) {
+        if (index < 0 || size_t(index) >= m_.accessors.size())
+            error(use + ": accessor " + std::to_string(index) + " does not exist (" + str(m_.accessors.size()) + " accessors)");
+        return m_.accessors[size_t(index)];
+    }
+
+    Accessor accessor(int index, const std::string& use, std::initializer_list<int> types, std::initializer_list<int> componentTypes) {
+        const tinygltf::Accessor& a = accessorAt(index, use);
+        std::string at = "accessors[" + std::to_string(index) + "] (" + use + ")";
+        if (std::find(types.begin(), types.end(), a.type) == types.end()) {
+            std::string expected;
+            for (int t : types) expected += (expected.empty() ? "" : " or ") + typeName(t);
+            error(at + ": type " + typeName(a.type) + ", expected " + expected);
+        }
+        if (std::find(componentTypes.begin(), componentTypes.end(), a.componentType) == componentTypes.end()) {
+            std::string expected;
+            for (int t : componentTypes) expected += (expected.empty() ? "" : " or ") + componentTypeName(t);
+            error(at + ": component type " + componentTypeName(a.componentType) + ", expected " + expected);
+        }
+        if (a.count == 0) error(at + ": count is 0");
+        Accessor out;
+        out.count = a.count;
+        out.componentType = a.componentType;
+        out.normalized = a.normalized;
+        const uint64_t elementSize = uint64_t(componentSize(a.componentType)) * componentCount(a.type);
+        if (a.bufferView < 0) {  // all zeros (the spec's accessor without a buffer view)
+            if (a.count > limits_.maxVertices + limits_.maxIndices)
+                error(at + ": count " + str(a.count) + " without a buffer view exceeds the vertex and index limits");
+            return out;
+        }
+        std::span<const uint8_t> view = bufferViewBytes(a.bufferView, at);
+        const uint64_t declared = m_.bufferViews[size_t(a.bufferView)].byteStride;
+        if (declared != 0 && declared < elementSize)
+            error("bufferViews[" + std::to_string(a.bufferView) + "]: byteStride " + str(declared) + " is smaller than " + at + "'s " +
+                  str(elementSize) + "-byte elements");
+        out.stride = declared != 0 ? declared : elementSize;
+        // Elements [0, count) occupy bytes [byteOffset, byteOffset + (count - 1) * stride + elementSize).
+        const uint64_t last = a.count - 1;
+        bool overflow = a.byteOffset > view.size() || (last > 0 && last > (UINT64_MAX - elementSize - a.byteOffset) / out.stride);
+        uint64_t end = overflow ? 0 : a.byteOffset + last * out.stride + elementSize;
+        if (overflow || end > view.size())
+            error(at + ": " + str(a.count) + " elements of " + str(elementSize) + " bytes (stride " + str(out.stride) + ") from byte offset " +
+                  str(a.byteOffset) + " need bytes [" + str(a.byteOffset) + ", " + (overflow ? std::string("beyond 2^64") : str(end)) +
+                  ") of bufferViews[" + std::to_string(a.bufferView) + "], which has " + str(view.size()) + " bytes");
+        out.data = view.data() + a.byteOffset;
+        return out;
+    }
+
+    glm::dmat4 localMatrix(const tinygltf::Node& n, const std::string& at) const {
+        if (!n.matrix.empty()) {
+            if (n.matrix.size() != 16 || !finite(n.matrix)) error(at + ".matrix: expected 16 finite numbers");
+            return glm::make_mat4(n.matrix.data());  // column-major, as glTF stores it
+        }
+        if ((!n.translation.empty() && n.translation.size() != 3) || !finite(n.translation))
+            error(at + ".translation: expected 3 finite numbers");
+        if ((!n.rotation.empty() && n.rotation.size() != 4) || !finite(n.rotation)) error(at + ".rotation: expected 4 finite numbers");
+        if ((!n.scale.empty() && n.scale.size() != 3) || !finite(n.scale)) error(at + ".scale: expected 3 finite numbers");
+        glm::dmat4 m(1.0);
+        if (!n.translation.empty()) m = glm::translate(m, glm::dvec3(n.translation[0], n.translation[1], n.translation[2]));
+        if (!n.rotation.empty()) {
+            glm::dquat q(n.rotation[3], n.rotation[0], n.rotation[1], n.rotation[2]);  // glTF: x, y, z, w
+            double len = glm::length(q);
+            if (!(len > 1e-12)) error(at + ".rotation: a zero quaternion");
+            m *= glm::mat4_cast(q / len);
+        }
+        if (!n.scale.empty()) m = glm::scale(m, glm::dvec3(n.scale[0], n.scale[1], n.scale[2]));
+        return m;
+    }
+
+    void visitNodes() {
+        const size_t n = m_.nodes.size();
+        struct Visit {
+            int node;
+            glm::dmat4 parent;
+            std::string from;  // where the reference came from, for messages
+        };
+        std::vector<Visit> stack;
+        if (m_.defaultScene >= 0) {
+            if (size_t(m_.defaultScene) >= m_.scenes.size())
+                error("scene " + std::to_string(m_.defaultScene) + " does not exist (" + str(m_.scenes.size()) + " scenes)");
+            const std::vector<int>& roots = m_.scenes[size_t(m_.defaultScene)].nodes;
+            for (size_t i = roots.size(); i-- > 0;)
+                stack.push_back({roots[i], glm::dmat4(1.0), "scenes[" + std::to_string(m_.defaultScene) + "].nodes"});
+        } else {  // no default scene: every node that is nobody's child
+            std::vector<char> isChild(n, 0);
+            for (size_t i = 0; i < n; ++i)
+                for (int c : m_.nodes[i].children) {
+                    if (c < 0 || size_t(c) >= n)
+                        error("nodes[" + str(i) + "].children: node " + std::to_string(c) + " does not exist (" + str(n) + " nodes)");
+                    isChild[size_t(c)] = 1;
+                }
+            for (size_t i = n; i-- > 0;)
+                if (!isChild[i]) stack.push_back({int(i), glm::dmat4(1.0), "root nodes"});
+        }
+        std::vector<char> visited(n, 0);
+        while (!stack.empty()) {
+            Visit v = std::move(stack.back());
+            stack.pop_back();
+            if (v.node < 0 || size_t(v.node) >= n)
+                error(v.from + ": node " + std::to_string(v.node) + " does not exist (" + str(n) + " nodes)");
+            std::string at = "nodes[" + std::to_string(v.node) + "]";
+            if (visited[size_t(v.node)]) error(at + " is reached twice (a cycle, or a node with two parents)");
+            visited[size_t(v.node)] = 1;
+            const tinygltf::Node& node = m_.nodes[size_t(v.node)];
+            glm::dmat4 world = v.parent * localMatrix(node, at);
+            if (node.mesh >= 0) addMesh(node.mesh, at, world);
+            else if (node.mesh < -1) error(at + ".mesh: mesh " + std::to_string(node.mesh) + " does not exist");
+            for (size_t i = node.children.size(); i-- > 0;) stack.push_back({node.children[i], world, at + ".children"});
+        }
+    }
+
+    void addMesh(int index, const std::string& at, const glm::dmat4& world) {
+        if (size_t(index) >= m_.meshes.size())
+            error(at + ".mesh: mesh " + std::to_string(index) + " does not exist (" + str(m_.meshes.size()) + " meshes)");
+        const tinygltf::Mesh& mesh = m_.meshes[size_t(index)];
+        for (size_t p = 0; p < mesh.primitives.size(); ++p)
+            addPrimitive(mesh.primitives[p], "meshes[" + std::to_string(index) + "].primitives[" + str(p) + "]", world);
+    }
+
+    bool usesSparse(const tinygltf::Primitive& p, const std::string& where) {
+        for (const auto& [name, index] : p.attributes)
+            if ((name == "POSITION" || name == "NORMAL" || name == "TEXCOORD_0") && accessorAt(index, where + ".attributes." + name).sparse.isSparse)
+                return true;
+        return p.indices >= 0 && accessorAt(p.indices, where + ".indices").sparse.isSparse;
+    }
+
+    // The primitive's triangles as vertex indices, three per triangle, in the spec's corner order:
+    // lists as stored, strips and fans unrolled. Counts are checked before the list is allocated.
+    std::vector<uint32_t> triangleCorners(const tinygltf::Primitive& p, const std::string& where, const Accessor& indices,
+                                          uint64_t vertexCount) {
+        const bool indexed = p.indices >= 0;
+        const uint64_t count = indexed ? indices.count : vertexCount;
+        const char* what = indexed ? " indices" : " vertices";
+        uint64_t triangles = 0;
+        if (p.mode == TINYGLTF_MODE_TRIANGLES) {
+            if (count % 3 != 0) error(where + ": " + str(count) + what + " do not form whole triangles (not a multiple of 3)");
+            triangles = count / 3;
+        } else {
+            if (count < 3) error(where + ": " + str(count) + what + " are too few for a " + modeName(p.mode));
+            triangles = count - 2;
+        }
+        if (indexTotal_ + 3 * triangles > limits_.maxIndices)
+            error(where + ": the scene needs more than " + str(limits_.maxIndices) + " indices (the loader's limit)");
+        auto vertex = [&](uint64_t i) -> uint32_t {
+            if (!indexed) return uint32_t(i);
+            uint32_t v = indices.index(i);
+            if (v >= vertexCount)
+                error(where + ".indices: index " + str(v) + " at position " + str(i) + " is not below the vertex count " + str(vertexCount) +
+                      " (accessors[" + std::to_string(p.indices) + "])");
+            return v;
+        };
+        std::vector<uint32_t> corners;
+        corners.reserve(size_t(3 * triangles));
+        for (uint64_t t = 0; t < triangles; ++t) {
+            if (p.mode == TINYGLTF_MODE_TRIANGLES) corners.insert(corners.end(), {vertex(3 * t), vertex(3 * t + 1), vertex(3 * t + 2)});
+            else if (p.mode == TINYGLTF_MODE_TRIANGLE_STRIP) corners.insert(corners.end(), {vertex(t), vertex(t + 1 + t % 2), vertex(t + 2 - t % 2)});
+            else corners.insert(corners.end(), {vertex(t + 1), vertex(t + 2), vertex(0)});  // fan
+        }
+        return corners;
+    }
+
+    void addPrimitive(const tinygltf::Primitive& p, const std::string& where, const glm::dmat4& world) {
+        if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != TINYGLTF_MODE_TRIANGLE_STRIP && p.mode != TINYGLTF_MODE_TRIANGLE_FAN) {
+            warn("primitive mode " + modeName(p.mode) + " (skipped; only triangles are drawn)");
+            return;
+        }
+        if (!p.targets.empty()) warn("morph targets (the base geometry is drawn)");
+        for (const auto& [name, index] : p.attributes)
+            if (name.rfind("COLOR_", 0) == 0) warn("vertex colours (COLOR_n, ignored)");
+        auto attribute = [&](const char* name) {
+            auto it = p.attributes.find(name);
+            return it == p.attributes.end() ? -1 : it->second;
+        };
+        const int positionIndex = attribute("POSITION"), normalIndex = attribute("NORMAL"), uvIndex = attribute("TEXCOORD_0");
+        if (positionIndex < 0) {
+            warn("primitives without POSITION (skipped)");
+            return;
+        }
+        if (usesSparse(p, where)) {
+            warn("sparse accessors (their primitives are skipped)");
+            return;
+        }
+        const Accessor positions = accessor(positionIndex, where + ".attributes.POSITION", {kVec3}, {kFloat});
+        const uint64_t n = positions.count;
+        Accessor normals, uvs, indices;
+        if (normalIndex >= 0) {
+            normals = accessor(normalIndex, where + ".attributes.NORMAL", {kVec3}, {kFloat});
+            if (normals.count != n) error(where + ".attributes.NORMAL: count " + str(normals.count) + " differs from POSITION's " + str(n));
+        }
+        if (uvIndex >= 0) {
+            uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2}, {kFloat, kUByte, kUShort});
+            if (uvs.count != n) error(where + ".attributes.TEXCOORD_0: count " + str(uvs.count) + " differs from POSITION's " + str(n));
+        }
+        if (p.indices >= 0) indices = accessor(p.indices, where + ".indices", {kScalar}, {kUByte, kUShort, kUInt});
+        if (n > limits_.maxVertices)  // before the corner list (its size follows the index count)
+            error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
+        std::vector<uint32_t> corners = triangleCorners(p, where, indices, n);
+        const uint64_t newVertices = normalIndex >= 0 ? n : corners.size();  // flat normals: three vertices per triangle
+        if (g_.vertices.size() + newVertices > limits_.maxVertices)
+            error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
+        for (uint64_t i = 0; i < n; ++i)
+            if (glm::vec3 v = positions.vec3(i); !std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+                error(where + ".attributes.POSITION: element " + str(i) + " is not finite");
+
+        const uint32_t material = materialIndex(p.material, where);
+        const glm::mat4 toWorld(world);
+        const glm::mat3 normalMatrix(glm::transpose(glm::inverse(glm::dmat3(world))));
+        if (glm::determinant(glm::dmat3(world)) < 0.0)  // mirrored: keep front faces counter-clockwise
+            for (size_t t = 0; t + 2 < corners.size(); t += 3) std::swap(corners[t + 1], corners[t + 2]);
+        auto place = [&](glm::vec3 local) {
+            glm::vec3 w = glm::vec3(toWorld * glm::vec4(local, 1.0f));
+            if (!std::isfinite(w.x) || !std::isfinite(w.y) || !std::isfinite(w.z))
+                error(where + ": a vertex is not finite after its node transforms");
+            return w;
+        };
+        std::vector<uint32_t>& out = trianglesByMaterial_[material];
+        const uint32_t base = uint32_t(g_.vertices.size());
+        if (normalIndex >= 0) {
+            for (uint64_t i = 0; i < n; ++i) {
+                glm::vec3 normal = normalMatrix * normals.vec3(i);
+                float len = glm::length(normal);
+                normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
+                g_.vertices.push_back({place(positions.vec3(i)), normal, uvs.uv(i), gpu::MATERIAL_PAINT, 0xffffffffu});
+            }
+            for (uint32_t c : corners) out.push_back(base + c);
+        } else {  // flat normals (the spec's rule when NORMAL is missing)
+            for (size_t t = 0; t + 2 < corners.size(); t += 3) {
+                const uint32_t* c = &corners[t];
+                glm::vec3 w[3] = {place(positions.vec3(c[0])), place(positions.vec3(c[1])), place(positions.vec3(c[2]))};
+                glm::vec3 normal = glm::cross(w[1] - w[0], w[2] - w[0]);
+                float len = glm::length(normal);
+                normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
+                for (int k = 0; k < 3; ++k) {
+                    out.push_back(uint32_t(g_.vertices.size()));
+                    g_.vertices.push_back({w[k], normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, 0xffffffffu});
+                }
+            }
+        }
+        indexTotal_ += corners.size();
+    }
+
+    uint32_t materialIndex(int index, const std::string& where) {
+        if (auto it = materialMap_.find(index); it != materialMap_.end()) return it->second;
+        SceneMaterial mat;
+        if (index < 0) {
+            mat.name = "default";
+            mat.doubleSided = false;  // the spec's default material: white, metallic 1, roughness 1
+        } else {
+            if (size_t(index) >= m_.materials.size())
+                error(where + ".material: material " + std::to_string(index) + " does not exist (" + str(m_.materials.size()) + " materials)");
+            mat = convertMaterial(size_t(index));
+        }
+        uint32_t id = uint32_t(g_.materials.size());
+        g_.materials.push_back(std::move(mat));
+        trianglesByMaterial_.emplace_back();
+        materialMap_[index] = id;
+        return id;
+    }
+
+    SceneMaterial convertMaterial(size_t index) {
+        const tinygltf::Material& src = m_.materials[index];
+        const tinygltf::PbrMetallicRoughness& pbr = src.pbrMetallicRoughness;
+        const std::string at = "materials[" + str(index) + "]";
+        SceneMaterial mat;
+        mat.name = src.name.empty() ? at : src.name;
+        if (pbr.baseColorFactor.size() != 4 || !finite(pbr.baseColorFactor))
+            error(at + ".pbrMetallicRoughness.baseColorFactor: expected 4 finite numbers");
+        for (int c = 0; c < 4; ++c) mat.baseColorFactor[c] = std::clamp(float(pbr.baseColorFactor[size_t(c)]), 0.0f, 1.0f);
+        if (!std::isfinite(pbr.metallicFactor) || !std::isfinite(pbr.roughnessFactor))
+            error(at + ".pbrMetallicRoughness: metallicFactor and roughnessFactor must be finite");
+        mat.metallic = std::clamp(float(pbr.metallicFactor), 0.0f, 1.0f);
+        mat.roughness = std::clamp(float(pbr.roughnessFactor), 0.0f, 1.0f);
+        if (pbr.baseColorTexture.index >= 0) {
+            if (pbr.baseColorTexture.texCoord != 0) warn("textures on TEXCOORD_1 or higher (TEXCOORD_0 used)");
+            mat.baseColorTexture = texture(pbr.baseColorTexture.index, at + ".pbrMetallicRoughness.baseColorTexture");
+        }
+        if (pbr.metallicRoughnessTexture.index >= 0) warn("metallicRoughnessTexture (the factors alone are used)");
+        if (src.normalTexture.index >= 0) warn("normalTexture (ignored)");
+        if (src.occlusionTexture.index >= 0) warn("occlusionTexture (ignored)");
+        if (src.emissiveTexture.index >= 0 ||
+            std::any_of(src.emissiveFactor.begin(), src.emissiveFactor.end(), [](double v) { return v != 0.0; }))
+            warn("emission (emissiveFactor/emissiveTexture, ignored)");
+        if (src.alphaMode == "MASK") {
+            if (!std::isfinite(src.alphaCutoff) || src.alphaCutoff < 0.0) error(at + ".alphaCutoff: must be a non-negative number");
+            mat.alphaMask = true;
+            mat.alphaCutoff = float(src.alphaCutoff);
+        } else if (src.alphaMode == "BLEND") {
+            warn("alphaMode BLEND (drawn opaque)");
+        } else if (src.alphaMode != "OPAQUE" && !src.alphaMode.empty()) {
+            error(at + ".alphaMode: '" + src.alphaMode + "' is not OPAQUE, MASK or BLEND");
+        }
+        mat.doubleSided = src.doubleSided;
+        return mat;
+    }
+
+    SamplerDesc sampler(int index) {
+        SamplerDesc d;  // no sampler: repeat, linear, trilinear
+        if (index < 0) return d;
+        const tinygltf::Sampler& s = m_.samplers[size_t(index)];
+        const std::string at = "samplers[" + std::to_string(index) + "]";
+        switch (s.magFilter) {
+        case -1:
+        case TINYGLTF_TEXTURE_FILTER_LINEAR: d.magFilter = TextureFilter::Linear; break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST: d.magFilter = TextureFilter::Nearest; break;
+        default: error(at + ".magFilter: " + std::to_string(s.magFilter) + " is not NEAREST (9728) or LINEAR (9729)");
+        }
+        switch (s.minFilter) {
+        case -1:
+        case TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_LINEAR: d.minFilter = TextureFilter::Linear, d.mipFilter = MipFilter::Linear; break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST: d.minFilter = TextureFilter::Nearest, d.mipFilter = MipFilter::None; break;
+        case TINYGLTF_TEXTURE_FILTER_LINEAR: d.minFilter = TextureFilter::Linear, d.mipFilter = MipFilter::None; break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_NEAREST: d.minFilter = TextureFilter::Nearest, d.mipFilter = MipFilter::Nearest; break;
+        case TINYGLTF_TEXTURE_FILTER_LINEAR_MIPMAP_NEAREST: d.minFilter = TextureFilter::Linear, d.mipFilter = MipFilter::Nearest; break;
+        case TINYGLTF_TEXTURE_FILTER_NEAREST_MIPMAP_LINEAR: d.minFilter = TextureFilter::Nearest, d.mipFilter = MipFilter::Linear; break;
+        default: error(at + ".minFilter: " + std::to_string(s.minFilter) + " is not a glTF filter (9728, 9729, 9984..9987)");
+        }
+        auto wrap = [&](int mode, const char* field) {
+            switch (mode) {
+            case TINYGLTF_TEXTURE_WRAP_REPEAT: return TextureWrap::Repeat;
+            case TINYGLTF_TEXTURE_WRAP_MIRRORED_REPEAT: return TextureWrap::MirroredRepeat;
+            case TINYGLTF_TEXTURE_WRAP_CLAMP_TO_EDGE: return TextureWrap::ClampToEdge;
+            default: error(at + "." + field + ": " + std::to_string(mode) + " is not REPEAT (10497), MIRRORED_REPEAT (33648) or CLAMP_TO_EDGE (33071)");
+            }
+        };
+        d.wrapU = wrap(s.wrapS, "wrapS");
+        d.wrapV = wrap(s.wrapT, "wrapT");
+        return d;
+    }
+
+    int32_t texture(int index, const std::string& use) {
+        if (index < 0 || size_t(index) >= m_.textures.size())
+            error(use + ": texture " + std::to_string(index) + " does not exist (" + str(m_.textures.size()) + " textures)");
+        const tinygltf::Texture& t = m_.textures[size_t(index)];
+        const std::string at = "textures[" + std::to_string(index) + "]";
+        if (t.source < 0) {
+            warn("textures without a PNG or JPEG source (drawn untextured)");
+            return -1;
+        }
+        if (size_t(t.source) >= m_.images.size())
+            error(at + ".source: image " + std::to_string(t.source) + " does not exist (" + str(m_.images.size()) + " images)");
+        if (t.sampler >= 0 && size_t(t.sampler) >= m_.samplers.size())
+            error(at + ".sampler: sampler " + std::to_string(t.sampler) + " does not exist (" + str(m_.samplers.size()) + " samplers)");
+        auto key = std::make_pair(t.source, t.sampler);
+        if (auto it = textureMap_.find(key); it != textureMap_.end()) return it->second;
+
+        const tinygltf::Image& image = m_.images[size_t(t.source)];
+        std::string what = "images[" + std::to_string(t.source) + "]" + (image.uri.empty() ? "" : " ('" + image.uri + "')");
+        std::span<const uint8_t> bytes = image.bufferView >= 0 ? bufferViewBytes(image.bufferView, what) : std::span<const uint8_t>(image.image);
+        if (bytes.empty()) error(what + ": no image data");
+        if (sniffImageFormat(bytes) == ImageFormat::Unknown) {
+            warn("images that are not PNG or JPEG (drawn untextured)");
+            return textureMap_[key] = -1;
+        }
+        if (g_.textures.size() >= limits_.maxTextures) error(use + ": more than " + str(limits_.maxTextures) + " textures (the loader's limit)");
+        Image8 decoded = decodeImage(bytes, "glTF '" + path_ + "': " + what, limits_.maxTextureSize, texelsLeft_);
+        texelsLeft_ -= uint64_t(decoded.width) * decoded.height;
+        SceneTexture st;
+        st.name = what;
+        st.width = decoded.width;
+        st.height = decoded.height;
+        st.levels = buildMipChain(std::move(decoded.pixels), st.width, st.height);
+        st.sampler = sampler(t.sampler);
+        g_.textures.push_back(std::move(st));
+        return textureMap_[key] = int32_t(g_.textures.size() - 1);
+    }
+
+    const tinygltf::Model& m_;
+    const std::string& path_;
+    const GltfLimits& limits_;
+    Warnings& warnings_;
+    SceneGeometry g_;
+    std::vector<std::vector<uint32_t>> trianglesByMaterial_;
+    std::map<int, uint32_t> materialMap_;                 // glTF material (-1: default) -> scene material
+    std::map<std::pair<int, int>, int32_t> textureMap_;  // (image, sampler) -> scene texture (-1: none)
+    uint64_t indexTotal_ = 0;
+    uint64_t texelsLeft_;
+};
+
+}  // namespace
+
+SceneGeometry convert(const tinygltf::Model& model, const std::string& path, const GltfLimits& limits, Warnings& warnings) {
+    return Converter(model, path, limits, warnings).run();
+}
+
+}  // namespace engine::gltf

@@ -1,0 +1,238 @@
+// Reading and parsing glTF files: the model file under a size cap, a structural check of .glb
+// containers and of the JSON's nesting before tinygltf sees them, tinygltf with file access
+// confined to the model's folder and image decoding deferred (gltf_convert.cpp decodes only
+// the base colour textures it uses, after checking their size).
+#include "engine/error.h"
+#include "gltf_internal.h"
+
+#include <algorithm>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <span>
+#include <string_view>
+
+namespace engine {
+namespace gltf {
+
+std::vector<std::string> Warnings::list() const {
+    std::vector<std::string> out;
+    for (const auto& [feature, count] : counts_)
+        out.push_back(feature + (count > 1 ? " (" + std::to_string(count) + " occurrences)" : ""));
+    return out;
+}
+
+void fail(const std::string& path, const std::string& message) { throw Error("glTF '" + path + "': " + message); }
+
+}  // namespace gltf
+
+namespace {
+
+namespace fs = std::filesystem;
+using gltf::fail;
+
+constexpr uint32_t kGlbMagic = 0x46546C67;      // "glTF"
+constexpr uint32_t kChunkJson = 0x4E4F534A;     // "JSON"
+constexpr uint32_t kChunkBin = 0x004E4942;      // "BIN\0"
+
+uint32_t readU32(const std::vector<uint8_t>& b, size_t at) {
+    uint32_t v;
+    std::memcpy(&v, b.data() + at, 4);  // little-endian hosts (x86-64, arm64)
+    return v;
+}
+
+std::vector<uint8_t> readFileCapped(const std::string& path, const fs::path& file, uint64_t maxBytes, const std::string& what) {
+    std::error_code ec;
+    if (!fs::is_regular_file(file, ec)) fail(path, what + " does not exist or is not a regular file");
+    uint64_t size = fs::file_size(file, ec);
+    if (ec) fail(path, "cannot read " + what + ": " + ec.message());
+    if (size > maxBytes) fail(path, what + " has " + std::to_string(size) + " bytes, more than the limit of " + std::to_string(maxBytes));
+    std::vector<uint8_t> bytes(size);
+    std::ifstream in(file, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), std::streamsize(size))) fail(path, "cannot read " + what);
+    return bytes;
+}
+
+// The JSON chunk of a .glb after checking the container's header and chunk lengths.
+std::span<const uint8_t> checkGlb(const std::string& path, const std::vector<uint8_t>& b) {
+    if (b.size() < 20) fail(path, "truncated .glb: " + std::to_string(b.size()) + " bytes, less than its 20-byte header");
+    uint32_t version = readU32(b, 4), length = readU32(b, 8), jsonLength = readU32(b, 12), jsonType = readU32(b, 16);
+    if (version != 2) fail(path, ".glb version " + std::to_string(version) + " is not 2");
+    if (length > b.size())
+        fail(path, "truncated .glb: the header says " + std::to_string(length) + " bytes, the file has " + std::to_string(b.size()));
+    if (length < b.size())
+        fail(path, ".glb header length " + std::to_string(length) + " is less than the file's " + std::to_string(b.size()) + " bytes");
+    if (jsonType != kChunkJson) fail(path, ".glb: the first chunk is not JSON");
+    if (jsonLength == 0 || uint64_t(jsonLength) > uint64_t(length) - 20)
+        fail(path, "truncated .glb: the JSON chunk's " + std::to_string(jsonLength) + " bytes exceed the file");
+    uint64_t binAt = 20ull + jsonLength;
+    if (binAt < length) {
+        if (binAt + 8 > length) fail(path, "truncated .glb: an incomplete chunk header after the JSON chunk");
+        uint32_t binLength = readU32(b, size_t(binAt)), binType = readU32(b, size_t(binAt) + 4);
+        if (binType != kChunkBin) fail(path, ".glb: the second chunk is not BIN");
+        if (binAt + 8 + binLength > length)
+            fail(path, "truncated .glb: the BIN chunk's " + std::to_string(binLength) + " bytes exceed the file");
+    }
+    return {b.data() + 20, jsonLength};
+}
+
+// Nesting depth of arrays and objects, strings skipped: a deeply nested file must not exhaust
+// memory or the stack inside the JSON parser.
+void checkJsonDepth(const std::string& path, std::span<const uint8_t> json, uint32_t maxDepth) {
+    uint32_t depth = 0;
+    bool inString = false, escaped = false;
+    for (uint8_t c : json) {
+        if (inString) {
+            if (escaped) escaped = false;
+            else if (c == '\\') escaped = true;
+            else if (c == '"') inString = false;
+        } else if (c == '"') {
+            inString = true;
+        } else if (c == '[' || c == '{') {
+            if (++depth > maxDepth) fail(path, "JSON nested deeper than " + std::to_string(maxDepth) + " levels");
+        } else if ((c == ']' || c == '}') && depth > 0) {
+            --depth;
+        }
+    }
+}
+
+// File access for tinygltf: relative URIs inside the model's folder only.
+struct Sandbox {
+    fs::path root;          // canonical folder of the model file
+    std::string rootPrefix;  // root with a trailing '/'
+    uint64_t maxFileBytes = 0;
+    uint64_t remainingBytes = 0;
+    std::string error;  // the first refusal (tinygltf reports missing images only as warnings)
+
+    bool refuse(std::string* err, const std::string& message) {
+        if (error.empty()) error = message;
+        if (err) *err += message;
+        return false;
+    }
+};
+
+bool anyFileExists(const std::string&, void*) { return true; }  // checked (with a message) when read
+std::string noExpansion(const std::string& path, void*) { return path; }  // no shell-style expansion
+bool noWrites(std::string* err, const std::string&, const std::vector<unsigned char>&, void*) {
+    if (err) *err += "writing files is disabled";
+    return false;
+}
+
+// For messages: control characters (a URI-decoded %00 among them) as \xNN.
+std::string printable(const std::string& s) {
+    std::string out;
+    for (char c : s) {
+        if (uint8_t(c) >= 0x20) {
+            out += c;
+        } else {
+            char hex[8];
+            std::snprintf(hex, sizeof hex, "\\x%02x", unsigned(uint8_t(c)));
+            out += hex;
+        }
+    }
+    return out;
+}
+
+bool readInsideFolder(std::vector<unsigned char>* out, std::string* err, const std::string& joined, void* user) {
+    Sandbox& box = *static_cast<Sandbox*>(user);
+    // tinygltf joins the base directory (the root) and the URI-decoded reference.
+    if (joined.compare(0, box.rootPrefix.size(), box.rootPrefix) != 0)
+        return box.refuse(err, "the external file '" + printable(joined) + "' is outside the model's folder");
+    std::string rel = joined.substr(box.rootPrefix.size());
+    auto refuse = [&](const std::string& why) { return box.refuse(err, "external URI '" + printable(rel) + "': " + why); };
+    if (rel.empty()) return refuse("empty");
+    if (rel[0] == '/') return refuse("absolute paths are not allowed (only paths relative to the model's folder)");
+    size_t colon = rel.find(':'), slash = rel.find('/');
+    if (colon != std::string::npos && (slash == std::string::npos || colon < slash))
+        return refuse("URI schemes are not supported (only relative paths and data: URIs)");
+    if (std::any_of(rel.begin(), rel.end(), [](char c) { return uint8_t(c) < 0x20 || c == '\\'; }))
+        return refuse("control characters and backslashes are not allowed");
+    for (size_t start = 0;;) {
+        size_t end = rel.find('/', start);
+        std::string_view part(rel.data() + start, (end == std::string::npos ? rel.size() : end) - start);
+        if (part == "..") return refuse("'..' is not allowed (files must lie inside the model's folder)");
+        if (end == std::string::npos) break;
+        start = end + 1;
+    }
+    std::error_code ec;
+    fs::path resolved = fs::canonical(box.root / rel, ec);
+    if (ec) return refuse("cannot find it in the model's folder (" + ec.message() + ")");
+    if (resolved.string().compare(0, box.rootPrefix.size(), box.rootPrefix) != 0)
+        return refuse("resolves (through a symbolic link) to '" + resolved.string() + "', outside the model's folder");
+    if (!fs::is_regular_file(resolved, ec)) return refuse("not a regular file");
+    uint64_t size = fs::file_size(resolved, ec);
+    if (ec) return refuse("cannot read it: " + ec.message());
+    if (size > box.maxFileBytes || size > box.remainingBytes)
+        return refuse(std::to_string(size) + " bytes exceed the limit (" + std::to_string(std::min(box.maxFileBytes, box.remainingBytes)) +
+                      " bytes left for this model's files)");
+    out->resize(size);
+    std::ifstream in(resolved, std::ios::binary);
+    if (!in.read(reinterpret_cast<char*>(out->data()), std::streamsize(size))) return refuse("cannot read it");
+    box.remainingBytes -= size;
+    return true;
+}
+
+// Keeps the encoded bytes; decoding happens in convert() for the images that are used. Images
+// in buffer views are ignored here: tinygltf hands them over before any range check, so
+// convert() reads them itself from a validated range.
+bool deferImage(tinygltf::Image* image, const int, std::string*, std::string*, int, int, const unsigned char* bytes, int size, void*) {
+    if (image->bufferView >= 0 || bytes == nullptr || size <= 0) return true;
+    image->image.assign(bytes, bytes + size);
+    image->as_is = true;
+    return true;
+}
+
+// tinygltf's error text on one line, without the kilobytes of base64 a parse error can quote.
+std::string trimmed(std::string s) {
+    while (!s.empty() && (s.back() == '\n' || s.back() == ' ')) s.pop_back();
+    std::replace(s.begin(), s.end(), '\n', ';');
+    constexpr size_t kMax = 400;
+    if (s.size() > kMax) s = s.substr(0, kMax) + "...";
+    return printable(s);
+}
+
+}  // namespace
+
+SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
+    std::error_code ec;
+    fs::path file = fs::canonical(path, ec);
+    if (ec) fail(path, "cannot open the file: " + ec.message());
+    std::vector<uint8_t> bytes = readFileCapped(path, file, limits.maxFileBytes, "the file");
+    const bool binary = bytes.size() >= 4 && readU32(bytes, 0) == kGlbMagic;
+    std::span<const uint8_t> json = binary ? checkGlb(path, bytes) : std::span<const uint8_t>(bytes);
+    if (json.size() > limits.maxJsonBytes)
+        fail(path, "the JSON has " + std::to_string(json.size()) + " bytes, more than the limit of " + std::to_string(limits.maxJsonBytes));
+    checkJsonDepth(path, json, limits.maxJsonDepth);
+
+    Sandbox box;
+    box.root = file.parent_path();
+    box.rootPrefix = box.root.string();
+    if (box.rootPrefix.empty() || box.rootPrefix.back() != '/') box.rootPrefix += '/';
+    box.maxFileBytes = limits.maxFileBytes;
+    box.remainingBytes = limits.maxTotalBytes > bytes.size() ? limits.maxTotalBytes - bytes.size() : 0;
+
+    tinygltf::TinyGLTF loader;
+    loader.SetImageLoader(&deferImage, nullptr);
+    loader.SetFsCallbacks({&anyFileExists, &noExpansion, &readInsideFolder, &noWrites, &box});
+    tinygltf::Model model;
+    std::string err, warn;
+    bool ok = false;
+    try {
+        ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), box.root.string())
+                    : loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()), unsigned(bytes.size()),
+                                                 box.root.string());
+    } catch (const std::exception& e) {
+        fail(path, std::string("malformed file: ") + e.what());
+    }
+    if (!box.error.empty()) fail(path, box.error);
+    if (!ok) fail(path, err.empty() ? "malformed file" : trimmed(err));
+    bytes = {};  // the buffers hold what convert() needs
+
+    gltf::Warnings warnings;
+    SceneGeometry scene = gltf::convert(model, path, limits, warnings);
+    scene.warnings = warnings.list();
+    return scene;
+}
+
+}  // namespace engine

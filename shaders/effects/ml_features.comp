@@ -1,0 +1,41 @@
+#version 460
+// Upscaler pass 2 (temporal ML), at display resolution: the network's input features per output
+// pixel, written pixel-unshuffled into the feature tensor (docs/EFFECTS.md lists them). Padding
+// pixels of the tensor (beyond the display size) repeat the edge. Colours are sRGB-encoded
+// working-space values (the network sees perceptual values).
+#extension GL_GOOGLE_include_directive : require
+#include "upscaler_shared.h"
+#include "upscaler_common.glsl"
+#include "tensor_buffer.glsl"
+
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0) uniform sampler2D colorTex;
+layout(set = 0, binding = 1) uniform sampler2D reprojectionTex;
+layout(set = 0, binding = 2) uniform sampler2D historyTex;
+layout(set = 0, binding = 3) uniform sampler2D reactiveTex;
+layout(set = 0, binding = 4, std430) writeonly buffer Features { TENSOR_T features[]; };
+layout(push_constant) uniform Push { ResolvePush pc; };
+
+#include "upscaler_current.glsl"
+
+void main() {
+    uvec2 t = gl_GlobalInvocationID.xy;
+    if (t.x >= pc.tensorWidth || t.y >= pc.tensorHeight) return;
+    ivec2 o = min(ivec2(t), ivec2(pc.displaySize) - 1);
+    CurrentSamples cur = gatherCurrent(o);
+    HistorySample hist = fetchHistory(o, cur);
+    float f[ML_FEATURES];
+    vec3 v = linearToSrgb(cur.narrow);
+    f[0] = v.r; f[1] = v.g; f[2] = v.b;
+    f[3] = cur.narrowWeight;
+    v = linearToSrgb(cur.wide);
+    f[4] = v.r; f[5] = v.g; f[6] = v.b;
+    v = linearToSrgb(hist.raw);
+    f[7] = v.r; f[8] = v.g; f[9] = v.b;
+    v = linearToSrgb(hist.clipped);
+    f[10] = v.r; f[11] = v.g; f[12] = v.b;
+    f[13] = hist.valid;
+    f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
+    f[15] = float(pc.renderSize.x) / float(pc.displaySize.x);
+    for (uint c = 0u; c < ML_FEATURES; ++c) features[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight)] = TENSOR_T(f[c]);
+}

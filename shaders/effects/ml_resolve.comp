@@ -1,0 +1,46 @@
+#version 460
+// Upscaler pass 3 (temporal ML), at display resolution: applies the network's per-pixel
+// parameters to the features of ml_features.comp:
+//   current = mix(wide, narrow, sigmoid(p2)); history = mix(clipped, raw, sigmoid(p1))
+//   colour  = clamp(mix(history, current, sigmoid(p0)) + 0.25 tanh(p3..5), 0, 1)   (linear)
+//   state   = sigmoid(p6), stored in the history's alpha and fed back next frame.
+// A pixel without valid history takes the current estimate alone.
+#extension GL_GOOGLE_include_directive : require
+#include "upscaler_shared.h"
+#include "upscaler_common.glsl"
+#include "tensor_buffer.glsl"
+
+#ifndef OUTPUT_FORMAT
+#define OUTPUT_FORMAT rgba16f
+#endif
+
+layout(local_size_x = 8, local_size_y = 8) in;
+layout(set = 0, binding = 0, std430) readonly buffer Features { TENSOR_T features[]; };
+layout(set = 0, binding = 1, std430) readonly buffer Params { TENSOR_T params[]; };
+layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D historyOut;
+layout(set = 0, binding = 3, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
+layout(push_constant) uniform Push { ResolvePush pc; };
+
+float feature(uint c, uvec2 t) { return float(features[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight)]); }
+float param(uint c, uvec2 t) { return float(params[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight)]); }
+float sigmoid(float x) { return 1.0 / (1.0 + exp(-clamp(x, -30.0, 30.0))); }
+vec3 srgbFeature(uint c, uvec2 t) { return srgbToLinear(clamp(vec3(feature(c, t), feature(c + 1u, t), feature(c + 2u, t)), 0.0, 1.0)); }
+
+void main() {
+    uvec2 t = gl_GlobalInvocationID.xy;
+    if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) return;
+    vec3 narrow = srgbFeature(0u, t), wide = srgbFeature(4u, t), raw = srgbFeature(7u, t), clipped = srgbFeature(10u, t);
+    float valid = feature(13u, t);
+    float p0 = param(0u, t), p1 = param(1u, t), p2 = param(2u, t), p6 = param(6u, t);
+    vec3 residual = vec3(param(3u, t), param(4u, t), param(5u, t));
+    if (!finite3(residual) || isnan(p0) || isnan(p1) || isnan(p2) || isnan(p6)) {  // a broken network never poisons the history
+        residual = vec3(0.0);
+        p0 = 30.0; p1 = -30.0; p2 = 0.0; p6 = -30.0;
+    }
+    vec3 current = mix(wide, narrow, sigmoid(p2));
+    vec3 history = mix(clipped, raw, sigmoid(p1));
+    float alpha = valid > 0.0 ? sigmoid(p0) : 1.0;
+    vec3 color = clamp(mix(history, current, alpha) + 0.25 * tanh(residual), vec3(0.0), vec3(1.0));
+    imageStore(historyOut, ivec2(t), vec4(color, sigmoid(p6)));
+    imageStore(outputImage, ivec2(t), vec4(fromWorkingSpace(color, pc.flags, pc.exposure), 1.0));
+}

@@ -1,0 +1,92 @@
+// Shared pieces of the upscaler's passes: colour spaces, sample loading, kernels, the history
+// fetch and the neighbourhood clip. tools/train/temporal.py mirrors every function used by the
+// ML passes (ml_features.comp, ml_resolve.comp); keep the two in step.
+#ifndef EFFECTS_UPSCALER_COMMON_GLSL
+#define EFFECTS_UPSCALER_COMMON_GLSL
+
+vec3 srgbToLinear(vec3 c) {
+    return mix(c / 12.92, pow((c + 0.055) / 1.055, vec3(2.4)), step(vec3(0.04045), c));
+}
+vec3 linearToSrgb(vec3 c) {
+    return mix(c * 12.92, 1.055 * pow(c, vec3(1.0 / 2.4)) - 0.055, step(vec3(0.0031308), c));
+}
+
+vec3 rgbToYCoCg(vec3 c) {
+    return vec3(0.25 * c.r + 0.5 * c.g + 0.25 * c.b, 0.5 * c.r - 0.5 * c.b, -0.25 * c.r + 0.5 * c.g - 0.25 * c.b);
+}
+vec3 yCoCgToRgb(vec3 c) {
+    return vec3(c.x + c.y - c.z, c.x + c.z, c.x - c.y - c.z);
+}
+float luma(vec3 c) { return dot(c, vec3(0.2126, 0.7152, 0.0722)); }
+
+bool finite3(vec3 c) { return !any(isnan(c)) && !any(isinf(c)); }
+
+// The application's colour -> the accumulation space: linear, bounded to 0..1 (HDR values
+// through the reversible tonemap c / (1 + max(c))). Non-finite samples count as black.
+vec3 toWorkingSpace(vec3 c, uint flags, float exposure) {
+    if (!finite3(c)) return vec3(0.0);
+    c = max(c, vec3(0.0));
+    if ((flags & FLAG_COLOR_SRGB) != 0u) c = srgbToLinear(min(c, vec3(1.0)));
+    if ((flags & FLAG_HDR) != 0u) {
+        c *= exposure;
+        return c / (1.0 + max(c.r, max(c.g, c.b)));
+    }
+    return min(c, vec3(1.0));
+}
+// The inverse, for the output image.
+vec3 fromWorkingSpace(vec3 c, uint flags, float exposure) {
+    c = clamp(c, vec3(0.0), vec3(1.0));
+    if ((flags & FLAG_HDR) != 0u) {
+        c = c / max(1.0 - max(c.r, max(c.g, c.b)), 1.0 / 65504.0);
+        c /= max(exposure, 1e-20);
+    }
+    if ((flags & FLAG_COLOR_SRGB) != 0u) c = linearToSrgb(min(c, vec3(1.0)));
+    return c;
+}
+
+// Kernel weights of one render sample for the output pixel centred at `p` (render pixels,
+// unjittered). `narrow`: a Gaussian of the output pixel's footprint, so accumulated samples
+// converge to the box-filtered image; `wide`: a smooth spatial upsampling filter.
+float narrowWeight(vec2 sampleToCentre, vec2 renderPerDisplay, float falloff) {
+    vec2 d = sampleToCentre / renderPerDisplay;  // in display pixels
+    return exp(-falloff * dot(d, d));
+}
+float wideWeight(vec2 sampleToCentre) {
+    return exp(-1.5 * dot(sampleToCentre, sampleToCentre));  // sigma ~0.58 render pixel
+}
+
+// Catmull-Rom resampling of `tex` at `uv` with 9 bilinear taps (the 4x4 weights folded in pairs).
+vec4 catmullRom(sampler2D tex, vec2 uv, vec2 texSize) {
+    vec2 pos = uv * texSize;
+    vec2 centre = floor(pos - 0.5) + 0.5;
+    vec2 f = pos - centre;
+    vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+    vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
+    vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
+    vec2 w3 = f * f * (-0.5 + 0.5 * f);
+    vec2 w12 = w1 + w2;
+    vec2 offset12 = w2 / w12;
+    vec2 t0 = (centre - 1.0) / texSize, t3 = (centre + 2.0) / texSize, t12 = (centre + offset12) / texSize;
+    vec4 r = vec4(0.0);
+    r += textureLod(tex, vec2(t0.x, t0.y), 0.0) * w0.x * w0.y;
+    r += textureLod(tex, vec2(t12.x, t0.y), 0.0) * w12.x * w0.y;
+    r += textureLod(tex, vec2(t3.x, t0.y), 0.0) * w3.x * w0.y;
+    r += textureLod(tex, vec2(t0.x, t12.y), 0.0) * w0.x * w12.y;
+    r += textureLod(tex, vec2(t12.x, t12.y), 0.0) * w12.x * w12.y;
+    r += textureLod(tex, vec2(t3.x, t12.y), 0.0) * w3.x * w12.y;
+    r += textureLod(tex, vec2(t0.x, t3.y), 0.0) * w0.x * w3.y;
+    r += textureLod(tex, vec2(t12.x, t3.y), 0.0) * w12.x * w3.y;
+    r += textureLod(tex, vec2(t3.x, t3.y), 0.0) * w3.x * w3.y;
+    return r;
+}
+
+// Clips `history` towards the centre of the box [lo, hi] (in YCoCg), along the line to it.
+vec3 clipToBox(vec3 history, vec3 lo, vec3 hi) {
+    vec3 centre = 0.5 * (lo + hi), extent = max(0.5 * (hi - lo), vec3(1e-5));
+    vec3 offset = history - centre;
+    vec3 units = abs(offset / extent);
+    float m = max(units.x, max(units.y, units.z));
+    return m > 1.0 ? centre + offset / m : history;
+}
+
+#endif

@@ -1,0 +1,47 @@
+#pragma once
+// Test harness for the effects: application-side images on the test's Vulkan context, filled
+// from host data and read back, and one-shot submission of an effect's recorded commands. The
+// effects themselves see only these images and the device handles (as any engine's would).
+#include "effects/upscaler.h"
+#include "engine/context.h"
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace fxtest {
+
+// A 2D image the test owns: sampled input (filled with fill()) or storage output (read()).
+class TestImage {
+public:
+    TestImage(engine::Context& ctx, VkFormat format, VkExtent2D extent, bool output);
+    ~TestImage();
+    TestImage(const TestImage&) = delete;
+    TestImage& operator=(const TestImage&) = delete;
+
+    // Uploads `texels` (float per component, row-major, componentCount() per texel) and leaves
+    // the image in SHADER_READ_ONLY_OPTIMAL (inputs) or GENERAL (outputs), visible to compute.
+    void fill(const std::vector<float>& texels);
+    // Copies the image back (after the effect wrote it) as floats, 4 per texel.
+    std::vector<float> read();
+    effects::ImageInput input() const;
+    uint32_t components() const;
+    VkExtent2D extent() const { return extent_; }
+
+private:
+    engine::Context& ctx_;
+    VkFormat format_;
+    VkExtent2D extent_;
+    bool output_;
+    VkImage image_ = VK_NULL_HANDLE;
+    VkImageView view_ = VK_NULL_HANDLE;
+    VkDeviceMemory memory_ = VK_NULL_HANDLE;
+};
+
+effects::EffectDevice effectDevice(engine::Context& ctx);
+
+// Records `fn` into a command buffer, submits it and waits; then makes compute writes visible
+// to transfers (the harness's read-backs).
+void run(engine::Context& ctx, const std::function<void(VkCommandBuffer)>& fn);
+
+}  // namespace fxtest

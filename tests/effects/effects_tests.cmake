@@ -1,0 +1,24 @@
+# effects suites (included from tests/CMakeLists.txt): the engine-agnostic effect API, fed by
+# test-owned images on the test context.
+vkml_test(effects_upscaler_tests effects/upscaler_test.cpp effects/effect_harness.cpp LIBS effects)
+target_compile_definitions(effects_upscaler_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data")
+
+# demos/effect_sample: a plain Vulkan program upscales a sequence upscale_demo wrote (colour, depth,
+# motion, frames.json), with the validation layer on.
+if(TARGET effect_sample AND TARGET upscale_demo)
+  set(_fx_out ${CMAKE_CURRENT_BINARY_DIR}/effect_sample_out)
+  add_test(NAME effect_sample.write_sequence
+           COMMAND upscale_demo --headless --width 64 --height 40 --frames 5 --mode taau --channels color,depth,motion --out ${_fx_out}/sequence)
+  set_tests_properties(effect_sample.write_sequence PROPERTIES FIXTURES_SETUP effect_sequence)
+  add_test(NAME effect_sample.upscales_the_sequence
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled|--validation"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled/frame_00004.png"
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  set_tests_properties(effect_sample.upscales_the_sequence PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  add_test(NAME effect_sample.missing_frames_json
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/nonexistent|--out|${_fx_out}/none"
+                   -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open '.*nonexistent/frames.json'" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  add_test(NAME effect_sample.ml_temporal_needs_a_model
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--mode|ml-temporal"
+                   -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--mode ml-temporal needs --model FILE" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+endif()

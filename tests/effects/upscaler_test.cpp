@@ -1,0 +1,374 @@
+// effects::Upscaler on lavapipe (validation + synchronization validation on), fed by the
+// synthetic scene of synthetic_scene.h through application-owned images.
+#include "effect_harness.h"
+#include "synthetic_scene.h"
+#include "vulkan_test.h"
+
+#include "engine/jitter.h"
+
+#include <cmath>
+#include <fstream>
+#include <functional>
+#include <iterator>
+
+namespace {
+
+using fxtest::TestImage;
+using fxtest::Vec2;
+using testsupport::VulkanTest;
+
+std::vector<uint8_t> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(in), std::istreambuf_iterator<char>()};
+}
+
+// One upscaler and the application images it reads and writes.
+class Rig {
+public:
+    Rig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D display, VkExtent2D maxRender, std::vector<uint8_t> model = {},
+        float sharpness = 0.0f)
+        : ctx_(ctx), model_(std::move(model)) {
+        effects::UpscalerDesc d;
+        d.device = fxtest::effectDevice(ctx);
+        d.maxRenderSize = maxRender;
+        d.displaySize = display;
+        d.outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
+        d.mode = mode;
+        d.modelBytes = model_;
+        d.framesInFlight = 2;
+        d.sharpness = sharpness;
+        auto up = effects::Upscaler::create(d);
+        if (!up) throw std::runtime_error(up.error().message);
+        upscaler = std::move(*up);
+        color = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, maxRender, false);
+        depth = std::make_unique<TestImage>(ctx, VK_FORMAT_D32_SFLOAT, maxRender, false);
+        motion = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32_SFLOAT, maxRender, false);
+        output = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, display, true);
+        fxtest::run(ctx, [&](VkCommandBuffer cmd) { check(upscaler->recordInitialization(cmd)); });
+    }
+
+    static void check(const effects::Status& s) {
+        if (!s) throw std::runtime_error(s.error().message);
+    }
+
+    effects::UpscalerInputs inputs(VkExtent2D renderSize, Vec2 jitter, bool reset) const {
+        effects::UpscalerInputs in;
+        in.color = color->input();
+        in.depth = depth->input();
+        in.depth.layout = VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL;
+        in.motion = motion->input();
+        in.output = output->input();
+        in.renderSize = renderSize;
+        in.jitterX = jitter.x;
+        in.jitterY = jitter.y;
+        in.reset = reset;
+        in.frameSlot = slot_;
+        return in;
+    }
+
+    // Fills the inputs with frame data (padded to the image size), records one frame, reads the output.
+    std::vector<float> frame(VkExtent2D renderSize, Vec2 jitter, Vec2 camera, Vec2 previousCamera, bool reset,
+                             const std::function<void(fxtest::FrameInputs&)>& edit = nullptr) {
+        float scale = float(renderSize.width) / float(upscaler->desc().displaySize.width);
+        fxtest::FrameInputs f = fxtest::renderFrame(renderSize.width, renderSize.height, scale, jitter, camera, previousCamera, smooth);
+        if (edit) edit(f);
+        VkExtent2D full = color->extent();
+        auto pad = [&](const std::vector<float>& src, uint32_t comps) {
+            std::vector<float> out(size_t(full.width) * full.height * comps, 0.0f);
+            for (uint32_t y = 0; y < renderSize.height; ++y)
+                std::copy_n(&src[size_t(y) * renderSize.width * comps], renderSize.width * comps, &out[size_t(y) * full.width * comps]);
+            return out;
+        };
+        color->fill(pad(f.color, 4));
+        depth->fill(pad(f.depth, 1));
+        motion->fill(pad(f.motion, 2));
+        effects::UpscalerInputs in = inputs(renderSize, jitter, reset);
+        fxtest::run(ctx_, [&](VkCommandBuffer cmd) { check(upscaler->record(cmd, in)); });
+        slot_ = (slot_ + 1) % 2;
+        return output->read();
+    }
+
+    std::unique_ptr<effects::Upscaler> upscaler;
+    std::unique_ptr<TestImage> color, depth, motion, output;
+    bool smooth = false;  // fxtest::smoothPattern instead of the high-frequency pattern
+
+private:
+    engine::Context& ctx_;
+    std::vector<uint8_t> model_;
+    uint32_t slot_ = 0;
+};
+
+Vec2 halton(uint32_t frame, VkExtent2D render, VkExtent2D display) {
+    glm::vec2 j = engine::haltonJitter(frame, engine::jitterPhaseCount(render.width, display.width));
+    return {j.x, j.y};
+}
+
+bool allFinite(const std::vector<float>& v) {
+    return std::all_of(v.begin(), v.end(), [](float x) { return std::isfinite(x); });
+}
+
+const VkExtent2D kDisplay{48, 32}, kRender{24, 16};
+
+// A camera translation of two display pixels: the frame must equal the static sequence's frame
+// moved by those two pixels, i.e. the history was fetched exactly where the motion points. The
+// content is smooth, so the neighbourhood clip (stronger on moving pixels) does not engage.
+TEST_F(VulkanTest, UpscalerReprojectionIsExactForAKnownTranslation) {
+    const VkExtent2D size{32, 24};
+    Rig still(ctx(), effects::UpscalerMode::Taau, size, size), moving(ctx(), effects::UpscalerMode::Taau, size, size);
+    still.smooth = moving.smooth = true;
+    still.frame(size, {}, {0, 0}, {0, 0}, true);
+    std::vector<float> a = still.frame(size, {}, {0, 0}, {0, 0}, false);
+    moving.frame(size, {}, {0, 0}, {0, 0}, true);
+    std::vector<float> b = moving.frame(size, {}, {2, 0}, {0, 0}, false);
+    double worst = 0;
+    for (uint32_t y = 2; y + 2 < size.height; ++y)
+        for (uint32_t x = 2; x + 4 < size.width; ++x)
+            for (int c = 0; c < 3; ++c)
+                worst = std::max(worst, double(std::fabs(b[(size_t(y) * size.width + x) * 4 + c] - a[(size_t(y) * size.width + x + 2) * 4 + c])));
+    EXPECT_LT(worst, 2e-3) << "the moved frame is not the still frame shifted by the motion";
+    // Without the motion the history would be two pixels off: the test can tell.
+    Rig wrong(ctx(), effects::UpscalerMode::Taau, size, size);
+    wrong.smooth = true;
+    wrong.frame(size, {}, {0, 0}, {0, 0}, true);
+    std::vector<float> c = wrong.frame(size, {}, {2, 0}, {2, 0}, false);  // motion 0
+    double differs = 0;
+    for (uint32_t y = 2; y + 2 < size.height; ++y)
+        for (uint32_t x = 2; x + 4 < size.width; ++x) differs = std::max(differs, double(std::fabs(c[(size_t(y) * size.width + x) * 4] - a[(size_t(y) * size.width + x + 2) * 4])));
+    EXPECT_GT(differs, 5e-3);
+}
+
+TEST_F(VulkanTest, UpscalerConvergesToTheReferenceOnAStaticCamera) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    std::vector<float> ref = fxtest::reference(kDisplay.width, kDisplay.height, {0, 0});
+    std::vector<double> quality;
+    for (uint32_t i = 0; i < 16; ++i) {
+        quality.push_back(fxtest::psnr(rig.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, i == 0), ref, kDisplay.width, kDisplay.height, 2));
+    }
+    EXPECT_GT(quality.back(), 26.0) << "after 16 jittered frames";
+    EXPECT_GT(quality.back(), quality.front() + 6.0) << "accumulation must add detail a single frame lacks (first frame " << quality.front() << " dB)";
+}
+
+TEST_F(VulkanTest, UpscalerResetDropsTheHistory) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender), fresh(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    for (uint32_t i = 0; i < 6; ++i) rig.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, i == 0);
+    // A camera cut: somewhere else entirely, history reset.
+    std::vector<float> afterCut = rig.frame(kRender, halton(6, kRender, kDisplay), {40, 17}, {0, 0}, true);
+    std::vector<float> first = fresh.frame(kRender, halton(6, kRender, kDisplay), {40, 17}, {40, 17}, true);
+    double worst = 0;
+    for (size_t k = 0; k < first.size(); ++k) worst = std::max(worst, double(std::fabs(afterCut[k] - first[k])));
+    EXPECT_LT(worst, 1e-5) << "a reset frame must not depend on what came before";
+}
+
+TEST_F(VulkanTest, UpscalerNeverKeepsNonFiniteInputInItsHistory) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender), clean(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    const float nan = std::nanf(""), inf = INFINITY;
+    std::vector<float> last, cleanLast;
+    for (uint32_t i = 0; i < 10; ++i) {
+        Vec2 j = halton(i, kRender, kDisplay);
+        auto poison = [&](fxtest::FrameInputs& f) {
+            if (i != 4) return;
+            for (size_t p = 0; p < f.depth.size(); p += 7) {
+                f.color[p * 4] = nan;
+                f.color[p * 4 + 1] = inf;
+                f.color[p * 4 + 2] = -inf;
+                f.motion[p * 2] = nan;
+                f.motion[p * 2 + 1] = inf;
+                f.depth[p] = p % 2 ? nan : inf;
+            }
+        };
+        last = rig.frame(kRender, j, {0, 0}, {0, 0}, i == 0, poison);
+        ASSERT_TRUE(allFinite(last)) << "frame " << i;
+        cleanLast = clean.frame(kRender, j, {0, 0}, {0, 0}, i == 0);
+    }
+    std::vector<float> ref(cleanLast.size() / 4 * 3);
+    for (size_t p = 0; p < ref.size() / 3; ++p)
+        for (int c = 0; c < 3; ++c) ref[p * 3 + c] = cleanLast[p * 4 + c];
+    EXPECT_GT(fxtest::psnr(last, ref, kDisplay.width, kDisplay.height), 25.0) << "five clean frames later the poisoned frame has faded";
+}
+
+TEST_F(VulkanTest, UpscalerHandlesRenderSizeChangesMidSequence) {
+    const VkExtent2D maxRender{32, 22};
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, maxRender);
+    std::vector<float> ref = fxtest::reference(kDisplay.width, kDisplay.height, {0, 0});
+    const VkExtent2D sizes[] = {{24, 16}, {16, 11}, {32, 22}, {24, 16}};
+    for (uint32_t i = 0; i < 24; ++i) {
+        VkExtent2D r = sizes[(i / 6) % 4];
+        std::vector<float> out = rig.frame(r, halton(i, r, kDisplay), {0, 0}, {0, 0}, i == 0);
+        ASSERT_TRUE(allFinite(out));
+        EXPECT_GT(fxtest::psnr(out, ref, kDisplay.width, kDisplay.height, 2), 18.0) << "frame " << i << " at " << r.width << "x" << r.height;
+    }
+}
+
+TEST_F(VulkanTest, UpscalerResizeReallocatesTheHistory) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    rig.frame(kRender, {}, {0, 0}, {0, 0}, true);
+    VkDeviceSize before = rig.upscaler->requirements().deviceLocalBytes;
+    const VkExtent2D bigger{64, 40};
+    ASSERT_TRUE(rig.upscaler->resize(bigger));
+    // The old output no longer fits.
+    effects::UpscalerInputs in = rig.inputs(kRender, {}, false);
+    fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
+        effects::Status s = rig.upscaler->record(cmd, in);
+        ASSERT_FALSE(s);
+        EXPECT_NE(s.error().message.find("the output image is 48x32, but the display size is 64x40"), std::string::npos) << s.error().message;
+    });
+    TestImage output(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, bigger, true);
+    rig.output.reset();
+    in.output = output.input();
+    for (int i = 0; i < 3; ++i) fxtest::run(ctx(), [&](VkCommandBuffer cmd) { Rig::check(rig.upscaler->record(cmd, in)); });
+    EXPECT_TRUE(allFinite(output.read()));
+    EXPECT_GT(rig.upscaler->requirements().deviceLocalBytes, before) << "the retired history is released after framesInFlight frames";
+}
+
+TEST_F(VulkanTest, UpscalerSharpeningAddsContrastWithoutClipping) {
+    Rig plain(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender), sharp(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender, {}, 1.0f);
+    std::vector<float> a, b;
+    for (uint32_t i = 0; i < 4; ++i) {
+        a = plain.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, i == 0);
+        b = sharp.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, i == 0);
+    }
+    // Local contrast: the sum of absolute Laplacians grows; the mean stays; nothing leaves 0..1.
+    auto contrast = [&](const std::vector<float>& v) {
+        double sum = 0;
+        for (uint32_t y = 1; y + 1 < kDisplay.height; ++y)
+            for (uint32_t x = 1; x + 1 < kDisplay.width; ++x)
+                for (int c = 0; c < 3; ++c) {
+                    auto at = [&](int dx, int dy) { return double(v[((y + dy) * kDisplay.width + x + dx) * 4 + c]); };
+                    sum += std::fabs(4 * at(0, 0) - at(-1, 0) - at(1, 0) - at(0, -1) - at(0, 1));
+                }
+        return sum;
+    };
+    EXPECT_GT(contrast(b), contrast(a) * 1.05);
+    double meanA = 0, meanB = 0;
+    for (size_t k = 0; k < a.size(); k += 4) meanA += a[k], meanB += b[k];
+    EXPECT_NEAR(meanA / double(a.size() / 4), meanB / double(b.size() / 4), 0.01);
+    for (float v : b) {
+        ASSERT_GE(v, 0.0f);
+        ASSERT_LE(v, 1.0f);
+    }
+}
+
+// Errors name the image and the numbers, and nothing is recorded.
+TEST_F(VulkanTest, UpscalerRecordErrorsNameTheImageAndTheNumbers) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    auto expectError = [&](effects::UpscalerInputs in, const std::string& text) {
+        fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
+            effects::Status s = rig.upscaler->record(cmd, in);
+            ASSERT_FALSE(s) << text;
+            EXPECT_EQ(s.error().code, effects::ErrorCode::InvalidArgument);
+            EXPECT_NE(s.error().message.find(text), std::string::npos) << s.error().message;
+        });
+    };
+    effects::UpscalerInputs in = rig.inputs(kRender, {}, true);
+    in.renderSize = {40, 30};
+    expectError(in, "the render size 40x30 exceeds the maximum render size 24x16 given at creation");
+    in = rig.inputs(kRender, {}, true);
+    in.motion = {};
+    expectError(in, "the motion vectors are missing");
+    in = rig.inputs(kRender, {}, true);
+    in.depth = {};
+    expectError(in, "the depth image is missing");
+    in = rig.inputs(kRender, {}, true);
+    in.color.extent = {16, 8};
+    expectError(in, "the color image is 16x8, smaller than this frame's render size 24x16");
+    in = rig.inputs(kRender, {}, true);
+    in.output.format = VK_FORMAT_R16G16B16A16_SFLOAT;
+    expectError(in, "the output image's format R16G16B16A16_SFLOAT differs from the outputFormat R32G32B32A32_SFLOAT");
+    in = rig.inputs(kRender, {}, true);
+    in.output.extent = {47, 32};
+    expectError(in, "the output image is 47x32, but the display size is 48x32");
+    in = rig.inputs(kRender, {}, true);
+    in.motion.format = VK_FORMAT_R32_SFLOAT;
+    expectError(in, "the motion image has the one-component format R32_SFLOAT");
+    in = rig.inputs(kRender, {}, true);
+    in.color.layout = VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL;
+    expectError(in, "the color image is in layout COLOR_ATTACHMENT_OPTIMAL");
+    in = rig.inputs(kRender, {}, true);
+    in.frameSlot = 2;
+    expectError(in, "frameSlot 2 is out of range (created for 2 frames in flight)");
+    in = rig.inputs(kRender, {}, true);
+    in.jitterX = std::nanf("");
+    expectError(in, "the jitter");
+    in = rig.inputs(kRender, {}, true);
+    in.cameraFar = 0.01f;
+    expectError(in, "cameraFar 0.010000 must exceed cameraNear");
+}
+
+TEST_F(VulkanTest, UpscalerCreateErrorsNameTheField) {
+    effects::UpscalerDesc d;
+    d.device = fxtest::effectDevice(ctx());
+    d.maxRenderSize = kRender;
+    d.displaySize = kDisplay;
+    auto expectError = [&](effects::UpscalerDesc desc, effects::ErrorCode code, const std::string& text) {
+        auto r = effects::Upscaler::create(desc);
+        ASSERT_FALSE(r) << text;
+        EXPECT_EQ(r.error().code, code) << r.error().message;
+        EXPECT_NE(r.error().message.find(text), std::string::npos) << r.error().message;
+    };
+    effects::UpscalerDesc e = d;
+    e.maxRenderSize = {64, 16};
+    expectError(e, effects::ErrorCode::InvalidArgument, "maxRenderSize 64x16 exceeds the display size 48x32");
+    e = d;
+    e.displaySize = {0, 32};
+    expectError(e, effects::ErrorCode::InvalidArgument, "displaySize 0x32 is out of range");
+    e = d;
+    e.outputFormat = VK_FORMAT_R8G8B8A8_SRGB;
+    expectError(e, effects::ErrorCode::InvalidArgument, "outputFormat R8G8B8A8_SRGB is not supported");
+    e = d;
+    e.mode = effects::UpscalerMode::MlTemporal;
+    expectError(e, effects::ErrorCode::InvalidArgument, "mode ml-temporal needs a model");
+    e.modelPath = "/nonexistent/temporal.onnx";
+    expectError(e, effects::ErrorCode::IoError, "cannot open the model file '/nonexistent/temporal.onnx'");
+    std::vector<uint8_t> junk(300, 0x5a);
+    e.modelPath.clear();
+    e.modelBytes = junk;
+    expectError(e, effects::ErrorCode::InvalidModel, "upscaler (ml-temporal)");
+    e = d;
+    e.modelPath = "x.onnx";
+    expectError(e, effects::ErrorCode::InvalidArgument, "a model is given, but mode taau uses none");
+    e = d;
+    e.sharpness = 2.0f;
+    expectError(e, effects::ErrorCode::InvalidArgument, "sharpness 2.000000 is out of range [0, 1]");
+    e = d;
+    e.framesInFlight = 0;
+    expectError(e, effects::ErrorCode::InvalidArgument, "framesInFlight 0 is out of range [1, 8]");
+    // A model of the wrong contract: the single-frame upscaler is not a temporal model.
+    e = d;
+    e.mode = effects::UpscalerMode::MlTemporal;
+    std::vector<uint8_t> singleFrame = readFile(VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx");
+    ASSERT_FALSE(singleFrame.empty());
+    e.modelBytes = singleFrame;
+    expectError(e, effects::ErrorCode::InvalidModel, "the model does not fit the effect's contract (input 'features' [1,64,16,24])");
+}
+
+// The temporal ML path with a model of known behaviour (tests/effects/make_temporal_test_models.py):
+// constant parameters "take the current narrow estimate", so the first frame equals TAAU's
+// narrow-kernel estimate computed on the CPU, through the fp16/fp32 feature and parameter tensors.
+TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
+    std::vector<uint8_t> model = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
+    ASSERT_FALSE(model.empty());
+    Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, model);
+    Vec2 j = halton(3, kRender, kDisplay);
+    std::vector<float> out = rig.frame(kRender, j, {0, 0}, {0, 0}, true);
+    fxtest::FrameInputs f = fxtest::renderFrame(kRender.width, kRender.height, 0.5f, j, {0, 0}, {0, 0});
+    double worst = 0;
+    for (uint32_t y = 0; y < kDisplay.height; ++y)
+        for (uint32_t x = 0; x < kDisplay.width; ++x) {
+            double px = (x + 0.5) * 0.5, py = (y + 0.5) * 0.5;
+            int cx = std::clamp(int(std::floor(px + j.x)), 0, int(kRender.width) - 1), cy = std::clamp(int(std::floor(py + j.y)), 0, int(kRender.height) - 1);
+            double sum[3] = {0, 0, 0}, wsum = 0;
+            for (int dy = -1; dy <= 1; ++dy)
+                for (int dx = -1; dx <= 1; ++dx) {
+                    int qx = std::clamp(cx + dx, 0, int(kRender.width) - 1), qy = std::clamp(cy + dy, 0, int(kRender.height) - 1);
+                    double ox = (cx + dx + 0.5 - j.x - px) / 0.5, oy = (cy + dy + 0.5 - j.y - py) / 0.5;
+                    double w = std::exp(-4.0 * (ox * ox + oy * oy));  // the resolve's narrow kernel
+                    for (int c = 0; c < 3; ++c) sum[c] += w * f.color[(size_t(qy) * kRender.width + qx) * 4 + c];
+                    wsum += w;
+                }
+            for (int c = 0; c < 3; ++c) worst = std::max(worst, std::fabs(sum[c] / wsum - out[(size_t(y) * kDisplay.width + x) * 4 + c]));
+        }
+    EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
+    for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, false)));
+}
+
+}  // namespace

@@ -1,0 +1,267 @@
+// engine::CameraPath: built-in paths unchanged, keyframe interpolation (through the keyframes,
+// clamped, Catmull-Rom smoothness), cuts, the automatic orbit, and clear errors for malformed
+// keyframe files. CPU only.
+#include "engine/camera_path.h"
+#include "engine/error.h"
+#include "engine/renderer.h"
+#include "gltf_builder.h"
+
+#include <gtest/gtest.h>
+
+#include <cmath>
+#include <fstream>
+#include <string>
+
+namespace {
+
+using engine::CameraKeyframe;
+using engine::CameraPath;
+using glm::vec3;
+
+void expectNear(vec3 a, vec3 b, float tolerance = 1e-5f) {
+    EXPECT_NEAR(a.x, b.x, tolerance);
+    EXPECT_NEAR(a.y, b.y, tolerance);
+    EXPECT_NEAR(a.z, b.z, tolerance);
+}
+
+std::vector<CameraKeyframe> fourKeys() {
+    return {{0.0f, {0, 2, 10}, {0, 1, 0}, 60.0f, false},
+            {2.0f, {5, 3, 5}, {1, 1, 0}, 50.0f, false},
+            {3.0f, {8, 2, 0}, {2, 0, -1}, 40.0f, false},
+            {6.0f, {4, 4, -6}, {0, 1, -2}, 70.0f, false}};
+}
+
+// Throws engine::Error whose message contains `expected`.
+void expectError(const std::function<void()>& f, const std::string& expected) {
+    try {
+        f();
+        ADD_FAILURE() << "no error; expected one containing: " << expected;
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find(expected), std::string::npos) << "message: " << e.what() << "\nexpected: " << expected;
+    }
+}
+
+TEST(CameraPath, BuiltInPathsMatchTheNamedFunctions) {
+    for (uint32_t i = 0; i < engine::cameraPathCount(); ++i) {
+        CameraPath p = CameraPath::builtIn(i);
+        EXPECT_EQ(p.name(), engine::cameraPathName(i));
+        for (float t : {0.0f, 1.3f, 17.0f}) {
+            expectNear(p.pose(t).position, engine::camera(i, t).position, 0.0f);
+            expectNear(p.pose(t).target, engine::camera(i, t).target, 0.0f);
+        }
+    }
+    expectError([] { CameraPath::builtIn(99); }, "camera path 99 does not exist");
+}
+
+TEST(CameraPath, FrameParamsOverloadsAgree) {
+    engine::FrameParams a = engine::FrameParams::onPath(2, 7, 30.0f, 1.5f);
+    engine::FrameParams b = engine::FrameParams::onPath(CameraPath::builtIn(2), 7, 30.0f, 1.5f);
+    expectNear(a.camera.position, b.camera.position, 0.0f);
+    expectNear(a.previousCamera.position, b.previousCamera.position, 0.0f);
+    EXPECT_EQ(a.frameSeed, b.frameSeed);
+}
+
+TEST(CameraPath, PassesThroughEveryKeyframe) {
+    auto keys = fourKeys();
+    CameraPath p = CameraPath::keyframed(keys);
+    for (const CameraKeyframe& k : keys) {
+        engine::CameraPose pose = p.pose(k.time);
+        expectNear(pose.position, k.position);
+        expectNear(pose.target, k.target);
+        EXPECT_NEAR(pose.fovYDegrees, k.fovYDegrees, 1e-4f);
+    }
+    // Between keyframes: a proper blend, with the field of view linear.
+    engine::CameraPose mid = p.pose(2.5f);
+    EXPECT_NEAR(mid.fovYDegrees, 45.0f, 1e-4f);
+    EXPECT_GT(glm::distance(mid.position, keys[1].position), 0.1f);
+    EXPECT_GT(glm::distance(mid.position, keys[2].position), 0.1f);
+}
+
+TEST(CameraPath, ClampsBeforeTheFirstAndAfterTheLastKeyframe) {
+    auto keys = fourKeys();
+    CameraPath p = CameraPath::keyframed(keys);
+    expectNear(p.pose(-5.0f).position, keys.front().position, 0.0f);
+    expectNear(p.pose(100.0f).position, keys.back().position, 0.0f);
+    expectNear(p.pose(100.0f).target, keys.back().target, 0.0f);
+    EXPECT_EQ(p.pose(1e9f).fovYDegrees, keys.back().fovYDegrees);  // no looping
+}
+
+TEST(CameraPath, CatmullRomIsSmoothThroughInteriorKeyframes) {
+    CameraPath p = CameraPath::keyframed(fourKeys());
+    // Velocity just before and just after keyframes 1 (t = 2) and 2 (t = 3) agree (C1), though
+    // the segments have different durations.
+    const float h = 1e-3f;
+    for (float t : {2.0f, 3.0f}) {
+        vec3 before = (p.pose(t).position - p.pose(t - h).position) / h;
+        vec3 after = (p.pose(t + h).position - p.pose(t).position) / h;
+        expectNear(before, after, 0.05f * glm::length(before) + 0.01f);
+        vec3 targetBefore = (p.pose(t).target - p.pose(t - h).target) / h;
+        vec3 targetAfter = (p.pose(t + h).target - p.pose(t).target) / h;
+        expectNear(targetBefore, targetAfter, 0.05f * glm::length(targetBefore) + 0.01f);
+    }
+    // Interior tangent = central difference: velocity at keyframe 1 = (p2 - p0) / (t2 - t0).
+    vec3 velocity = (p.pose(2.0f + h).position - p.pose(2.0f - h).position) / (2 * h);
+    expectNear(velocity, (vec3(8, 2, 0) - vec3(0, 2, 10)) / 3.0f, 0.01f);
+    // Collinear, evenly spaced keyframes give a straight line at constant speed.
+    CameraPath line = CameraPath::keyframed({{0, {0, 1, 0}, {0, 1, -5}}, {1, {1, 1, 0}, {1, 1, -5}}, {2, {2, 1, 0}, {2, 1, -5}}});
+    expectNear(line.pose(0.25f).position, vec3(0.25f, 1, 0));
+    expectNear(line.pose(1.5f).position, vec3(1.5f, 1, 0));
+}
+
+TEST(CameraPath, CutsJumpWithoutInterpolatingAndAreReported) {
+    auto keys = fourKeys();
+    keys[2].cut = true;  // at t = 3
+    CameraPath p = CameraPath::keyframed(keys);
+    // Until the cut the camera holds keyframe 1; at the cut it is at keyframe 2.
+    expectNear(p.pose(2.5f).position, keys[1].position, 0.0f);
+    expectNear(p.pose(2.999f).position, keys[1].position, 0.0f);
+    expectNear(p.pose(3.0f).position, keys[2].position);
+    // The new shot starts from keyframe 2 with a one-sided tangent: no influence of keyframe 1.
+    auto shot = std::vector<CameraKeyframe>(keys.begin() + 2, keys.end());
+    shot[0].cut = false;
+    CameraPath alone = CameraPath::keyframed(shot);
+    expectNear(p.pose(4.0f).position, alone.pose(4.0f).position);
+    // The segment before the cut keeps its own one-sided end (no look across the cut).
+    CameraPath before = CameraPath::keyframed(std::vector<CameraKeyframe>(keys.begin(), keys.begin() + 2));
+    expectNear(p.pose(1.0f).position, before.pose(1.0f).position);
+
+    EXPECT_TRUE(p.cutBetween(2.9f, 3.0f));   // (t0, t1] includes t1
+    EXPECT_FALSE(p.cutBetween(3.0f, 3.1f));  // excludes t0
+    EXPECT_FALSE(p.cutBetween(0.0f, 2.99f));
+    EXPECT_TRUE(p.cutBetween(-10.0f, 10.0f));
+    EXPECT_FALSE(CameraPath::keyframed(fourKeys()).cutBetween(-10.0f, 10.0f));
+
+    // FrameParams: across the cut the previous camera is the current one (no motion vectors).
+    engine::FrameParams atCut = engine::FrameParams::onPath(p, 90, 30.0f);  // t = 3.0
+    expectNear(atCut.previousCamera.position, atCut.camera.position, 0.0f);
+    engine::FrameParams after = engine::FrameParams::onPath(p, 92, 30.0f);
+    EXPECT_GT(glm::distance(after.previousCamera.position, after.camera.position), 0.0f);
+    EXPECT_FALSE(after.cameraCut);
+    // Whatever the start time and rate, a cut marks exactly one frame: float rounding of the
+    // frame times must neither drop it nor report it twice (t - 1/fps computed from frame i's
+    // time can fall just below frame i - 1's time, and 9.9 s + 2 frames at 10 fps did).
+    CameraPath late = CameraPath::keyframed({{0, {0, 1, 5}, {0, 1, 0}}, {10, {5, 1, 5}, {0, 1, 0}, 60, true}, {20, {9, 1, 5}, {0, 1, 0}}});
+    for (float fps : {10.0f, 24.0f, 30.0f, 60.0f})
+        for (int k = 0; k < 150; ++k) {
+            float start = 9.0f + 0.0066f * float(k);  // up to 9.99: the cut at 10 s lies ahead
+            int cuts = 0;
+            for (uint32_t i = 1; i < uint32_t(4.0f * fps); ++i) cuts += engine::FrameParams::onPath(late, i, fps, start).cameraCut;
+            ASSERT_EQ(cuts, 1) << fps << " fps from t = " << start;
+        }
+}
+
+TEST(CameraPath, BuiltInFenceWalkReportsItsWrapAround) {
+    CameraPath fence = CameraPath::builtIn(engine::cameraPathIndex("fence_walk"));
+    EXPECT_TRUE(fence.cutBetween(24.99f, 25.01f));
+    EXPECT_TRUE(fence.cutBetween(-25.01f, -24.99f));
+    EXPECT_FALSE(fence.cutBetween(-0.5f, 0.5f));  // continuous through t = 0
+    EXPECT_FALSE(fence.cutBetween(1.0f, 24.9f));
+    // The wrap is a real jump: 1/30 s apart, the camera moves 20 m.
+    EXPECT_GT(glm::distance(fence.pose(24.99f).position, fence.pose(25.01f).position), 10.0f);
+    EXPECT_FALSE(CameraPath::builtIn(0).cutBetween(0.0f, 1000.0f));
+}
+
+TEST(CameraPath, OrbitFramesTheBoundsAndFitsClipPlanes) {
+    vec3 lo(-0.02f, 0.0f, -0.01f), hi(0.02f, 0.05f, 0.01f);  // a 5 cm object
+    CameraPath p = CameraPath::orbitAround(lo, hi);
+    vec3 centre = 0.5f * (lo + hi);
+    float radius = 0.5f * glm::length(hi - lo);
+    for (float t : {0.0f, 10.0f, 25.0f}) {
+        engine::CameraPose pose = p.pose(t);
+        expectNear(pose.target, centre);
+        float d = glm::distance(pose.position, centre);
+        EXPECT_GT(d, radius * 1.5f);
+        EXPECT_GT(pose.position.y, centre.y);
+        EXPECT_LT(pose.zNear, d - radius);
+        EXPECT_GT(pose.zFar, d + radius);
+    }
+    EXPECT_GT(glm::distance(p.pose(0).position, p.pose(10).position), radius);
+    expectError([] { CameraPath::orbitAround(vec3(1), vec3(0)); }, "bounds are empty");
+}
+
+TEST(CameraPath, RejectsBadKeyframes) {
+    auto keys = fourKeys();
+    keys[2].time = 2.0f;
+    expectError([&] { CameraPath::keyframed(keys, "p"); }, "camera path 'p': keyframes[2].time: 2.000000 does not increase strictly");
+    keys = fourKeys();
+    keys[1].target = keys[1].position;
+    expectError([&] { CameraPath::keyframed(keys, "p"); }, "keyframes[1]: position and target are the same point");
+    keys = fourKeys();
+    keys[3].fovYDegrees = 180.0f;
+    expectError([&] { CameraPath::keyframed(keys, "p"); }, "keyframes[3].fov_y_deg: 180.000000 is not in (0, 180)");
+    expectError([&] { CameraPath::keyframed({}, "p"); }, "needs at least one keyframe");
+}
+
+// Writes `text` to a file and loads it; the error must name the file and `expected`.
+void expectFileError(const std::string& text, const std::string& expected) {
+    testsupport::ScratchDirectory dir;
+    std::string file = (dir / "path.json").string();
+    std::ofstream(file) << text;
+    expectError([&] { CameraPath::load(file); }, "camera path '" + file + "': " + expected);
+}
+
+const char* kGoodFile = R"({"name": "walk", "near": 0.1, "far": 50, "keyframes": [
+  {"time": 0.0, "position": [0, 2, 10], "target": [0, 1, 0], "fov_y_deg": 60},
+  {"time": 4.0, "position": [4, 2, 6], "target": [0, 1, 0]},
+  {"time": 6.0, "position": [-3, 1.5, 2], "target": [0, 1, -4], "fov_y_deg": 45, "cut": true}
+]})";
+
+TEST(CameraPathFile, LoadsKeyframesNamesAndClipPlanes) {
+    testsupport::ScratchDirectory dir;
+    std::string file = (dir / "walk.json").string();
+    std::ofstream(file) << kGoodFile;
+    CameraPath p = CameraPath::load(file);
+    EXPECT_EQ(p.name(), "walk");
+    ASSERT_EQ(p.keyframes().size(), 3u);
+    EXPECT_EQ(p.keyframes()[1].fovYDegrees, 60.0f);  // the default
+    EXPECT_TRUE(p.keyframes()[2].cut);
+    EXPECT_FALSE(p.keyframes()[1].cut);
+    engine::CameraPose pose = p.pose(4.0f);
+    expectNear(pose.position, vec3(4, 2, 6));
+    EXPECT_EQ(pose.zNear, 0.1f);
+    EXPECT_EQ(pose.zFar, 50.0f);
+    EXPECT_TRUE(p.cutBetween(5.9f, 6.0f));
+}
+
+TEST(CameraPathFile, MalformedFilesGetErrorsNamingTheField) {
+    expectFileError("{\"keyframes\": [", "not valid JSON");
+    expectFileError("", "not valid JSON");
+    expectFileError("[1, 2]", "expected a JSON object with a \"keyframes\" array");
+    expectFileError("{}", "keyframes: missing");
+    expectFileError("{\"keyframes\": 3}", "keyframes: expected an array");
+    expectFileError("{\"keyframes\": []}", "keyframes: needs at least one keyframe");
+    expectFileError("{\"keyframes\": [], \"speed\": 2}", "unknown field 'speed'");
+    const std::string k0 = R"({"time": 0, "position": [0, 2, 10], "target": [0, 1, 0]})";
+    auto file = [&](const std::string& k1) { return "{\"keyframes\": [" + k0 + ", " + k1 + "]}"; };
+    expectFileError(file(R"({"time": 1, "position": [1, 2], "target": [0, 1, 0]})"),
+                    "keyframes[1].position: expected an array of 3 numbers");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, "x"], "target": [0, 1, 0]})"),
+                    "keyframes[1].position: expected an array of 3 numbers");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, 3]})"), "keyframes[1].target: missing");
+    expectFileError(file(R"({"position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: missing");
+    expectFileError(file(R"({"time": "1", "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: expected a number");
+    expectFileError(file(R"({"time": 0, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 0.000000 does not increase strictly");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "fov": 40})"), "keyframes[1]: unknown field 'fov'");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "fov_y_deg": -5})"), "keyframes[1].fov_y_deg");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "cut": 1})"), "keyframes[1].cut: expected true or false");
+    expectFileError(file(R"({"time": 1e300, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 1e+300 is out of the float range");
+    expectFileError(file("7"), "keyframes[1]: expected an object");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 0}", "near: must be a positive number");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 1, \"far\": 0.5}", "far: must be larger than near");
+}
+
+TEST(CameraPathFile, CapsFileSizeAndKeyframeCount) {
+    // Too many keyframes (under the size cap).
+    std::string many = "{\"keyframes\": [";
+    for (uint32_t i = 0; i <= engine::kMaxCameraKeyframes; ++i)
+        many += (i ? "," : "") + std::string("{\"time\":") + std::to_string(i) + ",\"position\":[0,1,1],\"target\":[0,0,0]}";
+    many += "]}";
+    ASSERT_LT(many.size(), engine::kMaxCameraPathFileBytes);
+    expectFileError(many, "keyframes: 10001 keyframes exceed the limit of 10000");
+    // Too large a file: rejected before it is parsed.
+    std::string huge = "{\"keyframes\": [], \"name\": \"" + std::string(engine::kMaxCameraPathFileBytes, 'x') + "\"}";
+    expectFileError(huge, "the file has 1048605 bytes, more than the limit of 1048576");
+    expectError([] { CameraPath::load("/nonexistent/vkml/path.json"); }, "camera path '/nonexistent/vkml/path.json': cannot read the file");
+}
+
+}  // namespace

@@ -1,0 +1,496 @@
+// glTF scenes: loading (.gltf with external files, with data: URIs, .glb), geometry (indexed or
+// not, with or without normals, TRS and matrix nodes, scene selection), materials (base colour
+// textures in PNG and JPEG, every wrap and filter mode, mipmaps, alpha mask, culling, metallic
+// and roughness in the lighting) rendered on lavapipe with validation, and one named warning
+// per unsupported feature. The content is generated here (tests/support/gltf_builder.h).
+#include "engine/camera_path.h"
+#include "engine/error.h"
+#include "engine/gltf.h"
+#include "engine/renderer.h"
+#include "gltf_builder.h"
+#include "vulkan_test.h"
+
+#include <gtest/gtest.h>
+#include <glm/gtc/matrix_transform.hpp>
+
+#include <algorithm>
+#include <cmath>
+
+namespace {
+
+using testsupport::GltfBuilder;
+using testsupport::GltfStorage;
+using testsupport::ScratchDirectory;
+using glm::vec3;
+using glm::vec4;
+
+constexpr uint32_t kWidth = 64, kHeight = 48;
+constexpr int kNearest = 9728, kLinear = 9729, kNearestMipNearest = 9984, kLinearMipLinear = 9987;
+constexpr int kRepeat = 10497, kClamp = 33071, kMirror = 33648;
+
+float srgbToLinear(float c) { return c <= 0.04045f ? c / 12.92f : std::pow((c + 0.055f) / 1.055f, 2.4f); }
+
+// An RGBA8 image from a list of sRGB colours, row by row.
+std::vector<uint8_t> pixels(const std::vector<glm::u8vec4>& texels) {
+    std::vector<uint8_t> out;
+    for (glm::u8vec4 t : texels) out.insert(out.end(), {t.r, t.g, t.b, t.a});
+    return out;
+}
+
+const glm::u8vec4 kRed{220, 30, 20, 255}, kGreen{20, 200, 40, 255}, kBlue{30, 40, 210, 255}, kWhite{250, 250, 250, 255};
+
+struct Frame {
+    engine::FrameReadback rb;
+    const engine::FrameReadback::FloatImage& channel(engine::Channel c) const {
+        for (const auto& i : rb.channels)
+            if (i.channel == c) return i;
+        throw std::runtime_error("channel missing");
+    }
+    // Components of channel c at pixel (x, y) of the render resolution.
+    vec3 at(engine::Channel c, uint32_t x, uint32_t y) const {
+        const auto& img = channel(c);
+        const float* p = &img.data[(size_t(y) * img.width + x) * img.components];
+        return img.components == 1 ? vec3(p[0]) : vec3(p[0], p[1], p[2]);
+    }
+    float depth(uint32_t x, uint32_t y) const { return at(engine::Channel::Depth, x, y).x; }
+    vec3 albedo(uint32_t x, uint32_t y) const { return at(engine::Channel::Albedo, x, y); }
+};
+
+// Looking at the origin from +z, 1 m away: a quad of half-size 1 in the z = 0 plane fills the
+// 64x48 view (it covers x in [-0.77, 0.77], y in [-0.58, 0.58] of the quad).
+engine::CameraPose frontCamera() {
+    engine::CameraPose pose;
+    pose.position = vec3(0, 0, 1);
+    pose.target = vec3(0, 0, 0);
+    pose.fovYDegrees = 60.0f;
+    return pose;
+}
+
+// Pixel column / row showing quad coordinate x (or y) in [-1, 1] with frontCamera().
+uint32_t columnOf(float x) { return uint32_t((x / (std::tan(glm::radians(30.0f)) * kWidth / kHeight) + 1.0f) * 0.5f * kWidth); }
+uint32_t rowOf(float y) { return uint32_t((1.0f - y / std::tan(glm::radians(30.0f))) * 0.5f * kHeight); }
+
+class GltfRender : public testsupport::VulkanTest {
+public:
+    Frame render(std::shared_ptr<const engine::SceneGeometry> scene, bool lighting = false, engine::CameraPose pose = frontCamera()) {
+        engine::RendererDesc d;
+        d.outputWidth = kWidth;
+        d.outputHeight = kHeight;
+        d.upscale = engine::UpscaleMode::Native;
+        d.lighting = lighting;
+        d.shadows = engine::ShadowMode::Off;
+        d.scene = std::move(scene);
+        engine::Renderer r(ctx(), d);
+        engine::FrameParams params;
+        params.camera = params.previousCamera = pose;
+        uint32_t channels = engine::Channel::Albedo | engine::Channel::Depth | engine::Channel::Normal | engine::Channel::Color;
+        return {engine::renderSingleFrame(ctx(), r, params, channels)};
+    }
+    std::shared_ptr<const engine::SceneGeometry> load(const std::filesystem::path& file) {
+        return std::make_shared<const engine::SceneGeometry>(engine::loadGltfScene(file.string()));
+    }
+};
+
+// A quad filling the view with a 2x2 nearest-filtered texture: red, green / blue, white.
+GltfBuilder quadrantsModel() {
+    GltfBuilder b;
+    int image = b.addImage(testsupport::encodePng(2, 2, pixels({kRed, kGreen, kBlue, kWhite})), "image/png");
+    int tex = b.addTexture(image, b.addSampler(kNearest, kNearest, kClamp, kClamp));
+    int mat = b.addMaterial(vec4(1), tex);
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, mat)}}));
+    return b;
+}
+
+void expectSrgbTexel(vec3 albedo, glm::u8vec4 texel, float tolerance = 2.5f / 255.0f) {
+    for (int c = 0; c < 3; ++c) EXPECT_NEAR(albedo[c], srgbToLinear(texel[c] / 255.0f), tolerance) << "channel " << c;
+}
+
+class GltfStorageTest : public GltfRender, public ::testing::WithParamInterface<GltfStorage> {};
+
+TEST_P(GltfStorageTest, TexturedQuadShowsTheTextureColours) {
+    ScratchDirectory dir;
+    auto scene = load(quadrantsModel().write(dir / "quad", GetParam()));
+    EXPECT_TRUE(scene->warnings.empty()) << scene->warnings.front();
+    ASSERT_EQ(scene->textures.size(), 1u);
+    EXPECT_EQ(scene->textures[0].levels.size(), 2u);  // 2x2 and 1x1
+    Frame f = render(scene);
+    // Texture row 0 is the top of the image (uv v = 0 at the quad's top edge).
+    expectSrgbTexel(f.albedo(kWidth / 4, kHeight / 4), kRed);
+    expectSrgbTexel(f.albedo(3 * kWidth / 4, kHeight / 4), kGreen);
+    expectSrgbTexel(f.albedo(kWidth / 4, 3 * kHeight / 4), kBlue);
+    expectSrgbTexel(f.albedo(3 * kWidth / 4, 3 * kHeight / 4), kWhite);
+    vec3 n = f.at(engine::Channel::Normal, kWidth / 2, kHeight / 2);
+    EXPECT_NEAR(n.z, 1.0f, 1e-3f);
+}
+
+INSTANTIATE_TEST_SUITE_P(Storage, GltfStorageTest, ::testing::Values(GltfStorage::ExternalFiles, GltfStorage::DataUris, GltfStorage::Glb),
+                         [](const auto& param) { return std::string(testsupport::toString(param.param)); });
+
+TEST_F(GltfRender, JpegBaseColourTexture) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    glm::u8vec4 orange{200, 100, 50, 255};
+    int tex = b.addTexture(b.addImage(testsupport::encodeJpeg(8, 8, pixels(std::vector<glm::u8vec4>(64, orange))), "image/jpeg"));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}}));
+    Frame f = render(load(b.write(dir / "jpeg", GltfStorage::Glb)));
+    expectSrgbTexel(f.albedo(kWidth / 2, kHeight / 2), orange, 6.0f / 255.0f);
+}
+
+TEST_F(GltfRender, BaseColourFactorMultipliesTheTexture) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    int tex = b.addTexture(b.addImage(testsupport::encodePng(1, 1, pixels({kWhite})), "image/png"));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(0.5f, 0.25f, 0.1f, 1.0f), tex))}}));
+    vec3 a = render(load(b.write(dir / "factor", GltfStorage::Glb))).albedo(kWidth / 2, kHeight / 2);
+    float white = srgbToLinear(250.0f / 255.0f);
+    EXPECT_NEAR(a.r, 0.5f * white, 0.01f);
+    EXPECT_NEAR(a.g, 0.25f * white, 0.01f);
+    EXPECT_NEAR(a.b, 0.1f * white, 0.01f);
+}
+
+TEST_F(GltfRender, GeometryWithoutIndicesOrNormals) {
+    ScratchDirectory dir;
+    for (bool indexed : {true, false}) {
+        for (bool normals : {true, false}) {
+            SCOPED_TRACE(std::string(indexed ? "indexed" : "not indexed") + (normals ? ", normals" : ", no normals"));
+            GltfBuilder b;
+            b.addRootNode(b.addNode({{"mesh", b.addQuad(0.5f, b.addMaterial(vec4(0.2f, 0.6f, 0.9f, 1.0f)), normals, indexed)}}));
+            auto scene = load(b.write(dir / "quad", GltfStorage::Glb));
+            EXPECT_EQ(scene->vertices.size(), indexed && normals ? 4u : 6u);  // flat normals: three vertices per triangle
+            EXPECT_EQ(scene->indices.size(), 6u);
+            for (const engine::Vertex& v : scene->vertices) EXPECT_NEAR(v.normal.z, 1.0f, 1e-6f);
+            Frame f = render(scene);
+            EXPECT_LT(f.depth(kWidth / 2, kHeight / 2), 1.0f);
+            EXPECT_EQ(f.depth(1, 1), 1.0f);  // the quad (half-size 0.5) does not reach the corner
+            EXPECT_NEAR(f.at(engine::Channel::Normal, kWidth / 2, kHeight / 2).z, 1.0f, 1e-3f);
+            EXPECT_NEAR(f.albedo(kWidth / 2, kHeight / 2).g, 0.6f, 0.01f);
+        }
+    }
+}
+
+TEST_F(GltfRender, TriangleStripsAndFansAreUnrolledWithTheirWinding) {
+    ScratchDirectory dir;
+    const float h = 0.5f;
+    struct Case {
+        int mode;
+        std::vector<glm::vec3> positions;
+        std::vector<uint32_t> indices;  // empty: not indexed
+    } cases[] = {
+        {5, {{-h, -h, 0}, {h, -h, 0}, {-h, h, 0}, {h, h, 0}}, {}},          // strip
+        {5, {{-h, h, 0}, {h, h, 0}, {-h, -h, 0}, {h, -h, 0}}, {2, 3, 0, 1}},  // strip, indexed
+        {6, {{-h, -h, 0}, {h, -h, 0}, {h, h, 0}, {-h, h, 0}}, {}},          // fan
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE("mode " + std::to_string(c.mode) + (c.indices.empty() ? "" : ", indexed"));
+        GltfBuilder b;
+        int mesh = b.addMesh({{"POSITION", b.addPositions(c.positions)}}, c.indices.empty() ? -1 : b.addIndices(c.indices),
+                             b.addMaterial(vec4(1), -1, "OPAQUE", 0.5f, /*doubleSided=*/false));
+        b.json["meshes"][size_t(mesh)]["primitives"][0]["mode"] = c.mode;
+        b.addRootNode(b.addNode({{"mesh", mesh}}));
+        auto scene = load(b.write(dir / "strip", GltfStorage::Glb));
+        ASSERT_EQ(scene->indices.size(), 6u);  // two triangles
+        for (size_t t = 0; t < 6; t += 3) {
+            const auto& v = scene->vertices;
+            vec3 n = glm::cross(v[scene->indices[t + 1]].position - v[scene->indices[t]].position,
+                                v[scene->indices[t + 2]].position - v[scene->indices[t]].position);
+            EXPECT_GT(n.z, 0.0f) << "triangle " << t / 3 << " is not counter-clockwise from +z";
+        }
+        Frame f = render(scene);  // single-sided: visible only with the right winding
+        EXPECT_LT(f.depth(kWidth / 2 - 5, kHeight / 2 - 5), 1.0f);
+        EXPECT_LT(f.depth(kWidth / 2 + 5, kHeight / 2 + 5), 1.0f);
+    }
+}
+
+TEST_F(GltfRender, TrsAndMatrixNodesPlaceTheMesh) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    int quad = b.addQuad(0.1f, b.addMaterial(vec4(1)));
+    // parent: translate (10, 0, 0), rotate 90 degrees about +y, scale 2;
+    // child: a column-major matrix translating by (0, 5, 0), holding the mesh.
+    const double s = std::sqrt(0.5);
+    int child = b.addNode({{"mesh", quad}, {"matrix", {1, 0, 0, 0, 0, 1, 0, 0, 0, 0, 1, 0, 0, 5, 0, 1}}});
+    int parent = b.addNode({{"translation", {10, 0, 0}}, {"rotation", {0, s, 0, s}}, {"scale", {2, 2, 2}}, {"children", {child}}});
+    b.addRootNode(parent);
+    auto scene = load(b.write(dir / "nodes", GltfStorage::DataUris));
+    glm::mat4 expected = glm::translate(glm::mat4(1), vec3(10, 0, 0)) * glm::rotate(glm::mat4(1), glm::radians(90.0f), vec3(0, 1, 0)) *
+                         glm::scale(glm::mat4(1), vec3(2)) * glm::translate(glm::mat4(1), vec3(0, 5, 0));
+    const vec3 corners[] = {{-0.1f, -0.1f, 0}, {0.1f, -0.1f, 0}, {0.1f, 0.1f, 0}, {-0.1f, 0.1f, 0}};
+    ASSERT_EQ(scene->vertices.size(), 4u);
+    for (int i = 0; i < 4; ++i) {
+        vec3 want = vec3(expected * vec4(corners[i], 1));
+        EXPECT_NEAR(glm::distance(scene->vertices[size_t(i)].position, want), 0.0f, 1e-5f) << "corner " << i;
+        EXPECT_NEAR(glm::distance(scene->vertices[size_t(i)].normal, vec3(1, 0, 0)), 0.0f, 1e-5f);  // +z rotated to +x
+    }
+    EXPECT_NEAR(scene->boundsMin.y, 9.8f, 1e-5f);
+    EXPECT_NEAR(scene->boundsMax.x, 10.0f, 1e-5f);
+
+    // Rendered: a small quad translated right of the centre lands right of the centre.
+    GltfBuilder m;
+    m.addRootNode(m.addNode({{"mesh", m.addQuad(0.1f, m.addMaterial(vec4(1)))}, {"translation", {0.4, 0, 0}}}));
+    Frame f = render(load(m.write(dir / "moved", GltfStorage::Glb)));
+    EXPECT_LT(f.depth(columnOf(0.4f), kHeight / 2), 1.0f);
+    EXPECT_EQ(f.depth(kWidth / 2, kHeight / 2), 1.0f);
+}
+
+TEST_F(GltfRender, DefaultSceneOrAllRootNodes) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    int mat = b.addMaterial(vec4(1));
+    int left = b.addNode({{"mesh", b.addQuad(0.1f, mat)}, {"translation", {-5, 0, 0}}});
+    int right = b.addNode({{"mesh", b.addQuad(0.1f, mat)}, {"translation", {5, 0, 0}}});
+    b.addRootNode(left);
+    b.json["scenes"].push_back({{"nodes", {right}}});
+    b.json["scene"] = 1;
+    auto scene = load(b.write(dir / "scene1", GltfStorage::Glb));
+    EXPECT_NEAR(scene->boundsMin.x, 4.9f, 1e-5f);  // only scene 1's node
+    b.json.erase("scene");
+    scene = load(b.write(dir / "roots", GltfStorage::Glb));
+    EXPECT_NEAR(scene->boundsMin.x, -5.1f, 1e-5f);  // no default scene: every root node
+    EXPECT_NEAR(scene->boundsMax.x, 5.1f, 1e-5f);
+}
+
+// A quad with uv in [0, 2] across it, sampled at u (or v) = 0.45, 0.7, 1.3, 1.55 (all in view).
+std::vector<vec3> wrapColumns(GltfRender& t, const ScratchDirectory& dir, int wrapS, int wrapT, bool vertical) {
+    GltfBuilder b;
+    auto image = vertical ? testsupport::encodePng(1, 2, pixels({kRed, kGreen})) : testsupport::encodePng(2, 1, pixels({kRed, kGreen}));
+    int tex = b.addTexture(b.addImage(image, "image/png"), b.addSampler(kNearest, kNearest, wrapS, wrapT));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex), true, true, 2.0f)}}));
+    Frame f = t.render(t.load(b.write(dir / ("wrap" + std::to_string(wrapS) + "_" + std::to_string(wrapT)), GltfStorage::Glb)));
+    std::vector<vec3> out;
+    for (float u : {0.45f, 0.7f, 1.3f, 1.55f}) {
+        // uv (0, 2) at the quad's bottom-left, (2, 0) at its top-right: x = u - 1, y = 1 - v.
+        out.push_back(vertical ? f.albedo(kWidth / 2, rowOf(1.0f - u)) : f.albedo(columnOf(u - 1.0f), kHeight / 2));
+    }
+    return out;
+}
+
+TEST_F(GltfRender, EveryWrapModeInBothDirections) {
+    ScratchDirectory dir;
+    const vec3 r(srgbToLinear(220 / 255.0f), srgbToLinear(30 / 255.0f), srgbToLinear(20 / 255.0f));
+    const vec3 g(srgbToLinear(20 / 255.0f), srgbToLinear(200 / 255.0f), srgbToLinear(40 / 255.0f));
+    struct Case {
+        int mode;
+        std::vector<vec3> expected;
+    } cases[] = {{kRepeat, {r, g, r, g}}, {kClamp, {r, g, g, g}}, {kMirror, {r, g, g, r}}};
+    for (const Case& c : cases) {
+        for (bool vertical : {false, true}) {
+            SCOPED_TRACE("wrap mode " + std::to_string(c.mode) + (vertical ? " (wrapT)" : " (wrapS)"));
+            auto got = wrapColumns(*this, dir, vertical ? kRepeat : c.mode, vertical ? c.mode : kRepeat, vertical);
+            for (size_t i = 0; i < 4; ++i) EXPECT_LT(glm::distance(got[i], c.expected[i]), 0.02f) << "sample " << i;
+        }
+    }
+}
+
+TEST_F(GltfRender, MagnificationFilterNearestOrLinear) {
+    ScratchDirectory dir;
+    for (int mag : {kNearest, kLinear}) {
+        GltfBuilder b;
+        int tex = b.addTexture(b.addImage(testsupport::encodePng(2, 1, pixels({kRed, kGreen})), "image/png"),
+                               b.addSampler(mag, kLinearMipLinear, kClamp, kClamp));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}}));
+        Frame f = render(load(b.write(dir / ("mag" + std::to_string(mag)), GltfStorage::Glb)));
+        // u = 0.4: the red texel's area, 0.3 texels from the red texel's centre towards green.
+        vec3 a = f.albedo(columnOf(2 * 0.4f - 1), kHeight / 2);
+        if (mag == kNearest) EXPECT_LT(a.g, 0.02f);
+        else EXPECT_GT(a.g, 0.05f);  // blended with green in linear light
+    }
+}
+
+TEST_F(GltfRender, MinificationUsesTheMipChainUnlessTheFilterHasNone) {
+    ScratchDirectory dir;
+    std::vector<glm::u8vec4> checker;
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) checker.push_back((x + y) % 2 ? glm::u8vec4(255) : glm::u8vec4(0, 0, 0, 255));
+    auto png = testsupport::encodePng(64, 64, pixels(checker));
+    for (int minFilter : {kNearest, kNearestMipNearest, kLinearMipLinear}) {
+        SCOPED_TRACE("minFilter " + std::to_string(minFilter));
+        GltfBuilder b;
+        int tex = b.addTexture(b.addImage(png, "image/png"), b.addSampler(kNearest, minFilter, kRepeat, kRepeat));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex), true, true, 16.0f)}}));
+        Frame f = render(load(b.write(dir / ("min" + std::to_string(minFilter)), GltfStorage::Glb)));
+        // About 12 texels per pixel: without mipmaps each pixel is one texel (black or white);
+        // with them, the averaged checker (linear 0.5).
+        int extreme = 0, grey = 0;
+        for (uint32_t y = 4; y < kHeight - 4; ++y)
+            for (uint32_t x = 4; x < kWidth - 4; ++x) {
+                float v = f.albedo(x, y).g;
+                extreme += v < 0.05f || v > 0.95f;
+                grey += std::fabs(v - 0.5f) < 0.1f;
+            }
+        int total = (kWidth - 8) * (kHeight - 8);
+        if (minFilter == kNearest) EXPECT_GT(extreme, total * 9 / 10);
+        else EXPECT_GT(grey, total * 9 / 10);
+    }
+}
+
+TEST_F(GltfRender, AlphaMaskShowsTheBackgroundWhereAlphaIsBelowTheCutoff) {
+    ScratchDirectory dir;
+    for (std::string mode : {"MASK", "OPAQUE", "BLEND"}) {
+        SCOPED_TRACE(mode);
+        GltfBuilder b;
+        // Left texel opaque, right texel alpha 100/255 (below the 0.5 cutoff).
+        glm::u8vec4 seeThrough{20, 200, 40, 100};
+        int tex = b.addTexture(b.addImage(testsupport::encodePng(2, 1, pixels({kRed, seeThrough})), "image/png"),
+                               b.addSampler(kNearest, kNearest, kClamp, kClamp));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex, mode, 0.5f))}}));
+        auto scene = load(b.write(dir / mode, GltfStorage::Glb));
+        ASSERT_EQ(scene->draws.size(), 1u);
+        EXPECT_EQ(scene->materials[scene->draws[0].material].alphaMask, mode == "MASK");
+        if (mode == "BLEND") {
+            ASSERT_EQ(scene->warnings.size(), 1u);
+            EXPECT_EQ(scene->warnings[0], "alphaMode BLEND (drawn opaque)");
+        }
+        Frame f = render(scene);
+        EXPECT_LT(f.depth(kWidth / 4, kHeight / 2), 1.0f);
+        if (mode == "MASK") {
+            EXPECT_EQ(f.depth(3 * kWidth / 4, kHeight / 2), 1.0f);  // discarded: the background
+            EXPECT_EQ(f.albedo(3 * kWidth / 4, kHeight / 2), vec3(0));
+        } else {
+            EXPECT_LT(f.depth(3 * kWidth / 4, kHeight / 2), 1.0f);
+        }
+    }
+    // Raising the cutoff above the opaque texel's alpha removes everything.
+    GltfBuilder b;
+    int tex = b.addTexture(b.addImage(testsupport::encodePng(1, 1, pixels({glm::u8vec4(255, 255, 255, 200)})), "image/png"));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex, "MASK", 0.9f))}}));
+    EXPECT_EQ(render(load(b.write(dir / "cutoff", GltfStorage::Glb))).depth(kWidth / 2, kHeight / 2), 1.0f);
+}
+
+TEST_F(GltfRender, SingleSidedMaterialsCullBackFacesAndMirroringKeepsFrontFaces) {
+    ScratchDirectory dir;
+    const double s = std::sqrt(0.5);
+    struct Case {
+        const char* name;
+        bool doubleSided;
+        nlohmann::json transform;
+        bool visible;
+    } cases[] = {
+        {"front, single-sided", false, nlohmann::json::object(), true},
+        {"back, single-sided", false, {{"rotation", {0, 1, 0, 0}}}, false},  // 180 degrees about y
+        {"back, double-sided", true, {{"rotation", {0, 1, 0, 0}}}, true},
+        {"mirrored front, single-sided", false, {{"scale", {-1, 1, 1}}}, true},
+        {"tilted front, single-sided", false, {{"rotation", {0, s * 0.5, 0, std::sqrt(1 - 0.125)}}}, true},
+    };
+    for (const Case& c : cases) {
+        SCOPED_TRACE(c.name);
+        GltfBuilder b;
+        nlohmann::json node = c.transform;
+        node["mesh"] = b.addQuad(0.5f, b.addMaterial(vec4(1), -1, "OPAQUE", 0.5f, c.doubleSided));
+        b.addRootNode(b.addNode(node));
+        Frame f = render(load(b.write(dir / "sided", GltfStorage::Glb)));
+        EXPECT_EQ(f.depth(kWidth / 2, kHeight / 2) < 1.0f, c.visible);
+    }
+}
+
+TEST_F(GltfRender, MetallicAndRoughnessFactorsChangeTheLighting) {
+    ScratchDirectory dir;
+    // A horizontal quad seen from the sun's mirror direction: its centre holds the sun's highlight.
+    const vec3 sun = glm::normalize(vec3(0.45f, 0.75f, 0.3f));
+    engine::CameraPose pose;
+    pose.position = 2.0f * vec3(-sun.x, sun.y, -sun.z);
+    pose.target = vec3(0);
+    auto lit = [&](float metallic, float roughness) {
+        GltfBuilder b;
+        int mat = b.addMaterial(vec4(0.8f, 0.5f, 0.3f, 1), -1, "OPAQUE", 0.5f, true, metallic, roughness);
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, mat)}, {"rotation", {-0.7071068, 0, 0, 0.7071068}}}));  // facing +y
+        return render(load(b.write(dir / "pbr", GltfStorage::Glb)), true, pose).at(engine::Channel::Color, kWidth / 2, kHeight / 2);
+    };
+    vec3 dielectricRough = lit(0.0f, 1.0f), metalRough = lit(1.0f, 1.0f), dielectricSmooth = lit(0.0f, 0.15f);
+    EXPECT_GT(glm::distance(dielectricRough, metalRough), 0.05f);
+    EXPECT_GT(glm::length(dielectricSmooth), glm::length(dielectricRough) + 0.1f);  // the sharp highlight
+}
+
+TEST_F(GltfRender, AutomaticOrbitSeesTheScene) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    int mat = b.addMaterial(vec4(0.9f, 0.4f, 0.1f, 1));
+    // A 3 cm object far from the origin: the orbit must frame it and fit its clip planes.
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(0.015f, mat)}, {"translation", {300, 40, -200}}, {"rotation", {-0.5, 0, 0, 0.8660254}}}));
+    auto scene = load(b.write(dir / "small", GltfStorage::Glb));
+    engine::CameraPath orbit = engine::CameraPath::orbitAround(scene->boundsMin, scene->boundsMax);
+    for (float t : {0.0f, 7.0f}) {
+        Frame f = render(scene, false, orbit.pose(t));
+        const auto& depth = f.channel(engine::Channel::Depth).data;
+        size_t covered = size_t(std::count_if(depth.begin(), depth.end(), [](float d) { return d < 1.0f; }));
+        EXPECT_GT(covered, depth.size() / 50) << "t = " << t;
+    }
+}
+
+// Every unsupported feature: one named warning, however often it occurs; the rest still loads.
+TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    int tex = b.addTexture(b.addImage(testsupport::encodePng(1, 1, pixels({kWhite})), "image/png"));
+    for (int i = 0; i < 3; ++i) {
+        int mat = b.addMaterial(vec4(1), tex, "BLEND");
+        b.json["materials"][size_t(mat)]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"] = {
+            {"KHR_texture_transform", {{"scale", {2, 2}}}}};
+        b.json["materials"][size_t(mat)]["normalTexture"] = {{"index", tex}};
+        int mesh = b.addQuad(0.5f, mat);
+        auto& attributes = b.json["meshes"][size_t(mesh)]["primitives"][0]["attributes"];
+        attributes["COLOR_0"] = attributes["NORMAL"];  // vertex colours, on every quad
+        b.addRootNode(b.addNode({{"mesh", mesh}, {"translation", {i, 0, 0}}}));
+    }
+    b.json["extensionsUsed"] = {"KHR_texture_transform", "KHR_materials_emissive_strength"};
+    // Two line primitives, a camera, a skin, an animation, vertex colours.
+    int positions = b.addPositions({{0, 0, 0}, {1, 0, 0}});
+    for (int i = 0; i < 2; ++i) {
+        nlohmann::json lines = {{"attributes", {{"POSITION", positions}, {"COLOR_0", positions}}}, {"mode", 1}};
+        b.json["meshes"].push_back({{"primitives", nlohmann::json::array({lines})}});
+        b.addRootNode(b.addNode({{"mesh", b.json["meshes"].size() - 1}}));
+    }
+    b.json["cameras"] = {{{"type", "perspective"}, {"perspective", {{"yfov", 1.0}, {"znear", 0.1}}}}};
+    b.json["skins"] = {{{"joints", {0}}}};
+    b.json["animations"] = nlohmann::json::array({{{"channels", nlohmann::json::array()}, {"samplers", nlohmann::json::array()}}});
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "features", GltfStorage::Glb).string());
+    EXPECT_EQ(scene.indices.size(), 18u);  // the three quads
+    std::vector<std::string> expected = {
+        "alphaMode BLEND (drawn opaque) (3 occurrences)",
+        "animations (the scene is drawn static)",
+        "cameras (the engine's camera paths are used)",
+        "extension KHR_materials_emissive_strength (ignored)",
+        "extension KHR_texture_transform (ignored)",
+        "normalTexture (ignored) (3 occurrences)",
+        "primitive mode LINES (skipped; only triangles are drawn) (2 occurrences)",
+        "skins (meshes drawn unskinned with their node transforms)",
+        "vertex colours (COLOR_n, ignored) (3 occurrences)",
+    };
+    EXPECT_EQ(scene.warnings, expected);
+}
+
+TEST(GltfTextures, MipChainAveragesInLinearLightAndSamplersMapGltfModes) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    std::vector<glm::u8vec4> checker;
+    for (int i = 0; i < 16; ++i) checker.push_back(((i % 4) + (i / 4)) % 2 ? glm::u8vec4(255) : glm::u8vec4(0, 0, 0, 255));
+    int image = b.addImage(testsupport::encodePng(4, 4, pixels(checker)), "image/png");
+    struct Case {
+        int mag, min, wrapS, wrapT;
+        engine::SamplerDesc expected;
+    };
+    using engine::MipFilter;
+    using engine::TextureFilter;
+    using engine::TextureWrap;
+    const Case cases[] = {
+        {kNearest, kNearest, kClamp, kMirror, {TextureFilter::Nearest, TextureFilter::Nearest, MipFilter::None, TextureWrap::ClampToEdge, TextureWrap::MirroredRepeat}},
+        {kLinear, kLinear, kMirror, kRepeat, {TextureFilter::Linear, TextureFilter::Linear, MipFilter::None, TextureWrap::MirroredRepeat, TextureWrap::Repeat}},
+        {kLinear, 9984, kRepeat, kClamp, {TextureFilter::Linear, TextureFilter::Nearest, MipFilter::Nearest, TextureWrap::Repeat, TextureWrap::ClampToEdge}},
+        {kNearest, 9985, kRepeat, kRepeat, {TextureFilter::Nearest, TextureFilter::Linear, MipFilter::Nearest, TextureWrap::Repeat, TextureWrap::Repeat}},
+        {kLinear, 9986, kRepeat, kRepeat, {TextureFilter::Linear, TextureFilter::Nearest, MipFilter::Linear, TextureWrap::Repeat, TextureWrap::Repeat}},
+        {kLinear, 9987, kRepeat, kRepeat, {TextureFilter::Linear, TextureFilter::Linear, MipFilter::Linear, TextureWrap::Repeat, TextureWrap::Repeat}},
+    };
+    for (size_t i = 0; i < std::size(cases); ++i) {
+        int tex = b.addTexture(image, b.addSampler(cases[i].mag, cases[i].min, cases[i].wrapS, cases[i].wrapT));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(0.5f, b.addMaterial(vec4(1), tex))}}));
+    }
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "samplers", GltfStorage::Glb).string());
+    ASSERT_EQ(scene.textures.size(), std::size(cases));  // one per (image, sampler) pair
+    for (size_t i = 0; i < std::size(cases); ++i) EXPECT_TRUE(scene.textures[i].sampler == cases[i].expected) << "case " << i;
+    const engine::SceneTexture& t = scene.textures[0];
+    ASSERT_EQ(t.levels.size(), 3u);  // 4x4, 2x2, 1x1
+    EXPECT_EQ(t.levels[1].size(), 2u * 2u * 4u);
+    // Black and white average to linear 0.5, which is sRGB 188 (not 128).
+    for (size_t c = 0; c < t.levels[2].size(); ++c) EXPECT_NEAR(int(t.levels[2][c]), c % 4 == 3 ? 255 : 188, 1);
+}
+
+}  // namespace

@@ -1,0 +1,203 @@
+#!/usr/bin/python3
+"""Scores the upscalers on held-out sequences and writes the report (docs/QUALITY.md).
+
+    evaluate_temporal.py PLAN.json --work DIR [--methods bilinear,bicubic,ml,taau,ml-temporal]
+                         [--warmup 8] [--report docs/QUALITY.md] [--demo upscale_demo]
+
+PLAN is a render_temporal.py plan of sequences training never touched. For every sequence the
+reference is the --supersample S render at the display size (exactly the held-out check's
+command), and every method runs the same camera at --render-scale 0.5:
+
+    upscale_demo --headless --scene F.glb --camera-path P.json --frames N --fps F --width W --height H
+                 --mode native --supersample 16 --out DIR          (the reference)
+    upscale_demo ... --mode bilinear|bicubic|ml|taau|ml-temporal --render-scale 0.5 --out DIR
+
+Scores, on the 8-bit sRGB frames after `--warmup` frames: PSNR (all pixels and channels), SSIM
+(luma, tools/train/metrics.py) and flicker = mean |(out_t - out_t-1) - (ref_t - ref_t-1)| in 8-bit
+units (how much more, or less, the output changes from frame to frame than the reference does).
+Frames right after a camera cut are scored separately (no warm-up there: how fast a method
+recovers). Crops of the first sequences go to docs/quality/.
+"""
+import argparse
+import json
+import os
+import subprocess
+import sys
+import time
+
+import numpy as np
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import metrics  # noqa: E402
+from render_temporal import scene_args  # noqa: E402
+
+METHODS = {
+    "bilinear": ["--mode", "bilinear"],
+    "bicubic": ["--mode", "bicubic"],
+    "ml": ["--mode", "ml"],
+    "taau": ["--mode", "taau"],
+    "ml-temporal": ["--mode", "ml-temporal"],
+}
+LABELS = {"bilinear": "bilinear", "bicubic": "bicubic", "ml": "single-frame ML", "taau": "TAAU", "ml-temporal": "temporal ML"}
+
+
+def load(path):
+    from PIL import Image
+    return np.asarray(Image.open(path).convert("RGB"), dtype=np.float32).transpose(2, 0, 1) / 255.0
+
+
+def run(cmd):
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        raise SystemExit("command failed: " + " ".join(cmd) + "\n" + r.stdout)
+
+
+def render_sequence(args, plan, seq, methods):
+    w, h = plan["display"]
+    base = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(plan["frames"]), "--fps", str(plan["fps"])] + scene_args(seq)
+    out = os.path.join(args.work, seq["name"])
+    last = f"frame_{plan['frames'] - 1:05d}.png"
+    ref = os.path.join(out, "reference")
+    if not os.path.exists(os.path.join(ref, last)):
+        run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--out", ref])
+    for m in methods:
+        d = os.path.join(out, m)
+        if not os.path.exists(os.path.join(d, last)):
+            run(base + METHODS[m] + ["--render-scale", str(plan["render_scale"]), "--out", d])
+    return out
+
+
+def cut_frames(out):
+    meta = os.path.join(out, "sequence.json")
+    return json.load(open(meta)).get("cuts", []) if os.path.exists(meta) else []
+
+
+def score(out, methods, frames, warmup, cuts):
+    ref = [load(os.path.join(out, "reference", f"frame_{i:05d}.png")) for i in range(frames)]
+    result = {}
+    after_cut = set()
+    for c in cuts:
+        after_cut.update(range(c, min(c + warmup, frames)))
+    for m in methods:
+        img = [load(os.path.join(out, m, f"frame_{i:05d}.png")) for i in range(frames)]
+        steady = [i for i in range(warmup, frames) if i not in after_cut]
+        r = {"psnr": float(np.mean([metrics.psnr(img[i], ref[i]) for i in steady])),
+             "ssim": float(np.mean([metrics.ssim(img[i], ref[i]) for i in steady])),
+             "flicker": float(np.mean([np.abs((img[i] - img[i - 1]) - (ref[i] - ref[i - 1])).mean() * 255.0 for i in steady if i - 1 not in after_cut or i - 1 >= warmup])),
+             "psnr_per_frame": [metrics.psnr(img[i], ref[i]) for i in range(frames)]}
+        if cuts:
+            r["psnr_after_cut"] = float(np.mean([metrics.psnr(img[i], ref[i]) for i in sorted(after_cut)]))
+        result[m] = r
+    return result, ref
+
+
+def crop_image(out, methods, frame, ref, path, size=96):
+    """The size x size window of the reference with the most detail, every method beside it, 2x."""
+    from PIL import Image
+    y = metrics.luma(ref[frame])
+    gy, gx = np.abs(np.diff(y, axis=0))[:, :-1], np.abs(np.diff(y, axis=1))[:-1, :]
+    energy = gy + gx
+    h, w = energy.shape
+    best, at = -1.0, (0, 0)
+    for y0 in range(0, max(1, h - size), size // 4):
+        for x0 in range(0, max(1, w - size), size // 4):
+            e = energy[y0:y0 + size, x0:x0 + size].sum()
+            if e > best:
+                best, at = e, (y0, x0)
+    y0, x0 = at
+    tiles = [load(os.path.join(out, m, f"frame_{frame:05d}.png"))[:, y0:y0 + size, x0:x0 + size] for m in methods]
+    tiles.append(ref[frame][:, y0:y0 + size, x0:x0 + size])
+    strip = np.concatenate([np.pad(t, ((0, 0), (0, 0), (0, 2)), constant_values=1.0) for t in tiles], axis=2)
+    im = Image.fromarray((np.clip(strip.transpose(1, 2, 0), 0, 1) * 255 + 0.5).astype(np.uint8))
+    im.resize((im.width * 2, im.height * 2), Image.NEAREST).save(path)
+
+
+def write_report(args, plan, methods, scores, crops, seconds):
+    w, h = plan["display"]
+    rw, rh = round(w * plan["render_scale"]), round(h * plan["render_scale"])
+    names = list(scores)
+    mean = {m: {k: float(np.mean([scores[s][m][k] for s in names])) for k in ("psnr", "ssim", "flicker")} for m in methods}
+    base = mean.get("bicubic", {}).get("psnr", 0.0)
+    L = []
+    L.append("# Quality of the upscalers\n")
+    L.append("Generated by `tools/train/evaluate_temporal.py`; do not edit by hand.\n")
+    L.append(f"**Held-out content only**: {len(names)} sequences whose scenes and camera paths were never rendered for training "
+             f"({', '.join(names)}). Each method renders the same camera at {rw}x{rh} and outputs {w}x{h}; the reference is "
+             f"the average of {plan['supersample']} jittered renders at {w}x{h} per frame (`--mode native --supersample {plan['supersample']}`). "
+             f"{plan['frames']} frames at {plan['fps']} fps per sequence; the first {args.warmup} frames (and the {args.warmup} after a camera cut) are warm-up. "
+             "Scores on the 8-bit sRGB frames: PSNR over all pixels and channels; SSIM on luma (11x11 gaussian, sigma 1.5); "
+             "flicker = mean |(output change) - (reference change)| between consecutive frames, in 8-bit units (lower is steadier).\n")
+    L.append("| Method | PSNR (dB) | vs bicubic | SSIM | Flicker |")
+    L.append("|---|---:|---:|---:|---:|")
+    for m in methods:
+        L.append(f"| {LABELS[m]} | {mean[m]['psnr']:.2f} | {mean[m]['psnr'] - base:+.2f} | {mean[m]['ssim']:.4f} | {mean[m]['flicker']:.3f} |")
+    L.append("")
+    if "taau" in mean and "bicubic" in mean:
+        t, b = mean["taau"]["psnr"], base
+        L.append("Targets:\n")
+        L.append(f"- TAAU >= bicubic + 3 dB: {t - b:+.2f} dB, **{'met' if t - b >= 3 else 'missed'}**.")
+        if "ml-temporal" in mean:
+            ml = mean["ml-temporal"]["psnr"]
+            L.append(f"- Temporal ML >= TAAU + 1.5 dB: {ml - t:+.2f} dB, **{'met' if ml - t >= 1.5 else 'missed'}**.")
+            L.append(f"- Temporal ML >= bicubic + 5 dB: {ml - b:+.2f} dB, **{'met' if ml - b >= 5 else 'missed'}**.")
+            fm, ft = mean["ml-temporal"]["flicker"], mean["taau"]["flicker"]
+            L.append(f"- Temporal ML flicker <= TAAU's: {fm:.3f} vs {ft:.3f}, **{'met' if fm <= ft else 'missed'}**.")
+        L.append("")
+    L.append("Per sequence, PSNR (dB) / flicker:\n")
+    L.append("| Sequence | " + " | ".join(LABELS[m] for m in methods) + " |")
+    L.append("|---|" + "---:|" * len(methods))
+    for s in names:
+        L.append(f"| {s} | " + " | ".join(f"{scores[s][m]['psnr']:.2f} / {scores[s][m]['flicker']:.2f}" for m in methods) + " |")
+    L.append("")
+    cut = [s for s in names if "psnr_after_cut" in scores[s][methods[0]]]
+    if cut:
+        L.append("Camera cuts: PSNR (dB) of the frames right after each cut (history reset; no warm-up):\n")
+        L.append("| Sequence | " + " | ".join(LABELS[m] for m in methods) + " |")
+        L.append("|---|" + "---:|" * len(methods))
+        for s in cut:
+            L.append(f"| {s} | " + " | ".join(f"{scores[s][m]['psnr_after_cut']:.2f}" for m in methods) + " |")
+        L.append("")
+    if crops:
+        L.append("Crops (2x zoom; left to right: " + ", ".join(LABELS[m] for m in methods) + ", reference):\n")
+        for name, path in crops:
+            L.append(f"![{name}]({os.path.relpath(path, os.path.dirname(args.report))})")
+        L.append("")
+    L.append(f"Evaluation took {seconds / 60:.1f} minutes (`{os.path.basename(args.demo)}` on this machine's Vulkan device).\n")
+    with open(args.report, "w") as f:
+        f.write("\n".join(L))
+    common.log(f"wrote {args.report}")
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("plan")
+    ap.add_argument("--work", required=True)
+    ap.add_argument("--methods", default="bilinear,bicubic,ml,taau,ml-temporal")
+    ap.add_argument("--warmup", type=int, default=8)
+    ap.add_argument("--report", default=os.path.join(common.ROOT, "docs", "QUALITY.md"))
+    ap.add_argument("--crops", type=int, default=3, help="sequences to take crops of")
+    ap.add_argument("--demo", default=common.DEMO)
+    args = ap.parse_args()
+    plan = json.load(open(args.plan))
+    methods = args.methods.split(",")
+    clock = common.Stopwatch()
+    scores, crops = {}, []
+    for n, seq in enumerate(plan["sequences"], 1):
+        out = render_sequence(args, plan, seq, methods)
+        from render_temporal import cut_frames as plan_cuts
+        cuts = plan_cuts(seq, plan["frames"], plan["fps"])
+        scores[seq["name"]], ref = score(out, methods, plan["frames"], args.warmup, cuts)
+        if n <= args.crops:
+            path = os.path.join(os.path.dirname(args.report), "quality", f"temporal_{seq['name']}.png")
+            os.makedirs(os.path.dirname(path), exist_ok=True)
+            crop_image(out, methods, plan["frames"] - 1, ref, path)
+            crops.append((seq["name"], path))
+        common.log(f"[{n}/{len(plan['sequences'])}] {seq['name']}: " +
+                   "  ".join(f"{m} {scores[seq['name']][m]['psnr']:.2f}" for m in methods) + f"  ({clock():.0f} s)")
+    json.dump(scores, open(os.path.join(args.work, "scores.json"), "w"), indent=1)
+    write_report(args, plan, methods, scores, crops, clock())
+
+
+if __name__ == "__main__":
+    main()

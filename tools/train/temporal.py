@@ -1,0 +1,297 @@
+"""The temporal ML upscaler in PyTorch: an exact mirror of the effect's shaders
+(shaders/effects/reproject.comp, upscaler_current.glsl, ml_features.comp, ml_resolve.comp) around
+the network, so that training unrolls the same computation the engine runs.
+
+Tensors are [N, C, H, W] float32. Render-resolution inputs per frame:
+    color   [N, 3, h, w]  display-linear 0..1 (the renderer's colour channel)
+    depth   [N, 1, h, w]  device depth, 0 near .. 1 far
+    motion  [N, 2, h, w]  render pixels, previous position - this position, jitter excluded
+    jitter  [N, 2]        render pixels (engine/jitter.h convention)
+Display resolution: the history [N, 4, H, W] (rgb linear working-space colour, a learned state).
+
+Constants below must equal the C++ ones (effects/src/upscaler.cpp, upscaler_shared.h).
+"""
+import math
+
+import torch
+import torch.nn as nn
+import torch.nn.functional as F
+
+ML_FEATURES, ML_PARAMS = 16, 8
+TENSOR_ALIGN = 8
+NARROW_FALLOFF = 4.0
+CLAMP_GAMMA_MOVING = 2.0
+CLAMP_GAMMA_STATIC = 4.0
+DEPTH_TOLERANCE = 0.05
+CAMERA_NEAR, CAMERA_FAR = 0.05, 200.0
+
+
+# ---------------------------------------------------------------- jitter (engine/src/jitter.cpp)
+def halton(index, base):
+    f, r = 1.0, 0.0
+    while index > 0:
+        f /= base
+        r += f * (index % base)
+        index //= base
+    return r
+
+
+def phase_count(render_width, display_width):
+    ratio = display_width / render_width
+    return int(min(max(math.ceil(8.0 * ratio * ratio), 8), 1024))
+
+
+def halton_jitter(frame, phases):
+    i = frame % max(phases, 1) + 1
+    return (halton(i, 2) - 0.5, halton(i, 3) - 0.5)
+
+
+# ---------------------------------------------------------------- colour (upscaler_common.glsl)
+def srgb_to_linear(c):
+    return torch.where(c >= 0.04045, ((c.clamp(min=0.04045) + 0.055) / 1.055) ** 2.4, c / 12.92)
+
+
+def linear_to_srgb(c):
+    return torch.where(c >= 0.0031308, 1.055 * c.clamp(min=0.0031308) ** (1.0 / 2.4) - 0.055, c * 12.92)
+
+
+def rgb_to_ycocg(c):
+    r, g, b = c[:, 0:1], c[:, 1:2], c[:, 2:3]
+    return torch.cat([0.25 * r + 0.5 * g + 0.25 * b, 0.5 * r - 0.5 * b, -0.25 * r + 0.5 * g - 0.25 * b], 1)
+
+
+def ycocg_to_rgb(c):
+    y, co, cg = c[:, 0:1], c[:, 1:2], c[:, 2:3]
+    return torch.cat([y + co - cg, y + cg, y - co - cg], 1)
+
+
+def working_space(c):
+    """toWorkingSpace without the sRGB/HDR flags: non-finite -> 0, clamped to 0..1."""
+    c = torch.where(torch.isfinite(c), c, torch.zeros_like(c))
+    return c.clamp(0.0, 1.0)
+
+
+def linear_depth(d):
+    d = torch.where(torch.isfinite(d), d, torch.ones_like(d)).clamp(0.0, 1.0)
+    return CAMERA_NEAR * CAMERA_FAR / (CAMERA_FAR - d * (CAMERA_FAR - CAMERA_NEAR)).clamp(min=1e-7)
+
+
+def _gather(t, ys, xs):
+    """t [N, C, h, w], integer maps ys/xs [N, H, W] -> [N, C, H, W]."""
+    n, c, h, w = t.shape
+    flat = t.reshape(n, c, h * w)
+    idx = (ys * w + xs).reshape(n, 1, -1).expand(n, c, -1)
+    return torch.gather(flat, 2, idx).reshape(n, c, *ys.shape[1:])
+
+
+def _shift(t, dy, dx):
+    """t[y + dy, x + dx] with clamped indices (texelFetch of clamp(p + d, 0, size - 1))."""
+    h, w = t.shape[-2:]
+    ys = (torch.arange(h, device=t.device) + dy).clamp(0, h - 1)
+    xs = (torch.arange(w, device=t.device) + dx).clamp(0, w - 1)
+    return t[..., ys, :][..., :, xs]
+
+
+# ---------------------------------------------------------------- reproject.comp
+def reproject(depth, motion, jitter, prev_linear_depth, prev_jitter, history_valid):
+    """-> (dilated motion [N,2,h,w], confidence [N,1,h,w], linear depth [N,1,h,w])."""
+    z = linear_depth(depth)
+    nearest_z, nearest_m = z, _shift(motion, 0, 0)
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            zq = _shift(z, dy, dx)
+            closer = zq < nearest_z
+            nearest_z = torch.where(closer, zq, nearest_z)
+            nearest_m = torch.where(closer, _shift(motion, dy, dx), nearest_m)
+    m = torch.where(torch.isfinite(nearest_m).all(1, keepdim=True), nearest_m, torch.zeros_like(nearest_m))
+    n, _, h, w = z.shape
+    confidence = torch.zeros_like(z)
+    if history_valid and prev_linear_depth is not None:
+        ph, pw = prev_linear_depth.shape[-2:]
+        ys, xs = torch.meshgrid(torch.arange(h, device=z.device, dtype=z.dtype), torch.arange(w, device=z.device, dtype=z.dtype), indexing="ij")
+        px = xs + 0.5 - jitter[:, 0].view(n, 1, 1) + m[:, 0] + prev_jitter[:, 0].view(n, 1, 1)
+        py = ys + 0.5 - jitter[:, 1].view(n, 1, 1) + m[:, 1] + prev_jitter[:, 1].view(n, 1, 1)
+        inside = (px >= 0) & (py >= 0) & (px < pw) & (py < ph)
+        bx, by = torch.floor(px - 0.5).long(), torch.floor(py - 0.5).long()
+        best = torch.zeros_like(px)
+        for oy in (0, 1):
+            for ox in (0, 1):
+                qy, qx = (by + oy).clamp(0, ph - 1), (bx + ox).clamp(0, pw - 1)
+                zp = _gather(prev_linear_depth, qy, qx)[:, 0]
+                rel = (zp - z[:, 0]).abs() / torch.minimum(zp, z[:, 0]).clamp(min=1e-6)
+                t = ((rel - DEPTH_TOLERANCE) / DEPTH_TOLERANCE).clamp(0.0, 1.0)
+                best = torch.maximum(best, 1.0 - t * t * (3.0 - 2.0 * t))
+        confidence = torch.where(inside, best, torch.zeros_like(best)).unsqueeze(1)
+    return m, confidence, z
+
+
+# ---------------------------------------------------------------- upscaler_current.glsl
+def catmull_rom(tex, uv):
+    """9-tap bilinear Catmull-Rom of tex [N,C,H,W] at uv [N,H',W',2] (0..1), clamp to edge."""
+    n, c, th, tw = tex.shape
+    size = torch.tensor([tw, th], dtype=tex.dtype, device=tex.device)
+    pos = uv * size
+    centre = torch.floor(pos - 0.5) + 0.5
+    f = pos - centre
+    w0 = f * (-0.5 + f * (1.0 - 0.5 * f))
+    w1 = 1.0 + f * f * (-2.5 + 1.5 * f)
+    w2 = f * (0.5 + f * (2.0 - 1.5 * f))
+    w3 = f * f * (-0.5 + 0.5 * f)
+    w12 = w1 + w2
+    t0, t3, t12 = (centre - 1.0) / size, (centre + 2.0) / size, (centre + w2 / w12) / size
+    out = 0.0
+    for ty, wy in ((t0, w0), (t12, w12), (t3, w3)):
+        for tx, wx in ((t0, w0), (t12, w12), (t3, w3)):
+            grid = torch.stack([tx[..., 0], ty[..., 1]], -1) * 2.0 - 1.0
+            s = F.grid_sample(tex, grid, mode="bilinear", padding_mode="border", align_corners=False)
+            out = out + s * (wx[..., 0] * wy[..., 1]).unsqueeze(1)
+    return out
+
+
+def clip_to_box(history, lo, hi):
+    centre, extent = 0.5 * (lo + hi), (0.5 * (hi - lo)).clamp(min=1e-5)
+    offset = history - centre
+    m = (offset / extent).abs().amax(1, keepdim=True)
+    return torch.where(m > 1.0, centre + offset / m.clamp(min=1.0), history)
+
+
+def gather_current(color, info_motion, info_conf, jitter, display_hw):
+    """-> dict of narrow, narrow_weight, wide, box_lo, box_hi, motion, confidence at display res."""
+    n, _, h, w = color.shape
+    H, W = display_hw
+    dev, dt = color.device, color.dtype
+    rpd = torch.tensor([w / W, h / H], device=dev, dtype=dt)
+    ys, xs = torch.meshgrid(torch.arange(H, device=dev, dtype=dt), torch.arange(W, device=dev, dtype=dt), indexing="ij")
+    px = ((xs + 0.5) * rpd[0]).expand(n, H, W)
+    py = ((ys + 0.5) * rpd[1]).expand(n, H, W)
+    jx, jy = jitter[:, 0].view(n, 1, 1), jitter[:, 1].view(n, 1, 1)
+    cx = torch.floor(px + jx).long().clamp(0, w - 1)
+    cy = torch.floor(py + jy).long().clamp(0, h - 1)
+    colour = working_space(color)
+    sum_n = sum_w = m1 = m2 = 0.0
+    w_n = w_w = 0.0
+    for dy in (-1, 0, 1):
+        for dx in (-1, 0, 1):
+            s = _gather(colour, (cy + dy).clamp(0, h - 1), (cx + dx).clamp(0, w - 1))
+            tx = (cx + dx).to(dt) + 0.5 - jx - px
+            ty = (cy + dy).to(dt) + 0.5 - jy - py
+            wn = torch.exp(-NARROW_FALLOFF * ((tx / rpd[0]) ** 2 + (ty / rpd[1]) ** 2)).unsqueeze(1)
+            ww = torch.exp(-1.5 * (tx * tx + ty * ty)).unsqueeze(1)
+            sum_n = sum_n + s * wn
+            sum_w = sum_w + s * ww
+            w_n = w_n + wn
+            w_w = w_w + ww
+            y = rgb_to_ycocg(s)
+            m1 = m1 + y
+            m2 = m2 + y * y
+    wide = sum_w / w_w.clamp(min=1e-6)
+    narrow = torch.where(w_n > 1e-4, sum_n / w_n.clamp(min=1e-12), wide)
+    motion = _gather(info_motion, cy, cx)
+    confidence = _gather(info_conf, cy, cx)
+    moving = (torch.sqrt((motion[:, 0:1] / rpd[0]) ** 2 + (motion[:, 1:2] / rpd[1]) ** 2)).clamp(0.0, 1.0)
+    gamma = CLAMP_GAMMA_STATIC + (CLAMP_GAMMA_MOVING - CLAMP_GAMMA_STATIC) * moving
+    mean = m1 / 9.0
+    sigma = (m2 / 9.0 - mean * mean).clamp(min=0.0).sqrt()
+    return {"narrow": narrow, "narrow_weight": w_n, "wide": wide, "box_lo": mean - gamma * sigma, "box_hi": mean + gamma * sigma,
+            "motion": motion, "confidence": confidence, "rpd": rpd}
+
+
+def fetch_history(history, cur, history_valid):
+    n, _, H, W = history.shape
+    dev, dt = history.device, history.dtype
+    ys, xs = torch.meshgrid(torch.arange(H, device=dev, dtype=dt), torch.arange(W, device=dev, dtype=dt), indexing="ij")
+    rpd = cur["rpd"]
+    u = (xs + 0.5 + cur["motion"][:, 0] / rpd[0]) / W
+    v = (ys + 0.5 + cur["motion"][:, 1] / rpd[1]) / H
+    inside = ((u >= 0) & (u <= 1) & (v >= 0) & (v <= 1)).unsqueeze(1).to(dt)
+    fetched = catmull_rom(history, torch.stack([u, v], -1))
+    fetched = torch.where(torch.isfinite(fetched).all(1, keepdim=True), fetched, torch.zeros_like(fetched))
+    raw = fetched[:, :3].clamp(0.0, 1.0)
+    clipped = ycocg_to_rgb(clip_to_box(rgb_to_ycocg(raw), cur["box_lo"], cur["box_hi"])).clamp(0.0, 1.0)
+    state = fetched[:, 3:4].clamp(0.0, 1e4)
+    valid = inside * cur["confidence"] if history_valid else torch.zeros_like(inside)
+    return {"raw": raw, "clipped": clipped, "state": state, "valid": valid}
+
+
+# ---------------------------------------------------------------- ml_features.comp / ml_resolve.comp
+def features(cur, hist):
+    rpd_x = cur["rpd"][0].expand_as(hist["valid"])
+    return torch.cat([linear_to_srgb(cur["narrow"]), cur["narrow_weight"], linear_to_srgb(cur["wide"]), linear_to_srgb(hist["raw"]),
+                      linear_to_srgb(hist["clipped"]), hist["valid"], hist["valid"] * hist["state"].clamp(0.0, 1.0), rpd_x], 1)
+
+
+def resolve(feat, params):
+    """-> (colour linear [N,3,H,W], state [N,1,H,W])."""
+    narrow = srgb_to_linear(feat[:, 0:3].clamp(0, 1))
+    wide = srgb_to_linear(feat[:, 4:7].clamp(0, 1))
+    raw = srgb_to_linear(feat[:, 7:10].clamp(0, 1))
+    clipped = srgb_to_linear(feat[:, 10:13].clamp(0, 1))
+    valid = feat[:, 13:14]
+    p = params.clamp(-30.0, 30.0)
+    current = wide + (narrow - wide) * torch.sigmoid(p[:, 2:3])
+    history = clipped + (raw - clipped) * torch.sigmoid(p[:, 1:2])
+    alpha = torch.where(valid > 0, torch.sigmoid(p[:, 0:1]), torch.ones_like(valid))
+    colour = (history + (current - history) * alpha + 0.25 * torch.tanh(params[:, 3:6])).clamp(0.0, 1.0)
+    return colour, torch.sigmoid(p[:, 6:7])
+
+
+# ---------------------------------------------------------------- the network
+class TemporalNet(nn.Module):
+    """params = net(pixel_unshuffle(features, 2)), both at half the display resolution. Exported
+    as 'features' [1, 64, h, w] -> 'params' [1, 32, h, w]."""
+
+    def __init__(self, width=32, depth=3):
+        super().__init__()
+        layers = [nn.Conv2d(4 * ML_FEATURES, width, 3, padding=1), nn.ReLU()]
+        for _ in range(depth - 1):
+            layers += [nn.Conv2d(width, width, 3, padding=1), nn.ReLU()]
+        layers += [nn.Conv2d(width, 4 * ML_PARAMS, 1)]
+        self.body = nn.Sequential(*layers)
+        last = self.body[-1]
+        with torch.no_grad():  # start as a plain temporal accumulator
+            last.weight.mul_(0.1)
+            bias = torch.tensor([-1.5, -2.0, 2.0, 0.0, 0.0, 0.0, 2.0, 0.0])
+            last.bias.copy_(bias.repeat_interleave(4))
+
+    def forward(self, unshuffled):
+        return self.body(unshuffled)
+
+
+def run_network(net, feat):
+    return F.pixel_shuffle(net(F.pixel_unshuffle(feat, 2)), 2)
+
+
+class TemporalUpscaler:
+    """Unrolls frames: step() takes one frame's render-res inputs and returns the display-res
+    output (sRGB-encoded 0..1, what the PNG frames hold) as the effect does."""
+
+    def __init__(self, net, display_hw):
+        self.net = net
+        self.display_hw = display_hw
+        self.history = None
+        self.prev_linear_depth = None
+        self.prev_jitter = None
+
+    def reset(self):
+        self.history = None
+
+    def step(self, color, depth, motion, jitter, reset=False):
+        n = color.shape[0]
+        H, W = self.display_hw
+        valid = self.history is not None and not reset
+        prev_jitter = self.prev_jitter if valid else jitter
+        m, conf, z = reproject(depth, motion, jitter, self.prev_linear_depth if valid else None, prev_jitter, valid)
+        cur = gather_current(color, m, conf, jitter, self.display_hw)
+        history = self.history if valid else torch.zeros(n, 4, H, W, dtype=color.dtype, device=color.device)
+        hist = fetch_history(history, cur, valid)
+        feat = features(cur, hist)
+        params = run_network(self.net, feat)
+        colour, state = resolve(feat, params)
+        self.history = torch.cat([colour, state], 1)
+        self.prev_linear_depth = z
+        self.prev_jitter = jitter
+        return linear_to_srgb(colour)
+
+    def detach(self):
+        if self.history is not None:
+            self.history = self.history.detach()

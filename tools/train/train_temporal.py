@@ -1,0 +1,192 @@
+#!/usr/bin/python3
+"""Trains the temporal ML upscaler (tools/train/temporal.py) on sequences the engine rendered
+(tools/train/render_temporal.py): jittered render-resolution colour, depth and motion, and the
+16-sample supersampled reference at the display resolution. Training unrolls the effect's exact
+computation over several frames, so that what the history carries and how stable the output is
+are learned, not assumed.
+
+    train_temporal.py --data DIR [--steps N] [--frames T] [--crop C] [--batch B] [--out assets/upscaler_temporal.npz]
+
+DIR holds one sub-directory per sequence, each with input/ (color_, depth_, motion_NNNNN.npy) and
+reference/ (frame_NNNNN.png); tools/train/render_temporal.py writes them. Progress (step, loss,
+PSNR of the last batch, seconds per step, time left) is printed every --log-every steps.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import random
+import sys
+import time
+
+import numpy as np
+import torch
+import torch.nn.functional as F
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import temporal  # noqa: E402
+
+
+def load_png(path):
+    from PIL import Image
+    return np.asarray(Image.open(path).convert("RGB"), dtype=np.uint8)
+
+
+class Sequence:
+    """One rendered sequence in memory (fp16 inputs, uint8 reference)."""
+
+    def __init__(self, directory):
+        self.name = os.path.basename(os.path.normpath(directory))
+        inp, ref = os.path.join(directory, "input"), os.path.join(directory, "reference")
+        n = common.frame_count(inp)
+        # The reference: the supersampled float means when present (exact), else the 8-bit frames.
+        floats = common.frame_count(ref, "output") >= n > 0
+        frames = sorted(glob.glob(os.path.join(ref, "frame_*.png")))
+        if n == 0 or (not floats and len(frames) < n):
+            raise SystemExit(f"{directory}: {n} input frames and {len(frames)} reference frames; render it again")
+        self.color = np.stack([common.load_channel(inp, "color", i) for i in range(n)]).astype(np.float16)
+        self.depth = np.stack([common.load_channel(inp, "depth", i) for i in range(n)]).astype(np.float32)
+        self.motion = np.stack([common.load_channel(inp, "motion", i) for i in range(n)]).astype(np.float16)
+        if floats:
+            self.reference = np.stack([np.round(common.srgb_encode(common.load_channel(ref, "output", i)) * 255.0) for i in range(n)]).astype(np.uint8)
+        else:
+            self.reference = np.stack([load_png(frames[i]).transpose(2, 0, 1) for i in range(n)])
+        self.frames = n
+        h, w = self.color.shape[-2:]
+        H, W = self.reference.shape[-2:]
+        phases = temporal.phase_count(w, W)
+        self.jitter = np.array([temporal.halton_jitter(i, phases) for i in range(n)], dtype=np.float32)
+        meta = os.path.join(directory, "sequence.json")
+        self.cuts = set(json.load(open(meta)).get("cuts", [])) if os.path.exists(meta) else set()
+
+    def sample(self, rng, frames, crop):
+        """A random run of `frames` frames and a random crop (display pixels, multiple of 8)."""
+        start = rng.randrange(0, self.frames - frames + 1)
+        H, W = self.reference.shape[-2:]
+        h, w = self.color.shape[-2:]
+        sy, sx = H // h, W // w
+        ch, cw = (min(crop, H), min(crop, W)) if crop else (H, W)
+        ch, cw = ch // 8 * 8, cw // 8 * 8
+        y0 = rng.randrange(0, (H - ch) // 8 + 1) * 8
+        x0 = rng.randrange(0, (W - cw) // 8 + 1) * 8
+        t = slice(start, start + frames)
+        r = (slice(None), slice(y0 // sy, (y0 + ch) // sy), slice(x0 // sx, (x0 + cw) // sx))
+        d = (slice(None), slice(y0, y0 + ch), slice(x0, x0 + cw))
+        return (self.color[t][(slice(None),) + r], self.depth[t][(slice(None),) + r], self.motion[t][(slice(None),) + r],
+                self.jitter[t], self.reference[t][(slice(None),) + d], [start + k in self.cuts for k in range(frames)])
+
+
+def batch(sequences, rng, size, frames, crop, device):
+    items = [rng.choice(sequences).sample(rng, frames, crop) for _ in range(size)]
+    # Every item of a batch needs one shape: crop all to the smallest.
+    hh = min(i[4].shape[-2] for i in items)
+    ww = min(i[4].shape[-1] for i in items)
+    out = []
+    for k in range(5):
+        arrs = []
+        for it in items:
+            a = it[k]
+            if k < 3:
+                a = a[..., : hh * a.shape[-2] // it[4].shape[-2], : ww * a.shape[-1] // it[4].shape[-1]]
+            elif k == 4:
+                a = a[..., :hh, :ww]
+            arrs.append(np.asarray(a, dtype=np.float32))
+        out.append(torch.from_numpy(np.stack(arrs, 1)).to(device))  # [T, N, ...]
+    out[4] = out[4] / 255.0
+    cuts = [any(it[5][t] for it in items) for t in range(frames)]
+    return out, cuts
+
+
+def charbonnier(a, b):
+    return torch.sqrt((a - b) ** 2 + 1e-6).mean()
+
+
+def unroll(net, data, cuts, loss_from, temporal_weight):
+    color, depth, motion, jitter, ref = data
+    T = color.shape[0]
+    up = temporal.TemporalUpscaler(net, ref.shape[-2:])
+    loss, prev_out, mse, counted = 0.0, None, 0.0, 0
+    for t in range(T):
+        out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
+        if t >= loss_from:
+            loss = loss + charbonnier(out, ref[t])
+            if prev_out is not None and not cuts[t]:
+                loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1])
+            mse += float(((out.detach() - ref[t]) ** 2).mean())
+            counted += 1
+        prev_out = out
+    return loss / max(counted, 1), 10 * math.log10(1.0 / max(mse / max(counted, 1), 1e-10))
+
+
+def save_npz(net, path, meta):
+    arrays = {k: v.detach().cpu().numpy() for k, v in net.state_dict().items()}
+    arrays["meta"] = np.frombuffer(json.dumps(meta).encode(), dtype=np.uint8)
+    np.savez(path, **arrays)
+
+
+def load_net(path):
+    data = np.load(path)
+    meta = json.loads(bytes(data["meta"]).decode())
+    net = temporal.TemporalNet(meta["width"], meta["depth"])
+    net.load_state_dict({k: torch.from_numpy(data[k]) for k in data.files if k != "meta"})
+    return net, meta
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, nargs="+", help="directories of rendered sequences")
+    ap.add_argument("--steps", type=int, default=2000)
+    ap.add_argument("--frames", type=int, default=8, help="frames unrolled per sample")
+    ap.add_argument("--loss-from", type=int, default=2, help="first unrolled frame that counts in the loss")
+    ap.add_argument("--crop", type=int, default=96, help="display-resolution crop (0: whole frames)")
+    ap.add_argument("--batch", type=int, default=4)
+    ap.add_argument("--width", type=int, default=32)
+    ap.add_argument("--depth", type=int, default=3)
+    ap.add_argument("--lr", type=float, default=2e-3)
+    ap.add_argument("--temporal-weight", type=float, default=0.5)
+    ap.add_argument("--log-every", type=int, default=25)
+    ap.add_argument("--init", help="start from these weights (.npz)")
+    ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
+    args = ap.parse_args()
+
+    common.seed_everything()
+    torch.set_num_threads(common.torch_threads())
+    device = common.torch_device()
+    dirs = [d for pattern in args.data for d in sorted(glob.glob(os.path.join(pattern, "*"))) if os.path.isdir(os.path.join(d, "input"))]
+    if not dirs:
+        raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
+    common.log(f"loading {len(dirs)} sequences")
+    sequences = [Sequence(d) for d in dirs]
+    common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
+               f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
+    net = temporal.TemporalNet(args.width, args.depth).to(device)
+    if args.init:
+        net.load_state_dict(load_net(args.init)[0].state_dict())
+    opt = torch.optim.Adam(net.parameters(), lr=args.lr)
+    warmup = max(1, args.steps // 20)
+    sched = torch.optim.lr_scheduler.LambdaLR(  # linear warm-up, cosine decay
+        opt, lambda s: min(1.0, (s + 1) / warmup) * 0.5 * (1.0 + math.cos(math.pi * min(s, args.steps) / args.steps)))
+    rng = random.Random(common.SEED)
+    start = time.time()
+    for step in range(1, args.steps + 1):
+        data, cuts = batch(sequences, rng, args.batch, args.frames, args.crop, device)
+        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight)
+        opt.zero_grad()
+        loss.backward()
+        torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
+        opt.step()
+        sched.step()
+        if step % args.log_every == 0 or step == args.steps:
+            per = (time.time() - start) / step
+            common.log(f"step {step}/{args.steps}  loss {float(loss):.4f}  psnr {psnr:.2f} dB  {per:.2f} s/step  "
+                       f"{per * (args.steps - step) / 60:.1f} min left")
+    meta = {"width": args.width, "depth": args.depth, "steps": args.steps, "frames": args.frames, "crop": args.crop,
+            "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1)}
+    save_npz(net.cpu(), args.out, meta)
+    common.log(f"wrote {args.out}")
+
+
+if __name__ == "__main__":
+    main()
