@@ -1,7 +1,8 @@
 // Fuzz target: image files the engine reads (engine/image_io.h): PNG (stb_image behind
-// decodePng, 1 to 4 channels) and float32 .npy (decodeNpy). The same bytes go to both readers;
-// each rejects the other's format at its magic. Errors must be engine::Error (no other
-// exception type escapes); accepted images must be as large as they say.
+// decodePng, 1 to 4 channels), PNG and JPEG textures (decodeImage, what the glTF loader uses)
+// and float32 .npy (decodeNpy). The same bytes go to every reader; each rejects the others'
+// formats at their magic. Errors must be engine::Error (no other exception type escapes);
+// accepted images must be as large as they say and within the limits given.
 #include "engine/error.h"
 #include "engine/image_io.h"
 
@@ -31,6 +32,14 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
         engine::Image8 image = engine::decodePng(bytes, channels, "fuzz.png", kFuzzMaxPixels);
         if (image.pixels.size() != size_t(image.width) * image.height * channels) fail("PNG pixel count does not match its size");
         if (uint64_t(image.width) * image.height > kFuzzMaxPixels) fail("PNG over the pixel limit was decoded");
+    } catch (const engine::Error&) {
+    }
+    try {
+        constexpr uint32_t kMaxSide = 512;
+        engine::Image8 image = engine::decodeImage(bytes, "fuzz texture", kMaxSide, kFuzzMaxPixels / 4);
+        if (image.channels != 4 || image.pixels.size() != size_t(image.width) * image.height * 4) fail("texture pixel count does not match its size");
+        if (image.width > kMaxSide || image.height > kMaxSide || uint64_t(image.width) * image.height > kFuzzMaxPixels / 4)
+            fail("texture over the limits was decoded");
     } catch (const engine::Error&) {
     }
     try {

@@ -1,13 +1,17 @@
 #!/usr/bin/python3
 """Writes the seed corpora of the fuzz targets, fuzz/corpus/<target>/seed-*, from the committed
-test data and small files generated here (standard library only: the ONNX models are encoded
-with a few lines of protobuf wire format, the PNGs with zlib).
+test data and small files generated here: ONNX models encoded with a few lines of protobuf wire
+format, PNGs with zlib, glTF files as JSON/GLB, JPEGs with Debian's python3-pil (the only
+dependency beyond the standard library).
 
 Files named regression-* in the same folders are inputs that once crashed a target; they are
 committed as found and never rewritten here.
 
-Run from the repository root:  python3 tools/make_fuzz_corpus.py
+Run from the repository root:  /usr/bin/python3 tools/make_fuzz_corpus.py
 """
+import base64
+import io
+import json
 import os
 import random
 import shutil
@@ -268,12 +272,140 @@ def png_files():
     return files
 
 
+def jpeg_files():
+    from PIL import Image  # python3-pil
+    rng = random.Random(5)
+    files = {}
+    for name, mode, size, kwargs in [("rgb_q90.jpg", "RGB", (8, 6), {"quality": 90}),
+                                     ("gray.jpg", "L", (5, 3), {}),
+                                     ("progressive.jpg", "RGB", (9, 9), {"progressive": True}),
+                                     ("subsampled.jpg", "RGB", (17, 5), {"subsampling": 2, "quality": 50})]:
+        img = Image.new(mode, size)
+        img.putdata([tuple(rng.randrange(256) for _ in mode) if len(mode) > 1 else rng.randrange(256)
+                     for _ in range(size[0] * size[1])])
+        out = io.BytesIO()
+        img.save(out, "JPEG", **kwargs)
+        files[name] = out.getvalue()
+    return files
+
+
 def image_io_seeds():
     d = target_dir("image_io")
     for name, data in png_files().items():
         write(d, name, data)
+    for name, data in jpeg_files().items():
+        write(d, name, data)
     for name in ["f4_2x3.npy", "f4_1d.npy", "f4_v2.npy"]:
         write(d, name, npy_files()[name])
+
+
+# --- glTF: JSON with data: URIs, external files (the fuzz target's folder holds ext.bin, a
+# triangle's positions, and ext.png), and GLB with images in buffer views.
+def gltf_model(primitive_mode=4, indexed=True, texture=None, glb=False, external=False, extra=None):
+    positions = [(-1, -1, 0), (1, -1, 0), (1, 1, 0), (-1, 1, 0)]
+    normals = [(0, 0, 1)] * 4
+    uvs = [(0, 1), (1, 1), (1, 0), (0, 0)]
+    indices = [0, 1, 2, 0, 2, 3]
+    bin_ = b"".join(struct.pack("<3f", *p) for p in positions) + b"".join(struct.pack("<3f", *n) for n in normals)
+    bin_ += b"".join(struct.pack("<2f", *u) for u in uvs) + struct.pack("<6H", *indices) + b"\0\0"
+    views = [{"buffer": 0, "byteOffset": 0, "byteLength": 48}, {"buffer": 0, "byteOffset": 48, "byteLength": 48},
+             {"buffer": 0, "byteOffset": 96, "byteLength": 32}, {"buffer": 0, "byteOffset": 128, "byteLength": 12}]
+    accessors = [{"bufferView": 0, "componentType": 5126, "count": 4, "type": "VEC3", "min": [-1, -1, 0], "max": [1, 1, 0]},
+                 {"bufferView": 1, "componentType": 5126, "count": 4, "type": "VEC3"},
+                 {"bufferView": 2, "componentType": 5126, "count": 4, "type": "VEC2"},
+                 {"bufferView": 3, "componentType": 5123, "count": 6, "type": "SCALAR"}]
+    primitive = {"attributes": {"POSITION": 0, "NORMAL": 1, "TEXCOORD_0": 2}, "mode": primitive_mode}
+    if indexed:
+        primitive["indices"] = 3
+    doc = {"asset": {"version": "2.0"}, "scene": 0, "scenes": [{"nodes": [0]}],
+           "nodes": [{"children": [1], "rotation": [0, 0.3826834, 0, 0.9238795]},
+                     {"mesh": 0, "translation": [0, 1, 0], "scale": [2, 2, 2]}],
+           "meshes": [{"primitives": [primitive]}], "accessors": accessors, "bufferViews": views}
+    material = {"pbrMetallicRoughness": {"baseColorFactor": [1, 0.5, 0.25, 1], "metallicFactor": 0, "roughnessFactor": 0.8},
+                "alphaMode": "MASK", "alphaCutoff": 0.4, "doubleSided": False}
+    if texture is not None:
+        data, mime = texture
+        material["pbrMetallicRoughness"]["baseColorTexture"] = {"index": 0}
+        doc["samplers"] = [{"magFilter": 9728, "minFilter": 9987, "wrapS": 33071, "wrapT": 33648}]
+        doc["textures"] = [{"source": 0, "sampler": 0}]
+        if glb:
+            while len(bin_) % 4:
+                bin_ += b"\0"
+            views.append({"buffer": 0, "byteOffset": len(bin_), "byteLength": len(data)})
+            bin_ += data
+            doc["images"] = [{"bufferView": len(views) - 1, "mimeType": mime}]
+        elif external:
+            doc["images"] = [{"uri": "ext.png"}]
+        else:
+            doc["images"] = [{"uri": "data:%s;base64,%s" % (mime, base64.b64encode(data).decode())}]
+    doc["materials"] = [material]
+    primitive["material"] = 0
+    if extra:
+        doc.update(extra)
+    if glb:
+        while len(bin_) % 4:
+            bin_ += b"\0"
+        doc["buffers"] = [{"byteLength": len(bin_)}]
+        text = json.dumps(doc, separators=(",", ":")).encode()
+        text += b" " * ((4 - len(text) % 4) % 4)
+        chunks = struct.pack("<I4s", len(text), b"JSON") + text + struct.pack("<I4s", len(bin_), b"BIN\0") + bin_
+        return struct.pack("<4sII", b"glTF", 2, 12 + len(chunks)) + chunks
+    if external:
+        # ext.bin holds only a triangle's positions: a non-indexed triangle.
+        doc["buffers"] = [{"uri": "ext.bin", "byteLength": 36}]
+        doc["bufferViews"] = [{"buffer": 0, "byteLength": 36}]
+        doc["accessors"] = [{"bufferView": 0, "componentType": 5126, "count": 3, "type": "VEC3", "min": [0, 0, 0], "max": [1, 1, 0]}]
+        doc["meshes"] = [{"primitives": [{"attributes": {"POSITION": 0}, "material": 0}]}]
+    else:
+        doc["buffers"] = [{"byteLength": len(bin_), "uri": "data:application/octet-stream;base64," + base64.b64encode(bin_).decode()}]
+    return json.dumps(doc, indent=1).encode()
+
+
+def gltf_seeds():
+    d = target_dir("gltf")
+    png = png_files()["rgba8.png"]
+    jpeg = jpeg_files()["rgb_q90.jpg"]
+    seeds = {
+        "quad_data_uri.gltf": gltf_model(),
+        "triangle_strip_unindexed.gltf": gltf_model(primitive_mode=5, indexed=False),
+        "triangle_fan.gltf": gltf_model(primitive_mode=6),
+        "textured_png.gltf": gltf_model(texture=(png, "image/png")),
+        "textured_jpeg.gltf": gltf_model(texture=(jpeg, "image/jpeg")),
+        "textured.glb": gltf_model(texture=(png, "image/png"), glb=True),
+        "plain.glb": gltf_model(glb=True),
+        "external_files.gltf": gltf_model(texture=(png, "image/png"), external=True),
+        "warnings.gltf": gltf_model(extra={"extensionsUsed": ["KHR_texture_transform"], "animations": [], "cameras": [
+            {"type": "perspective", "perspective": {"yfov": 1.0, "znear": 0.1}}]}),
+        "required_extension.gltf": gltf_model(extra={"extensionsUsed": ["KHR_draco_mesh_compression"],
+                                                     "extensionsRequired": ["KHR_draco_mesh_compression"]}),
+    }
+    for name, data in seeds.items():
+        write(d, name, data)
+
+
+def camera_path_seeds():
+    d = target_dir("camera_path")
+    key = lambda t, p, tg, **kw: dict({"time": t, "position": p, "target": tg}, **kw)
+    seeds = {
+        "one_keyframe.json": {"keyframes": [key(0, [0, 2, 10], [0, 1, 0])]},
+        "spline.json": {"name": "walk", "near": 0.1, "far": 500, "keyframes": [
+            key(0, [0, 2, 10], [0, 1, 0], fov_y_deg=60), key(1.5, [5, 2, 5], [0, 1, 0]), key(3, [10, 3, 0], [0, 1, 0], fov_y_deg=45),
+            key(4, [8, 3, -6], [0, 1, 0])]},
+        "cuts.json": {"keyframes": [key(0, [0, 2, 10], [0, 1, 0]), key(2, [1, 2, 9], [0, 1, 0]), key(2.5, [-5, 4, 0], [1, 0, 0], cut=True),
+                                    key(4, [-4, 4, 1], [1, 0, 0])]},
+        "unknown_field.json": {"keyframes": [key(0, [0, 2, 10], [0, 1, 0])], "fov": 60},
+        "decreasing_time.json": {"keyframes": [key(1, [0, 2, 10], [0, 1, 0]), key(0.5, [1, 2, 10], [0, 1, 0])]},
+    }
+    for name, doc in seeds.items():
+        write(d, name, json.dumps(doc).encode())
+
+
+# --- the effect's argument checks: FuzzedDataProvider bytes, as for operator_desc.
+def effect_desc_seeds():
+    d = target_dir("effect_desc")
+    rng = random.Random(13)
+    for i, length in enumerate((32, 64, 128, 256, 512)):
+        write(d, "random%d_%d.bin" % (i, length), bytes(rng.randrange(256) for _ in range(length)))
 
 
 # --- structured descs: FuzzedDataProvider takes integers from the end of the input, so random
@@ -293,6 +425,9 @@ if __name__ == "__main__":
     npy_seeds()
     image_io_seeds()
     operator_desc_seeds()
+    gltf_seeds()
+    camera_path_seeds()
+    effect_desc_seeds()
     for t in sorted(os.listdir(CORPUS)):
         files = os.listdir(os.path.join(CORPUS, t))
         size = sum(os.path.getsize(os.path.join(CORPUS, t, f)) for f in files)
