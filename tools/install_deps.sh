@@ -9,6 +9,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy
+  clang libfuzzer-14-dev libclang-rt-14-dev   # tools/fuzz.sh (libFuzzer), fuzz corpus replay
 )
 missing=()
 for p in "${packages[@]}"; do
