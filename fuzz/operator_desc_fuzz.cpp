@@ -371,8 +371,11 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     FuzzedDataProvider p(data, size);
     Gen gen{p};
     OperatorDesc desc = gen.op();
-    // What GraphDesc::addNode does with outputs left unset; sometimes an output is replaced by
-    // an arbitrary one afterwards, as an application may declare it.
+    // What GraphDesc::addNode does with outputs left unset (half the time even where the
+    // generator declared them); sometimes an output is replaced by an arbitrary one afterwards,
+    // as an application may declare it.
+    if (p.ConsumeBool())
+        for (TensorDesc* t : detail::mutableOperatorOutputs(desc)) t->rank = 0;
     Status inferred = detail::inferOperatorOutputs(desc);
     if (!inferred) vkml_fuzz::checkError(inferred.error(), {ErrorCode::InvalidArgument, ErrorCode::Unsupported});
     if (p.ConsumeIntegralInRange<int>(0, 7) == 0) {

@@ -83,6 +83,18 @@ TEST(ShapeInference, ConvolutionKernelTimesDilationDoesNotOverflow) {
     EXPECT_EQ(convolutionOutputSize(c, 0), 0u);
 }
 
+TEST(ShapeInference, DepthToSpaceBlockSizeSquaredDoesNotWrap) {
+    // 65536 * 65536 wrapped to 0 in 32 bits: a division by zero in inference and in validation.
+    DepthToSpaceDesc d{.name = "d2s", .blockSize = 65536};
+    std::string error = addNodeError(d, {f32({1, 4, 2, 2})});
+    EXPECT_NE(error.find("depth_to_space 'd2s': blockSize 65536 gives an empty output"), std::string::npos) << error;
+    SpaceToDepthDesc s{.name = "s2d", .blockSize = 65536};
+    EXPECT_NE(addNodeError(s, {f32({1, 2, 65536, 1})}).find("blockSize 65536 gives an empty output or one above 2^32 - 1"), std::string::npos);
+    d.input = f32({1, 4, 2, 2});
+    d.output = f32({1, 1, 4, 4});
+    EXPECT_NE(compileError(d).find("not divisible by blockSize^2 = 4294967296"), std::string::npos) << compileError(d);
+}
+
 TEST(PoolingValidation, DilatedWindowIsComputedIn64Bits) {
     // (2^31 + 1 - 1) * 2 + 1 wrapped to 1 in 32 bits: the window "fit" a 4-row input and the
     // shader would have looped 2^31 times per output row.

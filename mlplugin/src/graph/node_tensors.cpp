@@ -147,12 +147,15 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                                            " into an output outside 1..2^32-1 rows or columns");
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], uint32_t(h), uint32_t(w)});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
-                uint32_t b = o.blockSize;
+                uint64_t b = o.blockSize;  // 64 bits: b * b must not wrap (to 0 for 65536)
                 if (o.input.rank != 4 || b == 0) return invalidArgument(label + ": input must be 4-D and blockSize > 0");
-                if constexpr (std::is_same_v<T, DepthToSpaceDesc>)
-                    o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1] / (b * b), o.input.sizes[2] * b, o.input.sizes[3] * b});
-                else
-                    o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1] * b * b, o.input.sizes[2] / b, o.input.sizes[3] / b});
+                const auto& in = o.input.sizes;
+                uint64_t sizes[4] = {in[0], in[1] / (b * b), in[2] * b, in[3] * b};
+                if constexpr (std::is_same_v<T, SpaceToDepthDesc>) sizes[1] = in[1] * b * b, sizes[2] = in[2] / b, sizes[3] = in[3] / b;
+                for (uint64_t s : sizes)
+                    if (s == 0 || s > UINT32_MAX)
+                        return invalidArgument(label + ": blockSize " + std::to_string(b) + " gives an empty output or one above 2^32 - 1 per dim");
+                o.output = withSizes(o.input, {uint32_t(sizes[0]), uint32_t(sizes[1]), uint32_t(sizes[2]), uint32_t(sizes[3])});
             } else if constexpr (std::is_same_v<T, ConcatDesc>) {
                 if (o.inputs.empty() || o.axis >= o.inputs[0].rank) return invalidArgument(label + ": no inputs or axis out of range");
                 auto sizes = sizesOf(o.inputs[0]);
