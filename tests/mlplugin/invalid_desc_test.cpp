@@ -35,8 +35,8 @@ std::string addNodeError(OperatorDesc op, std::initializer_list<TensorDesc> inpu
     return out ? "" : out.error().message;
 }
 
-std::string compileError(const OperatorDesc& op) {
-    auto compiled = detail::compileOperatorOnCpu(lavapipeLike(), op, 0);
+std::string compileError(const OperatorDesc& op, Capabilities caps = lavapipeLike()) {
+    auto compiled = detail::compileOperatorOnCpu(caps, op, 0);
     return compiled ? "" : compiled.error().message;
 }
 
@@ -93,6 +93,20 @@ TEST(ShapeInference, DepthToSpaceBlockSizeSquaredDoesNotWrap) {
     d.input = f32({1, 4, 2, 2});
     d.output = f32({1, 1, 4, 4});
     EXPECT_NE(compileError(d).find("not divisible by blockSize^2 = 4294967296"), std::string::npos) << compileError(d);
+}
+
+TEST(PadValidation, PaddedSizeAbove32BitsIsRejectedNotClamped) {
+    // 4 + 2 * (2^32 - 2) was clamped to 2^32 - 1, so an output of that size passed although the
+    // padded input is twice as long; inference wrapped it to 0.
+    PadDesc p{.name = "pad", .padBegin = {UINT32_MAX - 1}, .padEnd = {UINT32_MAX - 1}};
+    p.input = f32({4});
+    p.output = f32({UINT32_MAX});
+    Capabilities bigBuffers = lavapipeLike();
+    bigBuffers.maxStorageBufferRange = 0;  // no limit: reach the size check
+    std::string error = compileError(p, bigBuffers);
+    EXPECT_NE(error.find("pad 'pad': dim 0 padded to 8589934592 exceeds 2^32 - 1"), std::string::npos) << error;
+    EXPECT_NE(addNodeError(PadDesc{.name = "pad", .padBegin = {UINT32_MAX - 1}, .padEnd = {UINT32_MAX - 1}}, {f32({4})}).find("padded to 8589934592"),
+              std::string::npos);
 }
 
 TEST(PoolingValidation, DilatedWindowIsComputedIn64Bits) {

@@ -165,7 +165,11 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 return need("slice output sizes are not known");
             } else if constexpr (std::is_same_v<T, PadDesc>) {
                 auto sizes = sizesOf(o.input);
-                for (size_t i = 0; i < sizes.size(); ++i) sizes[i] += o.padBegin[i] + o.padEnd[i];
+                for (size_t i = 0; i < sizes.size(); ++i) {
+                    uint64_t padded = uint64_t(sizes[i]) + o.padBegin[i] + o.padEnd[i];
+                    if (padded > UINT32_MAX) return invalidArgument(label + ": dim " + std::to_string(i) + " padded to " + std::to_string(padded) + " exceeds 2^32 - 1");
+                    sizes[i] = uint32_t(padded);
+                }
                 o.output = withSizes(o.input, sizes);
             } else if constexpr (std::is_same_v<T, TransposeDesc>) {
                 auto in = sizesOf(o.input);
