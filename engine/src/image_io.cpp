@@ -74,6 +74,38 @@ void checkPngChunks(std::span<const uint8_t> bytes, const std::string& what) {
     }
 }
 
+// stb_image (Debian 12's libstb-dev) builds a JPEG Huffman table from a DHT segment's 16 code
+// counts without checking that they add up to at most 256: a larger sum writes past the table's
+// 257-entry size array and 256-entry value array (later stb releases check it). Walking the
+// markers as stb does, each table is checked first. stb reads a table's 17 header bytes and its
+// values even past the end of the segment, and so does this walk.
+void checkJpegSegments(std::span<const uint8_t> bytes, const std::string& what) {
+    for (size_t pos = 2; bytes.size() - pos >= 4;) {  // after SOI
+        if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
+        uint8_t marker = bytes[pos + 1];
+        if (marker == 0xff) { ++pos; continue; }      // fill byte
+        // Stuffed 0xff, RSTn, TEM and SOI carry no length.
+        if (marker == 0x00 || marker == 0x01 || marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) { pos += 2; continue; }
+        if (marker == 0xd9) return;  // EOI
+        size_t length = size_t(bytes[pos + 2]) << 8 | bytes[pos + 3];
+        if (length < 2 || length > bytes.size() - pos - 2) return;  // stb stops with its own error
+        if (marker == 0xc4) {  // DHT: tables of (class << 4 | id, 16 counts, the values)
+            int64_t left = int64_t(length) - 2;
+            for (size_t p = pos + 4; left > 0 && bytes.size() - p >= 17 && (bytes[p] >> 4) <= 1 && (bytes[p] & 15) <= 3;) {
+                size_t codes = 0;
+                for (size_t i = 1; i <= 16; ++i) codes += bytes[p + i];
+                if (codes > 256)
+                    throw Error(what + ": the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) +
+                                " codes, more than 256");
+                p += 17 + codes;
+                left -= int64_t(17 + codes);
+                if (p >= bytes.size()) break;
+            }
+        }
+        pos += 2 + length;
+    }
+}
+
 }  // namespace
 
 Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what, uint64_t maxPixels) {
@@ -109,6 +141,7 @@ Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint
     if (sniffImageFormat(bytes) == ImageFormat::Unknown) throw Error(what + ": not a PNG or JPEG image");
     if (bytes.size() > uint64_t(std::numeric_limits<int>::max())) throw Error(what + ": the image has more than 2 GiB of data");
     if (sniffImageFormat(bytes) == ImageFormat::Png) checkPngChunks(bytes, what);
+    if (sniffImageFormat(bytes) == ImageFormat::Jpeg) checkJpegSegments(bytes, what);
     int w = 0, h = 0, n = 0;
     // The header alone first: a lying size must not become a huge allocation.
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &n))

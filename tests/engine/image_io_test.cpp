@@ -1,5 +1,6 @@
 #include "engine/error.h"
 #include "engine/image_io.h"
+#include "gltf_builder.h"
 
 #include <gtest/gtest.h>
 
@@ -168,6 +169,25 @@ TEST(ImageIo, PngChannelCountOutOfRangeIsAnError) {
     EXPECT_NE(pngError(smallPng(), 0).find("channels must be 1..4"), std::string::npos);
     EXPECT_NE(pngError(smallPng(), 5).find("channels must be 1..4"), std::string::npos);
     EXPECT_NE(pngError({'n', 'o', 't'}).find("not a PNG file"), std::string::npos);
+}
+
+TEST(ImageIo, JpegHuffmanTableWithMoreThan256CodesIsRejected) {
+    // stb_image wrote a DHT table's code sizes past its 257-entry array (found by fuzz_image_io
+    // and fuzz_gltf through glTF textures).
+    std::vector<uint8_t> jpeg = testsupport::encodeJpeg(4, 4, std::vector<uint8_t>(4 * 4 * 4, 200));
+    EXPECT_EQ(engine::decodeImage(jpeg, "ok.jpg", 16, 256).width, 4u);
+    size_t dht = 0;
+    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xff && jpeg[i + 1] == 0xc4) { dht = i; break; }
+    ASSERT_NE(dht, 0u) << "no DHT segment";
+    for (size_t i = 0; i < 16; ++i) jpeg[dht + 5 + i] = 20;  // 16 x 20 = 320 codes in the first table
+    try {
+        engine::decodeImage(jpeg, "hostile.jpg", 16, 256);
+        FAIL() << "expected engine::Error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("hostile.jpg: the JPEG Huffman table at byte"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
+    }
 }
 
 std::vector<uint8_t> npyBytes(const std::string& dict, size_t dataBytes, uint8_t major = 1) {
