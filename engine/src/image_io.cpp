@@ -53,50 +53,50 @@ std::vector<uint8_t> readFile(const std::string& path) {
 // stb_image trusts PNG chunk lengths: it grows its compressed-data buffer to an IDAT chunk's
 // declared length before checking that the bytes exist (a 100-byte file asked for 2 GiB), and it
 // copies an empty first IDAT chunk into a null buffer (undefined behaviour). Walking the chunks
-// first turns both into errors; everything else is left to stb.
-void checkPngChunks(std::span<const uint8_t> bytes, const std::string& what) {
+// first turns both into errors; everything else is left to stb. Returns the problem, or "".
+std::string pngChunkProblem(std::span<const uint8_t> bytes) {
     static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
-    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) throw Error("cannot read PNG '" + what + "': not a PNG file");
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) return "not a PNG file";
     bool sawData = false;
     for (size_t pos = 8; bytes.size() - pos >= 12;) {  // length, type, data, CRC
         const uint8_t* c = bytes.data() + pos;
         uint32_t length = uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3];
         std::string type(reinterpret_cast<const char*>(c + 4), 4);
         if (length > bytes.size() - pos - 12)
-            throw Error("cannot read PNG '" + what + "': chunk at byte " + std::to_string(pos) + " declares " + std::to_string(length) +
-                        " bytes of data, the file has " + std::to_string(bytes.size() - pos - 12) + " left");
+            return "the chunk at byte " + std::to_string(pos) + " declares " + std::to_string(length) + " bytes of data, the file has " +
+                   std::to_string(bytes.size() - pos - 12) + " left";
         if (type == "IDAT") {
-            if (length == 0 && !sawData) throw Error("cannot read PNG '" + what + "': its first IDAT chunk is empty");
+            if (length == 0 && !sawData) return "its first IDAT chunk is empty";
             sawData = true;
         }
         if (type == "IEND") break;
         pos += 12 + size_t(length);
     }
+    return "";
 }
 
 // stb_image (Debian 12's libstb-dev) builds a JPEG Huffman table from a DHT segment's 16 code
 // counts without checking that they add up to at most 256: a larger sum writes past the table's
 // 257-entry size array and 256-entry value array (later stb releases check it). Walking the
-// markers as stb does, each table is checked first. stb reads a table's 17 header bytes and its
-// values even past the end of the segment, and so does this walk.
-void checkJpegSegments(std::span<const uint8_t> bytes, const std::string& what) {
+// markers as stb does, each table is checked first; stb reads a table's 17 header bytes and its
+// values even past the end of the segment, and so does this walk. Returns the problem, or "".
+std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
     for (size_t pos = 2; bytes.size() - pos >= 4;) {  // after SOI
         if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
         uint8_t marker = bytes[pos + 1];
         if (marker == 0xff) { ++pos; continue; }      // fill byte
         // Stuffed 0xff, RSTn, TEM and SOI carry no length.
         if (marker == 0x00 || marker == 0x01 || marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) { pos += 2; continue; }
-        if (marker == 0xd9) return;  // EOI
+        if (marker == 0xd9) break;  // EOI
         size_t length = size_t(bytes[pos + 2]) << 8 | bytes[pos + 3];
-        if (length < 2 || length > bytes.size() - pos - 2) return;  // stb stops with its own error
+        if (length < 2 || length > bytes.size() - pos - 2) break;  // stb stops with its own error
         if (marker == 0xc4) {  // DHT: tables of (class << 4 | id, 16 counts, the values)
             int64_t left = int64_t(length) - 2;
             for (size_t p = pos + 4; left > 0 && bytes.size() - p >= 17 && (bytes[p] >> 4) <= 1 && (bytes[p] & 15) <= 3;) {
                 size_t codes = 0;
                 for (size_t i = 1; i <= 16; ++i) codes += bytes[p + i];
                 if (codes > 256)
-                    throw Error(what + ": the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) +
-                                " codes, more than 256");
+                    return "the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) + " codes, more than 256";
                 p += 17 + codes;
                 left -= int64_t(17 + codes);
                 if (p >= bytes.size()) break;
@@ -104,6 +104,7 @@ void checkJpegSegments(std::span<const uint8_t> bytes, const std::string& what) 
         }
         pos += 2 + length;
     }
+    return "";
 }
 
 }  // namespace
@@ -112,7 +113,7 @@ Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::s
     if (channels < 1 || channels > 4) throw Error("cannot read PNG '" + what + "': channels must be 1..4, not " + std::to_string(channels));
     if (bytes.size() > size_t(std::numeric_limits<int>::max()))
         throw Error("cannot read PNG '" + what + "': " + std::to_string(bytes.size()) + " bytes is more than the decoder takes (2 GiB)");
-    checkPngChunks(bytes, what);
+    if (std::string problem = pngChunkProblem(bytes); !problem.empty()) throw Error("cannot read PNG '" + what + "': " + problem);
     int len = int(bytes.size());
     int w = 0, h = 0, n = 0;
     // The header first: the decoder allocates width x height before it checks the pixel data.
@@ -140,8 +141,8 @@ ImageFormat sniffImageFormat(std::span<const uint8_t> bytes) {
 Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint32_t maxSize, uint64_t maxTexels) {
     if (sniffImageFormat(bytes) == ImageFormat::Unknown) throw Error(what + ": not a PNG or JPEG image");
     if (bytes.size() > uint64_t(std::numeric_limits<int>::max())) throw Error(what + ": the image has more than 2 GiB of data");
-    if (sniffImageFormat(bytes) == ImageFormat::Png) checkPngChunks(bytes, what);
-    if (sniffImageFormat(bytes) == ImageFormat::Jpeg) checkJpegSegments(bytes, what);
+    std::string problem = sniffImageFormat(bytes) == ImageFormat::Png ? pngChunkProblem(bytes) : jpegSegmentProblem(bytes);
+    if (!problem.empty()) throw Error(what + ": cannot decode the image: " + problem);
     int w = 0, h = 0, n = 0;
     // The header alone first: a lying size must not become a huge allocation.
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &n))
