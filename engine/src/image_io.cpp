@@ -81,7 +81,7 @@ std::string pngChunkProblem(std::span<const uint8_t> bytes) {
 // markers as stb does, each table is checked first; stb reads a table's 17 header bytes and its
 // values even past the end of the segment, and so does this walk. Returns the problem, or "".
 std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
-    for (size_t pos = 2; bytes.size() - pos >= 4;) {  // after SOI
+    for (size_t pos = 2; pos + 4 <= bytes.size();) {  // after SOI
         if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
         uint8_t marker = bytes[pos + 1];
         if (marker == 0xff) { ++pos; continue; }      // fill byte
@@ -89,17 +89,19 @@ std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
         if (marker == 0x00 || marker == 0x01 || marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) { pos += 2; continue; }
         if (marker == 0xd9) break;  // EOI
         size_t length = size_t(bytes[pos + 2]) << 8 | bytes[pos + 3];
-        if (length < 2 || length > bytes.size() - pos - 2) break;  // stb stops with its own error
-        if (marker == 0xc4) {  // DHT: tables of (class << 4 | id, 16 counts, the values)
+        if (length < 2) break;  // stb stops with its own error
+        if (marker == 0xc4) {
+            // DHT: tables of (class << 4 | id, 16 counts, the values). A segment may claim more
+            // bytes than the file has: stb reads on, taking 0 past the end.
             int64_t left = int64_t(length) - 2;
-            for (size_t p = pos + 4; left > 0 && bytes.size() - p >= 17 && (bytes[p] >> 4) <= 1 && (bytes[p] & 15) <= 3;) {
+            for (size_t p = pos + 4; left > 0 && p < bytes.size();) {
+                if ((bytes[p] >> 4) > 1 || (bytes[p] & 15) > 3) break;  // stb: "bad DHT header"
                 size_t codes = 0;
-                for (size_t i = 1; i <= 16; ++i) codes += bytes[p + i];
+                for (size_t i = 1; i <= 16 && p + i < bytes.size(); ++i) codes += bytes[p + i];
                 if (codes > 256)
                     return "the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) + " codes, more than 256";
                 p += 17 + codes;
                 left -= int64_t(17 + codes);
-                if (p >= bytes.size()) break;
             }
         }
         pos += 2 + length;

@@ -188,6 +188,14 @@ TEST(ImageIo, JpegHuffmanTableWithMoreThan256CodesIsRejected) {
         EXPECT_NE(std::string(e.what()).find("hostile.jpg: cannot decode the image: the JPEG Huffman table at byte"), std::string::npos) << e.what();
         EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
     }
+    // The same table in a segment that claims more bytes than the file has left: stb reads on.
+    std::vector<uint8_t> truncated(jpeg.begin(), jpeg.begin() + long(dht + 5 + 16));
+    try {
+        engine::decodeImage(truncated, "truncated.jpg", 16, 256);
+        FAIL() << "expected engine::Error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
+    }
 }
 
 std::vector<uint8_t> npyBytes(const std::string& dict, size_t dataBytes, uint8_t major = 1) {
