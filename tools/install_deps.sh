@@ -13,6 +13,7 @@ packages=(
   xvfb xauth python3 python3-numpy
   doxygen dpkg-dev file binutils
   valgrind
+  clang libfuzzer-14-dev libclang-rt-14-dev   # tools/fuzz.sh (libFuzzer), fuzz corpus replay
 )
 missing=()
 for p in "${packages[@]}"; do

@@ -75,7 +75,9 @@ float readNumber(const nlohmann::json& j, const std::string& field, const std::s
 CameraKeyframe readKeyframe(const nlohmann::json& j, size_t index, const std::string& fail) {
     std::string at = "keyframes[" + std::to_string(index) + "]";
     if (!j.is_object()) throw Error(fail + at + ": expected an object");
-    for (const auto& [key, value] : j.items()) {
+    for (const auto& item : j.items()) {
+        // A plain reference, not a structured binding: clang before 16 cannot capture those.
+        const std::string& key = item.key();
         static const char* known[] = {"time", "position", "target", "fov_y_deg", "cut"};
         if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return key == k; }))
             throw Error(fail + at + ": unknown field '" + key + "' (expected time, position, target, fov_y_deg, cut)");

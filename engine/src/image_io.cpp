@@ -3,10 +3,12 @@
 #include "engine/error.h"
 
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <fstream>
+#include <iterator>
 #include <limits>
 #include <memory>
 
@@ -14,6 +16,12 @@
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
 #define STBI_ONLY_JPEG  // glTF base colour textures
+// stb_image's asserts check decoder state that a corrupt file can break (a JPEG Huffman code
+// that does not match its table, found by fuzz_image_io); its bounds checks come before them, and
+// release builds compile them out, leaving garbage pixels or an error for a corrupt file. The
+// sanitizer and fuzz builds keep asserts on for our code (-UNDEBUG), so stb's are turned off here
+// explicitly: all builds decode alike, and memory errors in stb still stop ASan/UBSan.
+#define STBI_ASSERT(x) ((void)0)
 #if defined(__GNUC__)
 #pragma GCC diagnostic push
 #pragma GCC diagnostic ignored "-Wmissing-field-initializers"
@@ -38,14 +46,98 @@ void writePng(const std::string& path, const Image8& image) {
         throw Error(ErrorCode::IoError, "cannot write PNG file '" + path + "' (directory missing or not writable?)");
 }
 
-Image8 readPng(const std::string& path, uint32_t channels) {
+namespace {
+
+std::vector<uint8_t> readFile(const std::string& path) {
+    std::ifstream in(path, std::ios::binary);
+    if (!in) throw Error(ErrorCode::IoError, "cannot open '" + path + "' for reading");
+    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+    if (in.bad()) throw Error(ErrorCode::IoError, "failed while reading '" + path + "'");
+    return bytes;
+}
+
+// stb_image trusts PNG chunk lengths: it grows its compressed-data buffer to an IDAT chunk's
+// declared length before checking that the bytes exist (a 100-byte file asked for 2 GiB), and it
+// copies an empty first IDAT chunk into a null buffer (undefined behaviour). Walking the chunks
+// first turns both into errors; everything else is left to stb. Returns the problem, or "".
+std::string pngChunkProblem(std::span<const uint8_t> bytes) {
+    static const uint8_t kSignature[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
+    if (bytes.size() < 8 || std::memcmp(bytes.data(), kSignature, 8) != 0) return "not a PNG file";
+    bool sawData = false;
+    for (size_t pos = 8; bytes.size() - pos >= 12;) {  // length, type, data, CRC
+        const uint8_t* c = bytes.data() + pos;
+        uint32_t length = uint32_t(c[0]) << 24 | uint32_t(c[1]) << 16 | uint32_t(c[2]) << 8 | c[3];
+        std::string type(reinterpret_cast<const char*>(c + 4), 4);
+        if (length > bytes.size() - pos - 12)
+            return "the chunk at byte " + std::to_string(pos) + " declares " + std::to_string(length) + " bytes of data, the file has " +
+                   std::to_string(bytes.size() - pos - 12) + " left";
+        if (type == "IDAT") {
+            if (length == 0 && !sawData) return "its first IDAT chunk is empty";
+            sawData = true;
+        }
+        if (type == "IEND") break;
+        pos += 12 + size_t(length);
+    }
+    return "";
+}
+
+// stb_image (Debian 12's libstb-dev) builds a JPEG Huffman table from a DHT segment's 16 code
+// counts without checking that they add up to at most 256: a larger sum writes past the table's
+// 257-entry size array and 256-entry value array (later stb releases check it). Walking the
+// markers as stb does, each table is checked first; stb reads a table's 17 header bytes and its
+// values even past the end of the segment, and so does this walk. Returns the problem, or "".
+std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
+    for (size_t pos = 2; pos + 4 <= bytes.size();) {  // after SOI
+        if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
+        uint8_t marker = bytes[pos + 1];
+        if (marker == 0xff) { ++pos; continue; }      // fill byte
+        // Stuffed 0xff, RSTn, TEM and SOI carry no length.
+        if (marker == 0x00 || marker == 0x01 || marker == 0xd8 || (marker >= 0xd0 && marker <= 0xd7)) { pos += 2; continue; }
+        if (marker == 0xd9) break;  // EOI
+        size_t length = size_t(bytes[pos + 2]) << 8 | bytes[pos + 3];
+        if (length < 2) break;  // stb stops with its own error
+        if (marker == 0xc4) {
+            // DHT: tables of (class << 4 | id, 16 counts, the values). A segment may claim more
+            // bytes than the file has: stb reads on, taking 0 past the end.
+            int64_t left = int64_t(length) - 2;
+            for (size_t p = pos + 4; left > 0 && p < bytes.size();) {
+                if ((bytes[p] >> 4) > 1 || (bytes[p] & 15) > 3) break;  // stb: "bad DHT header"
+                size_t codes = 0;
+                for (size_t i = 1; i <= 16 && p + i < bytes.size(); ++i) codes += bytes[p + i];
+                if (codes > 256)
+                    return "the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) + " codes, more than 256";
+                p += 17 + codes;
+                left -= int64_t(17 + codes);
+            }
+        }
+        pos += 2 + length;
+    }
+    return "";
+}
+
+}  // namespace
+
+Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what, uint64_t maxPixels) {
+    if (channels < 1 || channels > 4) throw Error("cannot read PNG '" + what + "': channels must be 1..4, not " + std::to_string(channels));
+    if (bytes.size() > size_t(std::numeric_limits<int>::max()))
+        throw Error("cannot read PNG '" + what + "': " + std::to_string(bytes.size()) + " bytes is more than the decoder takes (2 GiB)");
+    if (std::string problem = pngChunkProblem(bytes); !problem.empty()) throw Error("cannot read PNG '" + what + "': " + problem);
+    int len = int(bytes.size());
     int w = 0, h = 0, n = 0;
-    std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load(path.c_str(), &w, &h, &n, int(channels)), stbi_image_free);
-    if (!data) throw Error(ErrorCode::IoError, "cannot read PNG file '" + path + "': " + stbi_failure_reason());
+    // The header first: the decoder allocates width x height before it checks the pixel data.
+    if (!stbi_info_from_memory(bytes.data(), len, &w, &h, &n))
+        throw Error("cannot read PNG '" + what + "': " + stbi_failure_reason());
+    if (uint64_t(w) * uint64_t(h) > maxPixels)
+        throw Error("cannot read PNG '" + what + "': its header says " + std::to_string(w) + "x" + std::to_string(h) +
+                    " pixels, more than the limit of " + std::to_string(maxPixels));
+    std::unique_ptr<uint8_t, void (*)(void*)> data(stbi_load_from_memory(bytes.data(), len, &w, &h, &n, int(channels)), stbi_image_free);
+    if (!data) throw Error("cannot read PNG '" + what + "': " + stbi_failure_reason());
     Image8 img{uint32_t(w), uint32_t(h), channels, {}};
-    img.pixels.assign(data.get(), data.get() + size_t(w) * h * channels);
+    img.pixels.assign(data.get(), data.get() + size_t(w) * size_t(h) * channels);
     return img;
 }
+
+Image8 readPng(const std::string& path, uint32_t channels) { return decodePng(readFile(path), channels, path); }
 
 ImageFormat sniffImageFormat(std::span<const uint8_t> bytes) {
     static const uint8_t png[8] = {0x89, 'P', 'N', 'G', '\r', '\n', 0x1a, '\n'};
@@ -57,6 +149,8 @@ ImageFormat sniffImageFormat(std::span<const uint8_t> bytes) {
 Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint32_t maxSize, uint64_t maxTexels) {
     if (sniffImageFormat(bytes) == ImageFormat::Unknown) throw Error(what + ": not a PNG or JPEG image");
     if (bytes.size() > uint64_t(std::numeric_limits<int>::max())) throw Error(what + ": the image has more than 2 GiB of data");
+    std::string problem = sniffImageFormat(bytes) == ImageFormat::Png ? pngChunkProblem(bytes) : jpegSegmentProblem(bytes);
+    if (!problem.empty()) throw Error(what + ": cannot decode the image: " + problem);
     int w = 0, h = 0, n = 0;
     // The header alone first: a lying size must not become a huge allocation.
     if (!stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &n))
@@ -105,39 +199,51 @@ void writeNpy(const std::string& path, std::span<const float> data, std::span<co
     if (!out) throw Error(ErrorCode::IoError, "failed while writing '" + path + "' (disk full?)");
 }
 
-std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw Error(ErrorCode::IoError, "cannot open '" + path + "' for reading");
-    char magic[8];
-    if (!in.read(magic, 8) || std::memcmp(magic, "\x93NUMPY", 6) != 0) throw Error(ErrorCode::InvalidModel, "'" + path + "' is not a .npy file");
-    uint32_t len = 0;
-    unsigned char lenBytes[4] = {};
-    int lenSize = magic[6] == 1 ? 2 : 4;
-    in.read(reinterpret_cast<char*>(lenBytes), lenSize);
-    for (int i = lenSize - 1; i >= 0; --i) len = (len << 8) | lenBytes[i];
-    std::string header(len, '\0');
-    if (!in.read(header.data(), len)) throw Error(ErrorCode::InvalidModel, "'" + path + "': truncated .npy header");
-    if (header.find("'<f4'") == std::string::npos) throw Error(ErrorCode::Unsupported, "'" + path + "': only little-endian float32 .npy is supported");
-    if (header.find("'fortran_order': False") == std::string::npos) throw Error(ErrorCode::Unsupported, "'" + path + "': Fortran order is not supported");
-    size_t open = header.find('('), close = header.find(')');
-    if (open == std::string::npos || close == std::string::npos) throw Error(ErrorCode::InvalidModel, "'" + path + "': no shape in .npy header");
+std::vector<float> decodeNpy(std::span<const uint8_t> bytes, std::vector<uint32_t>& shape, const std::string& what) {
+    auto bad = [&](const std::string& why) { return Error(ErrorCode::InvalidModel, "'" + what + "': " + why); };
+    if (bytes.size() < 10 || std::memcmp(bytes.data(), "\x93NUMPY", 6) != 0) throw bad("not a .npy file");
+    // Version 1 has a 2-byte header length, versions 2 and 3 a 4-byte one (little-endian).
+    uint8_t major = bytes[6];
+    if (major < 1 || major > 3) throw bad(".npy format version " + std::to_string(major) + " is not supported (1, 2, 3 are)");
+    size_t lenSize = major == 1 ? 2 : 4, headerStart = 8 + lenSize;
+    if (bytes.size() < headerStart) throw bad("truncated .npy header");
+    uint64_t len = 0;
+    for (size_t i = lenSize; i-- > 0;) len = (len << 8) | bytes[8 + i];
+    if (len > bytes.size() - headerStart) throw bad("truncated .npy header");
+    std::string header(bytes.begin() + long(headerStart), bytes.begin() + long(headerStart + len));
+    if (header.find("'<f4'") == std::string::npos) throw bad("only little-endian float32 .npy is supported");
+    if (header.find("'fortran_order': False") == std::string::npos) throw bad("Fortran order is not supported");
+    size_t key = header.find("'shape'");
+    size_t open = header.find('(', key == std::string::npos ? 0 : key), close = header.find(')', open == std::string::npos ? 0 : open);
+    if (key == std::string::npos || open == std::string::npos || close == std::string::npos) throw bad("no shape in .npy header");
     shape.clear();
-    size_t count = 1;
+    uint64_t count = 1;
     for (size_t p = open + 1; p < close;) {
         while (p < close && (header[p] == ' ' || header[p] == ',')) ++p;
         if (p >= close) break;
+        uint64_t dim = 0;
         size_t end = p;
-        while (end < close && std::isdigit(static_cast<unsigned char>(header[end]))) ++end;
-        if (end == p) throw Error(ErrorCode::InvalidModel, "'" + path + "': malformed shape in .npy header");
-        shape.push_back(uint32_t(std::stoul(header.substr(p, end - p))));
-        count *= shape.back();
+        for (; end < close && std::isdigit(static_cast<unsigned char>(header[end])); ++end) {
+            dim = dim * 10 + uint64_t(header[end] - '0');
+            if (dim > std::numeric_limits<uint32_t>::max()) throw bad("dimension " + std::to_string(shape.size()) + " is too large");
+        }
+        if (end == p) throw bad("malformed shape in .npy header");
+        shape.push_back(uint32_t(dim));
+        // Bounded by the bytes actually present, so the product cannot overflow either.
+        count *= dim;
+        if (count > bytes.size()) break;
         p = end;
     }
+    uint64_t dataBytes = bytes.size() - headerStart - len;
+    if (count > dataBytes / sizeof(float) || count * sizeof(float) != dataBytes)
+        throw bad("holds " + std::to_string(dataBytes) + " data bytes, but its shape needs " +
+                  (count > bytes.size() ? std::string("more") : std::to_string(count * sizeof(float))));
     std::vector<float> data(count);
-    if (!in.read(reinterpret_cast<char*>(data.data()), std::streamsize(count * sizeof(float))))
-        throw Error(ErrorCode::InvalidModel, "'" + path + "': file shorter than its shape says");
+    if (count) std::memcpy(data.data(), bytes.data() + headerStart + len, count * sizeof(float));
     return data;
 }
+
+std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape) { return decodeNpy(readFile(path), shape, path); }
 
 float halfToFloat(uint16_t h) {
     uint32_t sign = uint32_t(h >> 15) << 31;

@@ -60,13 +60,14 @@ Status checkLaunches(const std::vector<Launch>& launches, const Plan& plan, cons
     return {};
 }
 
-Result<std::vector<RecordedLaunch>> resolve(PipelineCache& cache, const Plan& plan, const std::vector<Launch>& launches,
+// Pipelines come from `cache`; without one (compileOperatorOnCpu) they stay VK_NULL_HANDLE.
+Result<std::vector<RecordedLaunch>> resolve(PipelineCache* cache, const Plan& plan, const std::vector<Launch>& launches,
                                             std::vector<VkPipeline>& pipelines) {
     std::vector<RecordedLaunch> out;
     for (size_t i = 0; i < launches.size(); ++i) {
         const Launch& l = launches[i];
-        if (pipelines[l.pipeline] == VK_NULL_HANDLE) {
-            Result<VkPipeline> p = cache.get(plan.pipelines[l.pipeline]);
+        if (cache && pipelines[l.pipeline] == VK_NULL_HANDLE) {
+            Result<VkPipeline> p = cache->get(plan.pipelines[l.pipeline]);
             if (!p) return p.error();
             pipelines[l.pipeline] = *p;
         }
@@ -126,7 +127,11 @@ Status CompiledOperatorImpl::readyToRecord() const {
     return {};
 }
 
-Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags) {
+namespace {
+
+// compileOperator with the device's plan context and pipeline cache (nullptr: no pipelines).
+Result<std::unique_ptr<CompiledOperatorImpl>> buildOperator(const PlanContext& pc, PipelineCache* cache, const DeviceImpl* device,
+                                                             const OperatorDesc& desc) {
     std::string label = describe(desc);
     size_t slots = operatorInputs(desc).size() + operatorOutputs(desc).size();
     if (slots > kMaxTensorSlots)
@@ -135,7 +140,7 @@ Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, co
     for (const TensorDesc* t : operatorOutputs(desc))
         if (t->ownedByPlugin()) return invalidArgument("failed to compile " + label + ": TensorFlagOwnedByPlugin is only valid on inputs");
 
-    Result<Plan> planned = planOperator(device.planContext(flags), desc);
+    Result<Plan> planned = planOperator(pc, desc);
     if (!planned) return planned.error();
     const Plan& plan = *planned;
     MLP_TRY(checkLaunches(plan.execute, plan, label, "execute"));
@@ -143,22 +148,34 @@ Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, co
     if (plan.execute.empty()) return invalidArgument("internal error compiling " + label + ": the plan has no launches");
 
     auto op = std::make_unique<CompiledOperatorImpl>();
-    op->device = &device;
+    op->device = device;
     op->label = label;
     op->setCount = 1;
     op->temporaryBytes = plan.temporaryBytes;
     op->persistentBytes = plan.persistentBytes;
     std::vector<VkPipeline> pipelines(plan.pipelines.size(), VK_NULL_HANDLE);
-    Result<std::vector<RecordedLaunch>> execute = resolve(device.pipelines(), plan, plan.execute, pipelines);
+    Result<std::vector<RecordedLaunch>> execute = resolve(cache, plan, plan.execute, pipelines);
     if (!execute) return execute.error();
-    Result<std::vector<RecordedLaunch>> initialize = resolve(device.pipelines(), plan, plan.initialize, pipelines);
+    Result<std::vector<RecordedLaunch>> initialize = resolve(cache, plan, plan.initialize, pipelines);
     if (!initialize) return initialize.error();
     op->launches = std::move(*execute);
     op->initializeLaunches = std::move(*initialize);
     op->initializeSetCount = op->initializeLaunches.empty() ? 0 : 1;
     buildRules(*op, desc);
     op->initializeInputTargets.resize(op->inputs.size());
-    return std::unique_ptr<CompiledOperator>(std::move(op));
+    return op;
+}
+
+}  // namespace
+
+Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags) {
+    auto op = buildOperator(device.planContext(flags), &device.pipelines(), &device, desc);
+    if (!op) return op.error();
+    return std::unique_ptr<CompiledOperator>(std::move(*op));
+}
+
+Result<std::unique_ptr<CompiledOperatorImpl>> compileOperatorOnCpu(const Capabilities& caps, const OperatorDesc& desc, uint32_t flags) {
+    return buildOperator(planContextFor(caps, flags), nullptr, nullptr, desc);
 }
 
 const DispatchableImpl* implOf(const Dispatchable& d) { return dynamic_cast<const DispatchableImpl*>(&d); }

@@ -40,6 +40,10 @@ public:
 };
 
 Result<std::unique_ptr<CompiledOperator>> compileOperator(DeviceImpl& device, const OperatorDesc& desc, uint32_t flags);
+// compileOperator without a Vulkan device, for one with `caps`: every validation and planning
+// step, launches and binding rules included, but no pipelines (VK_NULL_HANDLE) and no device, so
+// the result can never be bound or recorded. For the fuzz targets (fuzz/) and CPU-only tests.
+Result<std::unique_ptr<CompiledOperatorImpl>> compileOperatorOnCpu(const Capabilities& caps, const OperatorDesc& desc, uint32_t flags);
 // The family planner for `desc` (std::visit over the OperatorDesc variant).
 Result<Plan> planOperator(const PlanContext& pc, const OperatorDesc& desc);
 

@@ -209,16 +209,18 @@ DeviceImpl::~DeviceImpl() {
     if (setLayout_) fns_.vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
 }
 
-PlanContext DeviceImpl::planContext(uint32_t executionFlags) const {
+PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags) {
     PlanContext pc;
-    pc.caps = &caps_;
-    pc.fp16Storage = caps_.fp16Storage && caps_.fp16Arithmetic;
+    pc.caps = &caps;
+    pc.fp16Storage = caps.fp16Storage && caps.fp16Arithmetic;
     pc.fp16Arithmetic = pc.fp16Storage && (executionFlags & ExecutionFlagAllowHalfPrecisionComputation);
-    pc.cooperativeMatrix = caps_.cooperativeMatrixNV && !(executionFlags & ExecutionFlagDisableCooperativeMatrix);
+    pc.cooperativeMatrix = caps.cooperativeMatrixNV && !(executionFlags & ExecutionFlagDisableCooperativeMatrix);
     pc.executionFlags = executionFlags;
     pc.tuning = tuning_;
     return pc;
 }
+
+PlanContext DeviceImpl::planContext(uint32_t executionFlags) const { return planContextFor(caps_, executionFlags); }
 
 Result<std::unique_ptr<CompiledOperator>> DeviceImpl::compileOperator(const OperatorDesc& desc, uint32_t executionFlags) {
     return detail::compileOperator(*this, desc, executionFlags);

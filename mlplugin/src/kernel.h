@@ -47,6 +47,9 @@ struct PlanContext {
     // Measured kernel choices (Device::setTuningTable); null: the planners' fixed heuristics.
     std::shared_ptr<const TuningTable> tuning;
 };
+// The plan context of a device with `caps` for an operator compiled with `executionFlags`
+// (`caps` must outlive it).
+PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags);
 
 // A compute pipeline: SPIR-V (from the generated ml_shaders.h accessors) and specialization
 // constants, constant_id i = specConstants[i] (floats bit-cast with asUint).

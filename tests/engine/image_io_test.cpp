@@ -1,12 +1,15 @@
 #include "engine/error.h"
 #include "engine/image_io.h"
+#include "gltf_builder.h"
 
 #include <gtest/gtest.h>
 
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <iterator>
 #include <vector>
 
 namespace {
@@ -81,6 +84,158 @@ TEST(ImageIo, MismatchedSizesAreRejected) {
     std::vector<float> data(5);
     const uint32_t shape[] = {2, 3};
     EXPECT_THROW(engine::writeNpy(tempPath("bad.npy"), data, shape), engine::Error);
+}
+
+// --- hostile files (found by fuzz_image_io, fuzz/): clear errors, no huge allocations
+
+std::vector<uint8_t> readBytes(const std::string& path) {
+    std::ifstream f(path, std::ios::binary);
+    return {std::istreambuf_iterator<char>(f), {}};
+}
+
+// A valid 3x2 RGBA PNG written by writePng, as bytes.
+std::vector<uint8_t> smallPng() {
+    engine::Image8 img{3, 2, 4, std::vector<uint8_t>(3 * 2 * 4, 128)};
+    std::string path = tempPath("small.png");
+    engine::writePng(path, img);
+    std::vector<uint8_t> bytes = readBytes(path);
+    std::filesystem::remove(path);
+    return bytes;
+}
+
+// Byte offset of the first chunk of `type` (its length field).
+size_t chunkOffset(const std::vector<uint8_t>& png, const char* type) {
+    for (size_t pos = 8; pos + 8 <= png.size();) {
+        uint32_t len = uint32_t(png[pos]) << 24 | uint32_t(png[pos + 1]) << 16 | uint32_t(png[pos + 2]) << 8 | png[pos + 3];
+        if (std::memcmp(&png[pos + 4], type, 4) == 0) return pos;
+        pos += 12 + len;
+    }
+    ADD_FAILURE() << "no " << type << " chunk";
+    return 0;
+}
+
+void putBe32(std::vector<uint8_t>& b, size_t at, uint32_t v) {
+    for (int i = 0; i < 4; ++i) b[at + i] = uint8_t(v >> (24 - 8 * i));
+}
+
+std::string pngError(const std::vector<uint8_t>& bytes, uint32_t channels = 4, uint64_t maxPixels = engine::kMaxImagePixels) {
+    try {
+        engine::decodePng(bytes, channels, "hostile.png", maxPixels);
+    } catch (const engine::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ImageIo, DecodesPngFromMemory) {
+    engine::Image8 img = engine::decodePng(smallPng(), 3, "small.png");
+    EXPECT_EQ(img.width, 3u);
+    EXPECT_EQ(img.height, 2u);
+    EXPECT_EQ(img.pixels, std::vector<uint8_t>(3 * 2 * 3, 128));
+}
+
+TEST(ImageIo, PngChunkLengthPastTheEndIsAnErrorNotAnAllocation) {
+    // stb_image grew its buffer to the declared IDAT length (2 GiB here) before reading it.
+    std::vector<uint8_t> png = smallPng();
+    putBe32(png, chunkOffset(png, "IDAT"), 0x7fffffffu);
+    std::string error = pngError(png);
+    EXPECT_NE(error.find("declares 2147483647 bytes"), std::string::npos) << error;
+    EXPECT_NE(error.find("hostile.png"), std::string::npos) << error;
+}
+
+TEST(ImageIo, PngWithAnEmptyFirstIdatIsRejected) {
+    // stb_image copied the empty chunk into a null buffer (undefined behaviour).
+    std::vector<uint8_t> png = smallPng();
+    size_t at = chunkOffset(png, "IDAT");
+    const uint8_t empty[12] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0, 0, 0, 0};
+    png.insert(png.begin() + long(at), empty, empty + 12);
+    EXPECT_NE(pngError(png).find("first IDAT chunk is empty"), std::string::npos) << pngError(png);
+}
+
+TEST(ImageIo, PngLargerThanThePixelLimitIsRejectedBeforeDecoding) {
+    std::vector<uint8_t> png = smallPng();
+    size_t ihdr = chunkOffset(png, "IHDR");
+    putBe32(png, ihdr + 8, 20000);   // width
+    putBe32(png, ihdr + 12, 20000);  // height: 400 M pixels, 1.6 GB as RGBA
+    png[ihdr + 17] = 0;              // grayscale: within stb_image's own 2^30-byte limit
+    std::string error = pngError(png);
+    EXPECT_NE(error.find("20000x20000"), std::string::npos) << error;
+    EXPECT_NE(error.find("limit"), std::string::npos) << error;
+    EXPECT_NE(pngError(smallPng(), 4, 5).find("3x2 pixels, more than the limit of 5"), std::string::npos);
+}
+
+TEST(ImageIo, PngChannelCountOutOfRangeIsAnError) {
+    // stb_image asserts (aborts) on a requested channel count outside 1..4.
+    EXPECT_NE(pngError(smallPng(), 0).find("channels must be 1..4"), std::string::npos);
+    EXPECT_NE(pngError(smallPng(), 5).find("channels must be 1..4"), std::string::npos);
+    EXPECT_NE(pngError({'n', 'o', 't'}).find("not a PNG file"), std::string::npos);
+}
+
+TEST(ImageIo, JpegHuffmanTableWithMoreThan256CodesIsRejected) {
+    // stb_image wrote a DHT table's code sizes past its 257-entry array (found by fuzz_image_io
+    // and fuzz_gltf through glTF textures).
+    std::vector<uint8_t> jpeg = testsupport::encodeJpeg(4, 4, std::vector<uint8_t>(4 * 4 * 4, 200));
+    EXPECT_EQ(engine::decodeImage(jpeg, "ok.jpg", 16, 256).width, 4u);
+    size_t dht = 0;
+    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xff && jpeg[i + 1] == 0xc4) { dht = i; break; }
+    ASSERT_NE(dht, 0u) << "no DHT segment";
+    for (size_t i = 0; i < 16; ++i) jpeg[dht + 5 + i] = 20;  // 16 x 20 = 320 codes in the first table
+    try {
+        engine::decodeImage(jpeg, "hostile.jpg", 16, 256);
+        FAIL() << "expected engine::Error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("hostile.jpg: cannot decode the image: the JPEG Huffman table at byte"), std::string::npos) << e.what();
+        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
+    }
+    // The same table in a segment that claims more bytes than the file has left: stb reads on.
+    std::vector<uint8_t> truncated(jpeg.begin(), jpeg.begin() + long(dht + 5 + 16));
+    try {
+        engine::decodeImage(truncated, "truncated.jpg", 16, 256);
+        FAIL() << "expected engine::Error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
+    }
+}
+
+std::vector<uint8_t> npyBytes(const std::string& dict, size_t dataBytes, uint8_t major = 1) {
+    std::string header = dict + "\n";
+    std::vector<uint8_t> b = {0x93, 'N', 'U', 'M', 'P', 'Y', major, 0, uint8_t(header.size()), uint8_t(header.size() >> 8)};
+    if (major != 1) {  // 4-byte header length
+        b.push_back(0);
+        b.push_back(0);
+    }
+    b.insert(b.end(), header.begin(), header.end());
+    b.resize(b.size() + dataBytes, 0);
+    return b;
+}
+
+std::string npyError(const std::vector<uint8_t>& bytes) {
+    std::vector<uint32_t> shape;
+    try {
+        engine::decodeNpy(bytes, shape, "hostile.npy");
+    } catch (const engine::Error& e) {
+        return e.what();
+    }
+    return "";
+}
+
+TEST(ImageIo, NpyShapesThatLieAreErrorsNotAllocations) {
+    const std::string f4 = "{'descr': '<f4', 'fortran_order': False, 'shape': ";
+    // The old reader allocated the shape's element count before reading (4 G floats here) and
+    // let std::stoul throw std::out_of_range for a dim past 32 bits.
+    EXPECT_NE(npyError(npyBytes(f4 + "(65536, 65536), }", 16)).find("needs more"), std::string::npos);
+    EXPECT_NE(npyError(npyBytes(f4 + "(99999999999999999999,), }", 16)).find("too large"), std::string::npos);
+    EXPECT_NE(npyError(npyBytes(f4 + "(2, 2), }", 12)).find("holds 12 data bytes, but its shape needs 16"), std::string::npos);
+    EXPECT_NE(npyError(npyBytes(f4 + "(4,), }", 20)).find("holds 20 data bytes"), std::string::npos);
+    EXPECT_NE(npyError(npyBytes("{'descr': '<f4', 'fortran_order': False}", 4)).find("no shape"), std::string::npos);
+    EXPECT_NE(npyError(npyBytes(f4 + "(1,), }", 4, 9)).find("version 9"), std::string::npos);
+    std::vector<uint8_t> truncated = npyBytes(f4 + "(1,), }", 4);
+    truncated.resize(20);
+    EXPECT_NE(npyError(truncated).find("truncated"), std::string::npos);
+    std::vector<uint32_t> shape;
+    EXPECT_EQ(engine::decodeNpy(npyBytes(f4 + "(2, 1), }", 8, 2), shape, "v2.npy"), std::vector<float>(2, 0.0f));
+    EXPECT_EQ(shape, (std::vector<uint32_t>{2, 1}));
 }
 
 TEST(ImageIo, HalfToFloatCoversNormalsSubnormalsAndSpecials) {

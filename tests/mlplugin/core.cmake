@@ -1,6 +1,6 @@
 # CPU-only checks of the plugin's core types (no Vulkan device needed).
 add_executable(mlplugin_core_tests tensor_desc_test.cpp graph_plan_test.cpp graph_builder_test.cpp conv_chain_plan_test.cpp
-  graph_reshape_check_test.cpp)
+  graph_reshape_check_test.cpp invalid_desc_test.cpp)
 target_link_libraries(mlplugin_core_tests PRIVATE mlplugin GTest::gtest_main)
 target_include_directories(mlplugin_core_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 vkml_warnings(mlplugin_core_tests)

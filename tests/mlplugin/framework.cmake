@@ -7,7 +7,7 @@ target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)
 
 vkml_test(mlplugin_framework_tests device_test.cpp pipeline_cache_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
-  LIBS mlp_op_test GTest::gmock)
+  threading_test.cpp LIBS mlp_op_test GTest::gmock Threads::Threads)
 target_include_directories(mlplugin_framework_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 
 # The minimal sample app runs as a test: validation layer on, non-zero exit on any message or

@@ -70,6 +70,18 @@ TEST(Npy, RejectsWithClearMessages) {
     expectError(truncated, "truncated header");
 }
 
+TEST(Npy, ShapeWhoseProductWrapsIsRejected) {
+    // 2^31 * 2^33 wraps to 0 in 64 bits: without the overflow check an empty payload "matched"
+    // a shape promising 2^64 elements, and consumers trusting the shape read past `values`.
+    auto a = npy::parse(npyBytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': (2147483648, 8589934592), }", {}), "wrap.npy");
+    ASSERT_FALSE(a.ok());
+    EXPECT_NE(a.error().message.find("too many elements"), std::string::npos) << a.error().message;
+    // A shape that is not a tuple is malformed, not a scalar.
+    auto b = npy::parse(npyBytes(1, "{'descr': '<f4', 'fortran_order': False, 'shape': 5, }", floatBytes({1})), "t.npy");
+    ASSERT_FALSE(b.ok());
+    EXPECT_NE(b.error().message.find("malformed shape"), std::string::npos) << b.error().message;
+}
+
 TEST(Npy, WriteReadRoundTrip) {
     npy::Array a{{2, 1, 3}, {0.5f, -1.0f, 3.25f, 4.0f, 5.0f, 6.0f}};
     std::string path = (std::filesystem::temp_directory_path() / "mlplugin_npy_roundtrip.npy").string();

@@ -22,10 +22,19 @@ struct Image8 {
     std::vector<uint8_t> pixels;  ///< width * height * channels bytes
 };
 
-/// Writes `image` as PNG; throws engine::Error naming the file on failure.
+/// Images larger than this (width x height) are rejected before any pixel is decoded: a corrupt
+/// or hostile header cannot make the reader allocate gigabytes. 16384 x 16384 is the largest 2-D
+/// image current desktop GPUs create.
+inline constexpr uint64_t kMaxImagePixels = uint64_t(16384) * 16384;
+
+/// Writes `image` as PNG; throws engine::Error (ErrorCode::IoError) naming the file on failure.
 void writePng(const std::string& path, const Image8& image);
-/// Reads a PNG, converted to `channels` per pixel; throws engine::Error naming the file on failure.
+/// Reads a PNG as `channels` (1..4) 8-bit channels per pixel (converted from what the file holds).
 Image8 readPng(const std::string& path, uint32_t channels = 4);
+/// The same from PNG bytes in memory; `what` names them in errors (a path, "texture 3"). Images
+/// over `maxPixels` are rejected (callers may lower the limit, never raise it past the default).
+Image8 decodePng(std::span<const uint8_t> bytes, uint32_t channels, const std::string& what,
+                 uint64_t maxPixels = kMaxImagePixels);
 
 /// An encoded image's file format.
 enum class ImageFormat { Unknown, Png, Jpeg };
@@ -39,8 +48,12 @@ Image8 decodeImage(std::span<const uint8_t> bytes, const std::string& what, uint
 /// Writes `data` as a little-endian float32 .npy array of the given shape (e.g. {H, W, C}).
 /// data.size() must equal the product of `shape`.
 void writeNpy(const std::string& path, std::span<const float> data, std::span<const uint32_t> shape);
-/// Reads a float32 .npy file (v1/v2 header, C order); `shape` receives its dimensions.
+/// Reads a float32 .npy file (v1/v2/v3 header, C order); `shape` receives its dimensions. The
+/// data must be exactly what the shape says: a lying header is an error
+/// (ErrorCode::InvalidModel), not an allocation; a missing file is ErrorCode::IoError.
 std::vector<float> readNpy(const std::string& path, std::vector<uint32_t>& shape);
+/// The same from .npy bytes in memory; `what` names them in errors.
+std::vector<float> decodeNpy(std::span<const uint8_t> bytes, std::vector<uint32_t>& shape, const std::string& what);
 
 /// IEEE half -> float (readback of 16-bit float images).
 float halfToFloat(uint16_t h);

@@ -35,9 +35,9 @@ struct NodeBuild {
 };
 
 struct GraphBuilder {
-    DeviceImpl& device;
+    PlanContext pc;          // the device's, for the graph's execution flags
+    PipelineCache* cache;    // nullptr: compileGraphOnCpu, pipelines stay VK_NULL_HANDLE
     GraphPlan& plan;
-    uint32_t executionFlags;
 
     std::vector<NodeBuild> nodes;
     std::map<ValueId, uint64_t> blobOffset;        // every constant
@@ -75,7 +75,10 @@ struct GraphBuilder {
         return d;
     }
 
-    Result<VkPipeline> pipeline(const Plan& p, uint32_t index) { return device.pipelines().get(p.pipelines[index]); }
+    Result<VkPipeline> pipeline(const Plan& p, uint32_t index) {
+        if (!cache) return VkPipeline(VK_NULL_HANDLE);
+        return cache->get(p.pipelines[index]);
+    }
 
     Status appendLaunches(const Plan& p, const std::vector<Launch>& launches, uint32_t set, bool barrierFirst,
                           std::vector<RecordedLaunch>& out) {
@@ -101,7 +104,7 @@ struct GraphBuilder {
             if (plan.values[v].kind == GraphValue::Kind::Constant) descs[k].hasStrides = false;
             chain.inputs.push_back(&descs[k]);
         }
-        return planElementWiseChain(device.planContext(executionFlags), chain);
+        return planElementWiseChain(pc, chain);
     }
 
     // A fused convolution chain: its layers with owned weights (re-laid out from the blob).
@@ -118,7 +121,7 @@ struct GraphBuilder {
                 d.bias->flags = TensorFlagOwnedByPlugin;
             }
         }
-        return planConvChain(device.planContext(executionFlags), chain);
+        return planConvChain(pc, chain);
     }
 
     // The node's fusion as its plan sees it: the PReLU slopes owned (packed from the blob).
@@ -163,11 +166,11 @@ struct GraphBuilder {
         size_t slots = ins.size() + operatorOutputs(desc).size();
         if (slots > kMaxTensorSlots) return invalidArgument(nodeLabel(i) + ": too many tensors for one descriptor set");
 
-        Result<Plan> p = pn.fusion.any() ? planConvolution(device.planContext(executionFlags), std::get<ConvolutionDesc>(desc), fusionFor(pn))
-                                         : planOperator(device.planContext(executionFlags), desc);
+        Result<Plan> p = pn.fusion.any() ? planConvolution(pc, std::get<ConvolutionDesc>(desc), fusionFor(pn))
+                                         : planOperator(pc, desc);
         if (!p) return Error{p.error().code, nodeLabel(i) + ": " + p.error().message};
         if (const auto* conv = std::get_if<ConvolutionDesc>(&desc)) {
-            ConvolutionTuning t = convolutionTuning(device.planContext(executionFlags), *conv, fusionFor(pn));
+            ConvolutionTuning t = convolutionTuning(pc, *conv, fusionFor(pn));
             if (t.candidates.size() > 1) plan.report.tuning.push_back({pn.label, t.key, t.candidates, t.chosen});
         }
         pn.node.op = desc;
@@ -221,7 +224,7 @@ struct GraphBuilder {
         copy.output = plan.values[v].desc;
         copy.output.hasStrides = false;
         copy.output.flags = TensorFlagNone;
-        Result<Plan> p = planOperator(device.planContext(executionFlags), copy);
+        Result<Plan> p = planOperator(pc, copy);
         if (!p) return p.error();
         uint32_t set = initSets++;
         blobInitTargets.push_back({set, 0, blobOffset[v], alignUp(copy.a.requiredBytes(), 4)});
@@ -276,44 +279,35 @@ SlotRule graphRule(std::string name, const TensorDesc& desc, std::vector<SubBind
     return r;
 }
 
-}  // namespace
-}  // namespace detail
-
-namespace detail {
-namespace {
 // Channels-last intermediates where the tensor-core convolution takes them (graph_plan.cpp).
-std::function<bool(const ConvolutionDesc&)> channelsLastRule(const DeviceImpl& device, uint32_t flags) {
-    PlanContext pc = device.planContext(flags & 0xFFFFu);
+std::function<bool(const ConvolutionDesc&)> channelsLastRule(const Capabilities& caps, uint32_t flags) {
+    PlanContext pc = planContextFor(caps, flags & 0xFFFFu);
     if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelsLast)) return {};
     return [pc](const ConvolutionDesc& d) { return convolutionUsesTensorCores(pc, d); };
 }
 // Epilogue and input fusions where the convolution's kernel takes them (graph_fusion.cpp).
-std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const DeviceImpl& device, uint32_t flags) {
-    PlanContext pc = device.planContext(flags & 0xFFFFu);
+std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const Capabilities& caps, uint32_t flags) {
+    PlanContext pc = planContextFor(caps, flags & 0xFFFFu);
     if (!pc.cooperativeMatrix) return {};
     return [pc](const ConvolutionDesc& d, const ConvolutionFusion& f) { return convolutionTakesFusion(pc, d, f); };
 }
-}  // namespace
-}  // namespace detail
 
-Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags) {
-    using namespace detail;
-    auto* dev = dynamic_cast<DeviceImpl*>(&device);
-    if (!dev) return invalidArgument("compileGraph: the device was not created by createDevice");
+// compileGraph for a device with `caps`; `cache` and `dev` are null for compileGraphOnCpu.
+Result<CompiledGraph> buildGraph(const Capabilities& caps, PipelineCache* cache, const DeviceImpl* dev, const GraphDesc& desc, uint32_t flags) {
     auto planned = planGraph(desc, {.fuse = !(flags & GraphCompileFlagDisableFusion),
                                     .alias = !(flags & GraphCompileFlagDisableAliasing),
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
-                                    .sharedMemoryBytes = dev->capabilities().maxComputeSharedMemoryBytes,
-                                    .channelsLastConv = channelsLastRule(*dev, flags),
-                                    .convFusion = fusionRule(*dev, flags)});
+                                    .sharedMemoryBytes = caps.maxComputeSharedMemoryBytes,
+                                    .channelsLastConv = channelsLastRule(caps, flags),
+                                    .convFusion = fusionRule(caps, flags)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 
     auto op = std::make_unique<CompiledOperatorImpl>();
     op->device = dev;
     op->label = "graph (" + std::to_string(plan.nodes.size()) + " dispatches)";
-    GraphBuilder b{*dev, plan, flags & 0xFFFFu};
+    GraphBuilder b{planContextFor(caps, flags & 0xFFFFu), cache, plan};
     b.op = op.get();
     MLP_TRY(b.build());
 
@@ -370,6 +364,20 @@ Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32
     out.constantData = std::move(b.blob);
     out.report = std::move(plan.report);
     return out;
+}
+
+}  // namespace
+
+Result<CompiledGraph> compileGraphOnCpu(const Capabilities& caps, const GraphDesc& desc, uint32_t flags) {
+    return buildGraph(caps, nullptr, nullptr, desc, flags);
+}
+
+}  // namespace detail
+
+Result<CompiledGraph> compileGraph(Device& device, const GraphDesc& desc, uint32_t flags) {
+    auto* dev = dynamic_cast<detail::DeviceImpl*>(&device);
+    if (!dev) return invalidArgument("compileGraph: the device was not created by createDevice");
+    return detail::buildGraph(dev->capabilities(), &dev->pipelines(), dev, desc, flags);
 }
 
 }  // namespace mlplugin

@@ -77,6 +77,11 @@ struct GraphPlanOptions {
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);
 
+// compileGraph without a Vulkan device, for one with `caps`: planning plus every node's operator
+// plan, launches and binding rules, but no pipelines (VK_NULL_HANDLE) and no device, so the
+// result can never be bound or recorded. For the fuzz targets (fuzz/) and CPU-only tests.
+Result<CompiledGraph> compileGraphOnCpu(const Capabilities& caps, const GraphDesc& desc, uint32_t flags);
+
 // The fusion and folding passes, to a fixed point, then concat elimination (graph_fusion.cpp).
 void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options);
 

@@ -38,11 +38,14 @@ Result<std::vector<uint32_t>> broadcastSizes(const TensorDesc& a, const TensorDe
     return out;
 }
 
+// 0 when the window does not fit or the output would not fit 32 bits.
 uint32_t poolOutputSize(uint32_t in, uint32_t window, uint32_t stride, uint32_t dilation, uint32_t padB, uint32_t padE) {
-    int64_t span = int64_t(dilation) * (window - 1) + 1;
-    int64_t avail = int64_t(in) + padB + padE - span;
-    if (avail < 0 || stride == 0) return 0;
-    return uint32_t(avail / stride + 1);
+    if (window == 0 || stride == 0 || dilation == 0) return 0;
+    uint64_t span = uint64_t(dilation) * (window - 1) + 1;  // both factors < 2^32: no overflow
+    uint64_t padded = uint64_t(in) + padB + padE;
+    if (span > padded) return 0;
+    uint64_t out = (padded - span) / stride + 1;
+    return out <= UINT32_MAX ? uint32_t(out) : 0;
 }
 
 }  // namespace
@@ -84,6 +87,10 @@ std::vector<TensorDesc*> mutableOperatorOutputs(OperatorDesc& op) {
 
 Status inferOperatorOutputs(OperatorDesc& op) {
     std::string label = operatorLabel(op);
+    // Inference indexes sizes by rank and multiplies them: inputs must be valid tensors first.
+    std::vector<const TensorDesc*> ins = operatorInputs(op);
+    for (size_t i = 0; i < ins.size(); ++i)
+        if (ins[i]) MLP_TRY(validateTensor(*ins[i], label + " input " + std::to_string(i), false));
     return std::visit([&](auto& o) -> Status {
         using T = std::decay_t<decltype(o)>;
         auto need = [&](const char* why) { return invalidArgument(label + ": output sizes cannot be inferred (" + why + "); set the output desc"); };
@@ -131,23 +138,29 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], h, w});
             } else if constexpr (std::is_same_v<T, ResampleDesc>) {
                 if (o.input.rank != 4) return invalidArgument(label + ": input must be 4-D (NCHW)");
-                if (o.scales[0] <= 0 || o.scales[1] <= 0) return need("no scales given");
+                if (!(o.scales[0] > 0) || !(o.scales[1] > 0)) return need("no scales given");
                 // Same rule as the resample planner: floor(in * scale) with a little slack, so a
                 // float scale like 0.7f (just below 0.7) still gives the intended size.
-                auto scaled = [](uint32_t in, float scale) { return uint32_t(std::floor(in * double(scale) + 1e-4)); };
-                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], scaled(o.input.sizes[2], o.scales[0]),
-                                               scaled(o.input.sizes[3], o.scales[1])});
+                double h = std::floor(o.input.sizes[2] * double(o.scales[0]) + 1e-4), w = std::floor(o.input.sizes[3] * double(o.scales[1]) + 1e-4);
+                if (!(h >= 1 && w >= 1 && h <= UINT32_MAX && w <= UINT32_MAX))
+                    return invalidArgument(label + ": scales " + std::to_string(o.scales[0]) + " x " + std::to_string(o.scales[1]) + " turn input " +
+                                           std::to_string(o.input.sizes[2]) + " x " + std::to_string(o.input.sizes[3]) +
+                                           " into an output outside 1..2^32-1 rows or columns");
+                o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], uint32_t(h), uint32_t(w)});
             } else if constexpr (std::is_same_v<T, GridSampleDesc>) {
                 if (o.input.rank != 4 || o.grid.rank != 4)
                     return invalidArgument(label + ": input must be 4-D (NCHW) and grid 4-D ([N, outH, outW, 2])");
                 o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1], o.grid.sizes[1], o.grid.sizes[2]});
             } else if constexpr (std::is_same_v<T, DepthToSpaceDesc> || std::is_same_v<T, SpaceToDepthDesc>) {
-                uint32_t b = o.blockSize;
+                uint64_t b = o.blockSize;  // 64 bits: b * b must not wrap (to 0 for 65536)
                 if (o.input.rank != 4 || b == 0) return invalidArgument(label + ": input must be 4-D and blockSize > 0");
-                if constexpr (std::is_same_v<T, DepthToSpaceDesc>)
-                    o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1] / (b * b), o.input.sizes[2] * b, o.input.sizes[3] * b});
-                else
-                    o.output = withSizes(o.input, {o.input.sizes[0], o.input.sizes[1] * b * b, o.input.sizes[2] / b, o.input.sizes[3] / b});
+                const auto& in = o.input.sizes;
+                uint64_t sizes[4] = {in[0], in[1] / (b * b), in[2] * b, in[3] * b};
+                if constexpr (std::is_same_v<T, SpaceToDepthDesc>) sizes[1] = in[1] * b * b, sizes[2] = in[2] / b, sizes[3] = in[3] / b;
+                for (uint64_t s : sizes)
+                    if (s == 0 || s > UINT32_MAX)
+                        return invalidArgument(label + ": blockSize " + std::to_string(b) + " gives an empty output or one above 2^32 - 1 per dim");
+                o.output = withSizes(o.input, {uint32_t(sizes[0]), uint32_t(sizes[1]), uint32_t(sizes[2]), uint32_t(sizes[3])});
             } else if constexpr (std::is_same_v<T, ConcatDesc>) {
                 if (o.inputs.empty() || o.axis >= o.inputs[0].rank) return invalidArgument(label + ": no inputs or axis out of range");
                 auto sizes = sizesOf(o.inputs[0]);
@@ -157,7 +170,11 @@ Status inferOperatorOutputs(OperatorDesc& op) {
                 return need("slice output sizes are not known");
             } else if constexpr (std::is_same_v<T, PadDesc>) {
                 auto sizes = sizesOf(o.input);
-                for (size_t i = 0; i < sizes.size(); ++i) sizes[i] += o.padBegin[i] + o.padEnd[i];
+                for (size_t i = 0; i < sizes.size(); ++i) {
+                    uint64_t padded = uint64_t(sizes[i]) + o.padBegin[i] + o.padEnd[i];
+                    if (padded > UINT32_MAX) return invalidArgument(label + ": dim " + std::to_string(i) + " padded to " + std::to_string(padded) + " exceeds 2^32 - 1");
+                    sizes[i] = uint32_t(padded);
+                }
                 o.output = withSizes(o.input, sizes);
             } else if constexpr (std::is_same_v<T, TransposeDesc>) {
                 auto in = sizesOf(o.input);

@@ -48,7 +48,7 @@ std::string field(const std::string& header, const std::string& key) {
 
 }  // namespace
 
-mlplugin::Result<Array> parse(const std::vector<uint8_t>& bytes, const std::string& what) {
+mlplugin::Result<Array> parse(std::span<const uint8_t> bytes, const std::string& what) {
     auto bad = [&](const std::string& why) { return Error{ErrorCode::InvalidArgument, what + ": " + why}; };
     if (bytes.size() < 10 || std::memcmp(bytes.data(), kMagic, 6) != 0) return bad("not a .npy file (bad magic)");
     uint8_t major = bytes[6];
@@ -75,14 +75,17 @@ mlplugin::Result<Array> parse(const std::vector<uint8_t>& bytes, const std::stri
     Array a;
     uint64_t count = 1;
     std::string digits;
+    if (shape.front() != '(') return bad("malformed shape " + shape);
     for (char c : shape.substr(1)) {
         if (c >= '0' && c <= '9') { digits += c; continue; }
         if (c == ',' || c == ')') {
             if (digits.empty()) continue;
             if (digits.size() > 12) return bad("dim too large");
             a.shape.push_back(std::stoull(digits));
+            // Checked before multiplying: a wrapped product could match the data size while the
+            // shape promises far more elements than `values` holds.
+            if (a.shape.back() != 0 && count > kMaxElements / a.shape.back()) return bad("too many elements in shape " + shape);
             count *= a.shape.back();
-            if (count > kMaxElements) return bad("too many elements");
             digits.clear();
         } else if (c != ' ') {
             return bad("malformed shape " + shape);

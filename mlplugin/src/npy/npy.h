@@ -4,6 +4,7 @@
 #include "mlplugin/result.h"
 
 #include <cstdint>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -17,7 +18,7 @@ struct Array {
 // Rejects Fortran order, other dtypes, truncated data and malformed headers with a message
 // naming the file (ErrorCode::InvalidArgument; IoError when the file cannot be read).
 mlplugin::Result<Array> read(const std::string& path);
-mlplugin::Result<Array> parse(const std::vector<uint8_t>& bytes, const std::string& what);
+mlplugin::Result<Array> parse(std::span<const uint8_t> bytes, const std::string& what);
 // Writes a version 1.0 '<f4' file.
 mlplugin::Status write(const std::string& path, const Array& array);
 

@@ -79,7 +79,7 @@ constexpr uint32_t kTiledTileW = 32, kTiledTileH = 8, kOcBlock = 16;
 constexpr uint32_t kTiledInputSmem = 2560, kTiledWeightSmem = 1536;  // floats: 16 KiB together
 constexpr uint32_t kGenericLocalSize = 64, kPackLocalSize = 64;
 
-constexpr uint32_t kInputSlot = 0, kFilterSlot = 1, kBiasSlot = 2, kOutputSlot = 3;
+[[maybe_unused]] constexpr uint32_t kInputSlot = 0, kFilterSlot = 1, kBiasSlot = 2, kOutputSlot = 3;
 
 // Where and how the kernels read weights (see the address formula in conv2d_params.glsl).
 struct WeightSource {

@@ -11,8 +11,13 @@ uint32_t convolutionOutputSize(const ConvolutionDesc& d, int dim) {
     int64_t stride = d.strides[dim], dilation = d.dilations[dim];
     int64_t pads = int64_t(d.padBegin[dim]) + d.padEnd[dim];
     if (stride == 0 || dilation == 0 || k == 0 || in == 0) return 0;
-    int64_t extent = dilation * (k - 1) + 1;
-    int64_t out = d.transposed ? (in - 1) * stride + extent + d.outputPadding[dim] - pads
+    // Products of two 32-bit values overflow int64: past 2^34 (pads are below 2^33) no output
+    // size fits 32 bits, so larger terms give 0 before any signed arithmetic.
+    constexpr uint64_t kLimit = uint64_t(1) << 34;
+    uint64_t extentU = uint64_t(dilation) * uint64_t(k - 1) + 1, spanU = uint64_t(in - 1) * uint64_t(stride);
+    if (extentU > kLimit || (d.transposed && spanU > kLimit)) return 0;
+    int64_t extent = int64_t(extentU);
+    int64_t out = d.transposed ? int64_t(spanU) + extent + d.outputPadding[dim] - pads
                                : (in + pads - extent) < 0 ? 0 : (in + pads - extent) / stride + 1;
     return out > 0 && out <= int64_t(UINT32_MAX) ? uint32_t(out) : 0;
 }

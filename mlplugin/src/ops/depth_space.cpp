@@ -16,18 +16,23 @@ Status checkDepthSpace(const PlanContext& pc, const std::string& op, const Tenso
     MLP_TRY(checkRank(op, "input", input, 4));
     if (b == 0) return invalidArgument(op + ": blockSize is 0");
     const auto& in = input.sizes;
-    Index expected{};
+    // In 64 bits: b * b wrapped to 0 (a division by zero) for b = 65536, and to a wrong size above.
+    const uint64_t bb = uint64_t(b) * b;
+    uint64_t deep[4] = {in[0], in[1], in[2], in[3]};
     if (toSpace) {
-        if (in[1] % (b * b))
-            return invalidArgument(op + ": input channels " + str(in[1]) + " not divisible by blockSize^2 = " + str(b * b));
-        expected = {in[0], in[1] / (b * b), in[2] * b, in[3] * b};
+        if (in[1] % bb)
+            return invalidArgument(op + ": input channels " + str(in[1]) + " not divisible by blockSize^2 = " + str(bb));
+        deep[1] = in[1] / bb, deep[2] = uint64_t(in[2]) * b, deep[3] = uint64_t(in[3]) * b;
     } else {
         for (uint32_t d : {2u, 3u})
             if (in[d] % b)
                 return invalidArgument(op + ": input " + (d == 2 ? "height " : "width ") + str(in[d]) +
                                        " not divisible by blockSize " + str(b));
-        expected = {in[0], in[1] * b * b, in[2] / b, in[3] / b};
+        deep[1] = uint64_t(in[1]) * bb, deep[2] = in[2] / b, deep[3] = in[3] / b;
     }
+    for (uint64_t v : deep)
+        if (v > UINT32_MAX) return invalidArgument(op + ": blockSize " + str(b) + " makes an output dim of " + str(v) + " (more than 2^32 - 1)");
+    Index expected{in[0], uint32_t(deep[1]), uint32_t(deep[2]), uint32_t(deep[3])};
     return checkSizes(op, "output", output, expected, 4);
 }
 

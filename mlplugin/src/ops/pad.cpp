@@ -21,7 +21,11 @@ Status checkPad(const PlanContext& pc, const PadDesc& d) {
     uint32_t rank = d.input.rank;
     Index expected{};
     for (uint32_t k = 0; k < rank; ++k) {
-        expected[k] = uint32_t(std::min<uint64_t>(uint64_t(d.input.sizes[k]) + d.padBegin[k] + d.padEnd[k], UINT32_MAX));
+        uint64_t padded = uint64_t(d.input.sizes[k]) + d.padBegin[k] + d.padEnd[k];
+        // Not clamped: a clamped size let an output shorter than input + pads pass.
+        if (padded > UINT32_MAX)
+            return invalidArgument(op + ": dim " + str(k) + " padded to " + str(padded) + " exceeds 2^32 - 1");
+        expected[k] = uint32_t(padded);
         if (d.mode == PadMode::Reflect && std::max(d.padBegin[k], d.padEnd[k]) >= d.input.sizes[k])
             return invalidArgument(op + ": reflect pads of dim " + str(k) + " (begin " + str(d.padBegin[k]) + ", end " +
                                    str(d.padEnd[k]) + ") must be smaller than the input size " + str(d.input.sizes[k]));

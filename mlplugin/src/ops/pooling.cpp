@@ -13,7 +13,8 @@ namespace {
 constexpr uint32_t kLocalSize = 128;
 constexpr uint32_t kGlobalGroupSize = 128;  // GROUP_SIZE in global_pool.comp
 
-uint32_t span(const PoolingDesc& d, uint32_t k) { return (d.window[k] - 1) * d.dilations[k] + 1; }
+// In 64 bits: both factors are below 2^32, and a wrapped 32-bit span let huge windows pass.
+uint64_t span(const PoolingDesc& d, uint32_t k) { return uint64_t(d.window[k] - 1) * d.dilations[k] + 1; }
 
 Status checkWindow(const std::string& op, const PoolingDesc& d, Index& expected) {
     static const char* dimNames[2] = {"height", "width"};
