@@ -3,6 +3,7 @@
 #include "bridge/errors.h"
 #include "engine/buffer.h"
 #include "engine/error.h"
+#include "binding_plan.h"
 #include "tensor_conversion.h"
 
 #include <vkutil/barrier.h>
@@ -27,7 +28,6 @@ using mlplugin::DataType;
 using mlplugin::GraphDesc;
 using mlplugin::TensorDesc;
 
-constexpr uint64_t kInputAlignment = 256;  // >= kTensorAlignment and any minStorageBufferOffsetAlignment
 constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
@@ -36,12 +36,6 @@ uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 engine::Error modelError(const std::string& message) { return engine::Error(engine::ErrorCode::InvalidModel, message); }
 
 std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
-
-std::string valueNames(const GraphDesc& g, const std::vector<mlplugin::ValueId>& ids) {
-    std::string out;
-    for (mlplugin::ValueId v : ids) out += (out.empty() ? "'" : ", '") + g.values[v].name + "'";
-    return out.empty() ? "none" : out;
-}
 
 #ifdef BRIDGE_HAS_ONNX
 std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
@@ -87,12 +81,8 @@ struct MlPass::Network {
     // The weights: shared with the networks this one was reshaped from (frame graphs of an
     // older extent may still record those while this one is built).
     std::shared_ptr<engine::Buffer> persistent;
-    engine::Buffer toTensorParams;  // uniform block of image_to_tensor.comp, written once
-    std::vector<BufferBinding> inputRanges;  // offsets/sizes of each graph input in the input buffer
-    uint64_t inputBytes = 0, outputBytes = 0;
-    std::vector<FrameImage> sources;  // bound to source0.. in this order
-    detail::ToImagePush toImage{};
-    bool fp16 = false;
+    detail::BindingPlan plan;  // how the tensors meet the images (binding_plan.h)
+    engine::Buffer toTensorParams;  // plan.toTensor as image_to_tensor.comp's uniform block, written once
 
     // One descriptor range per frame-in-flight slot, rewritten only when what it points at changes.
     struct Slot {
@@ -190,7 +180,7 @@ void MlPass::Network::recordToTensor(engine::PassContext& pc, const std::array<e
             imageInfos[i] = {pipelines->sampler, views[i], VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL};
         vkutil::DescriptorWrites(s.toTensorSet)
             .images(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, imageInfos)
-            .buffer(detail::kMaxSourceImages, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, inputBytes})
+            .buffer(detail::kMaxSourceImages, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, plan.inputBytes})
             .buffer(detail::kMaxSourceImages + 1, VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER, {toTensorParams.handle(), 0, sizeof(detail::ToTensorParams)})
             .update(ctx.device());
         s.sourceViews = views;
@@ -198,7 +188,7 @@ void MlPass::Network::recordToTensor(engine::PassContext& pc, const std::array<e
         ++stats->bindingUpdates;
     }
     VkCommandBuffer cmd = pc.commandBuffer();
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toTensor[fp16 ? 1 : 0]);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toTensor[plan.fp16 ? 1 : 0]);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toTensorLayout, 0, 1, &s.toTensorSet, 0, nullptr);
     vkCmdDispatch(cmd, (inputExtent.width + 7) / 8, (inputExtent.height + 7) / 8, 1);
 }
@@ -208,10 +198,10 @@ void MlPass::Network::recordNetwork(engine::PassContext& pc, engine::ResourceHan
     Slot& s = slot(pc.frameIndex());
     std::array<VkBuffer, 3> buffers{pc.buffer(input), pc.buffer(output), temporary == engine::kInvalidResource ? VK_NULL_HANDLE : pc.buffer(temporary)};
     if (buffers != s.networkBuffers) {
-        std::vector<BufferBinding> inputs = inputRanges;
-        for (BufferBinding& b : inputs) b.buffer = buffers[0];
+        std::vector<BufferBinding> inputs;
+        for (const detail::BindingPlan::Range& r : plan.inputRanges) inputs.push_back({buffers[0], r.offset, r.size});
         inputs.push_back({});  // the constants blob: bound to the initializer only
-        BufferBinding out{buffers[1], 0, outputBytes};
+        BufferBinding out{buffers[1], 0, plan.outputBytes};
         check(s.table->bindInputs(inputs), who + ": bind inputs");
         check(s.table->bindOutputs({&out, 1}), who + ": bind output");
         if (props.temporaryBytes) check(s.table->bindTemporary({buffers[2], 0, props.temporaryBytes}), who + ": bind temporary");
@@ -237,7 +227,7 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
             throw engine::Error(who + ": the output image must be RGBA16F " + extent(outputExtent) + " (format " + std::to_string(int(d.format)) +
                                      ", " + std::to_string(d.width) + "x" + std::to_string(d.height) + " given)");
         vkutil::DescriptorWrites(s.toImageSet)
-            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, outputBytes})
+            .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {buffer, 0, plan.outputBytes})
             .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, view, VK_IMAGE_LAYOUT_GENERAL})
             .update(ctx.device());
         s.toImageBuffer = buffer;
@@ -245,9 +235,9 @@ void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHan
         ++stats->bindingUpdates;
     }
     VkCommandBuffer cmd = pc.commandBuffer();
-    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toImage[fp16 ? 1 : 0]);
+    vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toImage[plan.fp16 ? 1 : 0]);
     vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, pipelines->toImageLayout, 0, 1, &s.toImageSet, 0, nullptr);
-    vkCmdPushConstants(cmd, pipelines->toImageLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(toImage), &toImage);
+    vkCmdPushConstants(cmd, pipelines->toImageLayout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(plan.toImage), &plan.toImage);
     vkCmdDispatch(cmd, (outputExtent.width + 7) / 8, (outputExtent.height + 7) / 8, 1);
 }
 
@@ -292,177 +282,14 @@ DataType MlPass::computeType() const {
     return caps.fp16Storage && caps.fp16Arithmetic ? DataType::Float16 : DataType::Float32;
 }
 
-MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
-    const std::string who = "MlPass '" + desc_.name + "'";
-    if (images.output == engine::kInvalidResource) throw engine::Error(who + ": no output image");
-    if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
-        throw engine::Error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
+namespace {
 
-    const bool reuse = network_ && network_->inputExtent.width == images.inputExtent.width &&
-                       network_->inputExtent.height == images.inputExtent.height &&
-                       network_->outputExtent.width == images.outputExtent.width && network_->outputExtent.height == images.outputExtent.height;
-    if (!reuse) {
-        auto net = std::make_shared<Network>(ctx_, device_, conversions_, stats_);
-        net->who = who;
-        net->inputExtent = images.inputExtent;
-        net->outputExtent = images.outputExtent;
-        const uint32_t w = images.inputExtent.width, h = images.inputExtent.height;
-        if (desc_.buildGraph) {
-            net->graph = desc_.buildGraph(w, h);
-            for (mlplugin::ValueId v : net->graph.inputs) net->graph.values[v].freeDimMask |= mlplugin::kFreeHeightWidth;  // [1, C, H, W]
-        } else {
-#ifdef BRIDGE_HAS_ONNX
-            mlplugin::OnnxLoadOptions options;
-            options.freeDimensions[desc_.heightDim] = h;
-            options.freeDimensions[desc_.widthDim] = w;
-            options.computeType = computeType();
-            std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
-            net->graph = std::move(take(mlplugin::loadOnnx(*parsed_, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
-#endif
-        }
-        const GraphDesc& g = net->graph;
-
-        // Inputs: match bindings to graph inputs, check shapes, lay them out in one buffer.
-        if (desc_.inputs.size() != g.inputs.size())
-            throw modelError(who + ": the model has " + std::to_string(g.inputs.size()) + " input(s) (" + valueNames(g, g.inputs) + ") but " +
-                                     std::to_string(desc_.inputs.size()) + " input binding(s) are given");
-        detail::ToTensorParams params{};
-        params.width = w;
-        params.height = h;
-        net->inputRanges.resize(g.inputs.size());
-        for (size_t b = 0; b < desc_.inputs.size(); ++b) {
-            const TensorInput& binding = desc_.inputs[b];
-            size_t index = b;
-            if (!binding.name.empty()) {
-                index = g.inputs.size();
-                for (size_t i = 0; i < g.inputs.size(); ++i)
-                    if (g.values[g.inputs[i]].name == binding.name) index = i;
-                if (index == g.inputs.size())
-                    throw modelError(who + ": the model has no input '" + binding.name + "' (inputs: " + valueNames(g, g.inputs) + ")");
-            }
-            const mlplugin::GraphValue& value = g.values[g.inputs[index]];
-            const TensorDesc& d = value.desc;
-            const std::string what = who + ": input '" + value.name + "' " + d.toString();
-            uint32_t channels = 0;
-            for (const ImageChannels& c : binding.channels) channels += uint32_t(c.components.size());
-            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
-            if (d.sizes[1] != channels)
-                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channel(s) but its binding reads " + std::to_string(channels));
-            if (d.sizes[2] != h || d.sizes[3] != w)
-                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the input images are " +
-                                         extent(images.inputExtent));
-            if (d.dataType == DataType::Float16) net->fp16 = true;
-            const uint64_t elementBytes = mlplugin::byteSize(d.dataType);
-            net->inputBytes = alignUp(net->inputBytes, kInputAlignment);
-            net->inputRanges[index] = {VK_NULL_HANDLE, net->inputBytes, d.requiredBytes()};
-            const auto strides = d.effectiveStrides();
-            uint32_t channel = 0;
-            for (const ImageChannels& c : binding.channels) {
-                const engine::ResourceHandle handle = images.source(c.image);
-                if (handle == engine::kInvalidResource)
-                    throw engine::Error(what + " reads the " + std::string(toString(c.image)) + " image, which this stage does not provide");
-                auto at = std::find(net->sources.begin(), net->sources.end(), c.image);
-                if (at == net->sources.end()) {
-                    if (net->sources.size() == detail::kMaxSourceImages)
-                        throw engine::Error(who + ": the bindings read more than " + std::to_string(detail::kMaxSourceImages) + " distinct images");
-                    at = net->sources.insert(net->sources.end(), c.image);
-                }
-                if (params.sliceCount == detail::kMaxSlices)
-                    throw engine::Error(who + ": more than " + std::to_string(detail::kMaxSlices) + " image channel runs in the input bindings");
-                detail::SliceParams& s = params.slices[params.sliceCount++];
-                const std::vector<uint32_t> comps = detail::parseComponents(c.components, what);
-                for (uint32_t k = 0; k < comps.size(); ++k) {
-                    s.scale[k] = c.scale;
-                    s.bias[k] = c.bias;
-                    s.components[k] = comps[k];
-                }
-                s.image = uint32_t(at - net->sources.begin());
-                s.channelCount = uint32_t(comps.size());
-                s.dtype = d.dataType == DataType::Float16 ? 1 : 0;
-                s.encoding = c.encoding == Encoding::Srgb ? 1 : 0;
-                s.offset = uint32_t(net->inputBytes / elementBytes + uint64_t(channel) * strides[1]);
-                s.strideC = strides[1];
-                s.strideH = strides[2];
-                s.strideW = strides[3];
-                channel += s.channelCount;
-            }
-            net->inputBytes += d.requiredBytes();
-        }
-
-        // Output.
-        size_t outIndex = 0;
-        if (desc_.output.name.empty()) {
-            if (g.outputs.size() != 1)
-                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs (" + valueNames(g, g.outputs) +
-                                         "); name the one to write (TensorOutput::name)");
-        } else {
-            outIndex = g.outputs.size();
-            for (size_t i = 0; i < g.outputs.size(); ++i)
-                if (g.values[g.outputs[i]].name == desc_.output.name) outIndex = i;
-            if (outIndex == g.outputs.size())
-                throw modelError(who + ": the model has no output '" + desc_.output.name + "' (outputs: " + valueNames(g, g.outputs) + ")");
-            if (g.outputs.size() != 1)
-                throw modelError(who + ": the model has " + std::to_string(g.outputs.size()) + " outputs; MlPass binds exactly one");
-        }
-        {
-            const mlplugin::GraphValue& value = g.values[g.outputs[outIndex]];
-            const TensorDesc& d = value.desc;
-            const std::string what = who + ": output '" + value.name + "' " + d.toString();
-            if (d.rank != 4 || d.sizes[0] != 1) throw modelError(what + " is not a [1, C, H, W] tensor");
-            if (d.sizes[1] != 1 && d.sizes[1] != 3 && d.sizes[1] != 4)
-                throw modelError(what + " has " + std::to_string(d.sizes[1]) + " channels; the output image takes 1, 3 or 4");
-            if (d.sizes[2] != images.outputExtent.height || d.sizes[3] != images.outputExtent.width)
-                throw modelError(what + " is " + std::to_string(d.sizes[3]) + "x" + std::to_string(d.sizes[2]) + " (WxH) but the output image is " +
-                                         extent(images.outputExtent));
-            if (d.dataType == DataType::Float16) net->fp16 = true;
-            const auto strides = d.effectiveStrides();
-            detail::ToImagePush& p = net->toImage;
-            for (uint32_t k = 0; k < 4; ++k) p.scale[k] = desc_.output.scale, p.bias[k] = desc_.output.bias;
-            p.width = images.outputExtent.width;
-            p.height = images.outputExtent.height;
-            p.channelCount = d.sizes[1];
-            p.dtype = d.dataType == DataType::Float16 ? 1 : 0;
-            p.encoding = desc_.output.encoding == Encoding::Srgb ? 1 : 0;
-            p.offset = 0;
-            p.strideC = strides[1];
-            p.strideH = strides[2];
-            p.strideW = strides[3];
-            net->outputBytes = d.requiredBytes();
-        }
-        if (net->fp16 && !conversions_->fp16Supported())
-            throw engine::Error(engine::ErrorCode::Unsupported, who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
-
-        uint32_t flags = desc_.compileFlags;
-        if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
-        // A new extent of the same network is a reshape: the weights stay. A graph function that
-        // builds another network at this size (or the first extent) compiles afresh.
-        mlplugin::Result<mlplugin::CompiledGraph> reshaped =
-            network_ ? mlplugin::reshapeGraph(device_, network_->compiled, g) : mlplugin::Error{mlplugin::ErrorCode::InvalidArgument, "first extent"};
-        const bool isReshape = reshaped.ok();
-        if (isReshape) {
-            net->compiled = std::move(reshaped).value();
-            ++stats_->reshapes;
-        } else {
-            net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
-            ++stats_->compilations;
-        }
-        net->props = net->compiled.op->bindingProperties();
-        net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
-        net->toTensorParams = engine::Buffer(ctx_, sizeof(params), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload,
-                                             who + " conversion parameters");
-        std::memcpy(net->toTensorParams.mapped(), &params, sizeof(params));
-        net->toTensorParams.flush();
-        if (isReshape && net->compiled.report.persistentReused) net->persistent = network_->persistent;
-        else net->initializeWeights();
-        if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
-        network_ = std::move(net);
-    }
-
-    // The passes. Each callback holds the network: a frame graph keeps what it records alive.
-    std::shared_ptr<Network> net = network_;
-    const std::string& name = desc_.name;
-    const engine::ResourceHandle input = fg.createBuffer(name + ".input", {net->inputBytes, 0});
-    const engine::ResourceHandle output = fg.createBuffer(name + ".output", {alignUp(net->outputBytes, 4), 0});
+// The three passes, each declaring what it touches. Each callback holds the network: a frame
+// graph keeps what it records alive.
+MlPassResources declarePasses(engine::FrameGraph& fg, const std::shared_ptr<MlPass::Network>& net, const std::string& name,
+                              const MlPassImages& images) {
+    const engine::ResourceHandle input = fg.createBuffer(name + ".input", {net->plan.inputBytes, 0});
+    const engine::ResourceHandle output = fg.createBuffer(name + ".output", {alignUp(net->plan.outputBytes, 4), 0});
     const engine::ResourceHandle temporary =
         net->props.temporaryBytes ? fg.createBuffer(name + ".temporary", {net->props.temporaryBytes, 0}) : engine::kInvalidResource;
     const engine::ResourceHandle weights =
@@ -474,8 +301,8 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
     toTensor.type = engine::PassType::Compute;
     for (uint32_t i = 0; i < sources.size(); ++i) {
         // Unused bindings repeat the first image (every descriptor must be valid).
-        sources[i] = images.source(net->sources[i < net->sources.size() ? i : 0]);
-        if (i < net->sources.size()) toTensor.uses.push_back({sources[i], engine::Access::SampledCompute});
+        sources[i] = images.source(net->plan.sources[i < net->plan.sources.size() ? i : 0]);
+        if (i < net->plan.sources.size()) toTensor.uses.push_back({sources[i], engine::Access::SampledCompute});
     }
     toTensor.uses.push_back({input, engine::Access::StorageBufferWrite});
     toTensor.record = [net, sources, input](engine::PassContext& pc) { net->recordToTensor(pc, sources, input); };
@@ -499,6 +326,74 @@ MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& im
     toImage.record = [net, output, image](engine::PassContext& pc) { net->recordToImage(pc, output, image); };
     fg.addPass(std::move(toImage));
     return {input, output, temporary, weights};
+}
+
+}  // namespace
+
+MlPassResources MlPass::addPasses(engine::FrameGraph& fg, const MlPassImages& images) {
+    const std::string who = "MlPass '" + desc_.name + "'";
+    if (images.output == engine::kInvalidResource) throw engine::Error(who + ": no output image");
+    if (!images.inputExtent.width || !images.inputExtent.height || !images.outputExtent.width || !images.outputExtent.height)
+        throw engine::Error(who + ": empty extent (input " + extent(images.inputExtent) + ", output " + extent(images.outputExtent) + ")");
+    const bool reuse = network_ && network_->inputExtent.width == images.inputExtent.width &&
+                       network_->inputExtent.height == images.inputExtent.height &&
+                       network_->outputExtent.width == images.outputExtent.width && network_->outputExtent.height == images.outputExtent.height;
+    if (!reuse) prepareNetwork(images, who);
+    return declarePasses(fg, network_, desc_.name, images);
+}
+
+// The network at these extents: its binding plan, then a reshape of the current compilation
+// (weights kept) or a fresh compile and weight upload.
+void MlPass::prepareNetwork(const MlPassImages& images, const std::string& who) {
+    auto net = std::make_shared<Network>(ctx_, device_, conversions_, stats_);
+    net->who = who;
+    net->inputExtent = images.inputExtent;
+    net->outputExtent = images.outputExtent;
+    const uint32_t w = images.inputExtent.width, h = images.inputExtent.height;
+    if (desc_.buildGraph) {
+        net->graph = desc_.buildGraph(w, h);
+        for (mlplugin::ValueId v : net->graph.inputs) net->graph.values[v].freeDimMask |= mlplugin::kFreeHeightWidth;  // [1, C, H, W]
+    } else {
+#ifdef BRIDGE_HAS_ONNX
+        mlplugin::OnnxLoadOptions options;
+        options.freeDimensions[desc_.heightDim] = h;
+        options.freeDimensions[desc_.widthDim] = w;
+        options.computeType = computeType();
+        std::string model = desc_.onnxPath.empty() ? std::string("(bytes)") : "'" + desc_.onnxPath + "'";
+        net->graph = std::move(take(mlplugin::loadOnnx(*parsed_, options), who + ": model " + model + " at " + extent(images.inputExtent)).graph);
+#endif
+    }
+    const GraphDesc& g = net->graph;
+
+    net->plan = detail::planBindings(who, g, desc_.inputs, desc_.output, images.inputExtent, images.outputExtent,
+                                     [&images](FrameImage f) { return images.source(f) != engine::kInvalidResource; });
+    if (net->plan.fp16 && !conversions_->fp16Supported())
+        throw engine::Error(engine::ErrorCode::Unsupported, who + ": the model has fp16 inputs/outputs but the device lacks 16-bit storage or fp16 arithmetic");
+
+    uint32_t flags = desc_.compileFlags;
+    if (!desc_.buildGraph && !desc_.dataType && computeType() == DataType::Float16) flags |= mlplugin::ExecutionFlagAllowHalfPrecisionComputation;
+    // A new extent of the same network is a reshape: the weights stay. A graph function that
+    // builds another network at this size (or the first extent) compiles afresh.
+    mlplugin::Result<mlplugin::CompiledGraph> reshaped =
+        network_ ? mlplugin::reshapeGraph(device_, network_->compiled, g) : mlplugin::Error{mlplugin::ErrorCode::InvalidArgument, "first extent"};
+    const bool isReshape = reshaped.ok();
+    if (isReshape) {
+        net->compiled = std::move(reshaped).value();
+        ++stats_->reshapes;
+    } else {
+        net->compiled = take(mlplugin::compileGraph(device_, g, flags), who + ": compileGraph at " + extent(images.inputExtent));
+        ++stats_->compilations;
+    }
+    net->props = net->compiled.op->bindingProperties();
+    net->recorder = take(device_.createCommandRecorder(), who + ": command recorder");
+    net->toTensorParams = engine::Buffer(ctx_, sizeof(net->plan.toTensor), VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT, engine::MemoryUsage::Upload,
+                                         who + " conversion parameters");
+    std::memcpy(net->toTensorParams.mapped(), &net->plan.toTensor, sizeof(net->plan.toTensor));
+    net->toTensorParams.flush();
+    if (isReshape && net->compiled.report.persistentReused) net->persistent = network_->persistent;
+    else net->initializeWeights();
+    if (network_ && desc_.retire) desc_.retire->retire(std::move(network_));
+    network_ = std::move(net);
 }
 
 engine::UpscalerFn MlPass::upscaler() {

@@ -209,18 +209,18 @@ DeviceImpl::~DeviceImpl() {
     if (setLayout_) fns_.vkDestroyDescriptorSetLayout(device_, setLayout_, nullptr);
 }
 
-PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags) {
+PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags, std::shared_ptr<const TuningTable> tuning) {
     PlanContext pc;
     pc.caps = &caps;
     pc.fp16Storage = caps.fp16Storage && caps.fp16Arithmetic;
     pc.fp16Arithmetic = pc.fp16Storage && (executionFlags & ExecutionFlagAllowHalfPrecisionComputation);
     pc.cooperativeMatrix = caps.cooperativeMatrixNV && !(executionFlags & ExecutionFlagDisableCooperativeMatrix);
     pc.executionFlags = executionFlags;
-    pc.tuning = tuning_;
+    pc.tuning = std::move(tuning);
     return pc;
 }
 
-PlanContext DeviceImpl::planContext(uint32_t executionFlags) const { return planContextFor(caps_, executionFlags); }
+PlanContext DeviceImpl::planContext(uint32_t executionFlags) const { return planContextFor(caps_, executionFlags, tuning_); }
 
 Result<std::unique_ptr<CompiledOperator>> DeviceImpl::compileOperator(const OperatorDesc& desc, uint32_t executionFlags) {
     return detail::compileOperator(*this, desc, executionFlags);

@@ -75,6 +75,7 @@ public:
     PipelineCacheOrigin pipelineCacheOrigin() const override { return cacheOrigin_; }
     const std::string& pipelineCacheRejection() const override { return cacheRejection_; }
     void setTuningTable(std::shared_ptr<const TuningTable> table) override { tuning_ = std::move(table); }
+    const std::shared_ptr<const TuningTable>& tuningTable() const { return tuning_; }
 
     const VulkanFunctions& fns() const { return fns_; }
     VkDevice vkDevice() const { return device_; }

@@ -49,7 +49,7 @@ struct PlanContext {
 };
 // The plan context of a device with `caps` for an operator compiled with `executionFlags`
 // (`caps` must outlive it).
-PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags);
+PlanContext planContextFor(const Capabilities& caps, uint32_t executionFlags, std::shared_ptr<const TuningTable> tuning = nullptr);
 
 // A compute pipeline: SPIR-V (from the generated ml_shaders.h accessors) and specialization
 // constants, constant_id i = specConstants[i] (floats bit-cast with asUint).

@@ -2,6 +2,9 @@
 vkml_test(bridge_ml_pass_tests bridge/ml_pass_test.cpp LIBS bridge)
 target_compile_definitions(bridge_ml_pass_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
   VKML_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
+# The binding plan needs no GPU (bridge/src/binding_plan.h).
+vkml_test(bridge_binding_plan_tests bridge/binding_plan_test.cpp LIBS bridge)
+target_include_directories(bridge_binding_plan_tests PRIVATE ${PROJECT_SOURCE_DIR}/bridge/src)
 vkml_test(bridge_error_tests bridge/error_paths_test.cpp LIBS bridge)
 if(TARGET mlplugin_onnx)
   target_compile_definitions(bridge_error_tests PRIVATE VKML_TEST_HAS_ONNX=1)

@@ -272,6 +272,11 @@ own renders (`upscale_demo --headless`, lavapipe), scored on sRGB-encoded values
 PSNR over all pixels and channels; SSIM (Wang et al. 2004, 11x11 gaussian window, sigma 1.5,
 K1 0.01, K2 0.03) on luma (BT.709 weights on the sRGB values), valid windows only.
 
+**Temporal upscaling** (TAAU and the temporal ML upscaler, `effects::Upscaler`, scored against a
+16-sample supersampled reference on glTF and procedural sequences training never saw) has its own
+report: [quality/temporal.md](quality/temporal.md), written by `tools/train/evaluate_temporal.py`.
+This page covers the single-frame networks.
+
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 
 {ue['width'] // 2}x{ue['height'] // 2} -> {ue['width']}x{ue['height']}, {up_frames} frames ({ue['frames']} per path, 1 s apart from t = {ue['time']} s).

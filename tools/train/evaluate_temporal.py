@@ -1,8 +1,9 @@
 #!/usr/bin/python3
-"""Scores the upscalers on held-out sequences and writes the report (docs/QUALITY.md).
+"""Scores the upscalers on held-out sequences and writes the report (docs/quality/temporal.md,
+summarised in docs/QUALITY.md).
 
     evaluate_temporal.py PLAN.json --work DIR [--methods bilinear,bicubic,ml,taau,ml-temporal]
-                         [--warmup 8] [--report docs/QUALITY.md] [--demo upscale_demo]
+                         [--warmup 8] [--report docs/quality/temporal.md] [--demo upscale_demo]
 
 PLAN is a render_temporal.py plan of sequences training never touched. For every sequence the
 reference is the --supersample S render at the display size (exactly the held-out check's
@@ -16,7 +17,7 @@ Scores, on the 8-bit sRGB frames after `--warmup` frames: PSNR (all pixels and c
 (luma, tools/train/metrics.py) and flicker = mean |(out_t - out_t-1) - (ref_t - ref_t-1)| in 8-bit
 units (how much more, or less, the output changes from frame to frame than the reference does).
 Frames right after a camera cut are scored separately (no warm-up there: how fast a method
-recovers). Crops of the first sequences go to docs/quality/.
+recovers). Crops of the first sequences go next to the report.
 """
 import argparse
 import json
@@ -175,7 +176,7 @@ def main():
     ap.add_argument("--work", required=True)
     ap.add_argument("--methods", default="bilinear,bicubic,ml,taau,ml-temporal")
     ap.add_argument("--warmup", type=int, default=8)
-    ap.add_argument("--report", default=os.path.join(common.ROOT, "docs", "QUALITY.md"))
+    ap.add_argument("--report", default=os.path.join(common.ROOT, "docs", "quality", "temporal.md"))
     ap.add_argument("--crops", type=int, default=3, help="sequences to take crops of")
     ap.add_argument("--demo", default=common.DEMO)
     args = ap.parse_args()
@@ -189,7 +190,7 @@ def main():
         cuts = plan_cuts(seq, plan["frames"], plan["fps"])
         scores[seq["name"]], ref = score(out, methods, plan["frames"], args.warmup, cuts)
         if n <= args.crops:
-            path = os.path.join(os.path.dirname(args.report), "quality", f"temporal_{seq['name']}.png")
+            path = os.path.join(os.path.dirname(args.report), f"temporal_{seq['name']}.png")
             os.makedirs(os.path.dirname(path), exist_ok=True)
             crop_image(out, methods, plan["frames"] - 1, ref, path)
             crops.append((seq["name"], path))

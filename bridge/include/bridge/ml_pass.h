@@ -151,6 +151,8 @@ public:
     mlplugin::DataType computeType() const;
 
 private:
+    void prepareNetwork(const MlPassImages& images, const std::string& who);  // compile or reshape for new extents
+
     engine::Context& ctx_;
     mlplugin::Device& device_;
     MlPassDesc desc_;

@@ -280,34 +280,34 @@ SlotRule graphRule(std::string name, const TensorDesc& desc, std::vector<SubBind
 }
 
 // Channels-last intermediates where the tensor-core convolution takes them (graph_plan.cpp).
-std::function<bool(const ConvolutionDesc&)> channelsLastRule(const Capabilities& caps, uint32_t flags) {
-    PlanContext pc = planContextFor(caps, flags & 0xFFFFu);
+std::function<bool(const ConvolutionDesc&)> channelsLastRule(const PlanContext& pc, uint32_t flags) {
     if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelsLast)) return {};
     return [pc](const ConvolutionDesc& d) { return convolutionUsesTensorCores(pc, d); };
 }
 // Epilogue and input fusions where the convolution's kernel takes them (graph_fusion.cpp).
-std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const Capabilities& caps, uint32_t flags) {
-    PlanContext pc = planContextFor(caps, flags & 0xFFFFu);
+std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const PlanContext& pc) {
     if (!pc.cooperativeMatrix) return {};
     return [pc](const ConvolutionDesc& d, const ConvolutionFusion& f) { return convolutionTakesFusion(pc, d, f); };
 }
 
 // compileGraph for a device with `caps`; `cache` and `dev` are null for compileGraphOnCpu.
 Result<CompiledGraph> buildGraph(const Capabilities& caps, PipelineCache* cache, const DeviceImpl* dev, const GraphDesc& desc, uint32_t flags) {
+    // The device's tuning table where there is a device (compileGraphOnCpu plans untuned).
+    const PlanContext pc = planContextFor(caps, flags & 0xFFFFu, dev ? dev->tuningTable() : nullptr);
     auto planned = planGraph(desc, {.fuse = !(flags & GraphCompileFlagDisableFusion),
                                     .alias = !(flags & GraphCompileFlagDisableAliasing),
                                     .convChains = !(flags & GraphCompileFlagDisableConvChains),
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
                                     .sharedMemoryBytes = caps.maxComputeSharedMemoryBytes,
-                                    .channelsLastConv = channelsLastRule(caps, flags),
-                                    .convFusion = fusionRule(caps, flags)});
+                                    .channelsLastConv = channelsLastRule(pc, flags),
+                                    .convFusion = fusionRule(pc)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 
     auto op = std::make_unique<CompiledOperatorImpl>();
     op->device = dev;
     op->label = "graph (" + std::to_string(plan.nodes.size()) + " dispatches)";
-    GraphBuilder b{planContextFor(caps, flags & 0xFFFFu), cache, plan};
+    GraphBuilder b{pc, cache, plan};
     b.op = op.get();
     MLP_TRY(b.build());
 
