@@ -5,6 +5,7 @@
 #include "format_names.h"
 #include "effects/upscaler.h"
 #include "mlplugin/mlplugin.h"
+#include "network_effect.h"
 #include "temporal_network.h"
 #include "upscaler_shared.h"
 #include "vulkan_api.h"
@@ -40,13 +41,6 @@ std::span<const uint32_t> toImageShader(VkFormat f, bool fp16) {
     }
 }
 
-template <class T>
-Status take(Result<T> r, T& into) {
-    if (!r) return r.error();
-    into = std::move(*r);
-    return {};
-}
-
 Status checkImage(const char* name, const ImageInput& image, VkExtent2D size, bool depth) {
     if (!image.view) return invalid(std::string("the ") + name + " image is missing (no view given)");
     if (image.extent.width < size.width || image.extent.height < size.height)
@@ -58,37 +52,18 @@ Status checkImage(const char* name, const ImageInput& image, VkExtent2D size, bo
     return {};
 }
 
-class DenoiserImpl final : public Denoiser {
+class DenoiserImpl final : public Denoiser, private NetworkEffectParts {
 public:
-    DenoiserImpl(const DenoiserDesc& desc, const VulkanApi& vk, std::vector<uint8_t> model) : desc_(desc), vk_(vk), model_(std::move(model)) {
+    DenoiserImpl(const DenoiserDesc& desc, const VulkanApi& vk, std::vector<uint8_t> model)
+        : NetworkEffectParts(vk, std::move(model)), desc_(desc) {
         desc_.modelBytes = model_;
         desc_.modelPath.clear();
     }
-    ~DenoiserImpl() override {
-        network_.reset();
-        toTensor_.destroy(vk_);
-        toImage_.destroy(vk_);
-        pool_.destroy();
-        if (sampler_) vk_.vkDestroySampler(vk_.device, sampler_, nullptr);
-    }
     Status init();
     const DenoiserDesc& desc() const override { return desc_; }
-    EffectRequirements requirements() const override {
-        EffectRequirements r;
-        r.deviceLocalBytes = tally_.deviceLocalBytes;
-        r.hostVisibleBytes = tally_.hostVisibleBytes;
-        r.allocations = tally_.allocations;
-        r.descriptorSets = 2 * desc_.framesInFlight + network_->descriptorSets();
-        r.descriptors = 10 * desc_.framesInFlight + network_->descriptorSets() * mlplugin::kDescriptorsPerSet;
-        return r;
-    }
+    EffectRequirements requirements() const override { return requirementsFor(desc_.framesInFlight, 10); }
     bool usesFp16() const override { return network_->fp16(); }
-    Status recordInitialization(VkCommandBuffer cmd) override {
-        if (!cmd) return invalid("recordInitialization needs a command buffer");
-        if (!network_->initialized()) MLP_TRY(network_->recordInitialization(cmd));
-        computeBarrier(vk_, cmd);
-        return {};
-    }
+    Status recordInitialization(VkCommandBuffer cmd) override { return initializeNetwork(cmd, kWho); }
     Status record(VkCommandBuffer cmd, const DenoiserInputs& in) override;
 
 private:
@@ -97,14 +72,6 @@ private:
         std::array<VkImageView, 5> views{};
     };
     DenoiserDesc desc_;
-    VulkanApi vk_;
-    std::vector<uint8_t> model_;
-    MemoryTally tally_;
-    std::unique_ptr<mlplugin::Device> mlDevice_;
-    std::unique_ptr<Network> network_;
-    ComputePipeline toTensor_, toImage_;
-    VkSampler sampler_ = VK_NULL_HANDLE;
-    vkutil::DescriptorPool pool_;
     std::vector<Slot> slots_;
     VkExtent2D tensor_{};
 };

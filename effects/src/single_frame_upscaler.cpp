@@ -3,6 +3,7 @@
 #include "format_names.h"
 #include "mlplugin/mlplugin.h"
 #include "single_frame_shared.h"
+#include "network_effect.h"
 #include "temporal_network.h"
 #include "upscaler_shared.h"
 
@@ -27,48 +28,22 @@ std::span<const uint32_t> toImageShader(VkFormat f, bool fp16) {
     }
 }
 
-template <class T>
-Status take(Result<T> r, T& into) {
-    if (!r) return r.error();
-    into = std::move(*r);
-    return {};
-}
-
 // The network runs at the maximum render size; a smaller frame fills the top-left of its input
 // and the output's matching region is resampled to the display. So render sizes change freely
 // without a recompile, and a display resize only re-points the output.
-class SingleFrameUpscaler final : public Upscaler {
+class SingleFrameUpscaler final : public Upscaler, private NetworkEffectParts {
 public:
-    SingleFrameUpscaler(const UpscalerDesc& desc, const VulkanApi& vk, std::vector<uint8_t> model) : desc_(desc), vk_(vk), model_(std::move(model)) {
+    SingleFrameUpscaler(const UpscalerDesc& desc, const VulkanApi& vk, std::vector<uint8_t> model)
+        : NetworkEffectParts(vk, std::move(model)), desc_(desc) {
         desc_.modelBytes = model_;
         desc_.modelPath.clear();
-    }
-    ~SingleFrameUpscaler() override {
-        network_.reset();
-        toTensor_.destroy(vk_);
-        toImage_.destroy(vk_);
-        pool_.destroy();
-        if (sampler_) vk_.vkDestroySampler(vk_.device, sampler_, nullptr);
     }
 
     Status init();
     const UpscalerDesc& desc() const override { return desc_; }
-    EffectRequirements requirements() const override {
-        EffectRequirements r;
-        r.deviceLocalBytes = tally_.deviceLocalBytes;
-        r.hostVisibleBytes = tally_.hostVisibleBytes;
-        r.allocations = tally_.allocations;
-        r.descriptorSets = 2 * desc_.framesInFlight + network_->descriptorSets();
-        r.descriptors = 4 * desc_.framesInFlight + network_->descriptorSets() * mlplugin::kDescriptorsPerSet;
-        return r;
-    }
+    EffectRequirements requirements() const override { return requirementsFor(desc_.framesInFlight, 4); }
     bool usesFp16() const override { return network_->fp16(); }
-    Status recordInitialization(VkCommandBuffer cmd) override {
-        if (!cmd) return Error{ErrorCode::InvalidArgument, std::string(kWho) + ": recordInitialization needs a command buffer", VK_SUCCESS};
-        if (!network_->initialized()) MLP_TRY(network_->recordInitialization(cmd));
-        computeBarrier(vk_, cmd);
-        return {};
-    }
+    Status recordInitialization(VkCommandBuffer cmd) override { return initializeNetwork(cmd, kWho); }
     Status record(VkCommandBuffer cmd, const UpscalerInputs& in) override;
     Status resize(VkExtent2D displaySize) override {
         UpscalerDesc next = desc_;
@@ -84,14 +59,6 @@ private:
         VkImageView color = VK_NULL_HANDLE, output = VK_NULL_HANDLE;
     };
     UpscalerDesc desc_;
-    VulkanApi vk_;
-    std::vector<uint8_t> model_;
-    MemoryTally tally_;
-    std::unique_ptr<mlplugin::Device> mlDevice_;
-    std::unique_ptr<Network> network_;
-    ComputePipeline toTensor_, toImage_;
-    VkSampler sampler_ = VK_NULL_HANDLE;
-    vkutil::DescriptorPool pool_;
     std::vector<Slot> slots_;
     uint32_t scale_ = 1;
 };

@@ -8,6 +8,7 @@
 
 #include "format_names.h"
 #include "mlplugin/mlplugin.h"
+#include "network_effect.h"
 #include "single_frame_upscaler.h"
 #include "temporal_network.h"
 #include "upscaler_shared.h"
@@ -165,13 +166,6 @@ TemporalUpscaler::~TemporalUpscaler() {
     pool_.destroy();
     if (nearest_) vk_.vkDestroySampler(vk_.device, nearest_, nullptr);
     if (linear_) vk_.vkDestroySampler(vk_.device, linear_, nullptr);
-}
-
-template <class T>
-Status take(Result<T> r, T& into) {
-    if (!r) return r.error();
-    into = std::move(*r);
-    return {};
 }
 
 Status TemporalUpscaler::init() {
