@@ -147,7 +147,7 @@ public:
     struct Network;
     struct Conversions;
 
-    // The ONNX tensors' type: desc.dataType, else fp16 where the device has it.
+    /// The ONNX tensors' type: desc.dataType, else fp16 where the device has it.
     mlplugin::DataType computeType() const;
 
 private:

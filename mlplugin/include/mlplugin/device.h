@@ -150,8 +150,8 @@ public:
     /// A command recorder.
     virtual Result<std::unique_ptr<CommandRecorder>> createCommandRecorder() = 0;
 
-    // Measured kernel choices (mlplugin/tuning.h) for operators and graphs compiled after this
-    // call; null: the fixed heuristics. Not synchronized with concurrent compiles.
+    /// Measured kernel choices (mlplugin/tuning.h) for operators and graphs compiled after this
+    /// call; null: the fixed heuristics. Not synchronized with concurrent compiles.
     virtual void setTuningTable(std::shared_ptr<const TuningTable> table) = 0;
 };
 

@@ -772,7 +772,11 @@ void registerNetworkConverters(std::unordered_map<std::string, Converter>& t) {
         {"ReduceMin", OnnxReduce::Min},   {"ReduceProd", OnnxReduce::Prod},       {"ReduceL1", OnnxReduce::L1},
         {"ReduceL2", OnnxReduce::L2},     {"ReduceSumSquare", OnnxReduce::SumSquare}, {"ReduceLogSum", OnnxReduce::LogSum},
         {"ReduceLogSumExp", OnnxReduce::LogSumExp}};
-    for (auto [name, kind] : reductions) t[name] = [kind](Loader& l, const onnx::NodeProto&) { return convertReduce(l, kind); };
+    // Not a structured binding: clang 14 (the fuzz build) cannot capture one.
+    for (const auto& reduction : reductions) {
+        const OnnxReduce kind = reduction.second;
+        t[reduction.first] = [kind](Loader& l, const onnx::NodeProto&) { return convertReduce(l, kind); };
+    }
     t["DepthToSpace"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<DepthToSpaceDesc>(l, l.opset() >= 11); };
     t["SpaceToDepth"] = [](Loader& l, const onnx::NodeProto&) { return convertDepthSpace<SpaceToDepthDesc>(l, false); };
 }
