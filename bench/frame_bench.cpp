@@ -227,7 +227,10 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     const uint32_t phases = engine::jitterPhaseCount(r.renderW, c.outW);
     auto params = [&](uint32_t i) {
         engine::FrameParams p = engine::FrameParams::onPath(content.path, i);
-        if (temporal) p.jitterPixels = engine::haltonJitter(i, phases);
+        if (temporal) {  // as upscale_demo renders them
+            p.jitterPixels = engine::haltonJitter(i, phases);
+            p.textureLodBias = engine::textureLodBiasForUpscale(r.renderW, c.outW);
+        }
         return p;
     };
 

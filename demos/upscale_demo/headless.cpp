@@ -82,6 +82,7 @@ engine::FrameParams frameParams(const Options& o, const SceneSetup& setup, const
     if (c.taau || c.mlTemporal) {
         uint32_t phases = engine::jitterPhaseCount(renderer.renderExtent().width, renderer.outputExtent().width);
         p.jitterPixels = engine::haltonJitter(i, phases);
+        p.textureLodBias = engine::textureLodBiasForUpscale(renderer.renderExtent().width, renderer.outputExtent().width);
     }
     return p;
 }

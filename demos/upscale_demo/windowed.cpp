@@ -278,6 +278,7 @@ struct WindowedApp {
         if (temporal != Temporal::Off) {  // the temporal modes sample a new sub-pixel offset every frame
             uint32_t phases = engine::jitterPhaseCount(gpu->renderer.renderExtent().width, gpu->renderer.outputExtent().width);
             params.jitterPixels = engine::haltonJitter(index, phases);
+            params.textureLodBias = engine::textureLodBiasForUpscale(gpu->renderer.renderExtent().width, gpu->renderer.outputExtent().width);
         }
         gpu->renderer.record(f.cmd, f.slot, params, &gpu->timer, image->image, image->view);
         VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};

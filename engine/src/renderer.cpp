@@ -35,6 +35,13 @@ const char* toString(DenoiseMode mode) {
     return "?";
 }
 
+static_assert(sizeof(gpu::GBufferPush) == 128, "the G-buffer push constants must fit the guaranteed 128 bytes");
+
+float textureLodBiasForUpscale(uint32_t renderWidth, uint32_t displayWidth) {
+    if (renderWidth == 0 || displayWidth == 0 || renderWidth >= displayWidth) return 0.0f;
+    return float(std::log2(double(renderWidth) / double(displayWidth)));
+}
+
 FrameParams FrameParams::onPath(const CameraPath& path, uint32_t frameIndex, float fps, float startTime) {
     FrameParams p;
     // The previous frame's time exactly as that frame computed it: consecutive frames then tile
@@ -140,8 +147,15 @@ void Renderer::Impl::addGBufferPass() {
     pass.record = [this](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);
-        gpu::GBufferPush push{camera.viewProj, previousViewProjPixels};
-        vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(push), &push);
+        gpu::GBufferPush push{};
+        push.viewProj = camera.viewProj;
+        for (int row = 0; row < 3; ++row) {
+            const int r = row == 2 ? 3 : row;  // x, y, w
+            push.prevPixelsRows[row] = glm::vec4(previousViewProjPixels[0][r], previousViewProjPixels[1][r], previousViewProjPixels[2][r],
+                                                 previousViewProjPixels[3][r]);
+        }
+        push.textureLodBias = frame.textureLodBias;
+        vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
         vkCmdBindVertexBuffers(cmd, 0, 1, &vb, &offset);

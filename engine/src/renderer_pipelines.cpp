@@ -62,7 +62,7 @@ RendererPipelines::RendererPipelines(const Context& ctx) : device_(ctx.device())
 
         const VkDescriptorType materialBindings[] = {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER};
         gbuffer.setLayout = createSetLayout(device_, materialBindings, VK_SHADER_STAGE_FRAGMENT_BIT);
-        gbuffer.layout = createLayout(device_, gbuffer.setLayout, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT);
+        gbuffer.layout = createLayout(device_, gbuffer.setLayout, sizeof(gpu::GBufferPush), VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT);
         VkVertexInputBindingDescription binding{0, sizeof(Vertex), VK_VERTEX_INPUT_RATE_VERTEX};
         VkVertexInputAttributeDescription attributes[] = {
             {0, 0, VK_FORMAT_R32G32B32_SFLOAT, offsetof(Vertex, position)},

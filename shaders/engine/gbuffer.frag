@@ -20,6 +20,7 @@ layout(constant_id = 0) const bool ALPHA_MASK = false;
 // shader reads a uniform buffer leaked about 1 MB (docs/RELIABILITY.md, soak).
 layout(set = 0, binding = 0) readonly buffer Material { MaterialParams material; };
 layout(set = 0, binding = 1) uniform sampler2D baseColorTexture;  // sRGB format: reads linear
+layout(push_constant) uniform Push { GBufferPush pc; };
 
 layout(location = 0) out vec4 outAlbedo;  // rgb albedo (linear), a roughness
 layout(location = 1) out vec4 outNormal;  // xyz world normal, w metalness
@@ -57,7 +58,7 @@ void main() {
     float roughness = 0.6;
     float metalness = 0.0;
     if (material.kind == MATERIAL_KIND_TEXTURED) {
-        vec4 base = material.baseColorFactor * texture(baseColorTexture, inUv);
+        vec4 base = material.baseColorFactor * texture(baseColorTexture, inUv, pc.textureLodBias);
         if (ALPHA_MASK && base.a < material.alphaCutoff) discard;
         albedo = base.rgb;
         roughness = material.roughness;

@@ -22,7 +22,7 @@ layout(location = 5) out vec4 outPrevPixels;
 void main() {
     vec4 world = vec4(inPosition, 1.0);
     outClip = pc.viewProj * world;
-    outPrevPixels = pc.prevViewProjPixels * world;
+    outPrevPixels = vec4(dot(pc.prevPixelsRows[0], world), dot(pc.prevPixelsRows[1], world), 0.0, dot(pc.prevPixelsRows[2], world));
     outNormal = inNormal;
     outUv = inUv;
     outMaterial = inMaterial;

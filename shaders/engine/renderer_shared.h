@@ -77,9 +77,14 @@ ENGINE_CONST uint SHADOW_ANALYTIC = 1u;    // SDF soft-shadow estimate, determin
 ENGINE_CONST uint SHADOW_STOCHASTIC = 2u;  // area-light sampling, `shadowSamples` rays per pixel
 
 // Push constants (128 bytes is the guaranteed minimum; each stays within it).
+// Vertex and fragment stages share it. The previous-frame matrix keeps only the rows motion
+// needs (x, y, w in render pixels; depth is not reprojected), which leaves room for the texture
+// LOD bias within the 128 bytes (lavapipe's limit too).
 struct GBufferPush {
     mat4 viewProj;
-    mat4 prevViewProjPixels;  // previous frame's view-projection with this frame's jitter, to render pixels
+    vec4 prevPixelsRows[3];  // rows x, y, w of the previous view-projection (this frame's jitter) to render pixels
+    float textureLodBias;    // added to every texture's mip level (FrameParams::textureLodBias)
+    float pad0, pad1, pad2;
 };
 
 // The G-buffer pass's background triangle (gbuffer_sky.vert): motion of directions at infinity.

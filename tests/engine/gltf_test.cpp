@@ -72,7 +72,8 @@ uint32_t rowOf(float y) { return uint32_t((1.0f - y / std::tan(glm::radians(30.0
 
 class GltfRender : public testsupport::VulkanTest {
 public:
-    Frame render(std::shared_ptr<const engine::SceneGeometry> scene, bool lighting = false, engine::CameraPose pose = frontCamera()) {
+    Frame render(std::shared_ptr<const engine::SceneGeometry> scene, bool lighting = false, engine::CameraPose pose = frontCamera(),
+                 float textureLodBias = 0.0f) {
         engine::RendererDesc d;
         d.outputWidth = kWidth;
         d.outputHeight = kHeight;
@@ -83,6 +84,7 @@ public:
         engine::Renderer r(ctx(), d);
         engine::FrameParams params;
         params.camera = params.previousCamera = pose;
+        params.textureLodBias = textureLodBias;
         uint32_t channels = engine::Channel::Albedo | engine::Channel::Depth | engine::Channel::Normal | engine::Channel::Color;
         return {engine::renderSingleFrame(ctx(), r, params, channels)};
     }
@@ -321,6 +323,43 @@ TEST_F(GltfRender, MinificationUsesTheMipChainUnlessTheFilterHasNone) {
         if (minFilter == kNearest) EXPECT_GT(extreme, total * 9 / 10);
         else EXPECT_GT(grey, total * 9 / 10);
     }
+}
+
+TEST_F(GltfRender, TextureLodBiasMovesTheMipLevel) {
+    // A 64x64 one-texel checker at about one texel per pixel: mip 0 shows black and white; a bias
+    // of +3 samples mip 3, where every texel is the checker's average (linear 0.5). A negative
+    // bias below mip 0 stays at mip 0 (the sharpest there is).
+    ScratchDirectory dir;
+    std::vector<glm::u8vec4> checker;
+    for (int y = 0; y < 64; ++y)
+        for (int x = 0; x < 64; ++x) checker.push_back((x + y) % 2 ? glm::u8vec4(255) : glm::u8vec4(0, 0, 0, 255));
+    GltfBuilder b;
+    int tex = b.addTexture(b.addImage(testsupport::encodePng(64, 64, pixels(checker)), "image/png"),
+                           b.addSampler(kNearest, kNearestMipNearest, kRepeat, kRepeat));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}}));
+    auto scene = load(b.write(dir / "bias", GltfStorage::Glb));
+    auto fractions = [&](float bias) {
+        Frame f = render(scene, false, frontCamera(), bias);
+        int extreme = 0, grey = 0, total = 0;
+        for (uint32_t y = 4; y < kHeight - 4; ++y)
+            for (uint32_t x = 4; x < kWidth - 4; ++x, ++total) {
+                float v = f.albedo(x, y).g;
+                extreme += v < 0.05f || v > 0.95f;
+                grey += std::fabs(v - 0.5f) < 0.1f;
+            }
+        return std::pair{float(extreme) / float(total), float(grey) / float(total)};
+    };
+    EXPECT_GT(fractions(0.0f).first, 0.9f);
+    EXPECT_GT(fractions(-1.0f).first, 0.9f);
+    EXPECT_GT(fractions(3.0f).second, 0.9f);
+}
+
+TEST(TextureLodBias, Log2OfTheUpscaleRatio) {
+    EXPECT_FLOAT_EQ(engine::textureLodBiasForUpscale(960, 1920), -1.0f);
+    EXPECT_FLOAT_EQ(engine::textureLodBiasForUpscale(1920, 3840), -1.0f);
+    EXPECT_NEAR(engine::textureLodBiasForUpscale(1280, 3840), -1.5849625f, 1e-6f);
+    EXPECT_EQ(engine::textureLodBiasForUpscale(1920, 1920), 0.0f);  // native
+    EXPECT_EQ(engine::textureLodBiasForUpscale(0, 1920), 0.0f);
 }
 
 TEST_F(GltfRender, AlphaMaskShowsTheBackgroundWhereAlphaIsBelowTheCutoff) {

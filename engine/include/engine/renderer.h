@@ -106,6 +106,12 @@ struct FrameParams {
     uint32_t frameSeed = 0;       ///< seeds stochastic effects
     bool cameraCut = false;       ///< no continuity with the previous frame: temporal passes drop history
     float frameTimeSeconds = 1.0f / 30.0f;  ///< time since the previous frame
+    /// Added to the mip level of every texture lookup (glTF base colour). A temporal upscaler
+    /// reconstructs display-resolution detail from jittered samples, so the textures must carry
+    /// it: log2(render width / display width) (-1 at half resolution) samples the mips the
+    /// display resolution would, as FSR 2, DLSS and XeSS ask of the renderer
+    /// (textureLodBiasForUpscale()). 0 for native rendering and spatial upscalers.
+    float textureLodBias = 0.0f;
     /// Frame `frameIndex` of `path` at `fps`: camera at t = startTime + frameIndex / fps, previous
     /// camera at the previous frame's time. The first frame and the frame whose interval
     /// (previous time, t] holds a cut of the path (path.cutBetween) are cuts: cameraCut is set and
@@ -115,6 +121,10 @@ struct FrameParams {
     /// The built-in path `path` (CameraPath::builtIn).
     static FrameParams onPath(uint32_t path, uint32_t frameIndex, float fps = 30.0f, float startTime = 0.0f);
 };
+
+/// The texture LOD bias for temporal upscaling from `renderWidth` to `displayWidth`:
+/// log2(renderWidth / displayWidth), 0 when not upscaling.
+float textureLodBiasForUpscale(uint32_t renderWidth, uint32_t displayWidth);
 
 /// What an output-stage pass sees. Render-resolution inputs, output-resolution destination.
 struct OutputStage {
