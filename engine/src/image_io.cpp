@@ -85,8 +85,12 @@ std::string pngChunkProblem(std::span<const uint8_t> bytes) {
 // counts without checking that they add up to at most 256: a larger sum writes past the table's
 // 257-entry size array and 256-entry value array (later stb releases check it). Walking the
 // markers as stb does, each table is checked first; stb reads a table's 17 header bytes and its
-// values even past the end of the segment, and so does this walk. Returns the problem, or "".
+// values even past the end of the segment, and so does this walk. A scan (SOS) that selects a
+// Huffman table no DHT segment defined makes stb decode with an uninitialized table, whose
+// symbol index can land outside its value array (fuzz_image_io, UBSan); such scans are refused
+// too. Returns the problem, or "".
 std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
+    bool defined[2][4] = {};  // [DC, AC][table id]: set by DHT segments, in file order
     for (size_t pos = 2; pos + 4 <= bytes.size();) {  // after SOI
         if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
         uint8_t marker = bytes[pos + 1];
@@ -106,8 +110,24 @@ std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
                 for (size_t i = 1; i <= 16 && p + i < bytes.size(); ++i) codes += bytes[p + i];
                 if (codes > 256)
                     return "the JPEG Huffman table at byte " + std::to_string(p) + " declares " + std::to_string(codes) + " codes, more than 256";
+                defined[bytes[p] >> 4][bytes[p] & 15] = true;
                 p += 17 + codes;
                 left -= int64_t(17 + codes);
+            }
+        }
+        if (marker == 0xda && pos + 5 <= bytes.size()) {
+            // SOS: Ns, then (component, DC table << 4 | AC table) per component, then Ss, Se,
+            // Ah/Al. DC coefficients (Ss = 0) are decoded with the DC table, AC ones (Se > 0)
+            // with the AC table. Out-of-range selectors and short headers are stb's own errors.
+            const size_t count = bytes[pos + 4], spectral = pos + 5 + 2 * count;
+            if (spectral + 2 > bytes.size()) break;
+            const uint8_t ss = bytes[spectral], se = bytes[spectral + 1];
+            for (size_t c = 0; c < count; ++c) {
+                const uint8_t dc = bytes[pos + 6 + 2 * c] >> 4, ac = bytes[pos + 6 + 2 * c] & 15;
+                if (dc > 3 || ac > 3) continue;
+                if ((ss == 0 && !defined[0][dc]) || (se > 0 && !defined[1][ac]))
+                    return "the JPEG scan at byte " + std::to_string(pos) + " decodes with " + (ss == 0 && !defined[0][dc] ? "DC" : "AC") +
+                           " Huffman table " + std::to_string(ss == 0 && !defined[0][dc] ? dc : ac) + ", which no DHT segment before it defines";
             }
         }
         pos += 2 + length;

@@ -171,6 +171,29 @@ TEST(ImageIo, PngChannelCountOutOfRangeIsAnError) {
     EXPECT_NE(pngError({'n', 'o', 't'}).find("not a PNG file"), std::string::npos);
 }
 
+TEST(ImageIo, JpegScanWithAnUndefinedHuffmanTableIsRejected) {
+    // stb_image decoded such a scan with an uninitialized table (found by fuzz_image_io: a
+    // progressive AC scan selecting an AC table the file never defined).
+    std::vector<uint8_t> jpeg = testsupport::encodeJpeg(4, 4, std::vector<uint8_t>(4 * 4 * 4, 90));
+    ASSERT_EQ(engine::decodeImage(jpeg, "ok.jpg", 16, 256).width, 4u);
+    size_t sos = 0;
+    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xff && jpeg[i + 1] == 0xda) { sos = i; break; }
+    ASSERT_NE(sos, 0u);
+    for (int which : {0, 1}) {  // the first component's DC table, then its AC table -> 3 (never defined)
+        std::vector<uint8_t> bad = jpeg;
+        bad[sos + 6] = which == 0 ? uint8_t(0x30 | (bad[sos + 6] & 15)) : uint8_t((bad[sos + 6] & 0xf0) | 3);
+        try {
+            engine::decodeImage(bad, "bad.jpg", 16, 256);
+            ADD_FAILURE() << "accepted";
+        } catch (const engine::Error& e) {
+            const std::string expected = std::string("bad.jpg: cannot decode the image: the JPEG scan at byte ") + std::to_string(sos) +
+                                         " decodes with " + (which == 0 ? "DC" : "AC") + " Huffman table 3, which no DHT segment before it defines";
+            EXPECT_EQ(std::string(e.what()), expected);
+        }
+    }
+}
+
 TEST(ImageIo, JpegHuffmanTableWithMoreThan256CodesIsRejected) {
     // stb_image wrote a DHT table's code sizes past its 257-entry array (found by fuzz_image_io
     // and fuzz_gltf through glTF textures).

@@ -200,6 +200,10 @@ TEST(OnnxConverterErrors, PadOpset18To21) {
     expectError(pad(21).ints("pads", {0, -2, 0, 0, -1, 0}), ErrorCode::InvalidModel, {"crop all of dim 1"});
     expectLoads(pad(21).ints("pads", {0, -1, 0, 0, -1, 2}));
     expectError(pad(21).ints("pads", {0, 0, 70000, 0, 0, 0}), ErrorCode::InvalidModel, {"above 65535"});
+    // Pads near the int64 limits: rejected by size before begin + end is formed (fuzz_onnx found
+    // the signed overflow of 2^62 + 2^62).
+    expectError(pad(21).ints("pads", {0, 0, int64_t(1) << 62, 0, 0, int64_t(1) << 62}), ErrorCode::InvalidModel, {"above 65535"});
+    expectError(pad(21).ints("pads", {0, 0, INT64_MIN, 0, 0, INT64_MIN}), ErrorCode::InvalidModel, {"crop all of dim 2"});
     expectError(pad(13).ints("pads", {0, 0, 1, 0, 0, 1}).floats("value", {1, 2}), ErrorCode::InvalidModel, {"constant_value) must be a scalar"});
 }
 

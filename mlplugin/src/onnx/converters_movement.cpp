@@ -335,6 +335,8 @@ Status convertPad(Loader& l) {
     std::vector<int64_t> cropped = dimsOf(x->view);
     for (uint32_t i = 0; i < rank; ++i) {
         int64_t dim = x->view.sizes[i];
+        // The size checks come first, so the sum below cannot overflow (pads are any int64).
+        if (begin[i] > 65535 || end[i] > 65535) return l.invalid("pads " + dimsString(pads) + ": a pad above 65535 is not supported");
         if (begin[i] < -dim || end[i] < -dim || begin[i] + end[i] <= -dim)
             return l.invalid("pads " + dimsString(pads) + " crop all of dim " + std::to_string(i) + " (size " + std::to_string(dim) + ")");
         int64_t cutBegin = std::max<int64_t>(-begin[i], 0), cutEnd = std::max<int64_t>(-end[i], 0);
@@ -343,7 +345,6 @@ Status convertPad(Loader& l) {
         crop = crop || cutBegin || cutEnd;
         begin[i] = std::max<int64_t>(begin[i], 0);
         end[i] = std::max<int64_t>(end[i], 0);
-        if (begin[i] > 65535 || end[i] > 65535) return l.invalid("pads " + dimsString(pads) + ": a pad above 65535 is not supported");
         p.padBegin[i] = uint32_t(begin[i]);
         p.padEnd[i] = uint32_t(end[i]);
     }
