@@ -34,6 +34,13 @@ void* operator new(std::size_t size) {
 // operator new and warns (-Wmismatched-new-delete) although both are replaced here.
 [[gnu::noinline]] void operator delete(void* p) noexcept { std::free(p); }
 [[gnu::noinline]] void operator delete(void* p, std::size_t) noexcept { std::free(p); }
+// The nothrow form too (libLLVM and libstdc++'s temporary buffers use it): otherwise it stays
+// the runtime's, and AddressSanitizer reports its blocks freed through the replaced delete.
+void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
+    if (t_countAllocations) ++t_allocations;
+    return std::malloc(size ? size : 1);
+}
+[[gnu::noinline]] void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
 
 namespace {
 

@@ -21,7 +21,7 @@ inline engine::Buffer hostBuffer(const std::vector<float>& values, VkDeviceSize 
     VkDeviceSize bytes = size ? size : values.size() * 4;
     engine::Buffer b(testsupport::context(), bytes, VK_BUFFER_USAGE_STORAGE_BUFFER_BIT, engine::MemoryUsage::Readback);
     std::memset(b.mapped(), 0, bytes);
-    std::memcpy(b.mapped(), values.data(), values.size() * 4);
+    if (!values.empty()) std::memcpy(b.mapped(), values.data(), values.size() * 4);
     b.flush();
     return b;
 }
