@@ -122,6 +122,16 @@ TEST(PoolingValidation, DilatedWindowIsComputedIn64Bits) {
     EXPECT_NE(error.find("dilated window 4294967297 is larger than the padded input height 4"), std::string::npos) << error;
 }
 
+TEST(CompileOnCpu, ReductionRowsLongerThanTwoToTheThirtyOne) {
+    // The row plan took bit_ceil of the row length, undefined above 2^31 (fuzz_operator_desc).
+    ReduceDesc r{.name = "sum", .op = ReduceOp::Sum, .axesMask = 1u};
+    r.input = TensorDesc::strided(DataType::Float32, {3000000000u}, {0});  // one element, broadcast along the row
+    r.output = f32({1});
+    auto op = detail::compileOperatorOnCpu(lavapipeLike(), r, 0);
+    ASSERT_TRUE(op.ok()) << op.error().message;  // accepted: the size is valid, only the plan changed
+    EXPECT_FALSE((*op)->launches.empty());
+}
+
 TEST(CompileOnCpu, MatchesWhatADeviceCompileValidates) {
     // The CPU-side compile the fuzz targets use plans launches and binding rules like the real one.
     ConvolutionDesc c{.name = "conv", .padBegin = {1, 1}, .padEnd = {1, 1}, .activation = relu()};

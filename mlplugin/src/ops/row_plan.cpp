@@ -29,7 +29,9 @@ RowLayout rowLayout(const Dims& sizes, uint32_t rank, uint32_t reducedMask, cons
     layout.rows = uint32_t(rows);  // both < 2^32: the tensor was validated
     layout.rowLength = uint32_t(rowLength);
     layout.rowPerWorkgroup = rowLength > kSerialRowLength;
-    layout.localSize = layout.rowPerWorkgroup ? std::clamp<uint32_t>(std::bit_ceil(layout.rowLength), 32, kMaxLocalSize)
+    // Clamped before bit_ceil, which is undefined above 2^31 (a row of 3 billion elements found
+    // by fuzz_operator_desc).
+    layout.localSize = layout.rowPerWorkgroup ? std::clamp<uint32_t>(std::bit_ceil(std::min(layout.rowLength, kMaxLocalSize)), 32, kMaxLocalSize)
                                               : kSerialLocalSize;
     layout.chunkLength = layout.rowLength;
     return layout;
