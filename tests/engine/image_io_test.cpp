@@ -152,6 +152,21 @@ TEST(ImageIo, PngWithAnEmptyFirstIdatIsRejected) {
     EXPECT_NE(pngError(png).find("first IDAT chunk is empty"), std::string::npos) << pngError(png);
 }
 
+TEST(ImageIo, PngEndingInsideAChunkHeaderIsRejected) {
+    // An empty IDAT header with no CRC after it: stb read the header and copied into a null
+    // buffer; a chunk cut off after its header is an error (an IEND without its CRC is accepted).
+    std::vector<uint8_t> png = smallPng();
+    size_t at = chunkOffset(png, "IDAT");
+    png.resize(at);
+    const uint8_t header[9] = {0, 0, 0, 0, 'I', 'D', 'A', 'T', 0};
+    png.insert(png.end(), header, header + 9);
+    EXPECT_NE(pngError(png).find("hostile.png': the file ends inside the IDAT chunk at byte " + std::to_string(at)), std::string::npos)
+        << pngError(png);
+    std::vector<uint8_t> noIendCrc = smallPng();
+    noIendCrc.resize(noIendCrc.size() - 4);
+    EXPECT_EQ(engine::decodePng(noIendCrc, 3, "no_iend_crc.png").width, 3u);
+}
+
 TEST(ImageIo, PngLargerThanThePixelLimitIsRejectedBeforeDecoding) {
     std::vector<uint8_t> png = smallPng();
     size_t ihdr = chunkOffset(png, "IHDR");
