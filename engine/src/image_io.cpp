@@ -87,6 +87,7 @@ std::string pngChunkProblem(std::span<const uint8_t> bytes) {
 // too. Returns the problem, or "".
 std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
     bool defined[2][4] = {};  // [DC, AC][table id]: set by DHT segments, in file order
+    bool progressive = false;  // SOF2: a scan decodes DC or AC coefficients, by its Ss and Se
     for (size_t pos = 2; pos + 4 <= bytes.size();) {  // after SOI
         if (bytes[pos] != 0xff) { ++pos; continue; }  // entropy-coded data, padding
         uint8_t marker = bytes[pos + 1];
@@ -111,13 +112,16 @@ std::string jpegSegmentProblem(std::span<const uint8_t> bytes) {
                 left -= int64_t(17 + codes);
             }
         }
+        if (marker == 0xc2) progressive = true;
         if (marker == 0xda && pos + 5 <= bytes.size()) {
             // SOS: Ns, then (component, DC table << 4 | AC table) per component, then Ss, Se,
-            // Ah/Al. DC coefficients (Ss = 0) are decoded with the DC table, AC ones (Se > 0)
-            // with the AC table. Out-of-range selectors and short headers are stb's own errors.
+            // Ah/Al. A sequential frame's scans decode whole blocks with both tables whatever Ss
+            // and Se say; a progressive scan decodes DC coefficients (Ss = 0) with the DC table
+            // and AC ones (Se > 0) with the AC table. Out-of-range selectors and short headers
+            // are stb's own errors.
             const size_t count = bytes[pos + 4], spectral = pos + 5 + 2 * count;
             if (spectral + 2 > bytes.size()) break;
-            const uint8_t ss = bytes[spectral], se = bytes[spectral + 1];
+            const uint8_t ss = progressive ? bytes[spectral] : 0, se = progressive ? bytes[spectral + 1] : 63;
             for (size_t c = 0; c < count; ++c) {
                 const uint8_t dc = bytes[pos + 6 + 2 * c] >> 4, ac = bytes[pos + 6 + 2 * c] & 15;
                 if (dc > 3 || ac > 3) continue;

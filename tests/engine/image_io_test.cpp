@@ -195,6 +195,17 @@ TEST(ImageIo, JpegScanWithAnUndefinedHuffmanTableIsRejected) {
     for (size_t i = 2; i + 1 < jpeg.size(); ++i)
         if (jpeg[i] == 0xff && jpeg[i + 1] == 0xda) { sos = i; break; }
     ASSERT_NE(sos, 0u);
+    // A sequential scan that claims Se = 0 still decodes whole blocks with its AC table.
+    std::vector<uint8_t> dcOnly = jpeg;
+    const size_t spectral = sos + 5 + 2 * size_t(jpeg[sos + 4]);
+    dcOnly[spectral + 1] = 0;
+    dcOnly[sos + 6] = uint8_t((dcOnly[sos + 6] & 0xf0) | 3);
+    try {
+        engine::decodeImage(dcOnly, "dc_only.jpg", 16, 256);
+        ADD_FAILURE() << "accepted";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("decodes with AC Huffman table 3"), std::string::npos) << e.what();
+    }
     for (int which : {0, 1}) {  // the first component's DC table, then its AC table -> 3 (never defined)
         std::vector<uint8_t> bad = jpeg;
         bad[sos + 6] = which == 0 ? uint8_t(0x30 | (bad[sos + 6] & 15)) : uint8_t((bad[sos + 6] & 0xf0) | 3);
