@@ -186,37 +186,42 @@ TEST(ImageIo, PngChannelCountOutOfRangeIsAnError) {
     EXPECT_NE(pngError({'n', 'o', 't'}).find("not a PNG file"), std::string::npos);
 }
 
+// decodeImage's error for `bytes` (named `name`), or "accepted".
+std::string imageError(const std::vector<uint8_t>& bytes, const std::string& name) {
+    try {
+        engine::decodeImage(bytes, name, 16, 256);
+    } catch (const engine::Error& e) {
+        return e.what();
+    }
+    return "accepted";
+}
+
+// The offset of the first JPEG marker 0xff `marker` after SOI, or 0.
+size_t findMarker(const std::vector<uint8_t>& jpeg, uint8_t marker) {
+    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
+        if (jpeg[i] == 0xff && jpeg[i + 1] == marker) return i;
+    return 0;
+}
+
 TEST(ImageIo, JpegScanWithAnUndefinedHuffmanTableIsRejected) {
     // stb_image decoded such a scan with an uninitialized table (found by fuzz_image_io: a
     // progressive AC scan selecting an AC table the file never defined).
     std::vector<uint8_t> jpeg = testsupport::encodeJpeg(4, 4, std::vector<uint8_t>(4 * 4 * 4, 90));
     ASSERT_EQ(engine::decodeImage(jpeg, "ok.jpg", 16, 256).width, 4u);
-    size_t sos = 0;
-    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
-        if (jpeg[i] == 0xff && jpeg[i + 1] == 0xda) { sos = i; break; }
+    const size_t sos = findMarker(jpeg, 0xda);
     ASSERT_NE(sos, 0u);
     // A sequential scan that claims Se = 0 still decodes whole blocks with its AC table.
     std::vector<uint8_t> dcOnly = jpeg;
     const size_t spectral = sos + 5 + 2 * size_t(jpeg[sos + 4]);
     dcOnly[spectral + 1] = 0;
     dcOnly[sos + 6] = uint8_t((dcOnly[sos + 6] & 0xf0) | 3);
-    try {
-        engine::decodeImage(dcOnly, "dc_only.jpg", 16, 256);
-        ADD_FAILURE() << "accepted";
-    } catch (const engine::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("decodes with AC Huffman table 3"), std::string::npos) << e.what();
-    }
+    EXPECT_NE(imageError(dcOnly, "dc_only.jpg").find("decodes with AC Huffman table 3"), std::string::npos) << imageError(dcOnly, "dc_only.jpg");
     for (int which : {0, 1}) {  // the first component's DC table, then its AC table -> 3 (never defined)
         std::vector<uint8_t> bad = jpeg;
         bad[sos + 6] = which == 0 ? uint8_t(0x30 | (bad[sos + 6] & 15)) : uint8_t((bad[sos + 6] & 0xf0) | 3);
-        try {
-            engine::decodeImage(bad, "bad.jpg", 16, 256);
-            ADD_FAILURE() << "accepted";
-        } catch (const engine::Error& e) {
-            const std::string expected = std::string("bad.jpg: cannot decode the image: the JPEG scan at byte ") + std::to_string(sos) +
-                                         " decodes with " + (which == 0 ? "DC" : "AC") + " Huffman table 3, which no DHT segment before it defines";
-            EXPECT_EQ(std::string(e.what()), expected);
-        }
+        EXPECT_EQ(imageError(bad, "bad.jpg"), std::string("bad.jpg: cannot decode the image: the JPEG scan at byte ") + std::to_string(sos) +
+                                                  " decodes with " + (which == 0 ? "DC" : "AC") +
+                                                  " Huffman table 3, which no DHT segment before it defines");
     }
 }
 
@@ -225,26 +230,16 @@ TEST(ImageIo, JpegHuffmanTableWithMoreThan256CodesIsRejected) {
     // and fuzz_gltf through glTF textures).
     std::vector<uint8_t> jpeg = testsupport::encodeJpeg(4, 4, std::vector<uint8_t>(4 * 4 * 4, 200));
     EXPECT_EQ(engine::decodeImage(jpeg, "ok.jpg", 16, 256).width, 4u);
-    size_t dht = 0;
-    for (size_t i = 2; i + 1 < jpeg.size(); ++i)
-        if (jpeg[i] == 0xff && jpeg[i + 1] == 0xc4) { dht = i; break; }
+    const size_t dht = findMarker(jpeg, 0xc4);
     ASSERT_NE(dht, 0u) << "no DHT segment";
     for (size_t i = 0; i < 16; ++i) jpeg[dht + 5 + i] = 20;  // 16 x 20 = 320 codes in the first table
-    try {
-        engine::decodeImage(jpeg, "hostile.jpg", 16, 256);
-        FAIL() << "expected engine::Error";
-    } catch (const engine::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("hostile.jpg: cannot decode the image: the JPEG Huffman table at byte"), std::string::npos) << e.what();
-        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
-    }
+    const std::string error = imageError(jpeg, "hostile.jpg");
+    EXPECT_NE(error.find("hostile.jpg: cannot decode the image: the JPEG Huffman table at byte"), std::string::npos) << error;
+    EXPECT_NE(error.find("declares 320 codes, more than 256"), std::string::npos) << error;
     // The same table in a segment that claims more bytes than the file has left: stb reads on.
     std::vector<uint8_t> truncated(jpeg.begin(), jpeg.begin() + long(dht + 5 + 16));
-    try {
-        engine::decodeImage(truncated, "truncated.jpg", 16, 256);
-        FAIL() << "expected engine::Error";
-    } catch (const engine::Error& e) {
-        EXPECT_NE(std::string(e.what()).find("declares 320 codes, more than 256"), std::string::npos) << e.what();
-    }
+    EXPECT_NE(imageError(truncated, "truncated.jpg").find("declares 320 codes, more than 256"), std::string::npos)
+        << imageError(truncated, "truncated.jpg");
 }
 
 std::vector<uint8_t> npyBytes(const std::string& dict, size_t dataBytes, uint8_t major = 1) {
