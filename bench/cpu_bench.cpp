@@ -100,17 +100,18 @@ void BM_CreateAndBindTable(benchmark::State& state) {
     allocs.report(state);
 }
 
-// One frame's recording of a whole network (CommandRecorder::record), steady state.
-void recordBenchmark(benchmark::State& state, const bench::Network& net) {
-    bench::BoundGraph bound(*g_env->ctx, *g_env->device, net.graph);
-    auto recorder = g_env->device->createCommandRecorder();
-    if (!recorder) return state.SkipWithError(recorder.error().message.c_str());
-    bench::CommandBuffer cmd(*g_env->ctx);
-    cmd.begin();
+// The timed loop of a recording benchmark: `recordOne` records one frame (false: failed) into
+// `cmd`, which is begun; every kRecordsPerBuffer records the buffer is ended, reset and begun
+// again outside the timing. Heap allocations inside the loop are reported; `cmd` ends ended.
+template <class RecordOne>
+void timeRecords(benchmark::State& state, bench::CommandBuffer& cmd, RecordOne&& recordOne) {
     uint32_t inBuffer = 0;
     AllocationCount allocs;
     for (auto _ : state) {
-        if (!(*recorder)->record(cmd.handle(), *bound.compiled().op, bound.table())) return state.SkipWithError("record failed");
+        if (!recordOne()) {
+            cmd.end();
+            return state.SkipWithError("record failed");
+        }
         if (++inBuffer == kRecordsPerBuffer) {
             state.PauseTiming();
             cmd.end();
@@ -122,6 +123,16 @@ void recordBenchmark(benchmark::State& state, const bench::Network& net) {
     }
     allocs.report(state);
     cmd.end();
+}
+
+// One frame's recording of a whole network (CommandRecorder::record), steady state.
+void recordBenchmark(benchmark::State& state, const bench::Network& net) {
+    bench::BoundGraph bound(*g_env->ctx, *g_env->device, net.graph);
+    auto recorder = g_env->device->createCommandRecorder();
+    if (!recorder) return state.SkipWithError(recorder.error().message.c_str());
+    bench::CommandBuffer cmd(*g_env->ctx);
+    cmd.begin();
+    timeRecords(state, cmd, [&] { return bool((*recorder)->record(cmd.handle(), *bound.compiled().op, bound.table())); });
     state.counters["dispatches"] = bound.compiled().report.dispatchablesOut;
 }
 
@@ -132,23 +143,10 @@ void recordEffectBenchmark(benchmark::State& state, effects::UpscalerMode mode, 
     bench::CommandBuffer cmd(*g_env->ctx);
     cmd.begin();
     if (!rig.upscaler().recordInitialization(cmd.handle())) return state.SkipWithError("recordInitialization failed");
-    uint32_t frame = 0, inBuffer = 0;
+    uint32_t frame = 0;
     for (; frame < 4 * rig.upscaler().desc().framesInFlight; ++frame)
         if (!rig.upscaler().record(cmd.handle(), rig.inputs(frame))) return state.SkipWithError("record failed");
-    AllocationCount allocs;
-    for (auto _ : state) {
-        if (!rig.upscaler().record(cmd.handle(), rig.inputs(frame++))) return state.SkipWithError("record failed");
-        if (++inBuffer == kRecordsPerBuffer) {
-            state.PauseTiming();
-            cmd.end();
-            cmd.reset();
-            cmd.begin();
-            inBuffer = 0;
-            state.ResumeTiming();
-        }
-    }
-    allocs.report(state);
-    cmd.end();
+    timeRecords(state, cmd, [&] { return bool(rig.upscaler().record(cmd.handle(), rig.inputs(frame++))); });
 }
 
 void BM_RecordTaau(benchmark::State& state) { recordEffectBenchmark(state, effects::UpscalerMode::Taau, ""); }
