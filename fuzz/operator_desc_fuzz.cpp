@@ -83,7 +83,7 @@ struct Gen {
     TensorDesc tensor(uint32_t rank, std::vector<uint32_t> known = {}) {
         TensorDesc t;
         t.dataType = dataType();
-        t.rank = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? p.ConsumeIntegralInRange<uint32_t>(0, 7) : rank;
+        t.rank = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? p.ConsumeIntegralInRange<uint32_t>(0, kMaxTensorRank + 2) : rank;  // 0 and 9, 10: out of range
         for (uint32_t i = 0; i < std::min(t.rank, kMaxTensorRank); ++i)
             t.sizes[i] = i < known.size() && p.ConsumeIntegralInRange<int>(0, 7) != 0 ? known[i] : dim();
         t.flags = flags();
@@ -125,7 +125,7 @@ struct Gen {
         switch (p.ConsumeIntegralInRange<int>(0, 16)) {
         case 0: {
             ElementWiseDesc d{.name = name, .op = enumValue<ElementWiseOp>(17)};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             d.a = tensor(rank, s);
             if (isBinary(d.op) || p.ConsumeIntegralInRange<int>(0, 7) == 0) {
@@ -206,7 +206,7 @@ struct Gen {
         }
         case 7: {
             ConcatDesc d{.name = name};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             d.axis = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? attr(8) : p.ConsumeIntegralInRange<uint32_t>(0, rank - 1);
             auto s = sizes(rank);
             std::vector<uint32_t> out = s;
@@ -222,7 +222,7 @@ struct Gen {
         }
         case 8: {
             SplitDesc d{.name = name};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             d.axis = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? attr(8) : p.ConsumeIntegralInRange<uint32_t>(0, rank - 1);
             auto s = sizes(rank);
             std::vector<uint32_t> in = s;
@@ -238,7 +238,7 @@ struct Gen {
         }
         case 9: {
             SliceDesc d{.name = name};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank, 9);
             d.input = tensor(rank, s);
             std::vector<uint32_t> out(rank);
@@ -252,7 +252,7 @@ struct Gen {
         }
         case 10: {
             PadDesc d{.name = name, .mode = enumValue<PadMode>(3), .value = value()};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             auto out = s;
             for (uint32_t i = 0; i < kMaxTensorRank; ++i) {
@@ -266,7 +266,7 @@ struct Gen {
         }
         case 11: {
             TransposeDesc d{.name = name};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             std::array<uint32_t, kMaxTensorRank> perm{0, 1, 2, 3, 4};
             for (uint32_t i = rank; i-- > 1;) std::swap(perm[i], perm[p.ConsumeIntegralInRange<uint32_t>(0, i)]);
@@ -301,7 +301,7 @@ struct Gen {
             MeanVarianceNormalizationDesc d{.name = name, .axesMask = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? p.ConsumeIntegral<uint32_t>()
                                                                                                                    : p.ConsumeIntegralInRange<uint32_t>(0, 31),
                                             .normalizeVariance = p.ConsumeBool(), .epsilon = value(), .activation = activation()};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             d.input = tensor(rank, s);
             d.scale = optionalTensor(rank, s);
@@ -311,7 +311,7 @@ struct Gen {
         case 15: {
             ReduceDesc d{.name = name, .op = enumValue<ReduceOp>(8),
                          .axesMask = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? p.ConsumeIntegral<uint32_t>() : p.ConsumeIntegralInRange<uint32_t>(0, 31)};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             d.input = tensor(rank, s);
             auto out = s;
@@ -322,7 +322,7 @@ struct Gen {
         default: {
             SoftmaxDesc d{.name = name, .axesMask = p.ConsumeIntegralInRange<int>(0, 15) == 0 ? p.ConsumeIntegral<uint32_t>() : p.ConsumeIntegralInRange<uint32_t>(0, 31),
                           .logSoftmax = p.ConsumeBool()};
-            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, 5);
+            uint32_t rank = p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank);
             auto s = sizes(rank);
             d.input = tensor(rank, s);
             return d;
@@ -380,7 +380,7 @@ extern "C" int LLVMFuzzerTestOneInput(const uint8_t* data, size_t size) {
     if (!inferred) vkml_fuzz::checkError(inferred.error(), {ErrorCode::InvalidArgument, ErrorCode::Unsupported});
     if (p.ConsumeIntegralInRange<int>(0, 7) == 0) {
         std::vector<TensorDesc*> outs = detail::mutableOperatorOutputs(desc);
-        if (!outs.empty()) *outs[p.ConsumeIntegralInRange<size_t>(0, outs.size() - 1)] = gen.tensor(p.ConsumeIntegralInRange<uint32_t>(1, 5));
+        if (!outs.empty()) *outs[p.ConsumeIntegralInRange<size_t>(0, outs.size() - 1)] = gen.tensor(p.ConsumeIntegralInRange<uint32_t>(1, kMaxTensorRank));
     }
     uint32_t flags = p.ConsumeIntegralInRange<uint32_t>(0, 7);
     bool compiled = false;
