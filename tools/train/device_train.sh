@@ -9,7 +9,9 @@
 # (384x224), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
 # SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
-# each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log).
+# each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log), VAL_SEEDS (20) and
+# VAL_PROCEDURAL_SEEDS (5): a validation split, rendered and scored (validate_temporal.py ->
+# $OUT/validation.txt) to choose among variants without touching the held-out split.
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-python3}
@@ -21,15 +23,21 @@ seeds=${SEEDS:-1:6}
 mkdir -p "$work" "$out"
 echo "[device_train] scenes"
 first=${seeds%%:*} last=${seeds##*:}
+val_seeds=${VAL_SEEDS:-20}
 for s in $(seq "$first" "$last"); do
   "$py" "$here/make_scenes.py" --out "$work/scenes/s$s" --kinds street,poles,objects --seeds "$s" > /dev/null &
 done
+"$py" "$here/make_scenes.py" --out "$work/val_scenes" --kinds street,poles,objects --seeds "$val_seeds" > /dev/null &
 wait
 "$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
   --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}"
+"$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds street,poles,objects --seeds "$val_seeds" \
+  --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}"
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
-minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 20) / 60))")
+"$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 1
+# Leave a minute for saving and validation.
+minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 60) / 60))")
 echo "[device_train] train for at most $minutes minutes"
 train() {  # name, extra arguments
   "$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-128}" \
@@ -43,3 +51,5 @@ else
   wait
 fi
 tail -n 3 "$out"/train*.log
+echo "[device_train] validation"
+"$py" "$here/validate_temporal.py" --data "$work/val_data" --models "$out"/upscaler_temporal*.npz --json "$out/validation.json" | tee "$out/validation.txt"

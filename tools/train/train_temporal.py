@@ -61,6 +61,13 @@ class Sequence:
         meta = os.path.join(directory, "sequence.json")
         self.cuts = set(json.load(open(meta)).get("cuts", [])) if os.path.exists(meta) else set()
 
+    def to(self, device):
+        """Moves the frames to `device` as tensors (same dtypes): batches are then cut there, with
+        no host-to-device copy per step. The whole training set fits a GPU easily (~0.6 MB/frame)."""
+        for name in ("color", "depth", "motion", "reference"):
+            setattr(self, name, torch.from_numpy(getattr(self, name)).to(device))
+        return self
+
     def sample(self, rng, frames, crop):
         """A random run of `frames` frames and a random crop (display pixels, multiple of 8)."""
         start = rng.randrange(0, self.frames - frames + 1)
@@ -79,6 +86,8 @@ class Sequence:
 
 
 def batch(sequences, rng, size, frames, crop, device):
+    """`size` random samples stacked as [T, N, ...] float32 tensors on `device` (the sequences'
+    frames may already live there: Sequence.to)."""
     items = [rng.choice(sequences).sample(rng, frames, crop) for _ in range(size)]
     # Every item of a batch needs one shape: crop all to the smallest.
     hh = min(i[4].shape[-2] for i in items)
@@ -92,8 +101,9 @@ def batch(sequences, rng, size, frames, crop, device):
                 a = a[..., : hh * a.shape[-2] // it[4].shape[-2], : ww * a.shape[-1] // it[4].shape[-1]]
             elif k == 4:
                 a = a[..., :hh, :ww]
-            arrs.append(np.asarray(a, dtype=np.float32))
-        out.append(torch.from_numpy(np.stack(arrs, 1)).to(device))  # [T, N, ...]
+            a = a if torch.is_tensor(a) else torch.from_numpy(np.ascontiguousarray(a))
+            arrs.append(a.to(device).float())
+        out.append(torch.stack(arrs, 1))  # [T, N, ...]
     out[4] = out[4] / 255.0
     cuts = [any(it[5][t] for it in items) for t in range(frames)]
     return out, cuts
@@ -107,17 +117,17 @@ def unroll(net, data, cuts, loss_from, temporal_weight):
     color, depth, motion, jitter, ref = data
     T = color.shape[0]
     up = temporal.TemporalUpscaler(net, ref.shape[-2:])
-    loss, prev_out, mse, counted = 0.0, None, 0.0, 0
+    loss, prev_out, mse, counted = 0.0, None, 0.0, 0  # mse stays on the device: no sync per frame
     for t in range(T):
         out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
         if t >= loss_from:
             loss = loss + charbonnier(out, ref[t])
             if prev_out is not None and not cuts[t]:
                 loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1])
-            mse += float(((out.detach() - ref[t]) ** 2).mean())
+            mse = mse + ((out.detach() - ref[t]) ** 2).mean()
             counted += 1
         prev_out = out
-    return loss / max(counted, 1), 10 * math.log10(1.0 / max(mse / max(counted, 1), 1e-10))
+    return loss / max(counted, 1), 10 * math.log10(1.0 / max(float(mse) / max(counted, 1), 1e-10))
 
 
 def save_npz(net, path, meta):
@@ -161,7 +171,7 @@ def main():
     if not dirs:
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
     common.log(f"loading {len(dirs)} sequences")
-    sequences = [Sequence(d) for d in dirs]
+    sequences = [Sequence(d).to(device) for d in dirs]
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
                f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
     net = temporal.TemporalNet(args.width, args.depth, args.unshuffle, args.first_kernel).to(device)

@@ -1,0 +1,95 @@
+#!/usr/bin/python3
+"""Scores trained temporal upscalers on a validation split with the PyTorch mirror of the effect
+(tools/train/temporal.py), to choose among candidates without touching the held-out split.
+
+    validate_temporal.py --data DIR [DIR ...] --models a.npz [b.npz ...] [--warmup 8] [--json OUT]
+
+DIR holds rendered sequences (render_temporal.py), like train_temporal.py's --data, but of
+content kept out of both training and the held-out evaluation (device_train.sh renders seeds of
+their own for it). Every sequence is unrolled whole, from a reset, at full frame size; PSNR (sRGB,
+peak 1) and flicker (mean |output change - reference change| in 8-bit units) are averaged over
+the frames after the warm-up and outside the warm-up after each camera cut, as
+evaluate_temporal.py scores the held-out split. Prints one table row per model, best PSNR first.
+"""
+import argparse
+import glob
+import json
+import math
+import os
+import sys
+import time
+
+import torch
+
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import common  # noqa: E402
+import temporal  # noqa: E402
+import train_temporal  # noqa: E402
+
+
+def steady_frames(frames, cuts, warmup):
+    after_cut = set()
+    for c in cuts:
+        after_cut.update(range(c, min(c + warmup, frames)))
+    return [i for i in range(warmup, frames) if i not in after_cut]
+
+
+@torch.no_grad()
+def score(net, seq, warmup, device):
+    up = temporal.TemporalUpscaler(net, tuple(seq.reference.shape[-2:]))
+    steady = set(steady_frames(seq.frames, seq.cuts, warmup))
+    mse, flicker, prev, prev_ref, n_mse, n_flicker = 0.0, 0.0, None, None, 0, 0
+    for t in range(seq.frames):
+        def frame(a):
+            return a[t:t + 1].to(device).float()
+        out = up.step(frame(seq.color), frame(seq.depth), frame(seq.motion),
+                      torch.from_numpy(seq.jitter[t:t + 1]).to(device), reset=(t == 0 or t in seq.cuts))
+        # The effect writes 8-bit frames: score what a PNG of the output would hold.
+        out = torch.round(out.clamp(0, 1) * 255.0) / 255.0
+        ref = frame(seq.reference) / 255.0
+        if t in steady:
+            mse += float(((out - ref) ** 2).mean())
+            n_mse += 1
+            if prev is not None and t - 1 in steady:
+                flicker += float(((out - prev) - (ref - prev_ref)).abs().mean()) * 255.0
+                n_flicker += 1
+        prev, prev_ref = out, ref
+    return 10 * math.log10(1.0 / max(mse / max(n_mse, 1), 1e-12)), flicker / max(n_flicker, 1)
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    ap.add_argument("--data", required=True, nargs="+", help="directories of rendered validation sequences")
+    ap.add_argument("--models", required=True, nargs="+", help="trained networks (.npz)")
+    ap.add_argument("--warmup", type=int, default=8)
+    ap.add_argument("--json", help="also write the scores here")
+    args = ap.parse_args()
+    device = common.torch_device()
+    dirs = [d for pattern in args.data for d in sorted(glob.glob(os.path.join(pattern, "*"))) if os.path.isdir(os.path.join(d, "input"))]
+    if not dirs:
+        raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
+    sequences = [train_temporal.Sequence(d).to(device) for d in dirs]
+    start = time.time()
+    results = {}
+    for path in args.models:
+        if not os.path.isfile(path):
+            raise SystemExit(f"{path}: no such model")
+        net, _ = train_temporal.load_net(path)
+        net = net.to(device).eval()
+        per = {s.name: score(net, s, args.warmup, device) for s in sequences}
+        results[os.path.basename(path)] = {
+            "psnr": sum(p for p, _ in per.values()) / len(per),
+            "flicker": sum(f for _, f in per.values()) / len(per),
+            "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
+        common.log(f"{path}: {results[os.path.basename(path)]['psnr']:.3f} dB  ({time.time() - start:.0f} s)")
+    print(f"validation: {len(sequences)} sequences ({', '.join(s.name for s in sequences)}), warm-up {args.warmup}")
+    print("| model | PSNR (dB) | flicker |\n|---|---:|---:|")
+    for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
+        print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} |")
+    if args.json:
+        with open(args.json, "w") as f:
+            json.dump(results, f, indent=1)
+
+
+if __name__ == "__main__":
+    main()
