@@ -24,6 +24,7 @@ layout(push_constant) uniform Push { ResolvePush pc; };
 #include "upscaler_current.glsl"
 
 void main() {
+    loadCurrentTile();
     ivec2 o = ivec2(gl_GlobalInvocationID.xy);
     if (o.x >= int(pc.displaySize.x) || o.y >= int(pc.displaySize.y)) return;
     CurrentSamples cur = gatherCurrent(o);

@@ -6,6 +6,7 @@
 
 #include "engine/jitter.h"
 
+#include <array>
 #include <cmath>
 #include <fstream>
 #include <functional>
@@ -341,34 +342,51 @@ TEST_F(VulkanTest, UpscalerCreateErrorsNameTheField) {
     expectError(e, effects::ErrorCode::InvalidModel, "tried unshuffle factors 4, 2 and 1");
 }
 
+// The narrow-kernel estimate of this frame's samples at output pixel (x, y), computed on the CPU
+// as the resolve does (the current samples' 3x3 neighbourhood, kernel exp(-4 d^2) in display pixels).
+std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D render, VkExtent2D display, Vec2 j, uint32_t x, uint32_t y) {
+    const double rx = double(render.width) / display.width, ry = double(render.height) / display.height;
+    const double px = (x + 0.5) * rx, py = (y + 0.5) * ry;
+    const int cx = std::clamp(int(std::floor(px + j.x)), 0, int(render.width) - 1), cy = std::clamp(int(std::floor(py + j.y)), 0, int(render.height) - 1);
+    std::array<double, 3> sum{};
+    double wsum = 0;
+    for (int dy = -1; dy <= 1; ++dy)
+        for (int dx = -1; dx <= 1; ++dx) {
+            int qx = std::clamp(cx + dx, 0, int(render.width) - 1), qy = std::clamp(cy + dy, 0, int(render.height) - 1);
+            double ox = (cx + dx + 0.5 - j.x - px) / rx, oy = (cy + dy + 0.5 - j.y - py) / ry;
+            double w = std::exp(-4.0 * (ox * ox + oy * oy));
+            for (int c = 0; c < 3; ++c) sum[c] += w * f.color[(size_t(qy) * render.width + qx) * 4 + c];
+            wsum += w;
+        }
+    for (double& v : sum) v /= wsum;
+    return sum;
+}
+
 // The temporal ML path with a model of known behaviour (tests/effects/make_temporal_test_models.py):
 // constant parameters "take the current narrow estimate", so the first frame equals TAAU's
 // narrow-kernel estimate computed on the CPU, through the fp16/fp32 feature and parameter tensors.
+// Two geometries: 2x, and an awkward ratio and size (the feature pass reads the render samples
+// of each 8x8 block of output pixels through shared memory; the block's footprint varies).
 TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
     std::vector<uint8_t> model = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
     ASSERT_FALSE(model.empty());
-    Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, model);
-    Vec2 j = halton(3, kRender, kDisplay);
-    std::vector<float> out = rig.frame(kRender, j, {0, 0}, {0, 0}, true);
-    fxtest::FrameInputs f = fxtest::renderFrame(kRender.width, kRender.height, 0.5f, j, {0, 0}, {0, 0});
-    double worst = 0;
-    for (uint32_t y = 0; y < kDisplay.height; ++y)
-        for (uint32_t x = 0; x < kDisplay.width; ++x) {
-            double px = (x + 0.5) * 0.5, py = (y + 0.5) * 0.5;
-            int cx = std::clamp(int(std::floor(px + j.x)), 0, int(kRender.width) - 1), cy = std::clamp(int(std::floor(py + j.y)), 0, int(kRender.height) - 1);
-            double sum[3] = {0, 0, 0}, wsum = 0;
-            for (int dy = -1; dy <= 1; ++dy)
-                for (int dx = -1; dx <= 1; ++dx) {
-                    int qx = std::clamp(cx + dx, 0, int(kRender.width) - 1), qy = std::clamp(cy + dy, 0, int(kRender.height) - 1);
-                    double ox = (cx + dx + 0.5 - j.x - px) / 0.5, oy = (cy + dy + 0.5 - j.y - py) / 0.5;
-                    double w = std::exp(-4.0 * (ox * ox + oy * oy));  // the resolve's narrow kernel
-                    for (int c = 0; c < 3; ++c) sum[c] += w * f.color[(size_t(qy) * kRender.width + qx) * 4 + c];
-                    wsum += w;
-                }
-            for (int c = 0; c < 3; ++c) worst = std::max(worst, std::fabs(sum[c] / wsum - out[(size_t(y) * kDisplay.width + x) * 4 + c]));
-        }
-    EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
-    for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(kRender, halton(i, kRender, kDisplay), {0, 0}, {0, 0}, false)));
+    const std::pair<VkExtent2D, VkExtent2D> geometries[] = {{kDisplay, kRender}, {{53, 35}, {37, 29}}};
+    for (const auto& [display, render] : geometries) {
+        SCOPED_TRACE(std::to_string(render.width) + "x" + std::to_string(render.height) + " -> " + std::to_string(display.width) + "x" +
+                     std::to_string(display.height));
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, display, render, model);
+        Vec2 j = halton(3, render, display);
+        std::vector<float> out = rig.frame(render, j, {0, 0}, {0, 0}, true);
+        fxtest::FrameInputs f = fxtest::renderFrame(render.width, render.height, float(render.width) / float(display.width), j, {0, 0}, {0, 0});
+        double worst = 0;
+        for (uint32_t y = 0; y < display.height; ++y)
+            for (uint32_t x = 0; x < display.width; ++x) {
+                std::array<double, 3> expected = narrowEstimate(f, render, display, j, x, y);
+                for (int c = 0; c < 3; ++c) worst = std::max(worst, std::fabs(expected[c] - out[(size_t(y) * display.width + x) * 4 + c]));
+            }
+        EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
+        for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(render, halton(i, render, display), {0, 0}, {0, 0}, false)));
+    }
 }
 
 }  // namespace
