@@ -19,7 +19,6 @@ layout(push_constant) uniform Push { ResolvePush pc; };
 #include "upscaler_current.glsl"
 
 void main() {
-    loadCurrentTile();
     uvec2 t = gl_GlobalInvocationID.xy;
     if (t.x >= pc.tensorWidth || t.y >= pc.tensorHeight) return;
     ivec2 o = min(ivec2(t), ivec2(pc.displaySize) - 1);

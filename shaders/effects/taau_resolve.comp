@@ -21,10 +21,10 @@ layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D historyOut;
 layout(set = 0, binding = 5, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
 layout(push_constant) uniform Push { ResolvePush pc; };
 
+#define HISTORY_FETCH_5_TAPS
 #include "upscaler_current.glsl"
 
 void main() {
-    loadCurrentTile();
     ivec2 o = ivec2(gl_GlobalInvocationID.xy);
     if (o.x >= int(pc.displaySize.x) || o.y >= int(pc.displaySize.y)) return;
     CurrentSamples cur = gatherCurrent(o);

@@ -80,6 +80,29 @@ vec4 catmullRom(sampler2D tex, vec2 uv, vec2 texSize) {
     return r;
 }
 
+// The same Catmull-Rom filter with its four corner taps dropped and the rest renormalised (5
+// bilinear taps; the corners carry the smallest weights): what real-time TAA resolves use, since
+// the history fetch's rgba16f bilinear taps are the resolve's largest cost.
+vec4 catmullRom5(sampler2D tex, vec2 uv, vec2 texSize) {
+    vec2 pos = uv * texSize;
+    vec2 centre = floor(pos - 0.5) + 0.5;
+    vec2 f = pos - centre;
+    vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+    vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
+    vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
+    vec2 w3 = f * f * (-0.5 + 0.5 * f);
+    vec2 w12 = w1 + w2;
+    vec2 offset12 = w2 / w12;
+    vec2 t0 = (centre - 1.0) / texSize, t3 = (centre + 2.0) / texSize, t12 = (centre + offset12) / texSize;
+    float wUp = w12.x * w0.y, wLeft = w0.x * w12.y, wMid = w12.x * w12.y, wRight = w3.x * w12.y, wDown = w12.x * w3.y;
+    vec4 r = textureLod(tex, vec2(t12.x, t0.y), 0.0) * wUp;
+    r += textureLod(tex, vec2(t0.x, t12.y), 0.0) * wLeft;
+    r += textureLod(tex, vec2(t12.x, t12.y), 0.0) * wMid;
+    r += textureLod(tex, vec2(t3.x, t12.y), 0.0) * wRight;
+    r += textureLod(tex, vec2(t12.x, t3.y), 0.0) * wDown;
+    return r / (wUp + wLeft + wMid + wRight + wDown);
+}
+
 // Clips `history` towards the centre of the box [lo, hi] (in YCoCg), along the line to it.
 vec3 clipToBox(vec3 history, vec3 lo, vec3 hi) {
     vec3 centre = 0.5 * (lo + hi), extent = max(0.5 * (hi - lo), vec3(1e-5));

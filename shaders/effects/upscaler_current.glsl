@@ -1,48 +1,8 @@
 // This frame's samples around an output pixel and the reprojected history, shared by the TAAU
 // resolve and the ML feature pass. Expects colorTex, reprojectionTex, historyTex, reactiveTex and
-// the ResolvePush `pc` to be declared, and an 8x8 workgroup of output pixels that calls
-// loadCurrentTile() (in uniform control flow, before any early return) ahead of gatherCurrent().
+// the ResolvePush `pc` to be declared.
 #ifndef EFFECTS_UPSCALER_CURRENT_GLSL
 #define EFFECTS_UPSCALER_CURRENT_GLSL
-
-// The render samples a workgroup's 8x8 output pixels read, fetched and converted to the working
-// space once into shared memory. At a 2x upscale four output pixels share each 3x3
-// neighbourhood, so per-pixel fetches made the colour texture reads the resolve's largest cost.
-// An upscaler only enlarges (render <= display size), so the 8 output pixels of a row span at
-// most 8 render pixels and their 3x3 halo 10; 11 leaves a pixel for rounding. A sample outside
-// the tile (never expected) is fetched directly, so the tile can only save work, not change it.
-const int CURRENT_TILE = 11;
-shared vec3 sCurrent[CURRENT_TILE * CURRENT_TILE];
-ivec2 currentTileOrigin;
-
-vec2 renderPerDisplayPixel() { return vec2(pc.renderSize) / vec2(pc.displaySize); }
-
-// The render pixel holding output pixel o's centre after this frame's jitter.
-ivec2 centreRenderPixel(ivec2 o) {
-    vec2 p = (vec2(o) + 0.5) * renderPerDisplayPixel();
-    return clamp(ivec2(floor(p + pc.jitter)), ivec2(0), ivec2(pc.renderSize) - 1);
-}
-
-void loadCurrentTile() {
-    // The group's first output pixel has the smallest centre render pixel (monotonic mapping).
-    ivec2 first = min(ivec2(gl_WorkGroupID.xy * gl_WorkGroupSize.xy), ivec2(pc.displaySize) - 1);
-    currentTileOrigin = centreRenderPixel(first) - 1;
-    ivec2 size = ivec2(pc.renderSize);
-    uint threads = gl_WorkGroupSize.x * gl_WorkGroupSize.y;
-    for (uint i = gl_LocalInvocationIndex; i < uint(CURRENT_TILE * CURRENT_TILE); i += threads) {
-        ivec2 q = clamp(currentTileOrigin + ivec2(int(i) % CURRENT_TILE, int(i) / CURRENT_TILE), ivec2(0), size - 1);
-        sCurrent[i] = toWorkingSpace(texelFetch(colorTex, q, 0).rgb, pc.flags, pc.exposure);
-    }
-    barrier();
-}
-
-// The working-space colour of render pixel clamp(q) (q may lie one pixel outside the image).
-vec3 currentSample(ivec2 q) {
-    ivec2 t = q - currentTileOrigin;
-    if (all(greaterThanEqual(t, ivec2(0))) && all(lessThan(t, ivec2(CURRENT_TILE)))) return sCurrent[t.y * CURRENT_TILE + t.x];
-    q = clamp(q, ivec2(0), ivec2(pc.renderSize) - 1);
-    return toWorkingSpace(texelFetch(colorTex, q, 0).rgb, pc.flags, pc.exposure);
-}
 
 struct CurrentSamples {
     vec3 narrow;         // narrow-kernel average of the 3x3 samples (the new information)
@@ -56,14 +16,16 @@ struct CurrentSamples {
 
 CurrentSamples gatherCurrent(ivec2 o) {
     CurrentSamples s;
-    vec2 renderPerDisplay = renderPerDisplayPixel();
+    vec2 renderPerDisplay = vec2(pc.renderSize) / vec2(pc.displaySize);
     vec2 p = (vec2(o) + 0.5) * renderPerDisplay;  // output pixel centre, unjittered render pixels
-    ivec2 c = centreRenderPixel(o);
+    ivec2 size = ivec2(pc.renderSize);
+    ivec2 c = clamp(ivec2(floor(p + pc.jitter)), ivec2(0), size - 1);
     vec3 sumNarrow = vec3(0.0), sumWide = vec3(0.0), m1 = vec3(0.0), m2 = vec3(0.0);
     float wNarrow = 0.0, wWide = 0.0;
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
-            vec3 colour = currentSample(c + ivec2(dx, dy));
+            ivec2 q = clamp(c + ivec2(dx, dy), ivec2(0), size - 1);
+            vec3 colour = toWorkingSpace(texelFetch(colorTex, q, 0).rgb, pc.flags, pc.exposure);
             vec2 toCentre = vec2(c + ivec2(dx, dy)) + 0.5 - pc.jitter - p;
             float wn = narrowWeight(toCentre, renderPerDisplay, pc.narrowFalloff), ww = wideWeight(toCentre);
             sumNarrow += colour * wn;
@@ -104,7 +66,11 @@ HistorySample fetchHistory(ivec2 o, CurrentSamples cur) {
     vec2 renderPerDisplay = vec2(pc.renderSize) / vec2(pc.displaySize);
     vec2 prevUv = (vec2(o) + 0.5 + cur.motion / renderPerDisplay) / vec2(pc.displaySize);
     bool inside = all(greaterThanEqual(prevUv, vec2(0.0))) && all(lessThanEqual(prevUv, vec2(1.0)));
-    vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));
+#ifdef HISTORY_FETCH_5_TAPS
+    vec4 fetched = catmullRom5(historyTex, prevUv, vec2(pc.displaySize));
+#else
+    vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));  // what temporal.py mirrors
+#endif
     // Without valid history (first frame, reset) nothing of the old images is used, not even as
     // a feature: a reset frame depends on this frame's inputs alone.
     if ((pc.flags & FLAG_HISTORY_VALID) == 0u || !finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);

@@ -365,8 +365,8 @@ std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D re
 // The temporal ML path with a model of known behaviour (tests/effects/make_temporal_test_models.py):
 // constant parameters "take the current narrow estimate", so the first frame equals TAAU's
 // narrow-kernel estimate computed on the CPU, through the fp16/fp32 feature and parameter tensors.
-// Two geometries: 2x, and an awkward ratio and size (the feature pass reads the render samples
-// of each 8x8 block of output pixels through shared memory; the block's footprint varies).
+// Two geometries: 2x, and an awkward ratio and size (non-integer sample positions and kernel
+// scales, partial 8x8 blocks at the right and bottom edges).
 TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
     std::vector<uint8_t> model = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
     ASSERT_FALSE(model.empty());
