@@ -82,7 +82,9 @@ void FrameGraph::Impl::prepareRendering() {
             info.imageLayout = passAccess(pass, use.resource, true).layout;
             info.storeOp = VK_ATTACHMENT_STORE_OP_STORE;
             if (color) {
-                info.loadOp = pass.loadColor ? VK_ATTACHMENT_LOAD_OP_LOAD : VK_ATTACHMENT_LOAD_OP_CLEAR;
+                info.loadOp = pass.loadColor     ? VK_ATTACHMENT_LOAD_OP_LOAD
+                              : pass.coversColor ? VK_ATTACHMENT_LOAD_OP_DONT_CARE
+                                                 : VK_ATTACHMENT_LOAD_OP_CLEAR;
                 for (int c = 0; c < 4; ++c) info.clearValue.color.float32[c] = pass.clearColor[c];
                 bp.colorTargets.push_back(use.resource);
                 bp.colorInfos.push_back(info);

@@ -143,7 +143,10 @@ void Renderer::Impl::addGBufferPass() {
                  {stage.normal, Access::ColorAttachmentWrite},
                  {stage.motion, Access::ColorAttachmentWrite},
                  {stage.depth, Access::DepthAttachmentWrite}};
-    std::fill(std::begin(pass.clearColor), std::end(pass.clearColor), 0.0f);
+    // The background triangle writes every pixel the geometry left (depth still at the far
+    // plane), so the colour attachments need no clear: on the H100 that clear was a measurable
+    // part of a pass bound by per-pixel raster work (bench/RESULTS.md).
+    pass.coversColor = true;
     pass.record = [this](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);

@@ -15,10 +15,17 @@ layout(set = 0, binding = 3, r32f) uniform writeonly image2D linearDepthOut;
 layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D reprojectionOut;  // xy motion (render px), z history confidence
 layout(push_constant) uniform Push { ReprojectPush pc; };
 
-float linearDepth(float d) {
+// The application's depth as 0 near .. 1 far (non-finite counts as far; inverted depth flipped).
+float nearToFar(float d) {
     if (isnan(d) || isinf(d)) d = 1.0;
     d = clamp(d, 0.0, 1.0);
-    if ((pc.flags & FLAG_DEPTH_INVERTED) != 0u) d = 1.0 - d;
+    return (pc.flags & FLAG_DEPTH_INVERTED) != 0u ? 1.0 - d : d;
+}
+
+// Distance along the view axis; increases with nearToFar(d), so the nearest sample can be found
+// on the device depth and only the centre's needs the division.
+float linearDepth(float d) {
+    d = nearToFar(d);
     if (pc.cameraFar <= 0.0) return pc.cameraNear / max(1.0 - d, 1e-7);
     return pc.cameraNear * pc.cameraFar / max(pc.cameraFar - d * (pc.cameraFar - pc.cameraNear), 1e-7);
 }
@@ -30,13 +37,13 @@ void main() {
 
     float z = linearDepth(texelFetch(depthTex, p, 0).r);
     ivec2 nearest = p;
-    float nearestZ = z;
+    float nearestD = nearToFar(texelFetch(depthTex, p, 0).r);
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             ivec2 q = clamp(p + ivec2(dx, dy), ivec2(0), size - 1);
-            float zq = linearDepth(texelFetch(depthTex, q, 0).r);
-            if (zq < nearestZ) {
-                nearestZ = zq;
+            float dq = nearToFar(texelFetch(depthTex, q, 0).r);
+            if (dq < nearestD) {
+                nearestD = dq;
                 nearest = q;
             }
         }

@@ -47,12 +47,14 @@ vec3 fromWorkingSpace(vec3 c, uint flags, float exposure) {
 // Kernel weights of one render sample for the output pixel centred at `p` (render pixels,
 // unjittered). `narrow`: a Gaussian of the output pixel's footprint, so accumulated samples
 // converge to the box-filtered image; `wide`: a smooth spatial upsampling filter.
-float narrowWeight(vec2 sampleToCentre, vec2 renderPerDisplay, float falloff) {
-    vec2 d = sampleToCentre / renderPerDisplay;  // in display pixels
-    return exp(-falloff * dot(d, d));
+// Each kernel as its x and y factors (weight = factor.x * factor.y; both are Gaussians, so
+// separable: the 3x3 neighbourhood needs 3 + 3 exponentials per kernel, not 9).
+vec2 narrowWeightXY(vec2 sampleToCentre, vec2 renderPerDisplay, float falloff) {
+    vec2 d = sampleToCentre / renderPerDisplay;
+    return exp(-falloff * d * d);
 }
-float wideWeight(vec2 sampleToCentre) {
-    return exp(-1.5 * dot(sampleToCentre, sampleToCentre));  // sigma ~0.58 render pixel
+vec2 wideWeightXY(vec2 sampleToCentre) {
+    return exp(-1.5 * sampleToCentre * sampleToCentre);
 }
 
 // Catmull-Rom resampling of `tex` at `uv` with 9 bilinear taps (the 4x4 weights folded in pairs).

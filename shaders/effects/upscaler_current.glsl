@@ -22,12 +22,18 @@ CurrentSamples gatherCurrent(ivec2 o) {
     ivec2 c = clamp(ivec2(floor(p + pc.jitter)), ivec2(0), size - 1);
     vec3 sumNarrow = vec3(0.0), sumWide = vec3(0.0), m1 = vec3(0.0), m2 = vec3(0.0);
     float wNarrow = 0.0, wWide = 0.0;
+    vec3 narrowX, narrowY, wideX, wideY;
+    for (int k = 0; k < 3; ++k) {
+        vec2 toCentre = vec2(c + ivec2(k - 1)) + 0.5 - pc.jitter - p;
+        vec2 n = narrowWeightXY(toCentre, renderPerDisplay, pc.narrowFalloff), w = wideWeightXY(toCentre);
+        narrowX[k] = n.x; narrowY[k] = n.y;
+        wideX[k] = w.x; wideY[k] = w.y;
+    }
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             ivec2 q = clamp(c + ivec2(dx, dy), ivec2(0), size - 1);
             vec3 colour = toWorkingSpace(texelFetch(colorTex, q, 0).rgb, pc.flags, pc.exposure);
-            vec2 toCentre = vec2(c + ivec2(dx, dy)) + 0.5 - pc.jitter - p;
-            float wn = narrowWeight(toCentre, renderPerDisplay, pc.narrowFalloff), ww = wideWeight(toCentre);
+            float wn = narrowX[dx + 1] * narrowY[dy + 1], ww = wideX[dx + 1] * wideY[dy + 1];
             sumNarrow += colour * wn;
             sumWide += colour * ww;
             wNarrow += wn;

@@ -82,13 +82,16 @@ TEST_F(FrameGraphBarriers, RawImageComputeToFragmentAndDepth) {
 }
 
 TEST_F(FrameGraphBarriers, WarImageComputeReadThenGraphicsWrite) {
-    for (bool load : {true, false}) {
+    // load: loadColor; else cleared, or (covers) left undefined for a pass that writes every pixel.
+    for (auto [load, covers] : {std::pair{true, false}, std::pair{true, true}, std::pair{false, false}, std::pair{false, true}}) {
+        SCOPED_TRACE(std::string(load ? "load" : "no load") + (covers ? ", covers" : ""));
         engine::FrameGraph g(ctx());
         const auto img = g.createImage("history", color);
         g.addPass(pass("draw", PassType::Graphics, {{img, Access::ColorAttachmentWrite}}));
         g.addPass(pass("sample", PassType::Compute, {{img, Access::SampledCompute}}));
         auto redraw = pass("redraw", PassType::Graphics, {{img, Access::ColorAttachmentWrite}});
         redraw.loadColor = load;
+        redraw.coversColor = covers;
         g.addPass(redraw);
         g.bake();
 
@@ -98,7 +101,7 @@ TEST_F(FrameGraphBarriers, WarImageComputeReadThenGraphicsWrite) {
         EXPECT_TRUE(war->srcStageMask & VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT);
         EXPECT_EQ(war->dstStageMask, VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT);
         EXPECT_EQ(war->srcAccessMask & VK_ACCESS_2_SHADER_SAMPLED_READ_BIT, 0u) << "reads need no availability";
-        // Loading keeps the contents (real transition), clearing discards them.
+        // Loading keeps the contents (real transition), clearing or covering discards them.
         EXPECT_EQ(war->oldLayout, load ? VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL : VK_IMAGE_LAYOUT_UNDEFINED);
         EXPECT_EQ(war->newLayout, VK_IMAGE_LAYOUT_COLOR_ATTACHMENT_OPTIMAL);
     }

@@ -95,12 +95,14 @@ def _shift(t, dy, dx):
 def reproject(depth, motion, jitter, prev_linear_depth, prev_jitter, history_valid):
     """-> (dilated motion [N,2,h,w], confidence [N,1,h,w], linear depth [N,1,h,w])."""
     z = linear_depth(depth)
-    nearest_z, nearest_m = z, _shift(motion, 0, 0)
+    # The nearest sample is found on the device depth (0 near .. 1 far), as the shader does.
+    d = torch.where(torch.isfinite(depth), depth, torch.ones_like(depth)).clamp(0.0, 1.0)
+    nearest_d, nearest_m = d, _shift(motion, 0, 0)
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
-            zq = _shift(z, dy, dx)
-            closer = zq < nearest_z
-            nearest_z = torch.where(closer, zq, nearest_z)
+            dq = _shift(d, dy, dx)
+            closer = dq < nearest_d
+            nearest_d = torch.where(closer, dq, nearest_d)
             nearest_m = torch.where(closer, _shift(motion, dy, dx), nearest_m)
     m = torch.where(torch.isfinite(nearest_m).all(1, keepdim=True), nearest_m, torch.zeros_like(nearest_m))
     n, _, h, w = z.shape

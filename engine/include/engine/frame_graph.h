@@ -145,6 +145,10 @@ struct PassDesc {
     /// `record`, clearing color attachments to clearColor (or loading them when loadColor) and
     /// depth to clearDepth.
     bool loadColor = false;
+    /// The pass writes every pixel of its colour attachments (a full-screen draw behind the
+    /// geometry, say): they start undefined instead of cleared (loadOp DONT_CARE), which saves a
+    /// full-size clear. Ignored when loadColor is set.
+    bool coversColor = false;
     float clearColor[4] = {0, 0, 0, 1};  ///< RGBA clear value of the colour attachments
     float clearDepth = 1.0f;  ///< depth clear value
     bool loadDepth = false;  ///< DepthAttachmentWrite: keep the contents instead of clearing
