@@ -104,6 +104,10 @@ if(TARGET upscale_demo)
            COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/generated_scenes_test.sh $<TARGET_FILE:upscale_demo>
                    ${PROJECT_SOURCE_DIR}/tools/train/make_scenes.py ${CMAKE_CURRENT_BINARY_DIR}/generated_scenes)
   set_tests_properties(demo_generated_scenes PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  add_test(NAME demo_overdraw_scenes
+           COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/overdraw_scene_test.sh $<TARGET_FILE:upscale_demo>
+                   ${PROJECT_SOURCE_DIR}/bench/make_overdraw_scene.py ${CMAKE_CURRENT_BINARY_DIR}/overdraw_scenes)
+  set_tests_properties(demo_overdraw_scenes PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 120)
 
   # Temporal modes (jittered frames, effects::Upscaler through bridge::EffectUpscaler) and the
   # supersampled reference.
