@@ -35,9 +35,10 @@ void main() {
     ivec2 size = ivec2(pc.renderSize);
     if (p.x >= size.x || p.y >= size.y) return;
 
-    float z = linearDepth(texelFetch(depthTex, p, 0).r);
+    float centreDepth = texelFetch(depthTex, p, 0).r;
+    float z = linearDepth(centreDepth);
     ivec2 nearest = p;
-    float nearestD = nearToFar(texelFetch(depthTex, p, 0).r);
+    float nearestD = nearToFar(centreDepth);
     for (int dy = -1; dy <= 1; ++dy)
         for (int dx = -1; dx <= 1; ++dx) {
             ivec2 q = clamp(p + ivec2(dx, dy), ivec2(0), size - 1);

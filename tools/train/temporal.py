@@ -176,8 +176,9 @@ def gather_current(color, info_motion, info_conf, jitter, display_hw):
             s = _gather(colour, (cy + dy).clamp(0, h - 1), (cx + dx).clamp(0, w - 1))
             tx = (cx + dx).to(dt) + 0.5 - jx - px
             ty = (cy + dy).to(dt) + 0.5 - jy - py
-            wn = torch.exp(-NARROW_FALLOFF * ((tx / rpd[0]) ** 2 + (ty / rpd[1]) ** 2)).unsqueeze(1)
-            ww = torch.exp(-1.5 * (tx * tx + ty * ty)).unsqueeze(1)
+            # Separable, as the shader computes them: the x factor times the y factor.
+            wn = (torch.exp(-NARROW_FALLOFF * (tx / rpd[0]) ** 2) * torch.exp(-NARROW_FALLOFF * (ty / rpd[1]) ** 2)).unsqueeze(1)
+            ww = (torch.exp(-1.5 * tx * tx) * torch.exp(-1.5 * ty * ty)).unsqueeze(1)
             sum_n = sum_n + s * wn
             sum_w = sum_w + s * ww
             w_n = w_n + wn
