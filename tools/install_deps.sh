@@ -11,6 +11,7 @@ packages=(
   libgtest-dev libgmock-dev libbenchmark-dev
   libonnx-dev libprotobuf-dev protobuf-compiler
   xvfb xauth python3 python3-numpy
+  python3-torch python3-pil   # the temporal upscaler against its PyTorch mirror (tests/models)
   doxygen dpkg-dev file binutils
   valgrind
   clang libfuzzer-14-dev libclang-rt-14-dev   # tools/fuzz.sh (libFuzzer), fuzz corpus replay

@@ -21,3 +21,11 @@ if(TARGET mlrun AND TARGET npy_compare)
     set_tests_properties(trained_${model}_matches_pytorch PROPERTIES FIXTURES_REQUIRED trained_${model})
   endforeach()
 endif()
+
+# The temporal upscaler: its network runs between the effect's shaders, so the check is the whole
+# effect in the engine against the PyTorch mirror that training unrolls (tools/train/temporal.py).
+if(TARGET upscale_demo)
+  add_test(NAME trained_upscaler_temporal_matches_pytorch
+    COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/models/temporal_mirror_test.sh $<TARGET_FILE:upscale_demo> ${PROJECT_SOURCE_DIR})
+  set_tests_properties(trained_upscaler_temporal_matches_pytorch PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+endif()

@@ -5,7 +5,10 @@ display size rounded up to 4; docs/EFFECTS.md). Then checks it: runs upscale_dem
 ml-temporal on a short sequence and the PyTorch mirror (temporal.py) on the very inputs the demo
 dumped, and fails unless the two agree (mean absolute difference of the 8-bit frames).
 
-    export_temporal.py [--weights assets/upscaler_temporal.npz] [--out assets/upscaler_temporal.onnx] [--no-check]
+    export_temporal.py [--weights assets/upscaler_temporal.npz] [--out assets/upscaler_temporal.onnx] [--no-check | --check-only]
+
+--check-only checks an ONNX file already written (the shipped one, in the ctest
+trained_upscaler_temporal_matches_pytorch) against the weights, without exporting.
 """
 import argparse
 import os
@@ -57,12 +60,18 @@ def main():
     ap.add_argument("--weights", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.onnx"))
     ap.add_argument("--demo", default=common.DEMO)
-    ap.add_argument("--no-check", action="store_true")
+    mode = ap.add_mutually_exclusive_group()
+    mode.add_argument("--no-check", action="store_true", help="export only")
+    mode.add_argument("--check-only", action="store_true", help="check the ONNX file at --out, do not export")
     ap.add_argument("--tolerance", type=float, default=1.5, help="largest mean abs difference per frame, 8-bit units")
     args = ap.parse_args()
+    for path in [args.weights] + ([args.out] if args.check_only else []):
+        if not os.path.isfile(path):
+            raise SystemExit(f"{path}: no such file")
     net, meta = load_net(args.weights)
-    export(net, args.out)
-    common.log(f"wrote {args.out} (width {meta['width']}, depth {meta['depth']}, unshuffle {net.unshuffle}, first kernel {meta.get('first_kernel', 3)})")
+    if not args.check_only:
+        export(net, args.out)
+        common.log(f"wrote {args.out} (width {meta['width']}, depth {meta['depth']}, unshuffle {net.unshuffle}, first kernel {meta.get('first_kernel', 3)})")
     if args.no_check:
         return
     diffs = check(net, args.out, args.demo)
