@@ -66,8 +66,10 @@ struct SoakVerdict {
     std::vector<std::string> failures;  // sentences naming the number and the limit
 };
 
-// Slopes over the samples after the warm-up (the first fifth, at least one sample); fails on a
-// slope above its limit, any validation message, or fewer than 3 samples after the warm-up.
+// Slopes over the samples after the warm-up (the first fifth, at least one sample); the resident
+// slope is the smaller of the two halves' slopes (with 6 or more samples), so that one step of
+// the resident set is not taken for a leak. Fails on a slope above its limit, any validation
+// message, or fewer than 3 samples after the warm-up.
 SoakVerdict judgeSoak(const std::vector<MemorySample>& samples, uint64_t validationMessages, const SoakLimits& limits);
 
 struct SoakRun {

@@ -86,6 +86,28 @@ TEST(Soak, OneStepDoesNotLookLikeALeakButSteadyGrowthDoes) {
     EXPECT_NEAR(demo::slopePer1000Frames(leak, &MemorySample::residentBytes), 100.0, 1e-6);
 }
 
+// Resident sizes (KiB) that CI on lavapipe measured for soak.ci (5000 frames, a sample every 200):
+// flat, one 1.5 MB step at frame 2225, flat again. The pairwise median of the whole run read it as
+// 655 KB per 1000 frames and failed the 512 KB limit; the same steady growth in both halves is a leak.
+TEST(Soak, AStepInTheMiddleOfTheRunIsNotALeak) {
+    const double kib[] = {98956,  195804, 196760, 196636, 197268, 197152, 197368, 197540, 197344, 196792, 197692, 199252, 199316,
+                          199420, 199548, 198900, 199284, 199500, 199476, 199668, 199608, 199032, 199544, 199608, 199672};
+    std::vector<MemorySample> samples;
+    for (size_t i = 0; i < std::size(kib); ++i) samples.push_back({25 + 200 * uint64_t(i), kib[i] * 1024.0, 8819464.0, 0.0});
+    ASSERT_GT(demo::slopePer1000Frames({samples.begin() + 5, samples.end()}, &MemorySample::residentBytes), 524288.0)
+        << "the whole-run median must show the problem this test is about";
+    const demo::SoakLimits ci{.residentSlope = 524288, .deviceSlope = 0};
+    demo::SoakVerdict v = demo::judgeSoak(samples, 0, ci);
+    EXPECT_TRUE(v.pass) << (v.failures.empty() ? "" : v.failures[0]);
+    EXPECT_LT(v.residentSlope, 524288.0);
+
+    auto leak = samples;  // the same run plus 1 KB per frame
+    for (MemorySample& s : leak) s.residentBytes += 1024.0 * double(s.frame);
+    demo::SoakVerdict leaking = demo::judgeSoak(leak, 0, ci);
+    EXPECT_FALSE(leaking.pass);
+    EXPECT_GT(leaking.residentSlope, 524288.0);
+}
+
 TEST(Soak, VerdictFailsOnASlopeAboveItsLimitOrAnyValidationMessage) {
     const demo::SoakLimits limits{.residentSlope = 1000, .deviceSlope = 0};
     demo::SoakVerdict ok = demo::judgeSoak(line(1e8, 0.5, 20), 0, limits);
