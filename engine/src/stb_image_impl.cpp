@@ -1,9 +1,13 @@
-// stb_image and stb_image_write (Debian's libstb-dev), compiled once, alone in this file: the
-// sanitizer builds exempt it from UBSan's shift check (engine/CMakeLists.txt). On a corrupt JPEG
+// stb_image and stb_image_write (Debian's libstb-dev), compiled once, alone in this file, with
+// signed overflow defined as wrapping (-fwrapv, every build) and exempt from UBSan's shift and
+// signed-overflow checks in sanitizer builds (engine/CMakeLists.txt). On a corrupt JPEG
 // entropy-coded stream stb's bit reader lets its bit count go negative and shifts by 32 or more
-// (found by the long fuzz_image_io run); the result is garbage bits for a corrupt file, caught by
-// no check of ours, and every other check (bounds, overflow, ASan) still covers stb here. The
-// Huffman-table and PNG-chunk checks that stop stb's memory errors are in image_io.cpp.
+// (found by the long fuzz_image_io run), and its DC predictor, which adds every block's
+// difference unchecked, overflows int when multiplied by the quantiser (found by CI's 60 s
+// fuzz_image_io run; fuzz/corpus/image_io/regression-jpeg-dc-predictor-overflow). Both give
+// garbage pixels for a corrupt file, caught by no check of ours, and every other check (bounds,
+// ASan) still covers stb here. The Huffman-table and PNG-chunk checks that stop stb's memory
+// errors are in image_io.cpp.
 #define STB_IMAGE_WRITE_IMPLEMENTATION
 #define STB_IMAGE_IMPLEMENTATION
 #define STBI_ONLY_PNG
