@@ -11,7 +11,10 @@
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
 # each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log), VAL_SEEDS (20) and
 # VAL_PROCEDURAL_SEEDS (5): a validation split, rendered and scored (validate_temporal.py ->
-# $OUT/validation.txt) to choose among variants without touching the held-out split.
+# $OUT/validation.txt) to choose among variants without touching the held-out split, PLAN_ARGS
+# (extra render_temporal.py plan arguments for both splits, e.g. "--slow-windows 1") and
+# COMPARE_MODELS (networks trained earlier, e.g. assets/upscaler_temporal.npz, validated beside
+# the new ones).
 set -euo pipefail
 here=$(cd "$(dirname "$0")" && pwd)
 py=${PYTHON:-python3}
@@ -30,9 +33,9 @@ done
 "$py" "$here/make_scenes.py" --out "$work/val_scenes" --kinds street,poles,objects --seeds "$val_seeds" > /dev/null &
 wait
 "$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
-  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}"
+  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
 "$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds street,poles,objects --seeds "$val_seeds" \
-  --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}"
+  --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
 "$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 1
@@ -52,4 +55,4 @@ else
 fi
 tail -n 3 "$out"/train*.log
 echo "[device_train] validation"
-"$py" "$here/validate_temporal.py" --data "$work/val_data" --models "$out"/upscaler_temporal*.npz --json "$out/validation.json" | tee "$out/validation.txt"
+"$py" "$here/validate_temporal.py" --data "$work/val_data" --models "$out"/upscaler_temporal*.npz ${COMPARE_MODELS:-} --json "$out/validation.json" | tee "$out/validation.txt"

@@ -4,10 +4,14 @@
     render_temporal.py plan --scenes DIR --out PLAN.json [--kinds street,poles,objects] [--seeds 1:6]
                             [--procedural-seeds 1:4] [--paths orbit,fence_walk,flyover,low_sweep]
                             [--display 384x224] [--frames 32] [--supersample 16]
+                            [--windows 2] [--slow-windows 0] [--slow-fps 120]
     render_temporal.py render PLAN.json --out DIR [--demo upscale_demo] [--only NAME,...]
 
 A plan is JSON: {"display": [W, H], "render_scale": 0.5, "fps": 30, "frames": N, "supersample": S,
-"sequences": [{"name", "scene" | "scene_seed", "camera_path" | "path", "time"}]}. Rendering writes,
+"sequences": [{"name", "scene" | "scene_seed", "camera_path" | "path", "time", ["fps"]}]}. A sequence's own "fps"
+overrides the plan's: the same path rendered at 120 frames per second moves a quarter as far per
+frame (slow dollies and nearly static views, where a temporal upscaler must accumulate many frames;
+the jitter sequence advances per frame either way). Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
 supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
@@ -60,9 +64,16 @@ def make_plan(args):
                 for k, t in enumerate(windows(camera, args.frames / 30.0, args.windows, scene["seed"])):
                     plan["sequences"].append({"name": f"{name}_t{k}", "scene": os.path.join(directory, scene["file"]),
                                               "camera_path": camera, "time": round(t, 3)})
+                slow = windows(camera, args.frames / args.slow_fps, args.slow_windows, scene["seed"] + 101)[:args.slow_windows]
+                for k, t in enumerate(slow):
+                    plan["sequences"].append({"name": f"{name}_slow{k}", "scene": os.path.join(directory, scene["file"]),
+                                              "camera_path": camera, "time": round(t, 3), "fps": args.slow_fps})
     for seed in parse_range(args.procedural_seeds) if args.procedural_seeds else []:
         for k, path in enumerate(args.paths.split(",")):
             plan["sequences"].append({"name": f"procedural_s{seed}_{path}", "scene_seed": seed, "path": path, "time": 1.5 + 3.0 * k + seed})
+            if args.slow_windows > 0:
+                plan["sequences"].append({"name": f"procedural_s{seed}_{path}_slow", "scene_seed": seed, "path": path,
+                                          "time": 2.5 + 3.0 * k + seed, "fps": args.slow_fps})
     json.dump(plan, open(args.out, "w"), indent=1)
     common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {w}x{h}")
 
@@ -97,7 +108,7 @@ def complete(directory, stem, frames):
 
 def render_one(args, plan, seq):
     w, h = plan["display"]
-    frames, fps = plan["frames"], plan["fps"]
+    frames, fps = plan["frames"], seq.get("fps", plan["fps"])
     out = os.path.join(args.out, seq["name"])
     inp, ref = os.path.join(out, "input"), os.path.join(out, "reference")
     base = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(frames), "--fps", str(fps)] + scene_args(seq)
@@ -137,6 +148,9 @@ def main():
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
     p.add_argument("--display", default="384x224")
     p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")
+    p.add_argument("--slow-windows", type=int, default=0,
+                   help="windows per keyframed path (and one per procedural path) rendered at --slow-fps")
+    p.add_argument("--slow-fps", type=float, default=120.0, help="frame rate of the slow windows (the camera moves 30/fps as far per frame)")
     p.add_argument("--frames", type=int, default=32)
     p.add_argument("--supersample", type=int, default=16)
     r = sub.add_parser("render")

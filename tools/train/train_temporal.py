@@ -5,7 +5,8 @@
 computation over several frames, so that what the history carries and how stable the output is
 are learned, not assumed.
 
-    train_temporal.py --data DIR [--steps N] [--frames T] [--crop C] [--batch B] [--out assets/upscaler_temporal.npz]
+    train_temporal.py --data DIR [--steps N] [--frames T] [--detach-every K] [--crop C] [--batch B]
+                      [--init weights.npz] [--out assets/upscaler_temporal.npz]
 
 DIR holds one sub-directory per sequence, each with input/ (color_, depth_, motion_NNNNN.npy) and
 reference/ (frame_NNNNN.png); tools/train/render_temporal.py writes them. Progress (step, loss,
@@ -113,21 +114,33 @@ def charbonnier(a, b):
     return torch.sqrt((a - b) ** 2 + 1e-6).mean()
 
 
-def unroll(net, data, cuts, loss_from, temporal_weight):
+def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0):
+    """Runs the effect over the batch's frames and back-propagates the loss (mean over the frames
+    from `loss_from` on). detach_every > 0 truncates back-propagation through time: every that many
+    frames the loss so far is back-propagated and the history detached, so a long unroll (the
+    many-frame accumulation of nearly static content) costs the memory of a short one. Returns
+    (loss, PSNR of the counted frames) as numbers; gradients are left in the parameters."""
     color, depth, motion, jitter, ref = data
     T = color.shape[0]
+    counted = max(T - loss_from, 1)
     up = temporal.TemporalUpscaler(net, ref.shape[-2:])
-    loss, prev_out, mse, counted = 0.0, None, 0.0, 0  # mse stays on the device: no sync per frame
+    loss, total, prev_out, mse = 0.0, 0.0, None, 0.0  # mse stays on the device: no sync per frame
     for t in range(T):
         out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
         if t >= loss_from:
-            loss = loss + charbonnier(out, ref[t])
+            loss = loss + charbonnier(out, ref[t]) / counted
             if prev_out is not None and not cuts[t]:
-                loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1])
+                loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1]) / counted
             mse = mse + ((out.detach() - ref[t]) ** 2).mean()
-            counted += 1
         prev_out = out
-    return loss / max(counted, 1), 10 * math.log10(1.0 / max(float(mse) / max(counted, 1), 1e-10))
+        chunk_end = t == T - 1 or (detach_every > 0 and (t + 1) % detach_every == 0)
+        if chunk_end and torch.is_tensor(loss):
+            loss.backward()
+            total, loss = total + float(loss), 0.0
+        if chunk_end:
+            up.detach()
+            prev_out = prev_out.detach()
+    return total, 10 * math.log10(1.0 / max(float(mse) / counted, 1e-10))
 
 
 def save_npz(net, path, meta):
@@ -149,6 +162,8 @@ def main():
     ap.add_argument("--data", required=True, nargs="+", help="directories of rendered sequences")
     ap.add_argument("--steps", type=int, default=2000)
     ap.add_argument("--frames", type=int, default=8, help="frames unrolled per sample")
+    ap.add_argument("--detach-every", type=int, default=0,
+                    help="truncated back-propagation through time: detach the history every N frames (0: never)")
     ap.add_argument("--loss-from", type=int, default=2, help="first unrolled frame that counts in the loss")
     ap.add_argument("--crop", type=int, default=96, help="display-resolution crop (0: whole frames)")
     ap.add_argument("--batch", type=int, default=4)
@@ -190,21 +205,20 @@ def main():
         for group in opt.param_groups:  # linear warm-up, cosine decay over steps or time
             group["lr"] = args.lr * min(1.0, step / warmup) * 0.5 * (1.0 + math.cos(math.pi * progress(step - 1)))
         data, cuts = batch(sequences, rng, args.batch, args.frames, args.crop, device)
-        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight)
         opt.zero_grad()
-        loss.backward()
+        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight, args.detach_every)
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         out_of_time = progress(step) >= 1.0 and step < args.steps
         if step % args.log_every == 0 or step == args.steps or out_of_time:
             per = (time.time() - start) / step
-            common.log(f"step {step}/{args.steps}  loss {float(loss):.4f}  psnr {psnr:.2f} dB  {per:.2f} s/step  "
+            common.log(f"step {step}/{args.steps}  loss {loss:.4f}  psnr {psnr:.2f} dB  {per:.2f} s/step  "
                        f"{per * (args.steps - step) / 60:.1f} min left")
         if out_of_time:
             common.log(f"--max-minutes {args.max_minutes} reached: stopping at step {step} of {args.steps}")
             args.steps = step
             break
-    meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "crop": args.crop,
+    meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
             "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1)}
     save_npz(net.cpu(), args.out, meta)
     common.log(f"wrote {args.out}")

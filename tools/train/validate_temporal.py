@@ -9,7 +9,9 @@ content kept out of both training and the held-out evaluation (device_train.sh r
 their own for it). Every sequence is unrolled whole, from a reset, at full frame size; PSNR (sRGB,
 peak 1) and flicker (mean |output change - reference change| in 8-bit units) are averaged over
 the frames after the warm-up and outside the warm-up after each camera cut, as
-evaluate_temporal.py scores the held-out split. Prints one table row per model, best PSNR first.
+evaluate_temporal.py scores the held-out split. Prints one table row per model, best PSNR first,
+with the means over the slow sequences (names with "_slow") beside the overall ones, and a row for
+the engine's own TAAU (the frames the input rendering wrote) as the baseline to beat.
 """
 import argparse
 import glob
@@ -34,19 +36,14 @@ def steady_frames(frames, cuts, warmup):
     return [i for i in range(warmup, frames) if i not in after_cut]
 
 
-@torch.no_grad()
-def score(net, seq, warmup, device):
-    up = temporal.TemporalUpscaler(net, tuple(seq.reference.shape[-2:]))
+def score_frames(frames_of, seq, warmup):
+    """PSNR and flicker of the frames `frames_of(t)` ([1, 3, H, W] sRGB 0..1 on the reference's
+    device) against the sequence's reference, over its steady frames."""
     steady = set(steady_frames(seq.frames, seq.cuts, warmup))
     mse, flicker, prev, prev_ref, n_mse, n_flicker = 0.0, 0.0, None, None, 0, 0
     for t in range(seq.frames):
-        def frame(a):
-            return a[t:t + 1].to(device).float()
-        out = up.step(frame(seq.color), frame(seq.depth), frame(seq.motion),
-                      torch.from_numpy(seq.jitter[t:t + 1]).to(device), reset=(t == 0 or t in seq.cuts))
-        # The effect writes 8-bit frames: score what a PNG of the output would hold.
-        out = torch.round(out.clamp(0, 1) * 255.0) / 255.0
-        ref = frame(seq.reference) / 255.0
+        out = frames_of(t)
+        ref = seq.reference[t:t + 1].float() / 255.0
         if t in steady:
             mse += float(((out - ref) ** 2).mean())
             n_mse += 1
@@ -55,6 +52,36 @@ def score(net, seq, warmup, device):
                 n_flicker += 1
         prev, prev_ref = out, ref
     return 10 * math.log10(1.0 / max(mse / max(n_mse, 1), 1e-12)), flicker / max(n_flicker, 1)
+
+
+@torch.no_grad()
+def score(net, seq, warmup, device):
+    up = temporal.TemporalUpscaler(net, tuple(seq.reference.shape[-2:]))
+
+    def frame_of(t):
+        def frame(a):
+            return a[t:t + 1].to(device).float()
+        out = up.step(frame(seq.color), frame(seq.depth), frame(seq.motion),
+                      torch.from_numpy(seq.jitter[t:t + 1]).to(device), reset=(t == 0 or t in seq.cuts))
+        # The effect writes 8-bit frames: score what a PNG of the output would hold.
+        return torch.round(out.clamp(0, 1) * 255.0) / 255.0
+    return score_frames(frame_of, seq, warmup)
+
+
+def score_taau(seq, directory, warmup, device):
+    """The engine's own TAAU output, which the rendering of the inputs wrote as input/frame_*.png."""
+    def frame_of(t):
+        png = train_temporal.load_png(os.path.join(directory, "input", f"frame_{t:05d}.png"))
+        return torch.from_numpy(png.transpose(2, 0, 1).copy()).unsqueeze(0).to(device).float() / 255.0
+    return score_frames(frame_of, seq, warmup)
+
+
+def summary(per):
+    """Means over all sequences and over the slow ones (render_temporal.py --slow-windows)."""
+    slow = [v for k, v in per.items() if "_slow" in k] or [(float("nan"), float("nan"))]
+    return {"psnr": sum(p for p, _ in per.values()) / len(per), "flicker": sum(f for _, f in per.values()) / len(per),
+            "slow_psnr": sum(p for p, _ in slow) / len(slow), "slow_flicker": sum(f for _, f in slow) / len(slow),
+            "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
 
 
 def main():
@@ -71,21 +98,19 @@ def main():
     sequences = [train_temporal.Sequence(d).to(device) for d in dirs]
     start = time.time()
     results = {}
+    if os.path.isfile(os.path.join(dirs[0], "input", "frame_00000.png")):
+        results["TAAU (engine)"] = summary({s.name: score_taau(s, d, args.warmup, device) for s, d in zip(sequences, dirs)})
     for path in args.models:
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such model")
         net, _ = train_temporal.load_net(path)
         net = net.to(device).eval()
-        per = {s.name: score(net, s, args.warmup, device) for s in sequences}
-        results[os.path.basename(path)] = {
-            "psnr": sum(p for p, _ in per.values()) / len(per),
-            "flicker": sum(f for _, f in per.values()) / len(per),
-            "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
+        results[os.path.basename(path)] = summary({s.name: score(net, s, args.warmup, device) for s in sequences})
         common.log(f"{path}: {results[os.path.basename(path)]['psnr']:.3f} dB  ({time.time() - start:.0f} s)")
     print(f"validation: {len(sequences)} sequences ({', '.join(s.name for s in sequences)}), warm-up {args.warmup}")
-    print("| model | PSNR (dB) | flicker |\n|---|---:|---:|")
+    print("| model | PSNR (dB) | flicker | slow sequences: PSNR | flicker |\n|---|---:|---:|---:|---:|")
     for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
-        print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} |")
+        print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} | {r['slow_psnr']:.3f} | {r['slow_flicker']:.3f} |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
