@@ -74,8 +74,29 @@ def make_plan(args):
             if args.slow_windows > 0:
                 plan["sequences"].append({"name": f"procedural_s{seed}_{path}_slow", "scene_seed": seed, "path": path,
                                           "time": 2.5 + 3.0 * k + seed, "fps": args.slow_fps})
+    refuse_held_out(plan, args.held_out)
     json.dump(plan, open(args.out, "w"), indent=1)
     common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {w}x{h}")
+
+
+def scene_key(seq):
+    """What identifies a sequence's content: the scene file's name (make_scenes.py names files by
+    kind and seed, so gen/street_s8.glb and scenes/s8/street_s8.glb are the same scene), or the
+    procedural seed and named path."""
+    if "scene" in seq:
+        return os.path.basename(seq["scene"])
+    return f"procedural seed {seq.get('scene_seed', 0)} on {seq.get('path', 'orbit')}"
+
+
+def refuse_held_out(plan, held_out_paths):
+    """Training or validation content must never be held-out content: a plan that renders a scene
+    the held-out plans use (or the procedural scene on a held-out seed and path) is refused."""
+    for path in held_out_paths:
+        held = {scene_key(s) for s in json.load(open(path))["sequences"]}
+        clash = sorted({scene_key(s) for s in plan["sequences"]} & held)
+        if clash:
+            raise SystemExit(f"{path} holds these out, so this plan may not render them: {', '.join(clash)}"
+                             " (choose other --seeds; tools/train/README.md, 'Split')")
 
 
 def cut_frames(seq, frames, fps):
@@ -146,6 +167,8 @@ def main():
     p.add_argument("--seeds", default="1:6")
     p.add_argument("--procedural-seeds", default="1:4", help="seeds of the engine's procedural scene ('' for none)")
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
+    p.add_argument("--held-out", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "heldout_temporal.json")],
+                   help="held-out plans whose scenes this plan must not render")
     p.add_argument("--display", default="384x224")
     p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")
     p.add_argument("--slow-windows", type=int, default=0,
