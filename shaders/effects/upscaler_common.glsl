@@ -57,28 +57,42 @@ vec2 wideWeightXY(vec2 sampleToCentre) {
     return exp(-1.5 * sampleToCentre * sampleToCentre);
 }
 
-// Catmull-Rom resampling of `tex` at `uv` with 9 bilinear taps (the 4x4 weights folded in pairs).
-vec4 catmullRom(sampler2D tex, vec2 uv, vec2 texSize) {
+// The Catmull-Rom taps at uv: three positions per axis (t0, t12, t3; the middle two texels
+// merged into one bilinear fetch at t12) and their weights.
+struct CatmullRomTaps {
+    vec2 t0, t12, t3;
+    vec2 w0, w12, w3;
+};
+
+CatmullRomTaps catmullRomTaps(vec2 uv, vec2 texSize) {
     vec2 pos = uv * texSize;
     vec2 centre = floor(pos - 0.5) + 0.5;
     vec2 f = pos - centre;
-    vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
+    CatmullRomTaps c;
+    c.w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
     vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
     vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
-    vec2 w3 = f * f * (-0.5 + 0.5 * f);
-    vec2 w12 = w1 + w2;
-    vec2 offset12 = w2 / w12;
-    vec2 t0 = (centre - 1.0) / texSize, t3 = (centre + 2.0) / texSize, t12 = (centre + offset12) / texSize;
+    c.w3 = f * f * (-0.5 + 0.5 * f);
+    c.w12 = w1 + w2;
+    c.t0 = (centre - 1.0) / texSize;
+    c.t3 = (centre + 2.0) / texSize;
+    c.t12 = (centre + w2 / c.w12) / texSize;
+    return c;
+}
+
+// Catmull-Rom resampling of `tex` at `uv` with 9 bilinear taps (the 4x4 weights folded in pairs).
+vec4 catmullRom(sampler2D tex, vec2 uv, vec2 texSize) {
+    CatmullRomTaps c = catmullRomTaps(uv, texSize);
     vec4 r = vec4(0.0);
-    r += textureLod(tex, vec2(t0.x, t0.y), 0.0) * w0.x * w0.y;
-    r += textureLod(tex, vec2(t12.x, t0.y), 0.0) * w12.x * w0.y;
-    r += textureLod(tex, vec2(t3.x, t0.y), 0.0) * w3.x * w0.y;
-    r += textureLod(tex, vec2(t0.x, t12.y), 0.0) * w0.x * w12.y;
-    r += textureLod(tex, vec2(t12.x, t12.y), 0.0) * w12.x * w12.y;
-    r += textureLod(tex, vec2(t3.x, t12.y), 0.0) * w3.x * w12.y;
-    r += textureLod(tex, vec2(t0.x, t3.y), 0.0) * w0.x * w3.y;
-    r += textureLod(tex, vec2(t12.x, t3.y), 0.0) * w12.x * w3.y;
-    r += textureLod(tex, vec2(t3.x, t3.y), 0.0) * w3.x * w3.y;
+    r += textureLod(tex, vec2(c.t0.x, c.t0.y), 0.0) * c.w0.x * c.w0.y;
+    r += textureLod(tex, vec2(c.t12.x, c.t0.y), 0.0) * c.w12.x * c.w0.y;
+    r += textureLod(tex, vec2(c.t3.x, c.t0.y), 0.0) * c.w3.x * c.w0.y;
+    r += textureLod(tex, vec2(c.t0.x, c.t12.y), 0.0) * c.w0.x * c.w12.y;
+    r += textureLod(tex, vec2(c.t12.x, c.t12.y), 0.0) * c.w12.x * c.w12.y;
+    r += textureLod(tex, vec2(c.t3.x, c.t12.y), 0.0) * c.w3.x * c.w12.y;
+    r += textureLod(tex, vec2(c.t0.x, c.t3.y), 0.0) * c.w0.x * c.w3.y;
+    r += textureLod(tex, vec2(c.t12.x, c.t3.y), 0.0) * c.w12.x * c.w3.y;
+    r += textureLod(tex, vec2(c.t3.x, c.t3.y), 0.0) * c.w3.x * c.w3.y;
     return r;
 }
 
@@ -86,22 +100,14 @@ vec4 catmullRom(sampler2D tex, vec2 uv, vec2 texSize) {
 // bilinear taps; the corners carry the smallest weights), as real-time TAA resolves do: the TAAU
 // resolve measured 5% faster with it on the H100 and no less sharp (bench/RESULTS.md).
 vec4 catmullRom5(sampler2D tex, vec2 uv, vec2 texSize) {
-    vec2 pos = uv * texSize;
-    vec2 centre = floor(pos - 0.5) + 0.5;
-    vec2 f = pos - centre;
-    vec2 w0 = f * (-0.5 + f * (1.0 - 0.5 * f));
-    vec2 w1 = 1.0 + f * f * (-2.5 + 1.5 * f);
-    vec2 w2 = f * (0.5 + f * (2.0 - 1.5 * f));
-    vec2 w3 = f * f * (-0.5 + 0.5 * f);
-    vec2 w12 = w1 + w2;
-    vec2 offset12 = w2 / w12;
-    vec2 t0 = (centre - 1.0) / texSize, t3 = (centre + 2.0) / texSize, t12 = (centre + offset12) / texSize;
-    float wUp = w12.x * w0.y, wLeft = w0.x * w12.y, wMid = w12.x * w12.y, wRight = w3.x * w12.y, wDown = w12.x * w3.y;
-    vec4 r = textureLod(tex, vec2(t12.x, t0.y), 0.0) * wUp;
-    r += textureLod(tex, vec2(t0.x, t12.y), 0.0) * wLeft;
-    r += textureLod(tex, vec2(t12.x, t12.y), 0.0) * wMid;
-    r += textureLod(tex, vec2(t3.x, t12.y), 0.0) * wRight;
-    r += textureLod(tex, vec2(t12.x, t3.y), 0.0) * wDown;
+    CatmullRomTaps c = catmullRomTaps(uv, texSize);
+    float wUp = c.w12.x * c.w0.y, wLeft = c.w0.x * c.w12.y, wMid = c.w12.x * c.w12.y;
+    float wRight = c.w3.x * c.w12.y, wDown = c.w12.x * c.w3.y;
+    vec4 r = textureLod(tex, vec2(c.t12.x, c.t0.y), 0.0) * wUp;
+    r += textureLod(tex, vec2(c.t0.x, c.t12.y), 0.0) * wLeft;
+    r += textureLod(tex, vec2(c.t12.x, c.t12.y), 0.0) * wMid;
+    r += textureLod(tex, vec2(c.t3.x, c.t12.y), 0.0) * wRight;
+    r += textureLod(tex, vec2(c.t12.x, c.t3.y), 0.0) * wDown;
     return r / (wUp + wLeft + wMid + wRight + wDown);
 }
 

@@ -4,9 +4,8 @@
 # Usage: generated_scenes_test.sh UPSCALE_DEMO MAKE_SCENES_PY OUTPUT_DIR
 set -euo pipefail
 demo=$1 script=$2 out=$3
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if ! "$py" -c "import numpy" 2>/dev/null; then echo "numpy is missing: skipped"; exit 77; fi
+source "$(dirname "$0")/../support/script_test.sh"
+require_python numpy
 rm -rf "$out"
 mkdir -p "$out"
 "$py" "$script" --out "$out/scenes" --seeds 3 --texture-size 64
@@ -15,13 +14,8 @@ cmp "$out/scenes/street_s3.glb" "$out/again/street_s3.glb"
 for kind in street poles room objects; do
   for path in "$out"/scenes/"${kind}"_s3_*.json; do
     name=$(basename "$path" .json)
-    if ! log=$("$demo" --headless --validation --scene "$out/scenes/${kind}_s3.glb" --camera-path "$path" --time 5 --frames 2 \
-                 --width 64 --height 48 --out "$out/$name" 2>&1); then
-      echo "$log"
-      exit 1
-    fi
-    echo "$log"
-    if grep -q -e "\[vulkan" -e "warning" <<<"$log"; then echo "FAIL: a validation message or a loader warning"; exit 1; fi
+    render_clean "$demo" --headless --validation --scene "$out/scenes/${kind}_s3.glb" --camera-path "$path" --time 5 --frames 2 \
+      --width 64 --height 48 --out "$out/$name"
     grep -q "\"camera_path\": \"$name\"" "$out/$name/report.json" || { echo "FAIL: report.json does not name $name"; exit 1; }
   done
 done

@@ -8,8 +8,7 @@
 # Usage: temporal_mirror_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR
 set -euo pipefail
 demo=$1 root=$2
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if ! "$py" -c "import torch, PIL, numpy" 2>/dev/null; then echo "PyTorch, PIL or numpy is missing (tools/install_deps.sh installs them): skipped"; exit 77; fi
+source "$(dirname "$0")/../support/script_test.sh"
+require_python torch PIL numpy
 exec "$py" "$root/tools/train/export_temporal.py" --check-only --weights "$root/assets/upscaler_temporal.npz" \
   --out "$root/assets/upscaler_temporal.onnx" --demo "$demo" --tolerance 0.4

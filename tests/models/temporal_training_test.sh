@@ -8,9 +8,8 @@
 # Usage: temporal_training_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR WORK_DIR
 set -euo pipefail
 demo=$1 root=$2 work=$3
-py=/usr/bin/python3
-[ -x "$py" ] || py=python3
-if ! "$py" -c "import torch, PIL, numpy" 2>/dev/null; then echo "PyTorch, PIL or numpy is missing (tools/install_deps.sh installs them): skipped"; exit 77; fi
+source "$(dirname "$0")/../support/script_test.sh"
+require_python torch PIL numpy
 train=$root/tools/train
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$py" "$train/make_scenes.py" --out scenes --kinds street --seeds 1 --texture-size 64 > /dev/null
