@@ -5,7 +5,7 @@
 # training split of tools/train/README.md; nothing of the held-out split is generated here.
 #
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
-# Settings (environment): SEEDS (glTF scene seeds, 1:6), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
+# Settings (environment): SEEDS (glTF scene seeds, 1:6; lists like 1:6,10:11), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
 # (384x224), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
 # SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
@@ -25,17 +25,18 @@ end=$(( $(date +%s) + ${SECONDS_BUDGET:-540} ))
 seeds=${SEEDS:-1:6}
 mkdir -p "$work" "$out"
 echo "[device_train] scenes"
-first=${seeds%%:*} last=${seeds##*:}
 val_seeds=${VAL_SEEDS:-20}
-for s in $(seq "$first" "$last"); do
+for s in $("$py" -c "import sys; sys.path.insert(0, '$here'); import render_temporal; print(*render_temporal.parse_range('$seeds'))"); do
   "$py" "$here/make_scenes.py" --out "$work/scenes/s$s" --kinds street,poles,objects --seeds "$s" > /dev/null &
 done
 "$py" "$here/make_scenes.py" --out "$work/val_scenes" --kinds street,poles,objects --seeds "$val_seeds" > /dev/null &
 wait
-"$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
-  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
+# The validation plan first: the training plan may render neither its scenes nor the held-out ones.
 "$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds street,poles,objects --seeds "$val_seeds" \
   --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
+"$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
+  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x224}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-} \
+  --held-out "$here/heldout_temporal.json" "$work/val_plan.json"
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
 "$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 1

@@ -30,11 +30,15 @@ import common  # noqa: E402
 
 
 def parse_range(text):
-    """'1:4' -> [1, 2, 3, 4]; '1,5,9' -> [1, 5, 9]."""
-    if ":" in text:
-        a, b = text.split(":")
-        return list(range(int(a), int(b) + 1))
-    return [int(x) for x in text.split(",") if x]
+    """'1:4' -> [1, 2, 3, 4]; '1,5,9' -> [1, 5, 9]; '1:3,10:11' -> [1, 2, 3, 10, 11]."""
+    out = []
+    for part in (p for p in text.split(",") if p):
+        if ":" in part:
+            a, b = part.split(":")
+            out += range(int(a), int(b) + 1)
+        else:
+            out.append(int(part))
+    return out
 
 
 def windows(camera_path, seconds, count, seed):
