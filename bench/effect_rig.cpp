@@ -14,10 +14,12 @@ VkImageView EffectRig::create(VkFormat format, VkExtent2D extent, VkImageUsageFl
     return image.view();
 }
 
-EffectRig::EffectRig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D render, VkExtent2D display, const std::string& modelPath)
+EffectRig::EffectRig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D render, VkExtent2D display, const std::string& modelPath,
+                     bool bundle)
     : ctx_(ctx) {
     effects::UpscalerDesc d;
     d.device = bridge::effectDevice(ctx, false);
+    d.device.primaryCommandBuffers = bundle;
     d.maxRenderSize = render;
     d.displaySize = display;
     d.mode = mode;

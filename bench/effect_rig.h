@@ -16,7 +16,9 @@ namespace bench {
 class EffectRig {
 public:
     // `modelPath` for the ML modes.
-    EffectRig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D render, VkExtent2D display, const std::string& modelPath = {});
+    // `bundle`: EffectDevice::primaryCommandBuffers (what bridge::effectDevice and so the demo set).
+    EffectRig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D render, VkExtent2D display, const std::string& modelPath = {},
+              bool bundle = true);
     ~EffectRig();
     EffectRig(const EffectRig&) = delete;
     EffectRig& operator=(const EffectRig&) = delete;

@@ -28,6 +28,7 @@ effects::ImageInput sampled(engine::PassContext& pc, engine::ResourceHandle h, V
 effects::EffectDevice effectDevice(engine::Context& ctx, bool debugChecks) {
     effects::EffectDevice d = detail::describeDevice<effects::EffectDevice>(ctx);
     d.debugChecks = debugChecks;
+    d.primaryCommandBuffers = true;  // the frame graph records every pass into the frame's primary command buffer
     return d;
 }
 

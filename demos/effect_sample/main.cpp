@@ -371,6 +371,7 @@ int run(const Options& o) {
 
     effects::UpscalerDesc desc;
     desc.device = {gpu.instance, gpu.physical, gpu.device, gpu.family, vkGetInstanceProcAddr, true, gpu.fp16, gpu.fp16, false};
+    desc.device.primaryCommandBuffers = true;  // this sample records into primaries: the network runs as a bundle
     desc.maxRenderSize = render;
     desc.displaySize = display;
     desc.outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT;

@@ -87,6 +87,7 @@ Status DenoiserImpl::init() {
     nd.inputs = {{"color", {1, 3, h, w}}, {"albedo", {1, 3, h, w}}, {"normal", {1, 3, h, w}}, {"depth", {1, 1, h, w}}};
     nd.outputs = {{"output", {1, 3, h, w}}};
     nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
+    nd.bundle = desc_.device.primaryCommandBuffers;
     MLP_TRY(take(Network::create(vk_, *mlDevice_, nd, tally_), network_));
     if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating a sampler");
     const bool fp16 = network_->fp16();

@@ -72,6 +72,7 @@ Status SingleFrameUpscaler::init() {
     nd.inputs = {{"color", {1, 3, desc_.maxRenderSize.height, desc_.maxRenderSize.width}}};
     nd.outputs = {{"output", {}}};
     nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
+    nd.bundle = desc_.device.primaryCommandBuffers;
     MLP_TRY(take(Network::create(vk_, *mlDevice_, nd, tally_), network_));
     const std::vector<uint32_t>& out = network_->outputShape(0);
     scale_ = out.size() == 4 ? out[3] / desc_.maxRenderSize.width : 0;

@@ -154,6 +154,12 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     auto recorder = device_.createCommandRecorder();
     if (!recorder) return withContext(recorder.error(), who_);
     recorder_ = std::move(*recorder);
+    if (desc.bundle) {
+        // The table is bound once and never again, so the bundle stays current for the network's life.
+        auto bundle = recorder_->recordBundle(*compiled_.op, *table_);
+        if (!bundle) return withContext(bundle.error(), who_);
+        bundle_ = std::move(*bundle);
+    }
     return {};
 }
 
@@ -199,7 +205,8 @@ Status Network::recordInitialization(VkCommandBuffer cmd) {
 
 Status Network::record(VkCommandBuffer cmd) {
     if (!initialized_) return Error{ErrorCode::InvalidArgument, who_ + ": the weights are not initialized (record recordInitialization() first)", VK_SUCCESS};
-    if (Status s = recorder_->record(cmd, *compiled_.op, *table_); !s) return withContext(s.error(), who_);
+    Status s = bundle_ ? bundle_->execute(cmd) : recorder_->record(cmd, *compiled_.op, *table_);
+    if (!s) return withContext(s.error(), who_);
     return {};
 }
 

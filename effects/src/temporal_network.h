@@ -28,6 +28,9 @@ struct NetworkDesc {
     std::vector<NetworkTensor> inputs;   // in the model's input order
     std::vector<NetworkTensor> outputs;  // in the model's output order
     bool fp16 = false;
+    // Record the network once into a CommandBundle and execute that every frame
+    // (EffectDevice::primaryCommandBuffers).
+    bool bundle = false;
 };
 
 class Network {
@@ -53,8 +56,9 @@ public:
     // places a compute barrier before the first record().
     Status recordInitialization(VkCommandBuffer cmd);
     bool initialized() const { return initialized_; }
-    // The network's dispatches, with the barriers between them. The caller orders the input
-    // writes before and the output reads after with compute barriers.
+    // The network's dispatches, with the barriers between them (with NetworkDesc::bundle: one
+    // vkCmdExecuteCommands of them, into a primary `cmd`). The caller orders the input writes
+    // before and the output reads after with compute barriers.
     Status record(VkCommandBuffer cmd);
 
 private:
@@ -76,6 +80,8 @@ private:
     GpuBuffer temporary_, persistent_, constants_;
     vkutil::DescriptorPool pool_;
     uint32_t descriptorSets_ = 0;
+    // Last: destroyed first, while the table and sets it executes still exist.
+    std::unique_ptr<mlplugin::CommandBundle> bundle_;
 };
 
 // The plugin device on the application's device (DeviceFlagDebug with EffectDevice::debugChecks).

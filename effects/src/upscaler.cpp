@@ -208,6 +208,7 @@ Status TemporalUpscaler::createDisplayResources() {
         nd.inputs = {{"features", {1, r * r * gpu::ML_FEATURES, tensorSize_.height / r, tensorSize_.width / r}}};
         nd.outputs = {{"params", {1, r * r * gpu::ML_PARAMS, tensorSize_.height / r, tensorSize_.width / r}}};
         nd.fp16 = fp16;
+        nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
             network_ = std::move(*network);

@@ -37,6 +37,7 @@ Status BindingTableImpl::reset(const BindingTableDesc& desc) {
         if (!desc.range.sets[i]) return invalidArgument("binding table for " + impl->label + ": descriptor set " + n(i) + " of the range is VK_NULL_HANDLE");
 
     sets_.assign(desc.range.sets, desc.range.sets + impl->setCount);
+    ++version_;
     inputsBound_ = std::make_unique<bool[]>(impl->inputs.size());
     outputsBound_ = std::make_unique<bool[]>(impl->outputs.size());
     temporaryBound_ = persistentBound_ = false;
@@ -137,6 +138,7 @@ Status BindingTableImpl::bindSlots(const char* verb, std::span<const SlotRule> r
                                n(rules.size()));
     // Validate everything before writing anything: a failed bind leaves the table as it was.
     for (size_t i = 0; i < rules.size(); ++i) MLP_TRY(checkBinding(rules[i], bindings[i]));
+    ++version_;
     write(rules, bindings);
     for (size_t i = 0; i < rules.size(); ++i) present[i] = bindings[i].buffer != VK_NULL_HANDLE;
     return {};

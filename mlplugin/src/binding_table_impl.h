@@ -23,6 +23,9 @@ public:
     // Record-time checks: the table targets `dispatchable` and every required slot is bound.
     Status checkRecordable(const Dispatchable& dispatchable) const;
     VkDescriptorSet set(uint32_t index) const { return sets_[index]; }
+    // Counts every change of the table's descriptors (reset and each bind): a command buffer
+    // recorded with the sets is invalid once they are written again (CommandBundle checks it).
+    uint64_t version() const { return version_; }
 
 private:
     Status checkTarget(const char* verb) const;
@@ -37,6 +40,7 @@ private:
     const Dispatchable* dispatchable_ = nullptr;
     const DispatchableImpl* target_ = nullptr;  // null until a successful reset
     uint32_t generation_ = 0;                    // target_->generation at reset
+    uint64_t version_ = 0;
     std::vector<VkDescriptorSet> sets_;
     // Which slots hold a binding (std::vector<bool> has no span view: plain bools).
     std::unique_ptr<bool[]> inputsBound_, outputsBound_;

@@ -55,6 +55,7 @@ Status DeviceImpl::init(const DeviceDesc& desc) {
     physicalDevice_ = desc.physicalDevice;
     device_ = desc.device;
     flags_ = desc.flags;
+    queueFamilyIndex_ = desc.queueFamilyIndex;
     MLP_TRY(queryCapabilities(desc));
     MLP_TRY(createLayouts());
     MLP_TRY(createNullBuffer());

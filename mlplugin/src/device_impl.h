@@ -81,6 +81,7 @@ public:
     VkDevice vkDevice() const { return device_; }
     VkPipelineLayout pipelineLayout() const { return pipelineLayout_; }
     bool debug() const { return flags_ & DeviceFlagDebug; }
+    uint32_t queueFamilyIndex() const { return queueFamilyIndex_; }
     // Bound to every descriptor a binding table leaves empty: without descriptor indexing all
     // kDescriptorsPerSet array elements must be valid descriptors.
     VkBuffer nullBuffer() const { return nullBuffer_; }
@@ -100,6 +101,7 @@ private:
     VkPhysicalDevice physicalDevice_ = VK_NULL_HANDLE;
     VkDevice device_ = VK_NULL_HANDLE;
     uint32_t flags_ = 0;
+    uint32_t queueFamilyIndex_ = 0;
     Capabilities caps_;
     std::shared_ptr<const TuningTable> tuning_;
     FeatureLevel featureLevel_;

@@ -24,6 +24,12 @@ namespace mlplugin::detail {
     X(vkDestroyPipelineCache)          \
     X(vkGetPipelineCacheData)          \
     X(vkCmdPipelineBarrier)            \
+    X(vkCreateCommandPool)             \
+    X(vkDestroyCommandPool)            \
+    X(vkAllocateCommandBuffers)        \
+    X(vkBeginCommandBuffer)            \
+    X(vkEndCommandBuffer)              \
+    X(vkCmdExecuteCommands)            \
     VKUTIL_BUFFER_FUNCTIONS(X)
 
 struct VulkanFunctions {

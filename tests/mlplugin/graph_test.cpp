@@ -293,6 +293,19 @@ TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     }
 }
 
+// A whole network (several launches with barriers between dependent ones) executed as a
+// CommandBundle gives what record() gives: the reference's result, on any device.
+TEST_F(GraphCompile, NetworkExecutedAsABundle) {
+    for (DataType type : {DataType::Float32, DataType::Float16}) {
+        if (type == DataType::Float16 && !optest::fp16Supported()) continue;
+        SCOPED_TRACE(type == DataType::Float16 ? "fp16" : "fp32");
+        optest::RunOptions bundle;
+        bundle.viaBundle = true;
+        optest::checkGraph(srvggSmall(type, 13, 37, 16), bundle);
+        optest::checkGraph(oidnSmall(type, 20, 36), bundle);
+    }
+}
+
 class GraphErrors : public testsupport::VulkanTest {};
 
 TEST_F(GraphErrors, InvalidNodeIsNamed) {

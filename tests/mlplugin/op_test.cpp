@@ -273,13 +273,26 @@ std::vector<HostTensor> runCompiled(CompiledOperator& op, const std::vector<cons
     engine::Context& ctx = testsupport::context();
     std::vector<engine::Buffer> readback;
     for (const GpuBuffer& b : buffers.outputs) readback.emplace_back(ctx, b.size, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
+    // Bundles (CommandBundle) are recorded before the submission and executed inside it.
+    std::unique_ptr<CommandBundle> initBundle, opBundle;
+    if (options.viaBundle) {
+        auto b = (*recorder)->recordBundle(**initializer, **initTable);
+        OPTEST_TRY(b, "recordBundle (initializer)");
+        initBundle = std::move(b).value();
+        auto o = (*recorder)->recordBundle(op, **table);
+        OPTEST_TRY(o, "recordBundle");
+        opBundle = std::move(o).value();
+    }
+    auto recordOne = [&](VkCommandBuffer cmd, const Dispatchable& d, const BindingTable& t, const CommandBundle* bundle) {
+        return bundle ? bundle->execute(cmd) : (*recorder)->record(cmd, d, t);
+    };
     Status recorded;
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
         buffers.recordUploads(cmd);
-        recorded = (*recorder)->record(cmd, **initializer, **initTable);
+        recorded = recordOne(cmd, **initializer, **initTable, initBundle.get());
         if (!recorded) return;
         recordComputeBarrier(dev, cmd);
-        recorded = (*recorder)->record(cmd, op, **table);
+        recorded = recordOne(cmd, op, **table, opBundle.get());
         if (recorded) buffers.recordReadback(cmd, readback);
     });
     OPTEST_TRY(recorded, "record");

@@ -23,6 +23,7 @@ struct RunOptions {
     bool poisonOutputs = true;   // outputs pre-filled with NaN so unwritten elements fail
     bool junkTemporary = true;   // temporary resource pre-filled with junk
     double tolerance = 0;        // relative L2; 0: 1e-4 for fp32 outputs, 1e-2 for fp16
+    bool viaBundle = false;      // record through CommandRecorder::recordBundle + execute, not record
 };
 
 // Uniform random values in [lo, hi) for every input of `desc` (fp16 inputs rounded to half).

@@ -120,4 +120,108 @@ TEST_F(RecorderTest, FailedRecordRecordsNothing) {
     EXPECT_FALSE(recorder->record(VK_NULL_HANDLE, *op, **table).ok());
 }
 
+// CommandBundle: recorded once, executed every frame; the inputs' contents change, the bindings
+// do not.
+TEST_F(RecorderTest, BundleRecordedOnceIsExecutedEveryFrame) {
+    auto op = compile(addDesc(kCount));
+    ASSERT_TRUE(op);
+    auto sets = pool.allocate(1);
+    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(100)), out = hostBuffer(std::vector<float>(kCount, -1));
+    auto table = bindAdd(*op, sets.data(), a, b, out);
+    auto bundle = recorder->recordBundle(*op, *table);
+    ASSERT_TRUE(bundle.ok()) << bundle.error().message;
+    EXPECT_TRUE((*bundle)->current());
+    for (int frame = 0; frame < 3; ++frame) {
+        std::vector<float> av = iota(float(frame) * 7, 0.25f);
+        std::memcpy(a.mapped(), av.data(), av.size() * 4);
+        a.flush();
+        Status s;
+        ctx().submitAndWait([&](VkCommandBuffer cmd) {
+            s = (*bundle)->execute(cmd);
+            hostReadBarrier(cmd);
+        });
+        ASSERT_TRUE(s.ok()) << s.error().message;
+        std::vector<float> got = read(out, kCount);
+        for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], av[i] + 100.0f + float(i)) << "frame " << frame << " element " << i;
+    }
+}
+
+// Two dependent bundles in one primary, ordered by the application's barrier, as record() is.
+TEST_F(RecorderTest, DependentBundlesWithComputeBarrier) {
+    auto op = compile(addDesc(kCount));
+    ASSERT_TRUE(op);
+    auto sets = pool.allocate(2);
+    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(1)), t = hostBuffer(std::vector<float>(kCount, -1)),
+                   out = hostBuffer(std::vector<float>(kCount, -1));
+    auto first = bindAdd(*op, &sets[0], a, b, t);
+    auto second = bindAdd(*op, &sets[1], t, b, out);
+    auto bundle0 = recorder->recordBundle(*op, *first);
+    auto bundle1 = recorder->recordBundle(*op, *second);
+    ASSERT_TRUE(bundle0.ok() && bundle1.ok());
+    Status s0, s1;
+    ctx().submitAndWait([&](VkCommandBuffer cmd) {
+        s0 = (*bundle0)->execute(cmd);
+        recordComputeBarrier(optest::device(), cmd);
+        s1 = (*bundle1)->execute(cmd);
+        hostReadBarrier(cmd);
+    });
+    ASSERT_TRUE(s0.ok() && s1.ok());
+    std::vector<float> got = read(out, kCount);
+    for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], 2.0f + 3.0f * float(i)) << i;
+}
+
+// Binding the table again makes the bundle stale: execute() refuses (naming why) and records
+// nothing; a new bundle picks up the new bindings.
+TEST_F(RecorderTest, BundleGoesStaleWhenItsTableIsBoundAgain) {
+    auto op = compile(addDesc(kCount));
+    ASSERT_TRUE(op);
+    auto sets = pool.allocate(1);
+    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(100)), out = hostBuffer(std::vector<float>(kCount, -1));
+    engine::Buffer other = hostBuffer(iota(-50));
+    auto table = bindAdd(*op, sets.data(), a, b, out);
+    auto bundle = recorder->recordBundle(*op, *table);
+    ASSERT_TRUE(bundle.ok());
+    ASSERT_TRUE(table->bindInputs(std::vector<BufferBinding>{whole(other), whole(b)}).ok());
+    EXPECT_FALSE((*bundle)->current());
+    Status stale;
+    ctx().submitAndWait([&](VkCommandBuffer cmd) { stale = (*bundle)->execute(cmd); });
+    ASSERT_FALSE(stale.ok());
+    EXPECT_EQ(stale.error().code, ErrorCode::InvalidArgument);
+    EXPECT_THAT(stale.error().message, testing::HasSubstr("stale"));
+    EXPECT_THAT(stale.error().message, testing::HasSubstr("add1"));
+    EXPECT_EQ(read(out, 1)[0], -1.0f) << "a stale bundle must record nothing";
+
+    auto fresh = recorder->recordBundle(*op, *table);
+    ASSERT_TRUE(fresh.ok());
+    Status s;
+    ctx().submitAndWait([&](VkCommandBuffer cmd) {
+        s = (*fresh)->execute(cmd);
+        hostReadBarrier(cmd);
+    });
+    ASSERT_TRUE(s.ok()) << s.error().message;
+    std::vector<float> got = read(out, kCount);
+    for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], -50.0f + 100.0f + 2.0f * float(i)) << i;
+}
+
+TEST_F(RecorderTest, BundleRefusesWhatRecordRefuses) {
+    auto op = compile(addDesc(kCount));
+    ASSERT_TRUE(op);
+    auto other = compile(addDesc(kCount, "add2"));
+    ASSERT_TRUE(other);
+    auto sets = pool.allocate(1);
+    auto table = optest::device().createBindingTable({op.get(), {sets.data(), 1}});
+    ASSERT_TRUE(table.ok());
+    auto unbound = recorder->recordBundle(*op, **table);
+    ASSERT_FALSE(unbound.ok());
+    EXPECT_THAT(unbound.error().message, testing::HasSubstr("is not bound"));
+    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(1)), out = hostBuffer(std::vector<float>(kCount, -1));
+    auto bound = bindAdd(*op, sets.data(), a, b, out);
+    auto wrongTable = recorder->recordBundle(*other, *bound);
+    ASSERT_FALSE(wrongTable.ok());
+    EXPECT_THAT(wrongTable.error().message, testing::HasSubstr("add2"));
+    auto bundle = recorder->recordBundle(*op, *bound);
+    ASSERT_TRUE(bundle.ok());
+    EXPECT_FALSE((*bundle)->execute(VK_NULL_HANDLE).ok());
+}
+
 }  // namespace

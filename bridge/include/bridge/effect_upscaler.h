@@ -82,7 +82,8 @@ private:
     EffectUpscalerStats stats_;
 };
 
-/// The effect-device description of an engine context (features as the context enabled them).
+/// The effect-device description of an engine context (features as the context enabled them;
+/// primaryCommandBuffers set, since the frame graph records every pass into a primary).
 effects::EffectDevice effectDevice(engine::Context& ctx, bool debugChecks);
 
 }  // namespace bridge

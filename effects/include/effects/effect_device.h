@@ -49,6 +49,12 @@ struct EffectDevice {
     /// Validate every image against the declared formats and sizes with named errors on each
     /// record() (the checks that keep the GPU safe run regardless).
     bool debugChecks = false;
+    /// Every command buffer handed to record() is a primary one. The ML modes then record their
+    /// network once, at creation, into a secondary command buffer of their own
+    /// (mlplugin::CommandBundle) and execute it with one vkCmdExecuteCommands per frame instead
+    /// of recording its dispatches each time (bench/RESULTS.md, "Recording"). Leave it false when
+    /// record() may get a secondary command buffer (a secondary cannot execute another).
+    bool primaryCommandBuffers = false;
 };
 
 /// An image the application hands to record(): a view of a 2D colour (or depth) image, the layout

@@ -20,6 +20,7 @@ MLPLUGIN_API_BEGIN
 namespace mlplugin {
 
 class BindingTable;
+class CommandBundle;
 class Device;
 class Dispatchable;
 
@@ -32,6 +33,11 @@ public:
     /// Fails (records nothing) when a required binding is missing or the table belongs to
     /// another dispatchable; with DeviceFlagDebug, also on any mismatch the debug layer finds.
     virtual Status record(VkCommandBuffer cmd, const Dispatchable& dispatchable, const BindingTable& bindings) = 0;
+    /// Records `dispatchable` with `bindings` once into a secondary command buffer of a command
+    /// pool of its own (queue family DeviceDesc::queueFamilyIndex) and returns it as a bundle
+    /// to execute every frame (command_bundle.h has the contract). Fails as record() does; also
+    /// OutOfMemory (or DeviceLost) when Vulkan cannot create the pool or command buffer.
+    virtual Result<std::unique_ptr<CommandBundle>> recordBundle(const Dispatchable& dispatchable, const BindingTable& bindings) = 0;
 };
 
 /// A compute-write -> compute-read/write memory barrier (a UAV barrier): what an application

@@ -2,6 +2,7 @@
 /// \file
 /// Everything in one include.
 #include "mlplugin/binding_table.h"
+#include "mlplugin/command_bundle.h"
 #include "mlplugin/command_recorder.h"
 #include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"

@@ -13,6 +13,7 @@ list(APPEND MLP_SOURCES
   src/slot_names.cpp
   src/binding_table.cpp
   src/recorder.cpp
+  src/command_bundle.cpp
   src/initializer.cpp
   src/tuning.cpp
 )
