@@ -26,11 +26,13 @@ std::vector<uint8_t> readFile(const std::string& path) {
 // One upscaler and the application images it reads and writes.
 class Rig {
 public:
+    // `bundle`: EffectDevice::primaryCommandBuffers (the network executed as a CommandBundle).
     Rig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D display, VkExtent2D maxRender, std::vector<uint8_t> model = {},
-        float sharpness = 0.0f)
+        float sharpness = 0.0f, bool bundle = true)
         : ctx_(ctx), model_(std::move(model)) {
         effects::UpscalerDesc d;
         d.device = fxtest::effectDevice(ctx);
+        d.device.primaryCommandBuffers = bundle;
         d.maxRenderSize = maxRender;
         d.displaySize = display;
         d.outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
@@ -371,10 +373,12 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
     std::vector<uint8_t> model = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
     ASSERT_FALSE(model.empty());
     const std::pair<VkExtent2D, VkExtent2D> geometries[] = {{kDisplay, kRender}, {{53, 35}, {37, 29}}};
+    // The network recorded every frame (any command buffer) and executed as a bundle (primaries).
+    for (bool bundle : {false, true})
     for (const auto& [display, render] : geometries) {
         SCOPED_TRACE(std::to_string(render.width) + "x" + std::to_string(render.height) + " -> " + std::to_string(display.width) + "x" +
-                     std::to_string(display.height));
-        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, display, render, model);
+                     std::to_string(display.height) + (bundle ? ", bundle" : ", recorded"));
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, display, render, model, 0.0f, bundle);
         Vec2 j = halton(3, render, display);
         std::vector<float> out = rig.frame(render, j, {0, 0}, {0, 0}, true);
         fxtest::FrameInputs f = fxtest::renderFrame(render.width, render.height, float(render.width) / float(display.width), j, {0, 0}, {0, 0});
