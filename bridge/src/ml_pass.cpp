@@ -90,6 +90,10 @@ struct MlPass::Network {
         std::vector<VkDescriptorSet> graphSets;
         VkDescriptorSet toTensorSet = VK_NULL_HANDLE, toImageSet = VK_NULL_HANDLE;
         std::unique_ptr<mlplugin::BindingTable> table;
+        // The network recorded once per binding (the frame graph records into primaries):
+        // re-recorded when the table is bound again, which happens only once the slot's previous
+        // frame has completed, so the old bundle is no longer pending when it is replaced.
+        std::unique_ptr<mlplugin::CommandBundle> bundle;
         std::array<VkImageView, detail::kMaxSourceImages> sourceViews{};
         VkBuffer toTensorBuffer = VK_NULL_HANDLE;
         std::array<VkBuffer, 3> networkBuffers{};  // input, output, temporary
@@ -213,7 +217,8 @@ void MlPass::Network::recordNetwork(engine::PassContext& pc, engine::ResourceHan
     // network recorded earlier in the command buffer touched it too, out of the frame graph's
     // sight. One compute barrier orders the two (it is the plugin's resource, not a graph one).
     mlplugin::recordComputeBarrier(device, pc.commandBuffer());
-    check(recorder->record(pc.commandBuffer(), *compiled.op, *s.table), who + ": record network");
+    if (!s.bundle || !s.bundle->current()) s.bundle = take(recorder->recordBundle(*compiled.op, *s.table), who + ": record the network's bundle");
+    check(s.bundle->execute(pc.commandBuffer()), who + ": execute the network's bundle");
 }
 
 void MlPass::Network::recordToImage(engine::PassContext& pc, engine::ResourceHandle output, engine::ResourceHandle image) {
