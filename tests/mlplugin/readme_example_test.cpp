@@ -80,6 +80,7 @@ TEST_F(ReadmeExample, LifecycleCompilesAndRuns) {
     check(table->bindOutputs({&out, 1}));
     check(table->bindPersistent({persistentBuf, 0, props.persistentBytes}));
     auto recorder = device->createCommandRecorder().value();
+    auto bundle = recorder->recordBundle(*op, *table).value();  // README
     engine::Buffer readback(c, conv.output.requiredBytes(), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
     c.submitAndWait([&](VkCommandBuffer cmd) {
         vkCmdFillBuffer(cmd, inputBuf.handle(), 0, VK_WHOLE_SIZE, 0x3c003c00u);  // fp16 1.0 everywhere
@@ -90,6 +91,8 @@ TEST_F(ReadmeExample, LifecycleCompilesAndRuns) {
         check(recorder->record(cmd, *init, *initTable));
         recordComputeBarrier(*device, cmd);
         check(recorder->record(cmd, *op, *table));  // README
+        recordComputeBarrier(*device, cmd);          // the same dispatch again, as the README's bundle
+        check(bundle->execute(cmd));                 // README
         vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT,
                               VK_ACCESS_2_TRANSFER_READ_BIT);
         VkBufferCopy copy{0, 0, outputBuf.size()};
