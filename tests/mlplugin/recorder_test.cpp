@@ -86,24 +86,33 @@ TEST_F(RecorderTest, TwoFramesInFlightUseSeparateRanges) {
 }
 
 TEST_F(RecorderTest, DependentDispatchesWithComputeBarrier) {
-    // t = a + b; out = t + b: the second dispatch reads what the first wrote.
-    auto op = compile(addDesc(kCount));
-    ASSERT_TRUE(op);
-    auto sets = pool.allocate(2);
-    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(1)), t = hostBuffer(std::vector<float>(kCount, -1)),
-                   out = hostBuffer(std::vector<float>(kCount, -1));
-    auto first = bindAdd(*op, &sets[0], a, b, t);
-    auto second = bindAdd(*op, &sets[1], t, b, out);
-    Status s0, s1;
-    ctx().submitAndWait([&](VkCommandBuffer cmd) {
-        s0 = recorder->record(cmd, *op, *first);
-        recordComputeBarrier(optest::device(), cmd);
-        s1 = recorder->record(cmd, *op, *second);
-        hostReadBarrier(cmd);
-    });
-    ASSERT_TRUE(s0.ok() && s1.ok());
-    std::vector<float> got = read(out, kCount);
-    for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], 2.0f + 3.0f * float(i)) << i;
+    // t = a + b; out = t + b: the second dispatch reads what the first wrote. Recorded, and as
+    // two CommandBundles ordered by the same application barrier.
+    for (bool bundles : {false, true}) {
+        SCOPED_TRACE(bundles ? "bundles" : "recorded");
+        auto op = compile(addDesc(kCount));
+        ASSERT_TRUE(op);
+        auto sets = pool.allocate(2);
+        engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(1)), t = hostBuffer(std::vector<float>(kCount, -1)),
+                       out = hostBuffer(std::vector<float>(kCount, -1));
+        auto first = bindAdd(*op, &sets[0], a, b, t);
+        auto second = bindAdd(*op, &sets[1], t, b, out);
+        std::unique_ptr<CommandBundle> bundle0, bundle1;
+        if (bundles) {
+            bundle0 = std::move(recorder->recordBundle(*op, *first)).value();
+            bundle1 = std::move(recorder->recordBundle(*op, *second)).value();
+        }
+        Status s0, s1;
+        ctx().submitAndWait([&](VkCommandBuffer cmd) {
+            s0 = bundles ? bundle0->execute(cmd) : recorder->record(cmd, *op, *first);
+            recordComputeBarrier(optest::device(), cmd);
+            s1 = bundles ? bundle1->execute(cmd) : recorder->record(cmd, *op, *second);
+            hostReadBarrier(cmd);
+        });
+        ASSERT_TRUE(s0.ok() && s1.ok());
+        std::vector<float> got = read(out, kCount);
+        for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], 2.0f + 3.0f * float(i)) << i;
+    }
 }
 
 TEST_F(RecorderTest, FailedRecordRecordsNothing) {
@@ -144,30 +153,6 @@ TEST_F(RecorderTest, BundleRecordedOnceIsExecutedEveryFrame) {
         std::vector<float> got = read(out, kCount);
         for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], av[i] + 100.0f + float(i)) << "frame " << frame << " element " << i;
     }
-}
-
-// Two dependent bundles in one primary, ordered by the application's barrier, as record() is.
-TEST_F(RecorderTest, DependentBundlesWithComputeBarrier) {
-    auto op = compile(addDesc(kCount));
-    ASSERT_TRUE(op);
-    auto sets = pool.allocate(2);
-    engine::Buffer a = hostBuffer(iota(0)), b = hostBuffer(iota(1)), t = hostBuffer(std::vector<float>(kCount, -1)),
-                   out = hostBuffer(std::vector<float>(kCount, -1));
-    auto first = bindAdd(*op, &sets[0], a, b, t);
-    auto second = bindAdd(*op, &sets[1], t, b, out);
-    auto bundle0 = recorder->recordBundle(*op, *first);
-    auto bundle1 = recorder->recordBundle(*op, *second);
-    ASSERT_TRUE(bundle0.ok() && bundle1.ok());
-    Status s0, s1;
-    ctx().submitAndWait([&](VkCommandBuffer cmd) {
-        s0 = (*bundle0)->execute(cmd);
-        recordComputeBarrier(optest::device(), cmd);
-        s1 = (*bundle1)->execute(cmd);
-        hostReadBarrier(cmd);
-    });
-    ASSERT_TRUE(s0.ok() && s1.ok());
-    std::vector<float> got = read(out, kCount);
-    for (uint32_t i = 0; i < kCount; ++i) ASSERT_EQ(got[i], 2.0f + 3.0f * float(i)) << i;
 }
 
 // Binding the table again makes the bundle stale: execute() refuses (naming why) and records
