@@ -5,10 +5,13 @@
 #include "device_impl.h"  // planContext, for forcing kernel candidates
 #include "kernel.h"  // plans, for the CPU-only checks at the end
 #include "ops/convolution_igemm.h"
+#include "ops/convolution_winograd.h"
 #include "op_test.h"
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
+#include <iterator>
 #include <string>
 
 using namespace mlplugin;
@@ -399,6 +402,97 @@ TEST_F(Convolution, ImplicitGemmEveryCandidate) {
     }
 }
 
+// --- Winograd F(2x2, 3x3) (conv2d_winograd) --------------------------------------------------
+// Forced through a tuning table entry (the fixed heuristic never picks it). Devices without
+// tensor cores run the "_portable" build (the same kernel with the MMAs as scalar loops over the
+// same memory layouts), so lavapipe checks the weight transform, the input and output transforms,
+// partial blocks, padded channels and the epilogue; devices with them run every tensor-core tile
+// a tuner may pick, with fp32 and fp16 accumulators.
+//
+// Tolerance (relative L2, against the reference in double on the same fp16-rounded inputs): the
+// direct kernels round only the output (2^-11 relative, about 3e-4 in L2). Winograd also rounds
+// V = B^T d B and U = G g G^T to fp16; each output sums 9 of the 16 products M[p] with +-1
+// whose magnitudes exceed the output's (V sums up to 4 inputs, U up to 9 weights / 4), so the
+// rounding errors add up to a few times the output rounding: measured 3.7e-4 .. 1.1e-3 with the
+// portable build on lavapipe (the shapes below; the tensor-core build rounds at the same points).
+// 3e-3 leaves 2.7x margin and still fails a wrong tap or position (errors of order 1); fp16
+// accumulators add one rounding per 16-channel MMA: 1e-2, the fp16 default.
+constexpr double kWinogradTolerance = 3e-3;
+
+// The portable tiles that fit the device (lavapipe: 32 KiB of shared memory, so 16 blocks) under
+// flags 0 (they ignore fp16 arithmetic), then every tensor-core candidate under `flags`.
+std::vector<std::string> winogradTiles(uint32_t flags, const ConvolutionDesc& d) {
+    auto& dev = dynamic_cast<detail::DeviceImpl&>(optest::device());
+    std::vector<std::string> tiles;
+    if (flags == 0)
+        for (const char* name : {"winograd_b4x8_n2_portable", "winograd_b2x8_n4_portable"})
+            if (detail::winogradLayout(dev.planContext(0), d, detail::convolutionGeometry(d), {}, *detail::WinogradTile::parse(name)))
+                tiles.push_back(name);
+    for (const std::string& c : detail::convolutionTuning(dev.planContext(flags), d, {}).candidates)
+        if (c.starts_with("winograd_")) tiles.push_back(c);
+    return tiles;
+}
+
+// Runs `d` with `tile` named by the table; `expectTaken`: the plan uses it (else it is declined
+// and the heuristic's kernel runs). Either way the result must match the reference.
+void checkWinograd(const ConvolutionDesc& d, const std::string& tile, uint32_t flags, bool expectTaken = true) {
+    auto& dev = dynamic_cast<detail::DeviceImpl&>(optest::device());
+    SCOPED_TRACE(d.name + ": " + tile);
+    detail::ConvolutionTuning tuning = detail::convolutionTuning(dev.planContext(flags), d, {});
+    auto table = std::make_shared<TuningTable>();
+    table->set(tuning.key, {tile, 0});
+    dev.setTuningTable(table);
+    EXPECT_EQ(detail::convolutionTuning(dev.planContext(flags), d, {}).chosen == tile, expectTaken);
+    optest::RunOptions options;
+    options.executionFlags = flags;
+    options.tolerance = tile.find("_a16") != std::string::npos ? 1e-2 : kWinogradTolerance;
+    if (!expectTaken) options.tolerance = 0;  // the declining kernel's own default
+    optest::checkOperator(d, options);
+    dev.setTuningTable(nullptr);
+}
+
+TEST_F(Convolution, WinogradMatchesTheReference) {
+    if (skipWithoutFp16()) GTEST_SKIP() << "no fp16 on this device";
+    const std::pair<ConvParams, const char*> shapes[] = {
+        {{.inC = 64, .h = 37, .w = 29, .outC = 64, .nhwc = true, .type = F16, .activation = relu()}, "3x3 64->64 NHWC 37x29 relu (2 N blocks)"},
+        {{.inC = 24, .h = 13, .w = 29, .outC = 40, .nhwc = true, .type = F16}, "24->40 NHWC (a padded slice, a padded N block)"},
+        {{.inC = 3, .h = 13, .w = 11, .outC = 5, .type = F16, .activation = leakyRelu(0.1f)}, "3->5 NCHW (per-element loads)"},
+        {{.batch = 2, .inC = 80, .h = 19, .w = 21, .outC = 80, .nhwc = true, .type = F16, .activation = tanhActivation()}, "80->80 batch 2"},
+        {{.inC = 16, .h = 1, .w = 1, .outC = 16, .nhwc = true, .type = F16}, "1x1 image"},
+        {{.inC = 8, .h = 3, .w = 5, .outC = 12, .bias = false, .type = F16}, "3x5 image, no bias"},
+        {{.inC = 32, .h = 35, .w = 40, .outC = 24, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16}, "no padding"},
+        {{.inC = 17, .h = 18, .w = 23, .outC = 20, .padBegin = {0, 2}, .padEnd = {2, 1}, .type = F16}, "pads 0/2 2/1, odd channels"},
+        {{.inC = 32, .h = 9, .w = 21, .outC = 24, .owned = false, .nhwc = true, .type = F16}, "bound weights (packed per execution)"},
+        {{.inC = 24, .h = 11, .w = 14, .outC = 16, .owned = false, .paddedFilter = true, .type = F16}, "bound, padded filter strides"},
+    };
+    for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)})
+        for (const auto& [p, name] : shapes) {
+            ConvolutionDesc d = makeConv(p, name);
+            for (const std::string& tile : winogradTiles(flags, d)) checkWinograd(d, tile, flags);
+        }
+    // fp32 weights and bias with fp16 activations: converted by the packing.
+    ConvolutionDesc mixed = makeConv({.inC = 17, .outC = 20, .type = F16}, "mixed");
+    mixed.filter = TensorDesc::make(F32, {20, 17, 3, 3}, TensorFlagOwnedByPlugin);
+    mixed.bias = TensorDesc::make(F32, {20}, TensorFlagOwnedByPlugin);
+    for (const std::string& tile : winogradTiles(0, mixed)) checkWinograd(mixed, tile, 0);
+}
+
+// Where Winograd F(2x2, 3x3) does not apply, a table entry naming it is ignored and the usual
+// kernel runs (and matches the reference).
+TEST_F(Convolution, WinogradDeclinesWhereItDoesNotApply) {
+    if (skipWithoutFp16()) GTEST_SKIP() << "no fp16 on this device";
+    const std::pair<ConvParams, const char*> shapes[] = {
+        {{.inC = 16, .h = 13, .w = 17, .outC = 16, .strides = {2, 2}, .type = F16}, "stride 2"},
+        {{.inC = 16, .outC = 16, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}, "dilation 2"},
+        {{.inC = 16, .outC = 16, .groups = 2, .type = F16}, "groups 2"},
+        {{.inC = 16, .outC = 8, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}, "5x5"},
+        {{.inC = 8, .h = 5, .w = 6, .outC = 8, .transposed = true, .type = F16}, "transposed"},
+        {{.inC = 16, .outC = 16, .type = F32}, "fp32"},
+    };
+    for (const auto& [p, name] : shapes)
+        for (const char* tile : {"winograd_b4x8_n2", "winograd_b4x8_n2_portable"}) checkWinograd(makeConv(p, name), tile, 0, false);
+}
+
 // --- validation ---------------------------------------------------------------------------
 
 TEST_F(Convolution, RejectsChannelMismatches) {
@@ -786,7 +880,7 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     EXPECT_EQ(t.candidates.back(), "coopmat");
     for (const std::string& c : t.candidates) {
         SCOPED_TRACE(c);
-        if (c == "coopmat") continue;
+        if (c == "coopmat" || c.starts_with("winograd_")) continue;  // Winograd: WinogradCandidatesAndDeclines
         auto tile = detail::IgemmTile::parse(c);
         ASSERT_TRUE(tile.has_value());
         EXPECT_EQ(tile->name(), c);
@@ -842,6 +936,80 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     auto bad = detail::planConvolution(pc, rgb, badSlopes);
     ASSERT_FALSE(bad.ok());
     EXPECT_NE(bad.error().message.find("fused PReLU slope"), std::string::npos) << bad.error().message;
+}
+
+// Winograd's planning: listed as candidates for 3x3 stride-1 fp16 shapes only, taken from a
+// table entry (never by the heuristic), its weights transformed at initialization, declined for
+// the fusions it does not take.
+TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
+    Capabilities caps = coopCaps();
+    caps.deviceName = "test gpu";
+    caps.driverInfo = "driver 1";
+    detail::PlanContext pc = coopContext(caps);
+    ConvolutionDesc d = makeConv({.inC = 64, .h = 1080, .w = 1920, .outC = 64, .nhwc = true, .type = F16});
+    detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
+    std::vector<std::string> wino;
+    std::copy_if(t.candidates.begin(), t.candidates.end(), std::back_inserter(wino), [](const std::string& c) { return c.starts_with("winograd_"); });
+    EXPECT_EQ(wino, (std::vector<std::string>{"winograd_b4x8_n2", "winograd_b2x8_n4"}));
+    EXPECT_TRUE(t.chosen.starts_with("igemm_")) << "the heuristic never picks Winograd";
+    for (const std::string& c : wino) {
+        auto tile = detail::WinogradTile::parse(c);
+        ASSERT_TRUE(tile.has_value()) << c;
+        EXPECT_EQ(tile->name(), c);
+        auto l = detail::winogradLayout(pc, d, detail::convolutionGeometry(d), {}, *tile);
+        ASSERT_TRUE(l.has_value()) << c;
+        EXPECT_LE(l->sharedBytes(), caps.maxComputeSharedMemoryBytes);
+    }
+    EXPECT_FALSE(detail::WinogradTile::parse("winograd_b3x3_n2").has_value()) << "9 blocks are not whole M fragments";
+    EXPECT_FALSE(detail::WinogradTile::parse("winograd_b4x8_n2_bogus").has_value());
+    detail::PlanContext half = coopContext(caps);
+    half.fp16Arithmetic = true;
+    auto h = detail::convolutionTuning(half, d, {}).candidates;
+    EXPECT_EQ(std::count_if(h.begin(), h.end(), [](const std::string& c) { return c.starts_with("winograd_") && c.ends_with("_a16"); }), 2);
+
+    auto table = std::make_shared<TuningTable>();
+    table->set(t.key, {"winograd_b4x8_n2", 1.0});
+    pc.tuning = table;
+    auto plan = detail::planConvolution(pc, d);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(kernelOf(*plan), "conv2d_winograd");
+    EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_winograd");
+    expectDispatchLimits(*plan);
+    EXPECT_EQ(plan->execute.back().groups[0], 120u * 2) << "1920 / 16 tiles x 2 N blocks";
+    EXPECT_EQ(plan->execute.back().groups[1], 135u);
+    EXPECT_EQ(specOf(*plan, 81), 1u) << "VEC2_IN";
+    EXPECT_EQ(plan->persistentBytes, 4u * 16 * 16 * 64 * 2 + 64 * 2) << "U: 4 slices x 16 positions x [16][64] fp16, then the bias";
+    // PReLU rides along; the other fusions decline (the implicit GEMM takes them).
+    detail::ConvolutionFusion slopes{.preluSlope = TensorDesc::make(DataType::Float32, {64}, TensorFlagOwnedByPlugin)};
+    auto fused = detail::planConvolution(pc, d, slopes);
+    ASSERT_TRUE(fused.ok()) << fused.error().message;
+    EXPECT_STREQ(kernelOf(*fused), "conv2d_winograd");
+    EXPECT_NE(specOf(*fused, 80), UINT32_MAX) << "PRELU_OFFSET";
+    detail::ConvolutionFusion pool{.pooledOutput = optest::nhwc(F16, 1, 64, 540, 960)};
+    EXPECT_TRUE(std::none_of(detail::convolutionTuning(pc, d, pool).candidates.begin(), detail::convolutionTuning(pc, d, pool).candidates.end(),
+                             [](const std::string& c) { return c.starts_with("winograd_"); }));
+    auto pooled = detail::planConvolution(pc, d, pool);
+    ASSERT_TRUE(pooled.ok());
+    EXPECT_STREQ(kernelOf(*pooled), "conv2d_igemm");
+    detail::ConvolutionFusion residual{.residual = d.output};
+    auto res = detail::planConvolution(pc, d, residual);
+    ASSERT_TRUE(res.ok());
+    EXPECT_STREQ(kernelOf(*res), "conv2d_igemm");
+    // Without tensor cores the entry is declined (only the portable build, which tests name, runs there).
+    detail::PlanContext none = coopContext(caps, false);
+    none.tuning = table;
+    auto declined = detail::planConvolution(none, d);
+    ASSERT_TRUE(declined.ok());
+    EXPECT_STREQ(kernelOf(*declined), "conv2d_tiled");
+    EXPECT_TRUE(detail::convolutionTuning(none, d, {}).candidates.empty());
+    // Shapes it does not apply to: no candidates.
+    for (const ConvParams& p : {ConvParams{.inC = 64, .outC = 64, .strides = {2, 2}, .type = F16},
+                                ConvParams{.inC = 64, .outC = 64, .dilations = {2, 2}, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+                                ConvParams{.inC = 64, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16},
+                                ConvParams{.inC = 64, .outC = 64, .groups = 2, .type = F16}}) {
+        auto c = detail::convolutionTuning(coopContext(caps), makeConv(p), {}).candidates;
+        EXPECT_TRUE(std::none_of(c.begin(), c.end(), [](const std::string& n) { return n.starts_with("winograd_"); }));
+    }
 }
 
 }  // namespace

@@ -12,7 +12,9 @@
 // memory, convolution_igemm.cpp for its tiles) for channels-last fp16 inputs and for every fused
 // epilogue or input (PReLU slopes, residual, max pool, concat/upsample: kernel.h
 // ConvolutionFusion); conv2d_coopmat.comp for the rest (image inputs: unfold-x). A TuningTable
-// entry (mlplugin/tuning.h) overrides the choice per shape with a measured one.
+// entry (mlplugin/tuning.h) overrides the choice per shape with a measured one; it may also name
+// conv2d_winograd.comp (Winograd F(2x2, 3x3) on tensor cores, convolution_winograd.cpp), which
+// the fixed heuristic never picks.
 // conv2d_coopmat.comp (implicit GEMM on VK_NV_cooperative_matrix 16x16x16 fp16
 // fragments, A staged per subgroup, B from L1) is chosen when the operator qualifies: pc.cooperativeMatrix (the device
 // enabled the extension and ExecutionFlagDisableCooperativeMatrix is not set), a 16x16x16 fp16
@@ -29,6 +31,7 @@
 // temporary resource for bound ones.
 #include "ml_shaders.h"
 #include "ops/convolution_igemm.h"
+#include "ops/convolution_winograd.h"
 #include "ops/convolution_shape.h"
 #include "ops/weight_packing.h"
 
@@ -363,6 +366,7 @@ bool anyHalf(const ConvolutionDesc& d) {
 struct KernelChoice {
     std::optional<IgemmLayout> igemm;
     std::optional<CoopConfig> coop;
+    std::optional<WinogradLayout> winograd;  // only from a tuning table entry
 };
 
 constexpr const char* kCoopCandidate = "coopmat";
@@ -396,14 +400,16 @@ std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const Con
 }
 
 // Every kernel that can run `d` with `f`: implicit-GEMM tiles first (the default first), then
-// coopmat. Empty: neither tensor-core kernel.
+// Winograd tiles (3x3 stride 1 only), then coopmat. Empty: no tensor-core kernel.
 struct Candidates {
     std::vector<IgemmLayout> igemm;
+    std::vector<WinogradLayout> winograd;
     std::optional<CoopConfig> coop;
 };
 Candidates tensorCoreCandidates(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
     Candidates c;
     c.igemm = igemmCandidates(pc, d, g, f);
+    c.winograd = winogradCandidates(pc, d, g, f);
     if (!needsIgemm(f)) c.coop = coopConfig(pc, d, g);
     return c;
 }
@@ -417,6 +423,10 @@ KernelChoice chooseKernel(const PlanContext& pc, const ConvolutionDesc& d, const
                 if ((k.coop = coopConfig(pc, d, g))) return k;
             } else if (auto t = IgemmTile::parse(e->candidate)) {
                 if ((k.igemm = igemmLayout(pc, d, g, f, *t))) return k;
+            } else if (auto w = WinogradTile::parse(e->candidate)) {
+                // Declined (stride, dilation, groups, kernel size, fusion, no tensor cores):
+                // the heuristic below decides as if the entry were absent.
+                if ((k.winograd = winogradLayout(pc, d, g, f, *w))) return k;
             }
         }
     }
@@ -455,9 +465,10 @@ ConvolutionTuning convolutionTuning(const PlanContext& pc, const ConvolutionDesc
     t.key = tuningKey(pc, d, g, f);
     Candidates c = tensorCoreCandidates(pc, d, g, f);
     for (const IgemmLayout& l : c.igemm) t.candidates.push_back(l.tile.name());
+    for (const WinogradLayout& l : c.winograd) t.candidates.push_back(l.tile.name());
     if (c.coop) t.candidates.push_back(kCoopCandidate);
     KernelChoice k = chooseKernel(pc, d, g, f);
-    t.chosen = k.igemm ? k.igemm->tile.name() : k.coop ? kCoopCandidate : "portable";
+    t.chosen = k.igemm ? k.igemm->tile.name() : k.winograd ? k.winograd->tile.name() : k.coop ? kCoopCandidate : "portable";
     return t;
 }
 
@@ -527,6 +538,31 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
     (void)d;
 }
 
+// Specialization constant ids of shaders/ml/conv2d_winograd.comp (after conv2d_params.glsl's).
+enum WinogradConst : uint32_t { kWgBlocksY = 75, kWgBlocksX, kWgNf, kWgNBlocks, kWgSlices, kWgPreluOffset, kWgVec2In, kWgConstCount };
+static_assert(kWgBlocksY > kD2sCrd && kWgVec2In == 81, "conv2d_winograd.comp's constant ids");
+
+// Packs U = G g G^T of every filter (pack_conv_coopmat.comp mode 4) into [nBlocks][slices][16][nf][16][16]
+// at `slot`, element offset `dstOffset`.
+void addPackWinograd(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const WinogradLayout& l,
+                     uint32_t slot, uint32_t dstOffset) {
+    auto s = d.filter.effectiveStrides();
+    std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
+    spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
+    spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
+    spec[kCPackMode] = 4, spec[kCPackIcPad] = 16, spec[kCPackKRows] = l.kRows();
+    spec[kCPackNPad] = l.nBlocks * l.tile.bn();
+    spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
+    spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
+    spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
+    spec[kCPackConstCount] = l.tile.bn();
+    Launch launch;
+    launch.pipeline = uint32_t(plan.pipelines.size());
+    launch.groups = linearGroups(uint64_t(l.kRows()) * l.nBlocks * l.tile.bn(), kPackLocalSize);
+    plan.pipelines.push_back({shaders::pack_conv_coopmat_f16(), std::move(spec), "pack_conv_winograd"});
+    launches.push_back(launch);
+}
+
 Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& fusion) {
     MLP_TRY(validateConvolution(d, pc));
     ConvGeometry g = convolutionGeometry(d);
@@ -538,18 +574,20 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
 
     const DepthToSpaceDesc* d2s = fusion.depthToSpace ? &*fusion.depthToSpace : nullptr;
     KernelChoice kernel = chooseKernel(pc, d, g, fusion);
-    if (needsIgemm(fusion) && !kernel.igemm)
+    if (needsIgemm(fusion) && !kernel.igemm && !kernel.winograd)  // Winograd takes only what it can run
         return unsupported(describe("convolution", d.name) + ": its fused epilogue or input needs the tensor-core implicit GEMM, which cannot run it here");
     std::optional<IgemmLayout>& igemm = kernel.igemm;
     std::optional<CoopConfig>& coop = kernel.coop;
+    std::optional<WinogradLayout>& winograd = kernel.winograd;
 
     PersistentLayout persistent;
     WeightSource weights = filterInSlot(d, g);
-    if (igemm || coop) {  // only slot and offset of WeightSource matter to the tensor-core kernels
+    if (igemm || coop || winograd) {  // only slot and offset of WeightSource matter to the tensor-core kernels
         weights = WeightSource{};
-        uint64_t bytes = igemm ? igemm->weightBytes() : coop->weightBytes();
+        uint64_t bytes = igemm ? igemm->weightBytes() : winograd ? winograd->weightBytes() : coop->weightBytes();
         auto pack = [&](std::vector<Launch>& launches, uint32_t slot, uint32_t offset) {
             if (igemm) addPackIgemm(plan, launches, d, g, *igemm, slot, offset);
+            else if (winograd) addPackWinograd(plan, launches, d, g, *winograd, slot, offset);
             else addPackCoop(plan, launches, d, g, *coop, slot, offset);
         };
         if (d.filter.ownedByPlugin()) {
@@ -598,7 +636,20 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         spec[kOutStrideN] = out[0], spec[kOutStrideC] = out[1], spec[kOutStrideH] = out[2], spec[kOutStrideW] = out[3];
     }
     Launch launch;
-    if (igemm) {
+    if (winograd) {
+        const WinogradTile& t = winograd->tile;
+        spec.resize(kWgConstCount, 0);
+        spec[0] = WinogradLayout::kSubgroups * 32, spec[1] = spec[2] = 1;
+        spec[kWgBlocksY] = t.blocksY, spec[kWgBlocksX] = t.blocksX, spec[kWgNf] = t.nf;
+        spec[kWgNBlocks] = winograd->nBlocks, spec[kWgSlices] = winograd->slices, spec[kWgPreluOffset] = preluOffset;
+        spec[kWgVec2In] = winograd->vec2In;
+        launch.groups = winograd->groups;
+        launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
+        std::span<const uint32_t> spirv = t.portable ? shaders::conv2d_winograd_portable_f16()
+                                          : t.acc16  ? shaders::conv2d_winograd_acc16_f16()
+                                                     : shaders::conv2d_winograd_f16();
+        plan.pipelines[0] = {spirv, std::move(spec), t.portable ? "conv2d_winograd_portable" : t.acc16 ? "conv2d_winograd_acc16" : "conv2d_winograd"};
+    } else if (igemm) {
         fillIgemmConstants(spec, d, fusion, *igemm, preluOffset);
         launch.groups = igemm->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before

@@ -1,0 +1,109 @@
+// Tile configurations of conv2d_winograd.comp (see its header for the algorithm).
+//
+// Registers bound the tiles: a subgroup holds 2 positions x MF x NF accumulators (MF = blocks /
+// 16), at most 8 with fp32 accumulators (64 registers per invocation, as conv2d_igemm's default
+// tile), 16 with fp16 ones. Shared memory: two V buffers of 16 positions x blocks x 48 bytes
+// (49152 bytes for 32 blocks: exactly the H100's maxComputeSharedMemorySize under Vulkan).
+// Weight traffic bounds them from below: a workgroup reads 16 x C x BN fp16 U values for its
+// 4 x blocks output pixels; at 32 blocks x 32 channels that is 3.6x the filter bytes per output
+// of conv2d_igemm's default tile (9 x C x 64 for 256 pixels x 64 channels), mostly from L1 (a
+// 64 -> 64 layer's whole U is 128 KiB).
+#include "ops/convolution_winograd.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace mlplugin::detail {
+namespace {
+
+constexpr uint32_t kFrag = 16, kSubgroupSize = 32;
+constexpr uint32_t kMaxAccumulators = 8, kMaxAccumulators16 = 16;  // per subgroup
+
+bool hasShape(const Capabilities& caps, DataType acc) {
+    for (const CooperativeMatrixShape& s : caps.cooperativeMatrixShapes)
+        if (s.m == kFrag && s.n == kFrag && s.k == kFrag && s.inputType == DataType::Float16 && s.accumulatorType == acc) return true;
+    return false;
+}
+
+uint32_t ceilDiv(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
+
+// Channels-last fp16 with even channel counts and strides: one 32-bit load per channel pair.
+bool channelPairs(const TensorDesc& t) {
+    if (t.dataType != DataType::Float16 || t.rank != 4) return false;
+    auto s = t.effectiveStrides();
+    return s[1] == 1 && t.sizes[1] % 2 == 0 && s[0] % 2 == 0 && s[2] % 2 == 0 && s[3] % 2 == 0;
+}
+
+}  // namespace
+
+std::string WinogradTile::name() const {
+    char buf[64];
+    std::snprintf(buf, sizeof(buf), "winograd_b%ux%u_n%u%s%s", blocksY, blocksX, nf, acc16 ? "_a16" : "", portable ? "_portable" : "");
+    return buf;
+}
+
+std::optional<WinogradTile> WinogradTile::parse(const std::string& name) {
+    WinogradTile t;
+    int used = 0;
+    if (std::sscanf(name.c_str(), "winograd_b%ux%u_n%u%n", &t.blocksY, &t.blocksX, &t.nf, &used) != 3) return std::nullopt;
+    std::string rest = name.substr(size_t(used));
+    if (rest.starts_with("_a16")) t.acc16 = true, rest = rest.substr(4);
+    if (rest.starts_with("_portable")) t.portable = true, rest = rest.substr(9);
+    if (!rest.empty() || t.blocksY == 0 || t.blocksX == 0 || t.nf == 0 || t.blocks() % kFrag || (t.acc16 && t.portable)) return std::nullopt;
+    return t;
+}
+
+bool winogradApplies(const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
+    if (d.transposed || d.groups != 1 || g.kH != 3 || g.kW != 3) return false;
+    if (d.strides[0] != 1 || d.strides[1] != 1 || d.dilations[0] != 1 || d.dilations[1] != 1) return false;
+    if (d.input.dataType != DataType::Float16 || d.output.dataType != DataType::Float16 || d.input.rank != 4) return false;
+    // The epilogue takes bias, activation and PReLU; the other fusions stay on conv2d_igemm.
+    return !f.depthToSpace && !f.residual && !f.source && !f.concat && !f.pooledOutput;
+}
+
+std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g,
+                                             const ConvolutionFusion& f, const WinogradTile& t) {
+    if (!pc.caps || !pc.fp16Storage || !winogradApplies(d, g, f)) return std::nullopt;
+    if (t.blocks() == 0 || t.blocks() % kFrag || t.nf == 0) return std::nullopt;
+    const uint32_t accumulators = WinogradLayout::kPositions / WinogradLayout::kSubgroups * (t.blocks() / kFrag) * t.nf;
+    if (!t.portable) {
+        if (!pc.cooperativeMatrix || pc.caps->subgroupSize != kSubgroupSize || !hasShape(*pc.caps, DataType::Float32)) return std::nullopt;
+        if (accumulators > (t.acc16 ? kMaxAccumulators16 : kMaxAccumulators)) return std::nullopt;
+        if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
+    } else if (t.acc16 || t.blocks() * t.nf > 64) {
+        return std::nullopt;  // the emulation keeps blocks x BN / 16 floats per invocation
+    }
+    WinogradLayout l;
+    l.tile = t;
+    l.slices = ceilDiv(g.inC, kFrag);
+    l.nBlocks = ceilDiv(g.outC, t.bn());
+    l.vec2In = channelPairs(d.input);
+    if (l.sharedBytes() > pc.caps->maxComputeSharedMemoryBytes) return std::nullopt;
+    const uint64_t x = uint64_t(ceilDiv(g.outW, 2 * t.blocksX)) * l.nBlocks;
+    l.groups = {uint32_t(std::min<uint64_t>(x, UINT32_MAX)), ceilDiv(g.outH, 2 * t.blocksY), g.batch};
+    if (x > 65535 || l.groups[1] > 65535 || l.groups[2] > 65535 || l.weightBytes() > UINT32_MAX) return std::nullopt;
+    return l;
+}
+
+std::vector<WinogradLayout> winogradCandidates(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g,
+                                               const ConvolutionFusion& f) {
+    std::vector<WinogradLayout> out;
+    if (!winogradApplies(d, g, f)) return out;
+    const uint32_t frags = ceilDiv(g.outC, kFrag);
+    auto add = [&](WinogradTile t) {
+        t.nf = std::min(t.nf, frags);
+        auto l = winogradLayout(pc, d, g, f, t);
+        if (l && std::none_of(out.begin(), out.end(), [&](const WinogradLayout& o) { return o.tile == l->tile; })) out.push_back(*l);
+    };
+    // 32 blocks (an 8 x 16-pixel tile) x 32 channels: the most reuse of U within the accumulator
+    // budget; 16 blocks x 64 channels: half the V traffic per output channel, twice the U.
+    add({.blocksY = 4, .blocksX = 8, .nf = 2});
+    add({.blocksY = 2, .blocksX = 8, .nf = 4});
+    if (pc.fp16Arithmetic) {  // fp16 accumulators: twice the fragments in the same registers
+        add({.blocksY = 4, .blocksX = 8, .nf = 4, .acc16 = true});
+        add({.blocksY = 4, .blocksX = 8, .nf = 2, .acc16 = true});
+    }
+    return out;
+}
+
+}  // namespace mlplugin::detail

@@ -1,0 +1,282 @@
+#version 450
+#extension GL_GOOGLE_include_directive : require
+#ifndef PORTABLE
+#extension GL_NV_cooperative_matrix : require
+#extension GL_KHR_memory_scope_semantics : require
+#endif
+// Winograd F(2x2, 3x3) convolution with the element-wise products as batched GEMMs on tensor cores
+// (VK_NV_cooperative_matrix 16x16x16 fp16 fragments; fp32 accumulators, fp16 ones in the ACC_F16
+// build). 3x3, stride 1, dilation 1, groups 1, any padding; fp16 input and output, any layout.
+//
+// Each 2x2 output block reads a 4x4 input patch d; with U = G g G^T (4x4 per input channel c and
+// output channel k, packed at initialization by pack_conv_coopmat.comp mode 4) and
+// V = B^T d B, the block's output is Y = A^T M A where M[p] = sum_c V[p](c) U[p](c, k) for each
+// of the 16 positions p. So per position one GEMM: [blocks x C] x [C x K], 2.25x fewer
+// multiplies than the direct convolution (16 per 4 outputs instead of 36).
+//
+// A workgroup (8 subgroups of 32) computes T = BLOCKS_Y x BLOCKS_X blocks (a 2 BLOCKS_Y x
+// 2 BLOCKS_X output tile) x BN = NF x 16 output channels of one N block. Subgroup s owns
+// positions 2s and 2s + 1: MF = T / 16 M fragments x NF N fragments each. Per slice of 16 input
+// channels:
+//   - each invocation loads the 4x4 patch of (block, channel pair) items into registers (RA),
+//     one slice ahead, and after the MMAs of the current slice writes their V to shared memory
+//     as [16 positions][T blocks][16 channels] fp16, pitch 48 bytes per block (16 consecutive
+//     blocks of a fragment land in distinct banks); two such buffers alternate, one barrier per
+//     slice;
+//   - U fragments come straight from the packed buffer ([N_BLOCKS][SLICES][16][NF][16][16]:
+//     each fragment 512 contiguous bytes), also one slice ahead: a position's U is used by one
+//     subgroup only, so staging it in shared memory would buy no reuse.
+// Epilogue, per N fragment (the fp32 M of all positions does not fit 48 KiB at once): the
+// accumulators go to shared memory as [16][T][16] fp32, then each invocation applies A^T M A to
+// (block, channel) items, adds the bias, the fused activation and per-channel PReLU, and stores
+// the 2x2 outputs (partial blocks at the edges are clipped).
+//
+// PORTABLE: the same kernel with the tensor-core operations replaced by scalar loops over the
+// same memory layouts (U read from the packed buffer, V from shared memory, M written to the
+// same epilogue layout). It runs on any device (lavapipe in CI): tests check the transforms,
+// the packing, edges and the epilogue with it. Never chosen for speed.
+#include "conv2d_params.glsl"
+
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // 256
+
+// Mirror WinogradConst in mlplugin/src/ops/convolution.cpp (after conv2d_params.glsl's ids).
+layout(constant_id = 75) const uint BLOCKS_Y = 4;  // 2x2 blocks per tile column
+layout(constant_id = 76) const uint BLOCKS_X = 8;  // and row (BLOCKS_Y * BLOCKS_X a multiple of 16)
+layout(constant_id = 77) const uint NF = 2;        // N fragments per workgroup
+layout(constant_id = 78) const uint N_BLOCKS = 1;
+layout(constant_id = 79) const uint SLICES = 1;    // ceil(IN_C / 16)
+layout(constant_id = 80) const uint PRELU_OFFSET = 0xffffffffu;  // fp32 element of the slopes in the persistent slot; ~0: none
+layout(constant_id = 81) const uint VEC2_IN = 0;   // 1: input channels-last fp16, IN_C and every stride even: 32-bit channel-pair loads
+
+#ifdef ACC_F16
+#define ACC_BITS 16
+#else
+#define ACC_BITS 32
+#endif
+#define F 16u
+
+layout(set = 0, binding = 0) buffer HeapU32 { uint v[]; } heapU32[MLP_SLOTS];
+
+const uint SUBGROUPS = 8;
+const uint THREADS = SUBGROUPS * 32;
+const uint POS = 16;
+const uint PPS = POS / SUBGROUPS;          // positions per subgroup
+const uint T = BLOCKS_Y * BLOCKS_X;        // blocks per tile
+const uint MF = T / F;
+const uint BN = NF * F;
+const uint PITCH = 3;                      // uvec4 per staged block row of V (16 halves + 16 bytes)
+const uint V_VECS = POS * T * PITCH;       // one V buffer
+const uint ITEMS = T * 8;                  // (block, channel pair) items per slice
+const uint ITEMS_PT = (ITEMS + THREADS - 1) / THREADS;
+const uint OUT_ITEMS = T * F;              // (block, channel) items per N fragment
+const uint OUT_PT = (OUT_ITEMS + THREADS - 1) / THREADS;
+
+// Two V buffers; after the loop the epilogue's fp32 M of one N fragment ([16][T][16] floats,
+// 64 T uvec4, less than the 96 T of the buffers).
+shared uvec4 sm[2 * V_VECS];
+
+uint RA[ITEMS_PT][16];  // the raw 4x4 patches of this invocation's items, channel pairs as packed halves
+
+#ifdef PORTABLE
+float acc[PPS][NF][T / 2];  // lane l: entries l + 32 q (block (l + 32 q) / 16, channel % 16) of each fragment
+#else
+fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> acc[PPS][MF][NF];
+fcoopmatNV<16, gl_ScopeSubgroup, F, F> bCur[PPS][NF], bNext[PPS][NF];
+#endif
+
+// Channels c, c + 1 of input pixel (y, x) as packed halves, zero outside the image and past IN_C.
+uint load2(uint n, uint c, int y, int x) {
+    bool inside = y >= 0 && y < int(IN_H) && x >= 0 && x < int(IN_W);
+    uint cy = uint(clamp(y, 0, int(IN_H) - 1)), cx = uint(clamp(x, 0, int(IN_W) - 1));
+    uint base = n * IN_STRIDE_N + cy * IN_STRIDE_H + cx * IN_STRIDE_W;
+    if (VEC2_IN != 0) {
+        uint v = heapU32[INPUT_SLOT].v[(base + min(c, IN_C - 2)) / 2];
+        return inside && c < IN_C ? v : 0u;
+    }
+    float a = loadElem(INPUT_SLOT, IN_DTYPE, base + min(c, IN_C - 1) * IN_STRIDE_C);
+    float b = loadElem(INPUT_SLOT, IN_DTYPE, base + min(c + 1, IN_C - 1) * IN_STRIDE_C);
+    return packHalf2x16(vec2(inside && c < IN_C ? a : 0.0, inside && c + 1 < IN_C ? b : 0.0));
+}
+
+// Item i (< ITEMS) of the tile: block i / 8, channel pair i % 8.
+void fetchInput(uint s, uint n, int iy0, int ix0) {
+    [[unroll]] for (uint j = 0; j < ITEMS_PT; ++j) {
+        uint i = gl_LocalInvocationID.x + j * THREADS;
+        if (i >= ITEMS) break;
+        uint b = i / 8, c = s * F + (i % 8) * 2;
+        int y = iy0 + 2 * int(b / BLOCKS_X), x = ix0 + 2 * int(b % BLOCKS_X);
+        [[unroll]] for (uint r = 0; r < 4; ++r)
+            [[unroll]] for (uint k = 0; k < 4; ++k) RA[j][r * 4 + k] = load2(n, c, y + int(r), x + int(k));
+    }
+}
+
+// V = B^T d B of the fetched patches into V buffer `buf`, rounded to fp16.
+void transformStore(uint buf) {
+    [[unroll]] for (uint j = 0; j < ITEMS_PT; ++j) {
+        uint i = gl_LocalInvocationID.x + j * THREADS;
+        if (i >= ITEMS) break;
+        vec2 d[4][4], t[4][4];
+        [[unroll]] for (uint r = 0; r < 4; ++r)
+            [[unroll]] for (uint k = 0; k < 4; ++k) d[r][k] = unpackHalf2x16(RA[j][r * 4 + k]);
+        [[unroll]] for (uint k = 0; k < 4; ++k) {  // B^T d: rows
+            t[0][k] = d[0][k] - d[2][k];
+            t[1][k] = d[1][k] + d[2][k];
+            t[2][k] = d[2][k] - d[1][k];
+            t[3][k] = d[1][k] - d[3][k];
+        }
+        uint word = (buf * V_VECS + (i / 8) * PITCH) * 4 + i % 8;  // 32-bit word of position 0
+        [[unroll]] for (uint r = 0; r < 4; ++r) {  // (B^T d) B: columns
+            vec2 v[4] = {t[r][0] - t[r][2], t[r][1] + t[r][2], t[r][2] - t[r][1], t[r][1] - t[r][3]};
+            [[unroll]] for (uint k = 0; k < 4; ++k) {
+                uint w = word + (r * 4 + k) * T * PITCH * 4;
+                sm[w / 4][w % 4] = packHalf2x16(v[k]);
+            }
+        }
+    }
+}
+
+// Element offset of U fragment (position p, N fragment j) of slice s in N block nb.
+uint uFragment(uint nb, uint s, uint p, uint j) { return W_OFFSET + (((nb * SLICES + s) * POS + p) * NF + j) * F * F; }
+
+#ifdef PORTABLE
+void mmaSlice(uint s, uint buf, uint nb, uint sg, uint lane) {
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp) {
+        uint p = sg * PPS + pp;
+        for (uint j = 0; j < NF; ++j) {
+            uint u = uFragment(nb, s, p, j);
+            for (uint q = 0; q < T / 2; ++q) {
+                uint e = lane + 32 * q, b = e / F, n = e % F;
+                float sum = 0.0;
+                for (uint c = 0; c < F; ++c) {
+                    uint w = (buf * V_VECS + (p * T + b) * PITCH) * 4 + c / 2;
+                    float v = unpackHalf2x16(sm[w / 4][w % 4])[c % 2];
+                    sum += v * float(heapF16[W_SLOT].v[u + c * F + n]);
+                }
+                acc[pp][j][q] += sum;
+            }
+        }
+    }
+}
+#else
+void loadU(uint s, uint nb, uint sg) {
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp)
+        [[unroll]] for (uint j = 0; j < NF; ++j) coopMatLoadNV(bNext[pp][j], heapF16[W_SLOT].v, uFragment(nb, s, sg * PPS + pp, j), F, false);
+}
+
+void mmaSlice(uint buf, uint sg) {
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> a;
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp) {
+        uint p = sg * PPS + pp;
+        [[unroll]] for (uint i = 0; i < MF; ++i) {
+            coopMatLoadNV(a, sm, buf * V_VECS + (p * T + i * F) * PITCH, PITCH, false);
+            [[unroll]] for (uint j = 0; j < NF; ++j) acc[pp][i][j] = coopMatMulAddNV(a, bCur[pp][j], acc[pp][i][j]);
+        }
+    }
+}
+#endif
+
+// M of position p, block b, channel c (of the N fragment in shared memory).
+float mAt(uint p, uint b, uint c) {
+    uint e = (p * T + b) * F + c;
+    return uintBitsToFloat(sm[e / 4][e % 4]);
+}
+
+// Writes the accumulators of N fragment j to shared memory as [16][T][16] fp32.
+void stageFragment(uint j, uint sg, uint lane) {
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp) {
+        uint p = sg * PPS + pp;
+#ifdef PORTABLE
+        for (uint q = 0; q < T / 2; ++q) {
+            uint e = (p * T) * F + lane + 32 * q;
+            sm[e / 4][e % 4] = floatBitsToUint(acc[pp][j][q]);
+        }
+#else
+        [[unroll]] for (uint i = 0; i < MF; ++i) {
+#ifdef ACC_F16
+            coopMatStoreNV(fcoopmatNV<32, gl_ScopeSubgroup, F, F>(acc[pp][i][j]), sm, (p * T + i * F) * F / 4, F / 4, false);
+#else
+            coopMatStoreNV(acc[pp][i][j], sm, (p * T + i * F) * F / 4, F / 4, false);
+#endif
+        }
+#endif
+    }
+}
+
+float finish(float v, uint oc) {
+    v = applyActivation(ACT, ACT_ALPHA, ACT_BETA, v + biasFor(oc));
+    if (PRELU_OFFSET != 0xffffffffu && v < 0.0) v *= heapF32[PERSISTENT_SLOT].v[PRELU_OFFSET + oc];
+    return v;
+}
+
+// Y = A^T M A for the staged N fragment j; bias, activation, PReLU; stores inside the output.
+void outputFragment(uint j, uint n, uint oy0, uint ox0, uint nBase) {
+    [[unroll]] for (uint k = 0; k < OUT_PT; ++k) {
+        uint i = gl_LocalInvocationID.x + k * THREADS;
+        if (i >= OUT_ITEMS) break;
+        uint b = i / F, c = i % F, oc = nBase + j * F + c;
+        float m[4][4];
+        [[unroll]] for (uint p = 0; p < POS; ++p) m[p / 4][p % 4] = mAt(p, b, c);
+        vec4 z0, z1;  // A^T M: rows 0 and 1
+        [[unroll]] for (uint q = 0; q < 4; ++q) {
+            z0[q] = m[0][q] + m[1][q] + m[2][q];
+            z1[q] = m[1][q] - m[2][q] - m[3][q];
+        }
+        float y[2][2] = {{z0[0] + z0[1] + z0[2], z0[1] - z0[2] - z0[3]}, {z1[0] + z1[1] + z1[2], z1[1] - z1[2] - z1[3]}};
+        uint oy = oy0 + 2 * (b / BLOCKS_X), ox = ox0 + 2 * (b % BLOCKS_X);
+        if (oc >= OUT_C) continue;
+        [[unroll]] for (uint dy = 0; dy < 2; ++dy)
+            [[unroll]] for (uint dx = 0; dx < 2; ++dx)
+                if (oy + dy < OUT_H && ox + dx < OUT_W)
+                    storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + (oy + dy) * OUT_STRIDE_H + (ox + dx) * OUT_STRIDE_W,
+                              finish(y[dy][dx], oc));
+    }
+}
+
+void main() {
+    // Subgroups of 32 in invocation order (the planner requires subgroupSize 32; the portable
+    // build runs on any subgroup size and only needs this numbering).
+    uint tid = gl_LocalInvocationID.x, sg = tid / 32, lane = tid % 32;
+    uint nb = gl_WorkGroupID.x % N_BLOCKS, tx = gl_WorkGroupID.x / N_BLOCKS;  // N blocks of one tile adjacent: the input is read from L2 once
+    uint ox0 = tx * 2 * BLOCKS_X, oy0 = gl_WorkGroupID.y * 2 * BLOCKS_Y, n = gl_WorkGroupID.z;
+    int iy0 = int(oy0) - int(PAD_T), ix0 = int(ox0) - int(PAD_L);
+
+#ifdef PORTABLE
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp)
+        for (uint j = 0; j < NF; ++j)
+            for (uint q = 0; q < T / 2; ++q) acc[pp][j][q] = 0.0;
+#else
+    [[unroll]] for (uint pp = 0; pp < PPS; ++pp)
+        [[unroll]] for (uint i = 0; i < MF; ++i)
+            [[unroll]] for (uint j = 0; j < NF; ++j) acc[pp][i][j] = fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F>(0.0);
+    loadU(0, nb, sg);
+#endif
+    fetchInput(0, n, iy0, ix0);
+    transformStore(0);
+    barrier();
+    for (uint s = 0; s < SLICES; ++s) {
+        // Double buffering: slice s + 1 is loaded into registers before the MMAs of slice s and
+        // written to the other V buffer after them; the barrier ending slice s - 1 guarantees
+        // every subgroup finished reading that buffer.
+#ifndef PORTABLE
+        [[unroll]] for (uint pp = 0; pp < PPS; ++pp)
+            [[unroll]] for (uint j = 0; j < NF; ++j) bCur[pp][j] = bNext[pp][j];
+        if (s + 1 < SLICES) loadU(s + 1, nb, sg);
+#endif
+        if (s + 1 < SLICES) fetchInput(s + 1, n, iy0, ix0);
+#ifdef PORTABLE
+        mmaSlice(s, s % 2, nb, sg, lane);
+#else
+        mmaSlice(s % 2, sg);
+#endif
+        if (s + 1 < SLICES) transformStore((s + 1) % 2);
+        barrier();
+    }
+    // The last barrier above: every subgroup is done with the V buffers, which become the
+    // epilogue's M staging.
+    [[unroll]] for (uint j = 0; j < NF; ++j) {
+        if (j > 0) barrier();  // the previous fragment's outputs were read
+        stageFragment(j, sg, lane);
+        barrier();
+        outputFragment(j, n, oy0, ox0, nb * BN);
+    }
+}
