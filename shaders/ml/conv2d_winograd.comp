@@ -3,6 +3,7 @@
 #ifndef PORTABLE
 #extension GL_NV_cooperative_matrix : require
 #extension GL_KHR_memory_scope_semantics : require
+#extension GL_KHR_shader_subgroup_basic : require
 #endif
 // Winograd F(2x2, 3x3) convolution with the element-wise products as batched GEMMs on tensor cores
 // (VK_NV_cooperative_matrix 16x16x16 fp16 fragments; fp32 accumulators, fp16 ones in the ACC_F16
@@ -233,9 +234,14 @@ void outputFragment(uint j, uint n, uint oy0, uint ox0, uint nBase) {
 }
 
 void main() {
-    // Subgroups of 32 in invocation order (the planner requires subgroupSize 32; the portable
-    // build runs on any subgroup size and only needs this numbering).
-    uint tid = gl_LocalInvocationID.x, sg = tid / 32, lane = tid % 32;
+    // The portable build runs on any subgroup size: its "subgroups" are 32 invocations in order.
+    // The tensor-core build needs the hardware's (the planner requires subgroups of 32).
+    uint tid = gl_LocalInvocationID.x, lane = tid % 32;
+#ifdef PORTABLE
+    uint sg = tid / 32;
+#else
+    uint sg = gl_SubgroupID;
+#endif
     uint nb = gl_WorkGroupID.x % N_BLOCKS, tx = gl_WorkGroupID.x / N_BLOCKS;  // N blocks of one tile adjacent: the input is read from L2 once
     uint ox0 = tx * 2 * BLOCKS_X, oy0 = gl_WorkGroupID.y * 2 * BLOCKS_Y, n = gl_WorkGroupID.z;
     int iy0 = int(oy0) - int(PAD_T), ix0 = int(ox0) - int(PAD_L);

@@ -262,6 +262,42 @@ TEST_F(GraphCompile, SrvggEpiloguesFoldIntoTheConvolutions) {
     }
 }
 
+// Winograd F(2x2, 3x3) (conv2d_winograd, a tuning candidate only) forced through a tuning table
+// on every convolution that lists the tile: the first and body convolutions with their PReLU
+// epilogues (the last one keeps the implicit GEMM: Winograd declines its depth-to-space and
+// residual). The network must still match the reference within the fp16 tolerance.
+TEST_F(GraphCompile, SrvggOnWinogradTiles) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: conv2d_winograd needs them";
+    Device& dev = optest::device();
+    GraphDesc g = srvggSmall(DataType::Float16, 13, 37, 24);
+    for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
+        auto plain = compileGraph(dev, g, flags);
+        ASSERT_TRUE(plain.ok()) << plain.error().message;
+        std::vector<std::string> tiles;
+        for (const TunableConvolution& t : plain->report.tuning)
+            for (const std::string& c : t.candidates)
+                if (c.starts_with("winograd_") && std::find(tiles.begin(), tiles.end(), c) == tiles.end()) tiles.push_back(c);
+        EXPECT_FALSE(tiles.empty());
+        for (const std::string& tile : tiles) {
+            SCOPED_TRACE(tile + (flags ? " (fp16 arithmetic)" : ""));
+            auto table = std::make_shared<TuningTable>();
+            for (const TunableConvolution& t : plain->report.tuning)
+                if (std::find(t.candidates.begin(), t.candidates.end(), tile) != t.candidates.end()) table->set(t.key, {tile, 0});
+            dev.setTuningTable(table);
+            auto tuned = compileGraph(dev, g, flags);
+            ASSERT_TRUE(tuned.ok()) << tuned.error().message;
+            size_t taken = size_t(std::count_if(tuned->report.tuning.begin(), tuned->report.tuning.end(),
+                                                [&](const TunableConvolution& t) { return t.chosen == tile; }));
+            EXPECT_GE(taken, 4u) << "the first and the three body convolutions";
+            EXPECT_EQ(fusionsContaining(*tuned, "PReLU in the convolution's epilogue"), 4u);
+            optest::RunOptions options;
+            options.executionFlags = flags;
+            optest::checkGraph(g, options);
+            dev.setTuningTable(nullptr);
+        }
+    }
+}
+
 TEST_F(GraphCompile, UnetPoolsConcatsAndUpsamplesFoldIntoTheConvolutions) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     GraphDesc g = oidnSmall(DataType::Float16, 20, 36);
