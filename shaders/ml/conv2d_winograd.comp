@@ -15,10 +15,10 @@
 // of the 16 positions p. So per position one GEMM: [blocks x C] x [C x K], 2.25x fewer
 // multiplies than the direct convolution (16 per 4 outputs instead of 36).
 //
-// A workgroup (8 subgroups of 32) computes T = BLOCKS_Y x BLOCKS_X blocks (a 2 BLOCKS_Y x
-// 2 BLOCKS_X output tile) x BN = NF x 16 output channels of one N block. Subgroup s owns
-// positions 2s and 2s + 1: MF = T / 16 M fragments x NF N fragments each. Per slice of 16 input
-// channels:
+// A workgroup (SUBGROUPS of 32: 8 or 16) computes T = BLOCKS_Y x BLOCKS_X blocks (a
+// 2 BLOCKS_Y x 2 BLOCKS_X output tile) x BN = NF x 16 output channels of one N block. Subgroup s
+// owns positions PPS s .. PPS s + PPS - 1 (PPS = 16 / SUBGROUPS): MF = T / 16 M fragments x NF N
+// fragments each. Per slice of 16 input channels:
 //   - each invocation loads the 4x4 patch of (block, channel pair) items into registers (RA),
 //     one slice ahead, and after the MMAs of the current slice writes their V to shared memory
 //     as [16 positions][T blocks][16 channels] fp16, pitch 48 bytes per block (16 consecutive
@@ -38,7 +38,7 @@
 // the packing, edges and the epilogue with it. Never chosen for speed.
 #include "conv2d_params.glsl"
 
-layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // 256
+layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // SUBGROUPS * 32
 
 // Mirror WinogradConst in mlplugin/src/ops/convolution.cpp (after conv2d_params.glsl's ids).
 layout(constant_id = 75) const uint BLOCKS_Y = 4;  // 2x2 blocks per tile column
@@ -48,6 +48,7 @@ layout(constant_id = 78) const uint N_BLOCKS = 1;
 layout(constant_id = 79) const uint SLICES = 1;    // ceil(IN_C / 16)
 layout(constant_id = 80) const uint PRELU_OFFSET = 0xffffffffu;  // fp32 element of the slopes in the persistent slot; ~0: none
 layout(constant_id = 81) const uint VEC2_IN = 0;   // 1: input channels-last fp16, IN_C and every stride even: 32-bit channel-pair loads
+layout(constant_id = 82) const uint SUBGROUPS = 8; // 8 or 16
 
 #ifdef ACC_F16
 #define ACC_BITS 16
@@ -58,7 +59,6 @@ layout(constant_id = 81) const uint VEC2_IN = 0;   // 1: input channels-last fp1
 
 layout(set = 0, binding = 0) buffer HeapU32 { uint v[]; } heapU32[MLP_SLOTS];
 
-const uint SUBGROUPS = 8;
 const uint THREADS = SUBGROUPS * 32;
 const uint POS = 16;
 const uint PPS = POS / SUBGROUPS;          // positions per subgroup
@@ -203,18 +203,13 @@ void stageFragment(uint j, uint sg, uint lane) {
     }
 }
 
-float finish(float v, uint oc) {
-    v = applyActivation(ACT, ACT_ALPHA, ACT_BETA, v + biasFor(oc));
-    if (PRELU_OFFSET != 0xffffffffu && v < 0.0) v *= heapF32[PERSISTENT_SLOT].v[PRELU_OFFSET + oc];
-    return v;
-}
-
 // Y = A^T M A for the staged N fragment j; bias, activation, PReLU; stores inside the output.
 void outputFragment(uint j, uint n, uint oy0, uint ox0, uint nBase) {
     [[unroll]] for (uint k = 0; k < OUT_PT; ++k) {
         uint i = gl_LocalInvocationID.x + k * THREADS;
         if (i >= OUT_ITEMS) break;
         uint b = i / F, c = i % F, oc = nBase + j * F + c;
+        if (oc >= OUT_C) continue;
         float m[4][4];
         [[unroll]] for (uint p = 0; p < POS; ++p) m[p / 4][p % 4] = mAt(p, b, c);
         vec4 z0, z1;  // A^T M: rows 0 and 1
@@ -224,12 +219,14 @@ void outputFragment(uint j, uint n, uint oy0, uint ox0, uint nBase) {
         }
         float y[2][2] = {{z0[0] + z0[1] + z0[2], z0[1] - z0[2] - z0[3]}, {z1[0] + z1[1] + z1[2], z1[1] - z1[2] - z1[3]}};
         uint oy = oy0 + 2 * (b / BLOCKS_X), ox = ox0 + 2 * (b % BLOCKS_X);
-        if (oc >= OUT_C) continue;
+        float bias = biasFor(oc), slope = PRELU_OFFSET != 0xffffffffu ? heapF32[PERSISTENT_SLOT].v[PRELU_OFFSET + oc] : 1.0;
         [[unroll]] for (uint dy = 0; dy < 2; ++dy)
             [[unroll]] for (uint dx = 0; dx < 2; ++dx)
-                if (oy + dy < OUT_H && ox + dx < OUT_W)
+                if (oy + dy < OUT_H && ox + dx < OUT_W) {
+                    float v = applyActivation(ACT, ACT_ALPHA, ACT_BETA, y[dy][dx] + bias);
                     storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + (oy + dy) * OUT_STRIDE_H + (ox + dx) * OUT_STRIDE_W,
-                              finish(y[dy][dx], oc));
+                              v < 0.0 ? v * slope : v);  // PReLU after the activation (slope 1: none)
+                }
     }
 }
 

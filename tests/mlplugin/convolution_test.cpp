@@ -877,7 +877,10 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     EXPECT_EQ(t.key, "test gpu|driver 1|conv k3x3 s1x1 d1x1 in1x64v out64v");
     ASSERT_GE(t.candidates.size(), 4u);
     EXPECT_EQ(t.chosen, t.candidates[0]) << "the heuristic's tile is listed first";
-    EXPECT_EQ(t.candidates.back(), "coopmat");
+    auto coop = std::find(t.candidates.begin(), t.candidates.end(), "coopmat");
+    ASSERT_NE(coop, t.candidates.end());
+    EXPECT_TRUE(std::all_of(coop + 1, t.candidates.end(), [](const std::string& c) { return c.starts_with("winograd_"); }))
+        << "coopmat after the implicit-GEMM tiles; only Winograd tiles after it";
     for (const std::string& c : t.candidates) {
         SCOPED_TRACE(c);
         if (c == "coopmat" || c.starts_with("winograd_")) continue;  // Winograd: WinogradCandidatesAndDeclines
@@ -950,7 +953,7 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
     std::vector<std::string> wino;
     std::copy_if(t.candidates.begin(), t.candidates.end(), std::back_inserter(wino), [](const std::string& c) { return c.starts_with("winograd_"); });
-    EXPECT_EQ(wino, (std::vector<std::string>{"winograd_b4x8_n2", "winograd_b2x8_n4"}));
+    EXPECT_EQ(wino, (std::vector<std::string>{"winograd_b4x8_n4_w16", "winograd_b2x8_n2"}));
     EXPECT_TRUE(t.chosen.starts_with("igemm_")) << "the heuristic never picks Winograd";
     for (const std::string& c : wino) {
         auto tile = detail::WinogradTile::parse(c);
@@ -968,14 +971,15 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     EXPECT_EQ(std::count_if(h.begin(), h.end(), [](const std::string& c) { return c.starts_with("winograd_") && c.ends_with("_a16"); }), 2);
 
     auto table = std::make_shared<TuningTable>();
-    table->set(t.key, {"winograd_b4x8_n2", 1.0});
+    table->set(t.key, {"winograd_b4x8_n4_w16", 1.0});
     pc.tuning = table;
     auto plan = detail::planConvolution(pc, d);
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     EXPECT_STREQ(kernelOf(*plan), "conv2d_winograd");
     EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_winograd");
     expectDispatchLimits(*plan);
-    EXPECT_EQ(plan->execute.back().groups[0], 120u * 2) << "1920 / 16 tiles x 2 N blocks";
+    EXPECT_EQ(plan->execute.back().groups[0], 120u) << "1920 / 16 tiles, one N block of 64 channels";
+    EXPECT_EQ(plan->pipelines[plan->execute.back().pipeline].specConstants.at(0), 512u) << "16 subgroups";
     EXPECT_EQ(plan->execute.back().groups[1], 135u);
     EXPECT_EQ(specOf(*plan, 81), 1u) << "VEC2_IN";
     EXPECT_EQ(plan->persistentBytes, 4u * 16 * 16 * 64 * 2 + 64 * 2) << "U: 4 slices x 16 positions x [16][64] fp16, then the bias";

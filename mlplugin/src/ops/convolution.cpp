@@ -400,7 +400,7 @@ std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const Con
 }
 
 // Every kernel that can run `d` with `f`: implicit-GEMM tiles first (the default first), then
-// Winograd tiles (3x3 stride 1 only), then coopmat. Empty: no tensor-core kernel.
+// coopmat, then Winograd tiles (3x3 stride 1 only). Empty: no tensor-core kernel.
 struct Candidates {
     std::vector<IgemmLayout> igemm;
     std::vector<WinogradLayout> winograd;
@@ -465,8 +465,10 @@ ConvolutionTuning convolutionTuning(const PlanContext& pc, const ConvolutionDesc
     t.key = tuningKey(pc, d, g, f);
     Candidates c = tensorCoreCandidates(pc, d, g, f);
     for (const IgemmLayout& l : c.igemm) t.candidates.push_back(l.tile.name());
-    for (const WinogradLayout& l : c.winograd) t.candidates.push_back(l.tile.name());
     if (c.coop) t.candidates.push_back(kCoopCandidate);
+    // Last: a tuner that stops after the first few (bridge::TuneOptions::maxCandidates) drops
+    // Winograd, measured slower than the implicit GEMM on every shape tried, before coopmat.
+    for (const WinogradLayout& l : c.winograd) t.candidates.push_back(l.tile.name());
     KernelChoice k = chooseKernel(pc, d, g, f);
     t.chosen = k.igemm ? k.igemm->tile.name() : k.winograd ? k.winograd->tile.name() : k.coop ? kCoopCandidate : "portable";
     return t;
@@ -539,8 +541,8 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
 }
 
 // Specialization constant ids of shaders/ml/conv2d_winograd.comp (after conv2d_params.glsl's).
-enum WinogradConst : uint32_t { kWgBlocksY = 75, kWgBlocksX, kWgNf, kWgNBlocks, kWgSlices, kWgPreluOffset, kWgVec2In, kWgConstCount };
-static_assert(kWgBlocksY > kD2sCrd && kWgVec2In == 81, "conv2d_winograd.comp's constant ids");
+enum WinogradConst : uint32_t { kWgBlocksY = 75, kWgBlocksX, kWgNf, kWgNBlocks, kWgSlices, kWgPreluOffset, kWgVec2In, kWgSubgroups, kWgConstCount };
+static_assert(kWgBlocksY > kD2sCrd && kWgSubgroups == 82, "conv2d_winograd.comp's constant ids");
 
 // Packs U = G g G^T of every filter (pack_conv_coopmat.comp mode 4) into [nBlocks][slices][16][nf][16][16]
 // at `slot`, element offset `dstOffset`.
@@ -639,10 +641,10 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
     if (winograd) {
         const WinogradTile& t = winograd->tile;
         spec.resize(kWgConstCount, 0);
-        spec[0] = WinogradLayout::kSubgroups * 32, spec[1] = spec[2] = 1;
+        spec[0] = t.subgroups * 32, spec[1] = spec[2] = 1;
         spec[kWgBlocksY] = t.blocksY, spec[kWgBlocksX] = t.blocksX, spec[kWgNf] = t.nf;
         spec[kWgNBlocks] = winograd->nBlocks, spec[kWgSlices] = winograd->slices, spec[kWgPreluOffset] = preluOffset;
-        spec[kWgVec2In] = winograd->vec2In;
+        spec[kWgVec2In] = winograd->vec2In, spec[kWgSubgroups] = t.subgroups;
         launch.groups = winograd->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
         std::span<const uint32_t> spirv = t.portable ? shaders::conv2d_winograd_portable_f16()

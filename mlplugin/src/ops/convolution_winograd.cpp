@@ -1,8 +1,9 @@
 // Tile configurations of conv2d_winograd.comp (see its header for the algorithm).
 //
-// Registers bound the tiles: a subgroup holds 2 positions x MF x NF accumulators (MF = blocks /
-// 16), at most 8 with fp32 accumulators (64 registers per invocation, as conv2d_igemm's default
-// tile), 16 with fp16 ones. Shared memory: two V buffers of 16 positions x blocks x 48 bytes
+// Registers bound the tiles: a subgroup holds 16 / subgroups positions x MF x NF accumulators
+// (MF = blocks / 16), at most 8 with fp32 accumulators (64 registers per invocation, as
+// conv2d_igemm's default tile), 16 with fp16 ones. 16 subgroups (512 invocations) hold one
+// position each: twice the warps per SM for the same accumulators, at most 128 registers each. Shared memory: two V buffers of 16 positions x blocks x 48 bytes
 // (49152 bytes for 32 blocks: exactly the H100's maxComputeSharedMemorySize under Vulkan).
 // Weight traffic bounds them from below: a workgroup reads 16 x C x BN fp16 U values for its
 // 4 x blocks output pixels; at 32 blocks x 32 channels that is 3.6x the filter bytes per output
@@ -38,7 +39,8 @@ bool channelPairs(const TensorDesc& t) {
 
 std::string WinogradTile::name() const {
     char buf[64];
-    std::snprintf(buf, sizeof(buf), "winograd_b%ux%u_n%u%s%s", blocksY, blocksX, nf, acc16 ? "_a16" : "", portable ? "_portable" : "");
+    std::snprintf(buf, sizeof(buf), "winograd_b%ux%u_n%u%s%s%s", blocksY, blocksX, nf, subgroups == 16 ? "_w16" : "", acc16 ? "_a16" : "",
+                  portable ? "_portable" : "");
     return buf;
 }
 
@@ -47,6 +49,7 @@ std::optional<WinogradTile> WinogradTile::parse(const std::string& name) {
     int used = 0;
     if (std::sscanf(name.c_str(), "winograd_b%ux%u_n%u%n", &t.blocksY, &t.blocksX, &t.nf, &used) != 3) return std::nullopt;
     std::string rest = name.substr(size_t(used));
+    if (rest.starts_with("_w16")) t.subgroups = 16, rest = rest.substr(4);
     if (rest.starts_with("_a16")) t.acc16 = true, rest = rest.substr(4);
     if (rest.starts_with("_portable")) t.portable = true, rest = rest.substr(9);
     if (!rest.empty() || t.blocksY == 0 || t.blocksX == 0 || t.nf == 0 || t.blocks() % kFrag || (t.acc16 && t.portable)) return std::nullopt;
@@ -64,14 +67,17 @@ bool winogradApplies(const ConvolutionDesc& d, const ConvGeometry& g, const Conv
 std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g,
                                              const ConvolutionFusion& f, const WinogradTile& t) {
     if (!pc.caps || !pc.fp16Storage || !winogradApplies(d, g, f)) return std::nullopt;
-    if (t.blocks() == 0 || t.blocks() % kFrag || t.nf == 0) return std::nullopt;
-    const uint32_t accumulators = WinogradLayout::kPositions / WinogradLayout::kSubgroups * (t.blocks() / kFrag) * t.nf;
+    // 16 subgroups are 512 invocations: Capabilities has no maxComputeWorkGroupInvocations, but
+    // the devices with NV cooperative matrices (and lavapipe, for the portable build) offer 1024.
+    if (t.blocks() == 0 || t.blocks() % kFrag || t.nf == 0 || (t.subgroups != 8 && t.subgroups != 16)) return std::nullopt;
+    const uint32_t positions = WinogradLayout::kPositions / t.subgroups;  // per subgroup
+    const uint32_t accumulators = positions * (t.blocks() / kFrag) * t.nf;
     if (!t.portable) {
         if (!pc.cooperativeMatrix || pc.caps->subgroupSize != kSubgroupSize || !hasShape(*pc.caps, DataType::Float32)) return std::nullopt;
         if (accumulators > (t.acc16 ? kMaxAccumulators16 : kMaxAccumulators)) return std::nullopt;
         if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
-    } else if (t.acc16 || t.blocks() * t.nf > 64) {
-        return std::nullopt;  // the emulation keeps blocks x BN / 16 floats per invocation
+    } else if (t.acc16 || positions * t.nf * t.blocks() / 2 > 64) {
+        return std::nullopt;  // the emulation keeps positions x blocks x BN / 32 floats per invocation
     }
     WinogradLayout l;
     l.tile = t;
@@ -95,13 +101,18 @@ std::vector<WinogradLayout> winogradCandidates(const PlanContext& pc, const Conv
         auto l = winogradLayout(pc, d, g, f, t);
         if (l && std::none_of(out.begin(), out.end(), [&](const WinogradLayout& o) { return o.tile == l->tile; })) out.push_back(*l);
     };
-    // 32 blocks (an 8 x 16-pixel tile) x 32 channels: the most reuse of U within the accumulator
-    // budget; 16 blocks x 64 channels: half the V traffic per output channel, twice the U.
-    add({.blocksY = 4, .blocksX = 8, .nf = 2});
-    add({.blocksY = 2, .blocksX = 8, .nf = 4});
+    // Measured on the H200 (SRVGG 540p with its 64 -> 64 layers on each tile, fp16, 2026-11-25
+    // run 2; the implicit GEMM: 4.25 ms): 32 blocks x 64 channels on 16 subgroups 5.91 ms (128
+    // registers: the input transformed once for all 64 channels, 16 warps per SM); 16 blocks x 32
+    // channels 7.19 (115 registers, two workgroups per SM, but four N blocks transform the input
+    // four times); dropped: 32 x 32 on 8 subgroups 8.36 (162 registers) and 16 x 64 on 8
+    // subgroups 8.06 (174). fp16 accumulators (run 1, H100): 32 x 64 on 8 subgroups 7.05 vs 9.31
+    // for the fp32 32 x 32 tile.
+    add({.blocksY = 4, .blocksX = 8, .nf = 4, .subgroups = 16});
+    add({.blocksY = 2, .blocksX = 8, .nf = 2});
     if (pc.fp16Arithmetic) {  // fp16 accumulators: twice the fragments in the same registers
+        add({.blocksY = 4, .blocksX = 8, .nf = 4, .subgroups = 16, .acc16 = true});
         add({.blocksY = 4, .blocksX = 8, .nf = 4, .acc16 = true});
-        add({.blocksY = 4, .blocksX = 8, .nf = 2, .acc16 = true});
     }
     return out;
 }

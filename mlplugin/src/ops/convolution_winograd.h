@@ -12,16 +12,17 @@
 
 namespace mlplugin::detail {
 
-// One workgroup (8 subgroups) computes blocksY x blocksX 2x2 output blocks x nf 16-channel N
-// fragments; blocksY * blocksX is a multiple of 16 (the M fragments).
+// One workgroup (8 or 16 subgroups, each owning 16 / subgroups of the 16 positions) computes
+// blocksY x blocksX 2x2 output blocks x nf 16-channel N fragments; blocksY * blocksX is a
+// multiple of 16 (the M fragments).
 struct WinogradTile {
-    uint32_t blocksY = 4, blocksX = 8, nf = 2;
+    uint32_t blocksY = 4, blocksX = 8, nf = 2, subgroups = 8;
     bool acc16 = false;     // fp16 accumulators (AllowHalfPrecisionComputation only)
     bool portable = false;  // tensor-core operations emulated with scalar loops (tests only, never a candidate)
 
     uint32_t blocks() const { return blocksY * blocksX; }
     uint32_t bn() const { return nf * 16; }
-    // "winograd_b4x8_n2" + "_a16" (fp16 accumulators) or "_portable".
+    // "winograd_b4x8_n2" + "_w16" (16 subgroups) + "_a16" (fp16 accumulators) or "_portable".
     std::string name() const;
     static std::optional<WinogradTile> parse(const std::string& name);
     bool operator==(const WinogradTile&) const = default;
@@ -33,7 +34,7 @@ struct WinogradLayout {
     uint32_t nBlocks = 1, slices = 1;
     bool vec2In = false;  // channel-pair (32-bit) input loads
     std::array<uint32_t, 3> groups{};
-    static constexpr uint32_t kSubgroups = 8, kPositions = 16;
+    static constexpr uint32_t kPositions = 16;
     uint32_t kRows() const { return slices * kPositions * 16; }  // packed U rows per N block
     uint64_t weightBytes() const { return uint64_t(kRows()) * nBlocks * tile.bn() * 2; }
     uint64_t sharedBytes() const { return uint64_t(2) * kPositions * tile.blocks() * 48; }  // two V buffers
