@@ -104,8 +104,8 @@ std::vector<WinogradLayout> winogradCandidates(const PlanContext& pc, const Conv
     // Measured on the H200 (SRVGG 540p with its 64 -> 64 layers on each tile, fp16, 2026-11-25
     // run 2; the implicit GEMM: 4.25 ms): 32 blocks x 64 channels on 16 subgroups 5.91 ms (128
     // registers: the input transformed once for all 64 channels, 16 warps per SM); 16 blocks x 32
-    // channels 7.19 (115 registers, two workgroups per SM, but four N blocks transform the input
-    // four times); dropped: 32 x 32 on 8 subgroups 8.36 (162 registers) and 16 x 64 on 8
+    // channels 7.19 (115 registers, two workgroups per SM, but two N blocks transform the input
+    // twice); dropped: 32 x 32 on 8 subgroups 8.36 (162 registers) and 16 x 64 on 8
     // subgroups 8.06 (174). fp16 accumulators (run 1, H100): 32 x 64 on 8 subgroups 7.05 vs 9.31
     // for the fp32 32 x 32 tile.
     add({.blocksY = 4, .blocksX = 8, .nf = 4, .subgroups = 16});
