@@ -127,7 +127,8 @@ struct ConvolutionFusion {
     bool needsImplicitGemm() const { return source.has_value() || pooledOutput.has_value(); }
 };
 Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d, const ConvolutionFusion& fusion);
-// Whether planConvolution would put `d` on a tensor-core kernel (conv2d_igemm or conv2d_coopmat).
+// Whether planConvolution would put `d` on a tensor-core kernel (conv2d_igemm, conv2d_coopmat, or
+// conv2d_winograd when a tuning table names it).
 bool convolutionUsesTensorCores(const PlanContext&, const ConvolutionDesc& d);
 // Whether `d` can take `fusion` (whatever the layouts its tensors end up with): the graph's
 // fusion passes ask before folding a node into a convolution.

@@ -982,6 +982,7 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     EXPECT_EQ(plan->pipelines[plan->execute.back().pipeline].specConstants.at(0), 512u) << "16 subgroups";
     EXPECT_EQ(plan->execute.back().groups[1], 135u);
     EXPECT_EQ(specOf(*plan, 81), 1u) << "VEC2_IN";
+    EXPECT_TRUE(detail::convolutionUsesTensorCores(pc, d)) << "the graph keeps its tensors channels-last";
     EXPECT_EQ(plan->persistentBytes, 4u * 16 * 16 * 64 * 2 + 64 * 2) << "U: 4 slices x 16 positions x [16][64] fp16, then the bias";
     // PReLU rides along; the other fusions decline (the implicit GEMM takes them).
     detail::ConvolutionFusion slopes{.preluSlope = TensorDesc::make(DataType::Float32, {64}, TensorFlagOwnedByPlugin)};

@@ -31,8 +31,8 @@
 // temporary resource for bound ones.
 #include "ml_shaders.h"
 #include "ops/convolution_igemm.h"
-#include "ops/convolution_winograd.h"
 #include "ops/convolution_shape.h"
+#include "ops/convolution_winograd.h"
 #include "ops/weight_packing.h"
 
 #include <algorithm>
@@ -449,7 +449,7 @@ KernelChoice chooseKernel(const PlanContext& pc, const ConvolutionDesc& d, const
 bool convolutionUsesTensorCores(const PlanContext& pc, const ConvolutionDesc& d) {
     if (!validateConvolution(d, pc).ok()) return false;
     KernelChoice k = chooseKernel(pc, d, convolutionGeometry(d), {});
-    return k.igemm || k.coop;
+    return k.igemm || k.coop || (k.winograd && !k.winograd->tile.portable);  // all three take channels-last fp16
 }
 
 bool convolutionTakesFusion(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& f) {
