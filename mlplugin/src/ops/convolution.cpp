@@ -476,25 +476,37 @@ ConvolutionTuning convolutionTuning(const PlanContext& pc, const ConvolutionDesc
 
 namespace {
 
-// Packs the filter into the implicit GEMM's B matrix [nBlocks][kRows][bn] (pack_conv_coopmat.comp
-// mode 3) at `slot`, element offset `dstOffset`.
-void addPackIgemm(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const IgemmLayout& l,
-                  uint32_t slot, uint32_t dstOffset) {
+// What pack_conv_coopmat.comp needs to lay a filter out as tiled B matrices: `mode` (3: the
+// implicit GEMM's [nBlocks][kRows][bn]; 4: Winograd's U = G g G^T in [nBlocks][slices][16][nf][16][16]),
+// `icPad` input channels per K slice, `kRows`, `nBlocks` blocks of `bn` output channels.
+struct FilterPacking {
+    uint32_t mode, icPad, kRows, nBlocks, bn;
+    const char* name;
+};
+
+// Packs the filter as `p` says at `slot`, element offset `dstOffset`.
+void addPackFilter(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const FilterPacking& p,
+                   uint32_t slot, uint32_t dstOffset) {
     auto s = d.filter.effectiveStrides();
     std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
     spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
     spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
-    spec[kCPackMode] = 3, spec[kCPackIcPad] = IgemmLayout::kSliceChannels, spec[kCPackKRows] = l.kRows();
-    spec[kCPackNPad] = l.nBlocks * l.tile.bn();
+    spec[kCPackMode] = p.mode, spec[kCPackIcPad] = p.icPad, spec[kCPackKRows] = p.kRows;
+    spec[kCPackNPad] = p.nBlocks * p.bn;
     spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
     spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
     spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
-    spec[kCPackConstCount] = l.tile.bn();
+    spec[kCPackConstCount] = p.bn;
     Launch launch;
     launch.pipeline = uint32_t(plan.pipelines.size());
-    launch.groups = linearGroups(uint64_t(l.kRows()) * l.nBlocks * l.tile.bn(), kPackLocalSize);
-    plan.pipelines.push_back({shaders::pack_conv_coopmat_f16(), std::move(spec), "pack_conv_igemm"});
+    launch.groups = linearGroups(uint64_t(p.kRows) * p.nBlocks * p.bn, kPackLocalSize);
+    plan.pipelines.push_back({shaders::pack_conv_coopmat_f16(), std::move(spec), p.name});
     launches.push_back(launch);
+}
+
+// The implicit GEMM's B matrix [nBlocks][kRows][bn] (pack_conv_coopmat.comp mode 3).
+FilterPacking igemmPacking(const IgemmLayout& l) {
+    return {3, IgemmLayout::kSliceChannels, l.kRows(), l.nBlocks, l.tile.bn(), "pack_conv_igemm"};
 }
 
 // Specialization constant ids of shaders/ml/conv2d_igemm.comp (after conv2d_params.glsl's).
@@ -544,25 +556,9 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
 enum WinogradConst : uint32_t { kWgBlocksY = 75, kWgBlocksX, kWgNf, kWgNBlocks, kWgSlices, kWgPreluOffset, kWgVec2In, kWgSubgroups, kWgConstCount };
 static_assert(kWgBlocksY > kD2sCrd && kWgSubgroups == 82, "conv2d_winograd.comp's constant ids");
 
-// Packs U = G g G^T of every filter (pack_conv_coopmat.comp mode 4) into [nBlocks][slices][16][nf][16][16]
-// at `slot`, element offset `dstOffset`.
-void addPackWinograd(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const WinogradLayout& l,
-                     uint32_t slot, uint32_t dstOffset) {
-    auto s = d.filter.effectiveStrides();
-    std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
-    spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
-    spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
-    spec[kCPackMode] = 4, spec[kCPackIcPad] = 16, spec[kCPackKRows] = l.kRows();
-    spec[kCPackNPad] = l.nBlocks * l.tile.bn();
-    spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
-    spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
-    spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
-    spec[kCPackConstCount] = l.tile.bn();
-    Launch launch;
-    launch.pipeline = uint32_t(plan.pipelines.size());
-    launch.groups = linearGroups(uint64_t(l.kRows()) * l.nBlocks * l.tile.bn(), kPackLocalSize);
-    plan.pipelines.push_back({shaders::pack_conv_coopmat_f16(), std::move(spec), "pack_conv_winograd"});
-    launches.push_back(launch);
+// U = G g G^T of every filter (pack_conv_coopmat.comp mode 4) in [nBlocks][slices][16][nf][16][16].
+FilterPacking winogradPacking(const WinogradLayout& l) {
+    return {4, 16, l.kRows(), l.nBlocks, l.tile.bn(), "pack_conv_winograd"};
 }
 
 Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& fusion) {
@@ -588,8 +584,8 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         weights = WeightSource{};
         uint64_t bytes = igemm ? igemm->weightBytes() : winograd ? winograd->weightBytes() : coop->weightBytes();
         auto pack = [&](std::vector<Launch>& launches, uint32_t slot, uint32_t offset) {
-            if (igemm) addPackIgemm(plan, launches, d, g, *igemm, slot, offset);
-            else if (winograd) addPackWinograd(plan, launches, d, g, *winograd, slot, offset);
+            if (igemm) addPackFilter(plan, launches, d, g, igemmPacking(*igemm), slot, offset);
+            else if (winograd) addPackFilter(plan, launches, d, g, winogradPacking(*winograd), slot, offset);
             else addPackCoop(plan, launches, d, g, *coop, slot, offset);
         };
         if (d.filter.ownedByPlugin()) {
