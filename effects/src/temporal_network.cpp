@@ -50,6 +50,7 @@ Result<std::unique_ptr<Network>> Network::create(const VulkanApi& vk, mlplugin::
 Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     who_ = desc.who;
     fp16_ = desc.fp16;
+    channelsLast_ = desc.channelsLast;
     mlplugin::OnnxLoadOptions options;
     options.computeType = fp16_ ? mlplugin::DataType::Float16 : mlplugin::DataType::Float32;
     for (const NetworkTensor& t : desc.inputs) options.inputShapes[t.name] = t.shape;
@@ -62,7 +63,7 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
         return Error{ErrorCode::InvalidModel, who_ + ": the model does not fit the effect's contract (" + contract + "): " + model.error().message,
                      VK_SUCCESS};
     }
-    const mlplugin::GraphDesc& graph = model->graph;
+    mlplugin::GraphDesc& graph = model->graph;
     // The model's inputs and outputs must be exactly the contract's, in order.
     auto checkList = [&](const char* kind, const std::vector<std::string>& names, const std::vector<mlplugin::ValueId>& ids,
                          const std::vector<NetworkTensor>& expected) -> Status {
@@ -80,6 +81,15 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     };
     MLP_TRY(checkList("input", model->inputNames, graph.inputs, desc.inputs));
     MLP_TRY(checkList("output", model->outputNames, graph.outputs, desc.outputs));
+    if (desc.channelsLast) {
+        for (const auto* ids : {&graph.inputs, &graph.outputs})
+            for (mlplugin::ValueId v : *ids)
+                if (const mlplugin::TensorDesc& d = graph.values[v].desc; d.rank == 4) {
+                    const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
+                    auto nhwc = mlplugin::TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
+                    if (Status s = graph.setLayout(v, nhwc); !s) return withContext(s.error(), who_);
+                }
+    }
 
     uint32_t flags = fp16_ ? mlplugin::ExecutionFlagAllowHalfPrecisionComputation : 0u;
     auto compiled = mlplugin::compileGraph(device_, graph, flags);

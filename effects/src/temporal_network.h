@@ -28,6 +28,10 @@ struct NetworkDesc {
     std::vector<NetworkTensor> inputs;   // in the model's input order
     std::vector<NetworkTensor> outputs;  // in the model's output order
     bool fp16 = false;
+    // Store the rank-4 inputs and outputs channels-last (NHWC strides; the shapes stay NCHW): the
+    // tensor-core convolutions then read and write them 8 channels per 16-byte access, as they do
+    // the graph's own intermediates, instead of one strided element at a time.
+    bool channelsLast = false;
     // Record the network once into a CommandBundle and execute that every frame
     // (EffectDevice::primaryCommandBuffers).
     bool bundle = false;
@@ -46,6 +50,7 @@ public:
     const GpuBuffer& output(uint32_t i) const { return outputs_[i]; }
     const std::vector<uint32_t>& outputShape(uint32_t i) const { return outputShapes_[i]; }
     bool fp16() const { return fp16_; }
+    bool channelsLast() const { return channelsLast_; }
     uint32_t descriptorSets() const { return descriptorSets_; }
     // Memory of its buffers (already counted in the tally given to create()).
     VkDeviceSize deviceLocalBytes() const;
@@ -70,6 +75,7 @@ private:
     mlplugin::Device& device_;
     std::string who_;
     bool fp16_ = false;
+    bool channelsLast_ = false;
     bool initialized_ = false;
     mlplugin::CompiledGraph compiled_;
     std::unique_ptr<mlplugin::OperatorInitializer> initializer_;

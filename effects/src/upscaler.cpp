@@ -208,6 +208,9 @@ Status TemporalUpscaler::createDisplayResources() {
         nd.inputs = {{"features", {1, r * r * gpu::ML_FEATURES, tensorSize_.height / r, tensorSize_.width / r}}};
         nd.outputs = {{"params", {1, r * r * gpu::ML_PARAMS, tensorSize_.height / r, tensorSize_.width / r}}};
         nd.fp16 = fp16;
+        // fp16 networks run on the tensor-core kernels where the device has them, which read and
+        // write channels-last tensors fastest; the portable kernels take either layout.
+        nd.channelsLast = fp16;
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
@@ -387,7 +390,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.displaySize = {desc_.displaySize.width, desc_.displaySize.height};
     pc.jitter = rp.jitter;
     pc.exposure = in.exposure;
-    pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT);
+    pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT) | (network_ && network_->channelsLast() ? gpu::FLAG_TENSORS_NHWC : 0u);
     pc.maxHistoryWeight = kMaxHistoryWeight;
     pc.clampGammaMoving = kClampGammaMoving;
     pc.clampGammaStatic = kClampGammaStatic;

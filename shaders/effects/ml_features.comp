@@ -37,5 +37,7 @@ void main() {
     f[13] = hist.valid;
     f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
     f[15] = float(pc.renderSize.x) / float(pc.displaySize.x);
-    for (uint c = 0u; c < ML_FEATURES; ++c) features[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle)] = TENSOR_T(f[c]);
+    const bool nhwc = (pc.flags & FLAG_TENSORS_NHWC) != 0u;
+    for (uint c = 0u; c < ML_FEATURES; ++c)
+        features[unshuffledIndex(c, ML_FEATURES, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, nhwc)] = TENSOR_T(f[c]);
 }

@@ -21,8 +21,9 @@ layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D historyOut;
 layout(set = 0, binding = 3, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
 layout(push_constant) uniform Push { ResolvePush pc; };
 
-float feature(uint c, uvec2 t) { return float(features[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle)]); }
-float param(uint c, uvec2 t) { return float(params[unshuffledIndex(c, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle)]); }
+bool nhwc() { return (pc.flags & FLAG_TENSORS_NHWC) != 0u; }
+float feature(uint c, uvec2 t) { return float(features[unshuffledIndex(c, ML_FEATURES, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, nhwc())]); }
+float param(uint c, uvec2 t) { return float(params[unshuffledIndex(c, ML_PARAMS, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, nhwc())]); }
 float sigmoid(float x) { return 1.0 / (1.0 + exp(-clamp(x, -30.0, 30.0))); }
 vec3 srgbFeature(uint c, uvec2 t) { return srgbToLinear(clamp(vec3(feature(c, t), feature(c + 1u, t), feature(c + 2u, t)), 0.0, 1.0)); }
 

@@ -1,5 +1,5 @@
 // The temporal network's tensors as storage buffers: fp32, or fp16 with TENSOR_F16 (16-bit
-// storage). Layout: NCHW, pixel-unshuffled by r (upscaler_shared.h).
+// storage). Layout: NCHW or NHWC, pixel-unshuffled by r (upscaler_shared.h).
 #ifndef EFFECTS_TENSOR_BUFFER_GLSL
 #define EFFECTS_TENSOR_BUFFER_GLSL
 #ifdef TENSOR_F16
@@ -10,10 +10,11 @@
 #define TENSOR_T float
 #endif
 
-// Element index of channel c of display pixel (x, y) in a tensor of (padded) width w, height h,
-// unshuffled by r.
-uint unshuffledIndex(uint c, uvec2 xy, uint w, uint h, uint r) {
+// Element index of channel c (of `channels` per display pixel) of display pixel (x, y) in a tensor
+// of (padded) display width w, height h, unshuffled by r, stored NHWC or NCHW.
+uint unshuffledIndex(uint c, uint channels, uvec2 xy, uint w, uint h, uint r, bool nhwc) {
     uint k = (c * r + xy.y % r) * r + xy.x % r;
-    return (k * (h / r) + xy.y / r) * (w / r) + xy.x / r;
+    uint pixel = (xy.y / r) * (w / r) + xy.x / r;
+    return nhwc ? pixel * channels * r * r + k : k * (h / r) * (w / r) + pixel;
 }
 #endif

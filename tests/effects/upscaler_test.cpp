@@ -28,7 +28,7 @@ class Rig {
 public:
     // `bundle`: EffectDevice::primaryCommandBuffers (the network executed as a CommandBundle).
     Rig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D display, VkExtent2D maxRender, std::vector<uint8_t> model = {},
-        float sharpness = 0.0f, bool bundle = true)
+        float sharpness = 0.0f, bool bundle = true, bool preferFp16 = true)
         : ctx_(ctx), model_(std::move(model)) {
         effects::UpscalerDesc d;
         d.device = fxtest::effectDevice(ctx);
@@ -40,6 +40,7 @@ public:
         d.modelBytes = model_;
         d.framesInFlight = 2;
         d.sharpness = sharpness;
+        d.preferFp16 = preferFp16;
         auto up = effects::Upscaler::create(d);
         if (!up) throw std::runtime_error(up.error().message);
         upscaler = std::move(*up);
@@ -390,6 +391,35 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
             }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
         for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(render, halton(i, render, display), {0, 0}, {0, 0}, false)));
+    }
+}
+
+// The shipped network in fp32 (channels-first tensors) and fp16 (channels-last: the features,
+// the network and the parameters all change layout together) over a moving sequence: the same
+// frames within fp16 precision. A layout mismatch anywhere scrambles features or parameters
+// across pixels and channels and fails by far.
+TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
+    std::vector<uint8_t> model = readFile(VKML_ASSETS_DIR "/upscaler_temporal.onnx");
+    ASSERT_FALSE(model.empty());
+    const VkExtent2D display{61, 37}, render{31, 19};
+    Rig fp32(ctx(), effects::UpscalerMode::MlTemporal, display, render, model, 0.0f, true, false);
+    Rig fp16(ctx(), effects::UpscalerMode::MlTemporal, display, render, model, 0.0f, true, true);
+    ASSERT_FALSE(fp32.upscaler->usesFp16());
+    if (!fp16.upscaler->usesFp16()) GTEST_SKIP() << "the device has no fp16 arithmetic";
+    for (uint32_t i = 0; i < 6; ++i) {
+        SCOPED_TRACE("frame " + std::to_string(i));
+        const Vec2 j = halton(i + 1, render, display), camera{0.4f * float(i), 0.25f * float(i)}, previous{0.4f * float(i) - 0.4f, 0.25f * float(i) - 0.25f};
+        std::vector<float> a = fp32.frame(render, j, camera, i ? previous : camera, i == 0);
+        std::vector<float> b = fp16.frame(render, j, camera, i ? previous : camera, i == 0);
+        ASSERT_EQ(a.size(), b.size());
+        double worst = 0, sum = 0;
+        for (size_t k = 0; k < a.size(); ++k) {
+            ASSERT_TRUE(std::isfinite(b[k]));
+            worst = std::max(worst, double(std::fabs(a[k] - b[k])));
+            sum += std::fabs(a[k] - b[k]);
+        }
+        EXPECT_LT(sum / double(a.size()), 2e-3);
+        EXPECT_LT(worst, 3e-2);
     }
 }
 

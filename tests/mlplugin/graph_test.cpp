@@ -6,6 +6,7 @@
 #include "mlplugin/graph.h"
 
 #include <algorithm>
+#include <cmath>
 #include <random>
 
 using namespace mlplugin;
@@ -115,6 +116,48 @@ TEST_P(GraphTest, ConcatIntoAGraphOutputWritesSlicesInPlace) {
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
     EXPECT_EQ(compiled->report.dispatchablesOut, 2u);
     optest::checkGraph(n.g, {});
+}
+
+// Graph input and output stored channels-last by the caller (GraphDesc::setLayout): every node
+// that touches them reads and writes NHWC, fused or not, at odd sizes and channel counts. Checked
+// against the same graph in packed NCHW, element by element through each side's own layout (a
+// node left on the old layout reads and writes the wrong elements).
+TEST_P(GraphTest, ChannelsLastGraphInputsAndOutputs) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    const uint32_t c = 20, h = 13, w = 11;
+    auto nhwc = [&](uint32_t ch) { return TensorDesc::strided(GetParam(), {1, ch, h, w}, {h * w * ch, 1, w * ch, ch}); };
+    auto build = [&](bool channelsLast, bool deep) {
+        Net n{{}, GetParam()};
+        ValueId x = n.g.addInput("x", n.t({1, c, h, w}));
+        ValueId y = deep ? n.conv(n.act(n.conv(x, c, 16, 3, "body"), relu(), "relu"), 16, 12, 1, "head") : n.conv(x, c, 12, 1, "only");
+        n.g.markOutput(y);
+        if (channelsLast) {
+            EXPECT_TRUE(n.g.setLayout(x, nhwc(c)).ok());
+            EXPECT_TRUE(n.g.setLayout(y, nhwc(12)).ok());
+        }
+        return n.g;
+    };
+    const HostTensor packed = optest::randomTensor(TensorDesc::make(GetParam(), {1, c, h, w}), 7);
+    HostTensor strided{nhwc(c), std::vector<double>(size_t(h) * w * c)};
+    for (uint32_t k = 0; k < c; ++k)
+        for (uint32_t i = 0; i < h * w; ++i) strided.data[size_t(i) * c + k] = packed.data[size_t(k) * h * w + i];
+    for (bool deep : {false, true})
+        for (uint32_t flags : {0u, uint32_t(GraphCompileFlagDisableFusion | GraphCompileFlagDisableAliasing)}) {
+            SCOPED_TRACE(std::string(deep ? "conv-relu-conv" : "one conv") + (flags ? ", unfused" : ""));
+            GraphDesc ref = build(false, deep), g = build(true, deep);
+            auto want = referenceEvaluateGraph(ref, {packed});
+            ASSERT_TRUE(want.ok()) << want.error().message;
+            auto compiled = compileGraph(optest::device(), g, flags);
+            ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+            std::vector<HostTensor> got = optest::runGraph(*compiled, g, {strided}, {});
+            ASSERT_EQ(got.size(), 1u);
+            const double tolerance = GetParam() == DataType::Float16 ? 2e-2 : 1e-4;
+            double worst = 0;
+            for (uint32_t k = 0; k < 12; ++k)
+                for (uint32_t i = 0; i < h * w; ++i)
+                    worst = std::max(worst, std::fabs(got[0].data[size_t(i) * 12 + k] - (*want)[0].data[size_t(k) * h * w + i]));
+            EXPECT_LT(worst, tolerance);
+        }
 }
 
 TEST_P(GraphTest, ElementWiseChainsMatchTheUnfusedReference) {
@@ -355,6 +398,28 @@ TEST_F(GraphErrors, InvalidNodeIsNamed) {
     auto compiled = compileGraph(optest::device(), g);
     ASSERT_FALSE(compiled.ok());
     EXPECT_NE(compiled.error().message.find("graph node 0 (convolution 'bad')"), std::string::npos) << compiled.error().message;
+}
+
+TEST_F(GraphErrors, SetLayoutChangesOnlyTheStridesOfInputsAndOutputs) {
+    GraphDesc g;
+    ValueId x = g.addInput("x", TensorDesc::make(DataType::Float32, {1, 4, 5, 6}));
+    ValueId y = g.addNode(ElementWiseDesc{.name = "r", .op = ElementWiseOp::Activation, .activation = relu()}, {x}).value()[0];
+    ValueId z = g.addNode(ElementWiseDesc{.name = "s", .op = ElementWiseOp::Activation, .activation = relu()}, {y}).value()[0];
+    g.markOutput(z);
+    const TensorDesc nhwc = TensorDesc::strided(DataType::Float32, {1, 4, 5, 6}, {120, 1, 24, 4});
+    auto message = [&](ValueId v, const TensorDesc& d) {
+        Status s = g.setLayout(v, d);
+        EXPECT_FALSE(s.ok());
+        return s.ok() ? std::string() : s.error().message;
+    };
+    EXPECT_NE(message(y, nhwc).find("not a graph input or output"), std::string::npos);
+    EXPECT_NE(message(99, nhwc).find("not a graph input or output"), std::string::npos);
+    EXPECT_NE(message(x, TensorDesc::strided(DataType::Float32, {1, 4, 6, 5}, {120, 1, 20, 4})).find("only the strides change"), std::string::npos);
+    EXPECT_NE(message(x, TensorDesc::strided(DataType::Float16, {1, 4, 5, 6}, {120, 1, 24, 4})).find("only the strides change"), std::string::npos);
+    // Overlapping elements in an output.
+    EXPECT_FALSE(g.setLayout(z, TensorDesc::strided(DataType::Float32, {1, 4, 5, 6}, {0, 1, 1, 1})).ok());
+    EXPECT_TRUE(g.setLayout(x, nhwc).ok());
+    EXPECT_TRUE(g.setLayout(z, nhwc).ok());
 }
 
 TEST_F(GraphCompile, ConstantOperandOfElementWiseIsCopiedToPersistent) {

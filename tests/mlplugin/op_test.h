@@ -54,9 +54,13 @@ mlplugin::TensorDesc paddedRows(mlplugin::DataType type, uint32_t n, uint32_t c,
 #define REQUIRE_FP16() \
     if (!optest::fp16Supported()) GTEST_SKIP() << "no fp16 on this device"
 
-// Compiles `graph` (GraphCompileFlags in `graphFlags`), runs it with random inputs through the
-// OperatorInitializer (constants blob) and the recorder, and compares every output with
-// referenceEvaluateGraph.
+// Runs a compiled graph on `inputs` (in graph.inputs order, laid out as their value descs say)
+// through the OperatorInitializer (constants blob) and the recorder; returns the outputs as the
+// GPU wrote them (empty after a reported failure).
+std::vector<mlplugin::HostTensor> runGraph(const mlplugin::CompiledGraph& compiled, const mlplugin::GraphDesc& graph,
+                                           const std::vector<mlplugin::HostTensor>& inputs, const RunOptions& options);
+// Compiles `graph` (GraphCompileFlags in `graphFlags`), runs it with random inputs and compares
+// every output with referenceEvaluateGraph.
 void checkGraph(const mlplugin::GraphDesc& graph, const RunOptions& options, uint32_t graphFlags = 0, uint32_t seed = 1);
 
 }  // namespace optest

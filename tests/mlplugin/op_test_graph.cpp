@@ -11,20 +11,12 @@ namespace optest {
 
 using namespace mlplugin;
 
-void checkGraph(const GraphDesc& graph, const RunOptions& options, uint32_t graphFlags, uint32_t seed) {
-    auto compiled = compileGraph(device(), graph, graphFlags | options.executionFlags);
-    ASSERT_TRUE(compiled.ok()) << "compileGraph: " << compiled.error().message;
-    std::string label = compiled->op->name();
-
-    std::vector<HostTensor> inputs;
+std::vector<HostTensor> runGraph(const CompiledGraph& compiled, const GraphDesc& graph, const std::vector<HostTensor>& inputs,
+                                 const RunOptions& options) {
     std::vector<const TensorDesc*> inDescs;
-    for (size_t i = 0; i < graph.inputs.size(); ++i) {
-        const TensorDesc& desc = graph.values[graph.inputs[i]].desc;
-        inputs.push_back(randomTensor(desc, seed * 7919u + uint32_t(i)));
-        inDescs.push_back(&desc);
-    }
+    for (ValueId v : graph.inputs) inDescs.push_back(&graph.values[v].desc);
     // The constants blob: one more input, owned by the plugin (bound to the initializer only).
-    const std::vector<uint8_t>& blob = compiled->constantData;
+    const std::vector<uint8_t>& blob = compiled.constantData;
     TensorDesc blobDesc = TensorDesc::make(DataType::Float32, {uint32_t(std::max<size_t>(blob.size() / 4, 1))}, TensorFlagOwnedByPlugin);
     HostTensor blobValues{blobDesc, std::vector<double>(blob.size() / 4)};
     for (size_t i = 0; i < blobValues.data.size(); ++i) {
@@ -38,11 +30,20 @@ void checkGraph(const GraphDesc& graph, const RunOptions& options, uint32_t grap
 
     std::vector<const TensorDesc*> outDescs;
     for (ValueId v : graph.outputs) outDescs.push_back(&graph.values[v].desc);
-    std::vector<HostTensor> got = runCompiled(*compiled->op, inDescs, hostInputs, outDescs, options, label);
+    return runCompiled(*compiled.op, inDescs, hostInputs, outDescs, options, compiled.op->name());
+}
+
+void checkGraph(const GraphDesc& graph, const RunOptions& options, uint32_t graphFlags, uint32_t seed) {
+    auto compiled = compileGraph(device(), graph, graphFlags | options.executionFlags);
+    ASSERT_TRUE(compiled.ok()) << "compileGraph: " << compiled.error().message;
+    std::vector<HostTensor> inputs;
+    for (size_t i = 0; i < graph.inputs.size(); ++i)
+        inputs.push_back(randomTensor(graph.values[graph.inputs[i]].desc, seed * 7919u + uint32_t(i)));
+    std::vector<HostTensor> got = runGraph(*compiled, graph, inputs, options);
     if (got.empty()) return;  // runCompiled reported the failure
     auto want = referenceEvaluateGraph(graph, inputs);
     ASSERT_TRUE(want.ok()) << "referenceEvaluateGraph: " << want.error().message;
-    expectClose(got, *want, options, label);
+    expectClose(got, *want, options, compiled->op->name());
 }
 
 }  // namespace optest

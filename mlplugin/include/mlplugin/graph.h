@@ -75,6 +75,12 @@ struct GraphDesc {
     Result<std::vector<ValueId>> addNode(OperatorDesc op, std::vector<ValueId> inputs);
     /// Makes `v` a graph output (bound at execution, in the order of marking).
     void markOutput(ValueId v);
+    /// Stores graph input or output `v` with the strides of `desc` (the same data type and sizes;
+    /// e.g. channels-last NHWC strides on NCHW sizes, so that a caller's own shaders and the
+    /// tensor-core convolutions exchange 8 channels per access). Every node that reads or writes
+    /// `v` sees the new desc. Call it once the nodes are added. Errors (InvalidArgument): `v` is
+    /// not a graph input or output, or `desc` differs in type or sizes or is not a valid layout.
+    Status setLayout(ValueId v, const TensorDesc& desc);
 };
 
 /// compileGraph flags (combined with ExecutionFlags).

@@ -2,6 +2,8 @@
 
 #include "graph/node_tensors.h"
 
+#include <algorithm>
+
 namespace mlplugin {
 
 ValueId GraphDesc::addInput(std::string name, const TensorDesc& desc) {
@@ -41,5 +43,34 @@ Result<std::vector<ValueId>> GraphDesc::addNode(OperatorDesc op, std::vector<Val
 }
 
 void GraphDesc::markOutput(ValueId v) { outputs.push_back(v); }
+
+Status GraphDesc::setLayout(ValueId v, const TensorDesc& desc) {
+    auto listed = [v](const std::vector<ValueId>& ids) { return std::find(ids.begin(), ids.end(), v) != ids.end(); };
+    const bool isOutput = listed(outputs);
+    if (v >= values.size() || (!isOutput && !listed(inputs)))
+        return invalidArgument("setLayout: value " + std::to_string(v) + " is not a graph input or output");
+    GraphValue& value = values[v];
+    bool same = desc.dataType == value.desc.dataType && desc.rank == value.desc.rank;
+    for (uint32_t i = 0; same && i < desc.rank && i < kMaxTensorRank; ++i) same = desc.sizes[i] == value.desc.sizes[i];
+    if (!same) return invalidArgument("setLayout: '" + value.name + "' keeps its data type and sizes; only the strides change");
+    MLP_TRY(validateTensor(desc, "setLayout: '" + value.name + "'", isOutput));
+    value.desc = desc;
+    for (GraphNode& node : nodes) {
+        std::vector<TensorDesc> ins;
+        for (const TensorDesc* t : operatorInputs(node.op)) ins.push_back(t ? *t : TensorDesc{});
+        bool reads = false;
+        for (size_t k = 0; k < node.inputs.size() && k < ins.size(); ++k)
+            if (node.inputs[k] == v) ins[k] = desc, reads = true;
+        if (reads) {
+            std::vector<const TensorDesc*> ptrs;
+            for (const TensorDesc& t : ins) ptrs.push_back(t.rank ? &t : nullptr);
+            detail::setOperatorInputs(node.op, ptrs);
+        }
+        std::vector<TensorDesc*> outs = detail::mutableOperatorOutputs(node.op);
+        for (size_t k = 0; k < outs.size() && k < node.outputs.size(); ++k)
+            if (node.outputs[k] == v) *outs[k] = desc;
+    }
+    return {};
+}
 
 }  // namespace mlplugin
