@@ -129,7 +129,12 @@ TEST_P(GraphTest, ChannelsLastGraphInputsAndOutputs) {
     auto build = [&](bool channelsLast, bool deep) {
         Net n{{}, GetParam()};
         ValueId x = n.g.addInput("x", n.t({1, c, h, w}));
-        ValueId y = deep ? n.conv(n.act(n.conv(x, c, 16, 3, "body"), relu(), "relu"), 16, 12, 1, "head") : n.conv(x, c, 12, 1, "only");
+        // Deep: conv, ReLU, conv 1x1, then conv 3x3 + ReLU writing the output (a fused activation).
+        ValueId y = n.conv(x, c, 12, 1, "only");
+        if (deep) {
+            y = n.conv(n.act(n.conv(x, c, 16, 3, "body"), relu(), "relu"), 16, 16, 1, "mid");
+            y = n.act(n.conv(y, 16, 12, 3, "last"), relu(), "last relu");
+        }
         n.g.markOutput(y);
         if (channelsLast) {
             EXPECT_TRUE(n.g.setLayout(x, nhwc(c)).ok());
@@ -143,7 +148,7 @@ TEST_P(GraphTest, ChannelsLastGraphInputsAndOutputs) {
         for (uint32_t i = 0; i < h * w; ++i) strided.data[size_t(i) * c + k] = packed.data[size_t(k) * h * w + i];
     for (bool deep : {false, true})
         for (uint32_t flags : {0u, uint32_t(GraphCompileFlagDisableFusion | GraphCompileFlagDisableAliasing)}) {
-            SCOPED_TRACE(std::string(deep ? "conv-relu-conv" : "one conv") + (flags ? ", unfused" : ""));
+            SCOPED_TRACE(std::string(deep ? "four layers" : "one conv") + (flags ? ", unfused" : ""));
             GraphDesc ref = build(false, deep), g = build(true, deep);
             auto want = referenceEvaluateGraph(ref, {packed});
             ASSERT_TRUE(want.ok()) << want.error().message;

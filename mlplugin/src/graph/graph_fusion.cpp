@@ -72,7 +72,12 @@ bool fuseActivations(FusionState& s) {
         s.log.push_back(producer.label + " + " + s.nodes[c].label + " -> fused " + toString(act->type));
         ValueId fusedOut = s.nodes[c].node.outputs[0];
         producer.node.outputs[0] = fusedOut;
-        mutableOperatorOutputs(producer.node.op)[0]->dataType = s.values[fusedOut].desc.dataType;
+        // The producer now writes the activation's output: its type and its layout (a graph output
+        // may be strided, GraphDesc::setLayout).
+        TensorDesc& written = *mutableOperatorOutputs(producer.node.op)[0];
+        written.dataType = e->output.dataType;
+        written.hasStrides = e->output.hasStrides;
+        written.strides = e->output.strides;
         s.nodes.erase(s.nodes.begin() + c);
         return true;
     }
