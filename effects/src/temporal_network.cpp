@@ -18,34 +18,6 @@ std::string shapeString(const std::vector<uint32_t>& s) {
     return out + "]";
 }
 
-// The node writing the graph's only output when it is a peelable 1x1 convolution (see
-// NetworkDesc::peelHead), its index; -1 otherwise.
-int peelableHead(const mlplugin::GraphDesc& graph) {
-    if (graph.outputs.size() != 1) return -1;
-    const mlplugin::ValueId out = graph.outputs[0];
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        const mlplugin::GraphNode& node = graph.nodes[i];
-        for (mlplugin::ValueId v : node.inputs)
-            if (v == out) return -1;  // the output is also read inside the graph
-    }
-    for (size_t i = 0; i < graph.nodes.size(); ++i) {
-        const mlplugin::GraphNode& node = graph.nodes[i];
-        if (node.outputs.size() != 1 || node.outputs[0] != out) continue;
-        const auto* c = std::get_if<mlplugin::ConvolutionDesc>(&node.op);
-        if (!c || c->transposed || c->groups != 1 || c->activation.type != mlplugin::ActivationType::None) return -1;
-        if (c->filter.rank != 4 || c->filter.sizes[2] != 1 || c->filter.sizes[3] != 1 || c->strides != std::array<uint32_t, 2>{1, 1} ||
-            c->padBegin != std::array<uint32_t, 2>{0, 0} || c->padEnd != std::array<uint32_t, 2>{0, 0})
-            return -1;
-        if (node.inputs.size() < 2 || c->filter.sizes[1] > OutputHead::kMaxHeadInputs) return -1;
-        const mlplugin::ValueId in = node.inputs[0], w = node.inputs[1], b = node.inputs.size() > 2 ? node.inputs[2] : mlplugin::kNoValue;
-        if (graph.values[in].kind != mlplugin::GraphValue::Kind::Intermediate || graph.values[w].kind != mlplugin::GraphValue::Kind::Constant ||
-            (b != mlplugin::kNoValue && graph.values[b].kind != mlplugin::GraphValue::Kind::Constant))
-            return -1;
-        return int(i);
-    }
-    return -1;
-}
-
 }  // namespace
 
 Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& d, const std::string& who) {
@@ -109,21 +81,6 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     };
     MLP_TRY(checkList("input", model->inputNames, graph.inputs, desc.inputs));
     MLP_TRY(checkList("output", model->outputNames, graph.outputs, desc.outputs));
-    if (int h = desc.peelHead ? peelableHead(graph) : -1; h >= 0) {
-        const mlplugin::GraphNode& node = graph.nodes[size_t(h)];
-        const auto& conv = std::get<mlplugin::ConvolutionDesc>(node.op);
-        OutputHead head;
-        head.outputs = conv.filter.sizes[0];
-        head.inputs = conv.filter.sizes[1];
-        head.weights = graph.values[node.inputs[1]].constantData;
-        head.bias.assign(head.outputs, 0.0f);
-        if (node.inputs.size() > 2 && node.inputs[2] != mlplugin::kNoValue) head.bias = graph.values[node.inputs[2]].constantData;
-        if (head.weights.size() == size_t(head.outputs) * head.inputs && head.bias.size() == head.outputs) {
-            graph.outputs[0] = node.inputs[0];
-            graph.nodes.erase(graph.nodes.begin() + h);
-            head_ = std::move(head);
-        }
-    }
     if (desc.channelsLast) {
         for (const auto* ids : {&graph.inputs, &graph.outputs})
             for (mlplugin::ValueId v : *ids)
@@ -154,13 +111,6 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
         if (!b) return withContext(b.error(), who_);
         outputBindings.push_back({b->buffer, 0, b->size});
         outputs_.push_back(*b);
-    }
-    if (head_) {
-        auto b = createBuffer(vk_, (head_->weights.size() + head_->bias.size()) * sizeof(float), true, "network output layer", tally);
-        if (!b) return withContext(b.error(), who_);
-        headBuffer_ = *b;
-        std::memcpy(headBuffer_.mapped, head_->weights.data(), head_->weights.size() * sizeof(float));
-        std::memcpy(static_cast<float*>(headBuffer_.mapped) + head_->weights.size(), head_->bias.data(), head_->bias.size() * sizeof(float));
     }
     if (props.temporaryBytes) {
         auto b = createBuffer(vk_, props.temporaryBytes, false, "network scratch", tally);
@@ -227,7 +177,7 @@ std::vector<const GpuBuffer*> Network::buffers() const {
     std::vector<const GpuBuffer*> out;
     for (const GpuBuffer& b : inputs_) out.push_back(&b);
     for (const GpuBuffer& b : outputs_) out.push_back(&b);
-    for (const GpuBuffer* b : {&temporary_, &persistent_, &constants_, &headBuffer_})
+    for (const GpuBuffer* b : {&temporary_, &persistent_, &constants_})
         if (b->buffer) out.push_back(b);
     return out;
 }
@@ -252,7 +202,6 @@ Network::~Network() {
     temporary_.destroy(vk_);
     persistent_.destroy(vk_);
     constants_.destroy(vk_);
-    headBuffer_.destroy(vk_);
     pool_.destroy();
 }
 

@@ -11,7 +11,6 @@
 #include <cstdint>
 #include <map>
 #include <memory>
-#include <optional>
 #include <span>
 #include <string>
 #include <vector>
@@ -21,15 +20,6 @@ namespace effects::detail {
 struct NetworkTensor {
     std::string name;                // the ONNX graph input/output name it must have
     std::vector<uint32_t> shape;     // NCHW; outputs may leave it empty (any shape, see outputShape())
-};
-
-// A model's last layer when it is a 1x1 convolution (no activation) of at most kMaxHeadInputs
-// channels: the effect applies it in its own pass that reads the output (NetworkDesc::peelHead).
-struct OutputHead {
-    static constexpr uint32_t kMaxHeadInputs = 64;
-    uint32_t inputs = 0, outputs = 0;
-    std::vector<float> weights;  // [outputs][inputs]
-    std::vector<float> bias;     // [outputs] (zeros when the model has none)
 };
 
 struct NetworkDesc {
@@ -42,11 +32,6 @@ struct NetworkDesc {
     // tensor-core convolutions then read and write them 8 channels per 16-byte access, as they do
     // the graph's own intermediates, instead of one strided element at a time.
     bool channelsLast = false;
-    // Take the model's last layer out of the graph when it is a 1x1 convolution that writes the
-    // only output from an intermediate tensor (head()): the network then outputs that layer's
-    // input, and the caller applies the layer where it reads the output, so the layer's output
-    // never goes through memory. The output contract is checked on the model as written.
-    bool peelHead = false;
     // Record the network once into a CommandBundle and execute that every frame
     // (EffectDevice::primaryCommandBuffers).
     bool bundle = false;
@@ -66,11 +51,6 @@ public:
     const std::vector<uint32_t>& outputShape(uint32_t i) const { return outputShapes_[i]; }
     bool fp16() const { return fp16_; }
     bool channelsLast() const { return channelsLast_; }
-    // The peeled last layer (NetworkDesc::peelHead), or null: output(0) then holds its input, and
-    // headBuffer() the layer as fp32, weights [outputs][inputs] then bias [outputs] (host-visible,
-    // written once at creation).
-    const OutputHead* head() const { return head_ ? &*head_ : nullptr; }
-    const GpuBuffer& headBuffer() const { return headBuffer_; }
     uint32_t descriptorSets() const { return descriptorSets_; }
     // Memory of its buffers (already counted in the tally given to create()).
     VkDeviceSize deviceLocalBytes() const;
@@ -96,7 +76,6 @@ private:
     std::string who_;
     bool fp16_ = false;
     bool channelsLast_ = false;
-    std::optional<OutputHead> head_;
     bool initialized_ = false;
     mlplugin::CompiledGraph compiled_;
     std::unique_ptr<mlplugin::OperatorInitializer> initializer_;
@@ -104,7 +83,7 @@ private:
     std::unique_ptr<mlplugin::CommandRecorder> recorder_;
     std::vector<GpuBuffer> inputs_, outputs_;
     std::vector<std::vector<uint32_t>> outputShapes_;
-    GpuBuffer temporary_, persistent_, constants_, headBuffer_;
+    GpuBuffer temporary_, persistent_, constants_;
     vkutil::DescriptorPool pool_;
     uint32_t descriptorSets_ = 0;
     // Last: destroyed first, while the table and sets it executes still exist.

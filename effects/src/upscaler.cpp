@@ -29,7 +29,7 @@ namespace {
 
 using namespace detail;
 static_assert(sizeof(gpu::ReprojectPush) == 64);
-static_assert(sizeof(gpu::ResolvePush) == 80);
+static_assert(sizeof(gpu::ResolvePush) == 64);
 
 constexpr uint32_t kGroup = 8;
 uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
@@ -76,7 +76,7 @@ constexpr VkDescriptorType kReprojectBindings[] = {kSampled, kSampled, kSampled,
 constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage};
 constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
 constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageBuffer};
-constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage, kStorageBuffer};
+constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
 
 // The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
 class SetWriter {
@@ -211,8 +211,6 @@ Status TemporalUpscaler::createDisplayResources() {
         // fp16 networks run on the tensor-core kernels where the device has them, which read and
         // write channels-last tensors fastest; the portable kernels take either layout.
         nd.channelsLast = fp16;
-        // A last 1x1 layer runs in the resolve (ml_resolve.comp): its output never reaches memory.
-        nd.peelHead = true;
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
@@ -242,7 +240,7 @@ Status TemporalUpscaler::createPipelines() {
 
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 12 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 4 * groupsOfSets}};
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 12 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
     if (VkResult r = pool_.create(vk_, vk_.device, 5 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
@@ -270,7 +268,7 @@ EffectRequirements TemporalUpscaler::requirements() const {
     r.allocations = tally_.allocations;
     uint32_t perGroup = 1 + (ml() ? 2 : 1) + (sharpening() ? 1 : 0);
     r.descriptorSets = desc_.framesInFlight * 2 * perGroup + (network_ ? network_->descriptorSets() : 0);
-    uint32_t descriptorsPerGroup = 5 + (ml() ? 5 + 5 : 6) + (sharpening() ? 2 : 0);
+    uint32_t descriptorsPerGroup = 5 + (ml() ? 5 + 4 : 6) + (sharpening() ? 2 : 0);
     r.descriptors = desc_.framesInFlight * 2 * descriptorsPerGroup + (network_ ? network_->descriptorSets() * mlplugin::kDescriptorsPerSet : 0);
     return r;
 }
@@ -333,7 +331,6 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
             .buffer(network_->output(0).buffer)
             .image(kStorageImage, curHistory.view, general)
             .image(kStorageImage, in.output.view, general)
-            .buffer(network_->head() ? network_->headBuffer().buffer : network_->output(0).buffer)  // unread without a head
             .write(vk_);
     } else {
         SetWriter(f.resolve)
@@ -402,7 +399,6 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorWidth = tensorSize_.width;
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
-    pc.headInputs = network_ && network_->head() ? network_->head()->inputs : 0u;
     auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);

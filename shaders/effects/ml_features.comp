@@ -37,7 +37,6 @@ void main() {
     f[13] = hist.valid;
     f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
     f[15] = float(pc.renderSize.x) / float(pc.displaySize.x);
-    const bool nhwc = (pc.flags & FLAG_TENSORS_NHWC) != 0u;
-    for (uint c = 0u; c < ML_FEATURES; ++c)
-        features[unshuffledIndex(c, ML_FEATURES, t, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, nhwc)] = TENSOR_T(f[c]);
+    const TensorPixel at = tensorPixel(t, ML_FEATURES, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, (pc.flags & FLAG_TENSORS_NHWC) != 0u);
+    for (uint c = 0u; c < ML_FEATURES; ++c) features[at.base + c * at.stride] = TENSOR_T(f[c]);
 }

@@ -10,11 +10,18 @@
 #define TENSOR_T float
 #endif
 
-// Element index of channel c (of `channels` per display pixel) of display pixel (x, y) in a tensor
-// of (padded) display width w, height h, unshuffled by r, stored NHWC or NCHW.
-uint unshuffledIndex(uint c, uint channels, uvec2 xy, uint w, uint h, uint r, bool nhwc) {
-    uint k = (c * r + xy.y % r) * r + xy.x % r;
+// Where the values of display pixel xy live in a tensor of `channels` per display pixel, (padded)
+// display width w and height h, unshuffled by r, stored NHWC or NCHW: channel c is element
+// base + c * stride. (Computed once per pixel: r is not a compile-time constant, and the
+// divisions would otherwise be repeated per channel.)
+struct TensorPixel {
+    uint base;
+    uint stride;
+};
+TensorPixel tensorPixel(uvec2 xy, uint channels, uint w, uint h, uint r, bool nhwc) {
+    uint sub = (xy.y % r) * r + xy.x % r;
     uint pixel = (xy.y / r) * (w / r) + xy.x / r;
-    return nhwc ? pixel * channels * r * r + k : k * (h / r) * (w / r) + pixel;
+    uint plane = (h / r) * (w / r);
+    return nhwc ? TensorPixel(pixel * channels * r * r + sub, r * r) : TensorPixel(sub * plane + pixel, r * r * plane);
 }
 #endif

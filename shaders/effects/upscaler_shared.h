@@ -59,10 +59,6 @@ struct ResolvePush {
     float clampGammaStatic;  // the box half-width where the content does not move
     float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
     uint tensorUnshuffle;    // ML: r, the space-to-depth factor of the tensors
-    uint headInputs;         // ML: channels of the network's output when its last 1x1 layer runs in the resolve; 0: none
-    uint pad0;
-    uint pad1;
-    uint pad2;
 };
 
 #ifdef __cplusplus

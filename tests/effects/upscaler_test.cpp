@@ -423,36 +423,4 @@ TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
     }
 }
 
-// A model whose last layer is a 1x1 convolution: the effect runs that layer in its resolve pass
-// (one more allocation: the layer's weights). The same network with its output multiplied by 1
-// runs whole in the plugin. Both must give the same frames, in fp32 and fp16.
-TEST_F(VulkanTest, UpscalerMlTemporalOutputLayerInTheResolveMatchesTheNetwork) {
-    std::vector<uint8_t> head = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_head.onnx");
-    std::vector<uint8_t> whole = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_head_times_one.onnx");
-    ASSERT_FALSE(head.empty());
-    ASSERT_FALSE(whole.empty());
-    const VkExtent2D display{45, 27}, render{23, 14};
-    for (bool fp16 : {false, true}) {
-        SCOPED_TRACE(fp16 ? "fp16" : "fp32");
-        Rig a(ctx(), effects::UpscalerMode::MlTemporal, display, render, head, 0.0f, true, fp16);
-        Rig b(ctx(), effects::UpscalerMode::MlTemporal, display, render, whole, 0.0f, true, fp16);
-        if (fp16 && !a.upscaler->usesFp16()) GTEST_SKIP() << "the device has no fp16 arithmetic";
-        EXPECT_EQ(a.upscaler->requirements().allocations, b.upscaler->requirements().allocations + 1);
-        for (uint32_t i = 0; i < 4; ++i) {
-            SCOPED_TRACE("frame " + std::to_string(i));
-            const Vec2 j = halton(i + 1, render, display), camera{0.5f * float(i), 0.0f}, previous{0.5f * float(i) - 0.5f, 0.0f};
-            std::vector<float> x = a.frame(render, j, camera, i ? previous : camera, i == 0);
-            std::vector<float> y = b.frame(render, j, camera, i ? previous : camera, i == 0);
-            ASSERT_EQ(x.size(), y.size());
-            double worst = 0, sum = 0;
-            for (size_t k = 0; k < x.size(); ++k) {
-                worst = std::max(worst, double(std::fabs(x[k] - y[k])));
-                sum += std::fabs(x[k] - y[k]);
-            }
-            EXPECT_LT(sum / double(x.size()), fp16 ? 2e-3 : 1e-5);
-            EXPECT_LT(worst, fp16 ? 3e-2 : 1e-4);
-        }
-    }
-}
-
 }  // namespace
