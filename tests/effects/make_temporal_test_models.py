@@ -3,7 +3,11 @@
 contract (input 'features' [1, 64, h, w], output 'params' [1, 32, h, w], free dims h and w;
 docs/EFFECTS.md) whose parameters are constant: blend weight sigmoid(+30) = 1 (take the current
 estimate), narrow-vs-wide sigmoid(+30) = 1 (the narrow kernel), no residual. The effect's first
-frame then equals the narrow-kernel estimate the test computes on the CPU. Deterministic."""
+frame then equals the narrow-kernel estimate the test computes on the CPU.
+
+Also temporal_r1.onnx and temporal_r4.onnx: small random networks of the contract at unshuffle
+factors 1 and 4 (input [1, 16 r^2, h, w], output [1, 8 r^2, h, w]; 3x3 16 r^2 -> 8, ReLU, 1x1 8 ->
+8 r^2), for the tensor layouts at every factor. Deterministic (fixed seeds)."""
 import os
 import torch
 import torch.nn as nn
@@ -28,13 +32,27 @@ class ConstantParams(nn.Module):
         return self.conv(features)
 
 
-def main():
-    model = ConstantParams().eval()
-    here = os.path.dirname(os.path.abspath(__file__))
-    out = os.path.join(here, "..", "data", "onnx", "temporal_take_current.onnx")
-    torch.onnx.export(model, torch.rand(1, 4 * FEATURES, 4, 6), out, input_names=["features"], output_names=["params"],
+class RandomNet(nn.Module):
+    def __init__(self, r):
+        super().__init__()
+        torch.manual_seed(r)
+        self.body = nn.Sequential(nn.Conv2d(r * r * FEATURES, 8, 3, padding=1), nn.ReLU(), nn.Conv2d(8, r * r * PARAMS, 1))
+
+    def forward(self, features):
+        return self.body(features)
+
+
+def export(model, path, r):
+    torch.onnx.export(model.eval(), torch.rand(1, r * r * FEATURES, 4, 6), path, input_names=["features"], output_names=["params"],
                       opset_version=13, dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
-    print("wrote", os.path.normpath(out))
+    print("wrote", os.path.normpath(path))
+
+
+def main():
+    data = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "data", "onnx")
+    export(ConstantParams(), os.path.join(data, "temporal_take_current.onnx"), 2)
+    for r in (1, 4):
+        export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
 
 
 if __name__ == "__main__":
