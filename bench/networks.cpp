@@ -107,20 +107,9 @@ Network unetOidn(DataType type, uint32_t width, uint32_t height) {
 
 Network channelsLastIo(Network net) {
     GraphDesc& g = net.graph;
-    auto nhwc = [](const TensorDesc& d) {
-        const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
-        return TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
-    };
-    for (ValueId v : g.inputs) {
-        g.values[v].desc = nhwc(g.values[v].desc);
-        for (GraphNode& n : g.nodes)
-            if (auto* c = std::get_if<ConvolutionDesc>(&n.op); c && n.inputs[0] == v) c->input = g.values[v].desc;
-    }
-    for (ValueId v : g.outputs) {
-        g.values[v].desc = nhwc(g.values[v].desc);
-        for (GraphNode& n : g.nodes)
-            if (auto* c = std::get_if<ConvolutionDesc>(&n.op); c && n.outputs[0] == v) c->output = g.values[v].desc;
-    }
+    for (const auto* ids : {&g.inputs, &g.outputs})
+        for (ValueId v : *ids)
+            if (Status s = g.setLayout(v, g.values[v].desc.channelsLast()); !s) throw std::runtime_error("channelsLastIo: " + s.error().message);
     net.name += " nhwc";
     return net;
 }

@@ -84,11 +84,8 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     if (desc.channelsLast) {
         for (const auto* ids : {&graph.inputs, &graph.outputs})
             for (mlplugin::ValueId v : *ids)
-                if (const mlplugin::TensorDesc& d = graph.values[v].desc; d.rank == 4) {
-                    const uint32_t c = d.sizes[1], h = d.sizes[2], w = d.sizes[3];
-                    auto nhwc = mlplugin::TensorDesc::strided(d.dataType, {d.sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, d.flags);
-                    if (Status s = graph.setLayout(v, nhwc); !s) return withContext(s.error(), who_);
-                }
+                if (const mlplugin::TensorDesc& d = graph.values[v].desc; d.rank == 4)
+                    if (Status s = graph.setLayout(v, d.channelsLast()); !s) return withContext(s.error(), who_);
     }
 
     uint32_t flags = fp16_ ? mlplugin::ExecutionFlagAllowHalfPrecisionComputation : 0u;

@@ -32,6 +32,12 @@ TensorDesc TensorDesc::make(DataType type, std::initializer_list<uint32_t> sizes
     return withSizes(type, sizes, flags);
 }
 
+TensorDesc TensorDesc::channelsLast() const {
+    if (rank != 4) return *this;
+    const uint32_t c = sizes[1], h = sizes[2], w = sizes[3];
+    return strided(dataType, {sizes[0], c, h, w}, {h * w * c, 1, w * c, c}, flags);
+}
+
 TensorDesc TensorDesc::strided(DataType type, std::initializer_list<uint32_t> sizes, std::initializer_list<uint32_t> strides,
                                uint32_t flags) {
     TensorDesc d = withSizes(type, sizes, flags);

@@ -5,7 +5,7 @@
 # training split of tools/train/README.md; nothing of the held-out split is generated here.
 #
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
-# Settings (environment): SEEDS (glTF scene seeds, 1:6; lists like 1:6,10:11), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
+# Settings (environment): SEEDS (glTF scene seeds, 1:6,10:12; a list of ranges), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
 # (384x224), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
 # SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
@@ -22,7 +22,7 @@ demo=${DEMO:?DEMO must name the upscale_demo binary}
 out=${OUT:?OUT must name the output directory}
 work=${WORK_DIR:-/tmp/vkml_temporal_train}
 end=$(( $(date +%s) + ${SECONDS_BUDGET:-540} ))
-seeds=${SEEDS:-1:6}
+seeds=${SEEDS:-1:6,10:12}
 mkdir -p "$work" "$out"
 echo "[device_train] scenes"
 val_seeds=${VAL_SEEDS:-20}

@@ -56,6 +56,11 @@ struct TensorDesc {
     static TensorDesc strided(DataType type, std::initializer_list<uint32_t> sizes, std::initializer_list<uint32_t> strides,
                               uint32_t flags = TensorFlagNone);
 
+    /// The same type and [N, C, H, W] sizes stored channels-last (NHWC strides): what the
+    /// tensor-core convolutions read and write 8 channels per access. Rank 4 only (others are
+    /// returned unchanged).
+    TensorDesc channelsLast() const;
+
     uint64_t elementCount() const;          ///< product of sizes
     /// Strides actually used (packed ones when !hasStrides).
     std::array<uint32_t, kMaxTensorRank> effectiveStrides() const;

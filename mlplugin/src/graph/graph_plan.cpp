@@ -257,8 +257,7 @@ void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const Convolut
         bool ok = writer && !writer->transposed && writerNode.node.outputs.size() == 1 && !writerNode.fusion.depthToSpace;
         for (auto [i, k] : readers[v]) ok = ok && readDesc(i, k);
         if (!ok) continue;
-        const uint32_t c = d.sizes[1], h = d.sizes[2], wd = d.sizes[3];
-        TensorDesc nhwc = TensorDesc::strided(d.dataType, {d.sizes[0], c, h, wd}, {h * wd * c, 1, wd * c, c}, d.flags);
+        const TensorDesc nhwc = d.channelsLast();
         TensorDesc& written = writerNode.fusion.pooledOutput ? *plan.nodes[w].fusion.pooledOutput : writer->output;
         if (!fusedKernel(w)) {
             ConvolutionDesc writes = *writer;
