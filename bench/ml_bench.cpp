@@ -47,8 +47,9 @@ void usage() {
     std::puts(
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
         "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE]\n"
-        "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser (DIR/upscaler_x2.onnx,\n"
-        "  DIR/denoiser.onnx, when present) and operator sweeps through mlplugin, in every precision and path.\n"
+        "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser/temporal network\n"
+        "  (DIR/upscaler_x2.onnx, DIR/denoiser.onnx, DIR/upscaler_temporal.onnx at half the display size, when\n"
+        "  present) and operator sweeps through mlplugin, in every precision and path.\n"
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
         "  --runs N      timed runs per case (default 100), after --warmup N (default 10)\n"
         "  --json FILE   results as JSON (default ml_bench.json)\n"
@@ -60,7 +61,7 @@ void usage() {
         "  --validation  enable the Khronos validation layer\n"
         "  --verify      first check every network against the CPU reference (double) at 48x32\n"
         "  --full-grid   convolution sweep over every cin x cout in {3,12,16,32,64} (default: a subset)\n"
-        "  --assets DIR  where upscaler_x2.onnx and denoiser.onnx are looked for (default: assets)\n"
+        "  --assets DIR  where the shipped .onnx networks are looked for (default: assets)\n"
         "  --tune FILE   per-shape kernel selection by measurement: before timing a case, time every candidate\n"
         "              kernel of its convolutions that FILE lacks (bridge::tuneGraph) and save FILE; the case is\n"
         "              then timed with the measured choices (without --tune: the fixed heuristics)");
@@ -165,6 +166,10 @@ bench::Network loadShipped(const std::string& path, const std::string& name, Dat
     if (name == "denoiser") {
         for (const char* in : {"color", "albedo", "normal"}) options.inputShapes[in] = {1, 3, h, w};
         options.inputShapes["depth"] = {1, 1, h, w};
+    } else if (name == "upscaler_temporal") {
+        // The shipped temporal network (unshuffle 2: 16 features x 4 per 1/2-display pixel), as
+        // effects::Upscaler runs it: w x h is half the display, fp16 tensors channels-last.
+        options.inputShapes["features"] = {1, 64, h, w};
     } else {
         options.inputShapes["color"] = {1, 3, h, w};
     }
@@ -172,7 +177,7 @@ bench::Network loadShipped(const std::string& path, const std::string& name, Dat
     if (!model) throw engine::Error(path + ": " + model.error().message);
     bench::Network net{name, std::move(model->graph)};
     net.gflop = bench::graphGflop(net.graph);
-    return net;
+    return name == "upscaler_temporal" && type == DataType::Float16 ? bench::channelsLastIo(std::move(net)) : net;
 #endif
 }
 
@@ -180,10 +185,13 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     struct Res { uint32_t w, h; };
     std::vector<Res> nets = o.common.smoke ? std::vector<Res>{{24, 16}} : std::vector<Res>{{960, 540}, {1920, 1080}};
     Res sweep = o.common.smoke ? Res{20, 12} : Res{1920, 1080};
-    std::string upscalerPath = o.common.assets + "/upscaler_x2.onnx", denoiserPath = o.common.assets + "/denoiser.onnx";
-    bool haveUpscaler = std::filesystem::exists(upscalerPath), haveDenoiser = std::filesystem::exists(denoiserPath);
+    std::string upscalerPath = o.common.assets + "/upscaler_x2.onnx", denoiserPath = o.common.assets + "/denoiser.onnx",
+                temporalPath = o.common.assets + "/upscaler_temporal.onnx";
+    bool haveUpscaler = std::filesystem::exists(upscalerPath), haveDenoiser = std::filesystem::exists(denoiserPath),
+         haveTemporal = std::filesystem::exists(temporalPath);
     if (!haveUpscaler) std::printf("skipping the shipped upscaler: %s not found\n", upscalerPath.c_str());
     if (!haveDenoiser) std::printf("skipping the shipped denoiser: %s not found\n", denoiserPath.c_str());
+    if (!haveTemporal) std::printf("skipping the shipped temporal upscaler: %s not found\n", temporalPath.c_str());
 
     // Convolution sweep: kernel 1, 3, 5 over cin x cout in {3,12,16,32,64}; by default the
     // square shapes plus the transitions the reference networks have.
@@ -225,6 +233,9 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
             net("fsrcnn_x2", [=] { return bench::fsrcnn(t, r.w, r.h); });
             if (haveUpscaler) net("upscaler_x2", [=] { return loadShipped(upscalerPath, "upscaler_x2", t, r.w, r.h); });
             if (haveDenoiser) net("denoiser", [=] { return loadShipped(denoiserPath, "denoiser", t, r.w, r.h); });
+            // The temporal network at 1920x1080 is its 4K-output case; no chains (the graph's
+            // channels-last input and output are what the effect runs).
+            if (haveTemporal) net("upscaler_temporal", [=] { return loadShipped(temporalPath, "upscaler_temporal", t, r.w, r.h); }, false);
         }
         std::string res = resolution(sweep.w, sweep.h);
         Res sw = sweep;

@@ -1,8 +1,8 @@
 #!/usr/bin/env python3
 """The peer side of the benchmark: the same reference networks as ml_bench (bench/networks.cpp),
 with the same deterministic weights and shapes, timed in PyTorch/cuDNN on the same GPU in the
-same run; plus the shipped upscaler/denoiser rebuilt from tools/train/models.py and
-assets/*.npz when those exist.
+same run; plus the shipped upscaler/denoiser rebuilt from tools/train/models.py and the temporal
+upscaler's network from tools/train/temporal.py, with assets/*.npz, when those exist.
 
 Configurations (each network at 960x540 and 1920x1080 input):
   fp32, tf32, fp16 (NCHW) and fp16 channels_last in cuDNN eager mode, each also replayed as a
@@ -159,6 +159,17 @@ def shipped_models(assets):
             print(f"skipping the shipped {name}: {path} not found")
             continue
         found.append((name, (lambda b=build, p=path: models.load_npz(b(), p)), shapes))
+    # The temporal upscaler's network (effects::Upscaler; tools/train/temporal.py): its input is
+    # the 16 r^2 features at 1/r of the display (ml_bench's upscaler_temporal case).
+    path = os.path.join(assets, "upscaler_temporal.npz")
+    if os.path.exists(path):
+        sys.path.insert(0, os.path.join(REPO, "tools", "train"))
+        import train_temporal  # noqa: E402 (tools/train on the path)
+        net, _ = train_temporal.load_net(path)
+        channels = 16 * net.unshuffle * net.unshuffle
+        found.append(("upscaler_temporal", lambda p=path: train_temporal.load_net(p)[0], lambda h, w, c=channels: [(1, c, h, w)]))
+    else:
+        print(f"skipping the shipped upscaler_temporal: {path} not found")
     return found
 
 
