@@ -40,13 +40,14 @@ struct Options {
     std::string groups;  // comma-separated: network, conv, op; empty = all
     bool verify = false;
     bool fullGrid = false;
+    bool profile = false;
     std::string tune;  // tuning table file: measured kernel choices, extended and saved per case
 };
 
 void usage() {
     std::puts(
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
-        "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE]\n"
+        "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE] [--profile]\n"
         "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser/temporal network\n"
         "  (DIR/upscaler_x2.onnx, DIR/denoiser.onnx, DIR/upscaler_temporal.onnx at half the display size, when\n"
         "  present) and operator sweeps through mlplugin, in every precision and path.\n"
@@ -87,6 +88,7 @@ bool parse(int argc, char** argv, Options& o) {
         const char* v = nullptr;
         const bool ok = args.is("--verify")      ? (o.verify = true)
                         : args.is("--full-grid") ? (o.fullGrid = true)
+                        : args.is("--profile")   ? (o.profile = true)
                         : args.is("--runs")      ? args.count(o.runs)
                         : args.is("--warmup")    ? args.count(o.warmup)
                         : args.is("--group")     ? (v = args.value()) && validGroups(o.groups = v)
@@ -365,6 +367,41 @@ std::string optionalText(std::optional<double> v, const char* unit) {
 
 }  // namespace
 
+// --profile: nodes 0..last of the graph (in execution order), every value they produce and do
+// not consume themselves becoming a graph output, so that all of them run. An fp16 output that a
+// convolution would keep channels-last is stored so here too, so the prefix does not pay for an
+// NCHW store the whole network never makes.
+GraphDesc graphPrefix(const GraphDesc& graph, size_t last, bool tensorCores) {
+    GraphDesc g = graph;
+    g.outputs.clear();
+    std::vector<bool> consumed(g.values.size(), false);
+    for (size_t i = 0; i <= last; ++i)
+        for (ValueId v : g.nodes[i].inputs)
+            if (v != kNoValue) consumed[v] = true;
+    for (size_t i = 0; i <= last; ++i)
+        for (ValueId v : g.nodes[i].outputs) {
+            if (consumed[v] || g.values[v].kind != GraphValue::Kind::Intermediate) continue;
+            g.outputs.push_back(v);
+            const TensorDesc& d = g.values[v].desc;
+            if (tensorCores && d.dataType == DataType::Float16 && d.rank == 4 && d.sizes[1] % 8 == 0 && d.isPacked())
+                (void)g.setLayout(v, d.channelsLast());  // a failure keeps the packed layout
+        }
+    return g;
+}
+
+void profileNetwork(engine::Context& ctx, Device& device, const GraphDesc& graph, const Variant& variant, const Options& o) {
+    double previous = 0;
+    for (size_t i = 0; i < graph.nodes.size(); ++i) {
+        GraphDesc prefix = graphPrefix(graph, i, variant.coop);
+        if (prefix.outputs.empty()) continue;
+        bridge::GraphSession session(ctx, device, prefix, variant.flags);
+        session.setInputs(benchInputs(prefix, nullptr));
+        const double ms = session.time(o.runs, o.warmup, o.common.smoke ? std::chrono::milliseconds(0) : std::chrono::milliseconds(250)).medianGpuMs;
+        std::printf("    profile %3zu %-48s %8.3f ms  %+8.3f ms\n", i, operatorLabel(graph.nodes[i].op).substr(0, 48).c_str(), ms, ms - previous);
+        previous = ms;
+    }
+}
+
 int main(int argc, char** argv) {
     Options o;
     if (!parse(argc, argv, o)) return 2;
@@ -416,6 +453,7 @@ int main(int argc, char** argv) {
             fillFractions(r, ceilings);
             std::printf("  %-34s %-18s %9.3f ms (min %7.3f)  %7.2f TFLOP/s  %7.1f GB/s  %5.1f%% of ceiling  record %6.1f us\n", c.name.c_str(),
                         c.variant.label.c_str(), r.medianMs, r.minMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
+            if (o.profile && c.group == "network") profileNetwork(ctx, *device, net.graph, c.variant, o);
             std::fflush(stdout);
             rows.push_back(r);
             writeJson(o.common.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured

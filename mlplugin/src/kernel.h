@@ -109,9 +109,15 @@ struct ConvolutionFusion {
     // Per-channel PReLU after the bias and activation: [C], [C, 1, 1] or [1, C, 1, 1].
     std::optional<TensorDesc> preluSlope;
     // Added last, read at (y / residualScale, x / residualScale) of the stored position (after
-    // the depth-to-space): a residual, or a nearest-upsampled base image.
+    // the depth-to-space): a residual, or a nearest-upsampled base image; with residualLinear,
+    // bilinearly upsampled by residualScale instead (half-pixel centres, edges clamped: ONNX
+    // Resize linear half_pixel / pytorch_half_pixel, PyTorch bilinear align_corners=False).
     std::optional<TensorDesc> residual;
     uint32_t residualScale = 1;
+    bool residualLinear = false;
+    // Clamped to [min, max] after the residual (an ONNX Clip after the add: a residual image
+    // model's last step).
+    std::optional<std::array<float, 2>> clampAfterResidual;
     // The convolution's input (d.input: only its sizes matter then) is virtual: input 0
     // (`source`, nearest-upsampled by sourceScale) followed along channels by `concat` (slot
     // kConvConcatSlot) when present. Tensor-core implicit GEMM only.

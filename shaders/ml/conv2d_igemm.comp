@@ -27,7 +27,8 @@
 // mode 3), so every phase reads one contiguous run.
 // Epilogue (per accumulator, through a 1 KiB fp32 patch of sA per subgroup): bias, the
 // fused activation or per-channel PReLU slope, the depth-to-space remap of the store, a residual
-// read at the stored position (nearest-upsampled by RES_SCALE), then 8 channels per 16-byte store
+// read at the stored position (nearest- or bilinearly upsampled by RES_SCALE), a clamp, then 8
+// channels per 16-byte store
 // (VEC_OUT) or strided scalar stores. With POOL (2x2 max pooling folded into the store) the
 // subgroup pools its own pairs of rows and stores only the pooled tensor.
 #include "conv2d_params.glsl"
@@ -69,6 +70,12 @@ layout(constant_id = 105) const uint IN1_STRIDE_W = 0;
 layout(constant_id = 106) const uint IN1_H = 1;     // input 0's own size
 layout(constant_id = 107) const uint IN1_W = 1;
 layout(constant_id = 108) const uint VEC_IN2 = 0;   // 1: the concat part is vectorizable too (IN1_C % 8 == 0)
+layout(constant_id = 109) const uint RES_LINEAR = 0;  // 1: the residual bilinearly upsampled by RES_SCALE (half-pixel, edges clamped)
+layout(constant_id = 110) const uint RES_H = 1;     // the residual's own size
+layout(constant_id = 111) const uint RES_W = 1;
+layout(constant_id = 112) const uint CLAMP = 0;     // 1: clamp to [CLAMP_MIN, CLAMP_MAX] after the residual
+layout(constant_id = 113) const float CLAMP_MIN = 0.0;
+layout(constant_id = 114) const float CLAMP_MAX = 0.0;
 
 #ifdef ACC_F16
 #define ACC_BITS 16
@@ -222,11 +229,28 @@ void storePosition(inout uint oc, inout uint y, inout uint x) {
     }
 }
 
-// Stores one finished element (after remapping); adds the residual.
+float residualAt(uint base, uint y, uint x) { return loadElem(RES_SLOT, RES_DTYPE, base + y * RES_STRIDE_H + x * RES_STRIDE_W); }
+
+// The residual at stored position (y, x) of channel oc: nearest (y / RES_SCALE, x / RES_SCALE),
+// or bilinear around ((y + 0.5) / RES_SCALE - 0.5, ...) clamped to the residual (the resample
+// kernel's linear mode).
+float residual(uint n, uint oc, uint y, uint x) {
+    const uint base = n * RES_STRIDE_N + oc * RES_STRIDE_C;
+    if (RES_LINEAR == 0) return residualAt(base, y / RES_SCALE, x / RES_SCALE);
+    const float sy = clamp((float(y) + 0.5) / float(RES_SCALE) - 0.5, 0.0, float(RES_H - 1));
+    const float sx = clamp((float(x) + 0.5) / float(RES_SCALE) - 0.5, 0.0, float(RES_W - 1));
+    const uint y0 = uint(sy), x0 = uint(sx), y1 = min(y0 + 1, RES_H - 1), x1 = min(x0 + 1, RES_W - 1);
+    const float ty = sy - float(y0), tx = sx - float(x0);
+    const float top = mix(residualAt(base, y0, x0), residualAt(base, y0, x1), tx);
+    const float bottom = mix(residualAt(base, y1, x0), residualAt(base, y1, x1), tx);
+    return mix(top, bottom, ty);
+}
+
+// Stores one finished element (after remapping); adds the residual, clamps.
 void storeOne(uint n, uint oc, uint y, uint x, float v) {
     storePosition(oc, y, x);
-    if (RES_SLOT != 0xffffffffu)
-        v += loadElem(RES_SLOT, RES_DTYPE, n * RES_STRIDE_N + oc * RES_STRIDE_C + (y / RES_SCALE) * RES_STRIDE_H + (x / RES_SCALE) * RES_STRIDE_W);
+    if (RES_SLOT != 0xffffffffu) v += residual(n, oc, y, x);
+    if (CLAMP != 0) v = clamp(v, CLAMP_MIN, CLAMP_MAX);
     storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
 }
 
@@ -274,6 +298,10 @@ void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg)
                         uvec4 r = heapU4[RES_SLOT].v[rq];
                         lo += vec4(unpackHalf2x16(r.x), unpackHalf2x16(r.y));
                         hi += vec4(unpackHalf2x16(r.z), unpackHalf2x16(r.w));
+                    }
+                    if (CLAMP != 0) {
+                        lo = clamp(lo, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
+                        hi = clamp(hi, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
                     }
                     heapU4[OUT_SLOT].v[q] = uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
                 }

@@ -533,3 +533,48 @@ TEST(GraphFusion, ConvolutionEpiloguesAndInputsFold) {
     ASSERT_TRUE(none.ok());
     EXPECT_EQ(none->nodes.size(), refused->nodes.size()) << "no rule (no tensor cores): no epilogue fusion";
 }
+
+// A residual image model's tail: conv -> depth-to-space, + bilinear x2 of the input, clip. The
+// resize, add and clip all move into the convolution's store; other resizes (align_corners, a
+// non-integer factor) and a clip read elsewhere stay nodes.
+TEST(GraphFusion, BilinearResidualAndClipFoldIntoTheStore) {
+    auto build = [](CoordinateTransform transform, float scale, bool clipAlsoOutput) {
+        GraphDesc g;
+        ValueId x = g.addInput("x", f32({1, 3, 10, 14}));
+        ValueId c = g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {conv3x3(g, x, 3, 12, "tail", 1)}).value()[0];
+        ValueId base = g.addNode(ResampleDesc{.name = "base", .mode = ResampleMode::Linear, .transform = transform, .scales = {scale, scale}}, {x}).value()[0];
+        ValueId sum = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {base, c}).value()[0];
+        ValueId y = g.addNode(ElementWiseDesc{.name = "clip", .op = ElementWiseOp::Clip, .clipMin = 0.0f, .clipMax = 1.0f}, {sum}).value()[0];
+        g.markOutput(y);
+        if (clipAlsoOutput) g.markOutput(sum);
+        return std::pair{g, y};
+    };
+    auto take = [](const ConvolutionDesc&, const detail::ConvolutionFusion&) { return true; };
+    for (CoordinateTransform t : {CoordinateTransform::HalfPixel, CoordinateTransform::PytorchHalfPixel}) {
+        auto [g, y] = build(t, 2.0f, false);
+        auto plan = planGraph(g, {.convFusion = take});
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        ASSERT_EQ(plan->nodes.size(), 1u) << "conv, shuffle, resize, add and clip: one node";
+        const detail::ConvolutionFusion& f = plan->nodes[0].fusion;
+        ASSERT_TRUE(f.residual.has_value());
+        EXPECT_TRUE(f.residualLinear);
+        EXPECT_EQ(f.residualScale, 2u);
+        ASSERT_TRUE(f.clampAfterResidual.has_value());
+        EXPECT_EQ((*f.clampAfterResidual)[0], 0.0f);
+        EXPECT_EQ((*f.clampAfterResidual)[1], 1.0f);
+        EXPECT_EQ(plan->nodes[0].node.inputs.at(4), g.inputs[0]) << "the resize's input is read directly";
+        EXPECT_EQ(plan->nodes[0].node.outputs[0], y);
+    }
+    {
+        auto [g, y] = build(CoordinateTransform::AlignCorners, 2.0f, false);
+        auto plan = planGraph(g, {.convFusion = take});
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        EXPECT_GT(plan->nodes.size(), 1u) << "align_corners is another sampling: the resize stays";
+    }
+    {
+        auto [g, y] = build(CoordinateTransform::HalfPixel, 2.0f, true);
+        auto plan = planGraph(g, {.convFusion = take});
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        for (const auto& pn : plan->nodes) EXPECT_FALSE(pn.fusion.clampAfterResidual.has_value()) << "the sum is an output too: no clip in the store";
+    }
+}

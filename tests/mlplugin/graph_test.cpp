@@ -93,10 +93,23 @@ TEST_P(GraphTest, UnetWithSkipsMatchesReferenceAndAliases) {
     // dec1 + dec2 would become one convolution chain with nothing left to alias; this is about aliasing.
     auto compiled = compileGraph(optest::device(), g, GraphCompileFlagDisableConvChains);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
-    EXPECT_LT(compiled->report.temporaryBytes, compiled->report.temporaryBytesNaive);
     EXPECT_GE(compiled->report.fusions.size(), 5u);  // 4 activations + the concat
-    EXPECT_TRUE(std::any_of(compiled->report.fusions.begin(), compiled->report.fusions.end(),
-                            [](const std::string& f) { return f.find("concat 'cat' -> removed") != std::string::npos; }));
+    auto fused = [&](const std::string& text) {
+        return std::any_of(compiled->report.fusions.begin(), compiled->report.fusions.end(),
+                           [&](const std::string& f) { return f.find(text) != std::string::npos; });
+    };
+    std::string all;
+    for (const std::string& f : compiled->report.fusions) all += "\n  " + f;
+    SCOPED_TRACE("fusions:" + all);
+    // The concat disappears either way: its producers write slices of its output, or (fp16 on
+    // the tensor-core kernels) the next convolution's loads read both parts where they are;
+    // then there is no concat output to alias either.
+    if (fused("concat 'cat' -> read by the convolution's loads")) {
+        EXPECT_LE(compiled->report.temporaryBytes, compiled->report.temporaryBytesNaive);
+    } else {
+        EXPECT_TRUE(fused("concat 'cat' -> removed"));
+        EXPECT_LT(compiled->report.temporaryBytes, compiled->report.temporaryBytesNaive);
+    }
     optest::checkGraph(g, {});
     optest::checkGraph(g, {}, GraphCompileFlagDisableFusion);
 }
@@ -362,6 +375,30 @@ TEST_F(GraphCompile, UnetPoolsConcatsAndUpsamplesFoldIntoTheConvolutions) {
 }
 
 // Odd sizes: the pool drops the last row and column (floor), partial tiles everywhere.
+// The shipped single-frame upscaler's shape on the tensor cores: head, body, then the tail conv ->
+// depth-to-space, + the bilinear x2 of the input, clip to [0, 1], all in the tail's store, at odd
+// sizes; against the unfused reference with and without fp16 arithmetic.
+TEST_F(GraphCompile, BilinearResidualAndClipInTheStore) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
+    Net n{{}, DataType::Float16};
+    ValueId x = n.g.addInput("x", n.t({1, 3, 13, 21}));
+    ValueId body = n.act(n.conv(n.act(n.conv(x, 3, 16, 3, "head"), relu(), "relu"), 16, 16, 3, "body"), relu(), "relu 2");
+    ValueId tail = n.g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {n.conv(body, 16, 12, 3, "tail")}).value()[0];
+    ValueId base = n.g.addNode(ResampleDesc{.name = "base", .mode = ResampleMode::Linear, .transform = CoordinateTransform::PytorchHalfPixel,
+                                            .scales = {2.0f, 2.0f}}, {x}).value()[0];
+    ValueId sum = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {base, tail}).value()[0];
+    n.g.markOutput(n.g.addNode(ElementWiseDesc{.name = "clip", .op = ElementWiseOp::Clip, .clipMin = 0.0f, .clipMax = 1.0f}, {sum}).value()[0]);
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue (bilinear x2"), 1u);
+    EXPECT_EQ(fusionsContaining(*compiled, "in its read), clipped"), 1u);
+    EXPECT_EQ(compiled->report.dispatchablesOut, 3u) << "one dispatch per convolution";
+    optest::checkGraph(n.g, {});
+    optest::RunOptions half;
+    half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+    optest::checkGraph(n.g, half);
+}
+
 TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {

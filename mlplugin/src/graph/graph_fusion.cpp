@@ -655,16 +655,30 @@ uint32_t nearestFactor(const ResampleDesc& r) {
     return floorMap ? r.output.sizes[2] / h : 0;
 }
 
+// A bilinear resize by an integer factor with half-pixel centres (ONNX half_pixel, or
+// pytorch_half_pixel, the same for outputs longer than one pixel): the factor, else 0.
+uint32_t linearFactor(const ResampleDesc& r) {
+    if (r.mode != ResampleMode::Linear || r.input.rank != 4) return 0;
+    if (r.transform != CoordinateTransform::HalfPixel && r.transform != CoordinateTransform::PytorchHalfPixel) return 0;
+    const uint32_t h = r.input.sizes[2], w = r.input.sizes[3];
+    if (h == 0 || w == 0 || r.output.sizes[2] % h || r.output.sizes[3] % w || r.output.sizes[2] / h != r.output.sizes[3] / w) return 0;
+    const uint32_t f = r.output.sizes[2] / h;
+    for (float scale : r.scales)
+        if (scale != 0.0f && scale != float(f)) return 0;
+    return f;
+}
+
 int producerOf(const FusionState& s, ValueId v) {
     for (size_t i = 0; i < s.nodes.size(); ++i)
         if (std::count(s.nodes[i].node.outputs.begin(), s.nodes[i].node.outputs.end(), v)) return int(i);
     return -1;
 }
 
-// conv [+ its fused store] -> add of another tensor of the stored shape, or of a nearest x s
-// upsampling of one (read only by the add): the add moves into the epilogue (the upsampling into
-// its residual read). The fused node takes the add's place: the residual may be computed after
-// the convolution, and everything the convolution reads is ready earlier still.
+// conv [+ its fused store] -> add of another tensor of the stored shape, or of a nearest or
+// bilinear x s upsampling of one (read only by the add) [-> clip]: the add moves into the
+// epilogue (the upsampling into its residual read, the clip after it). The fused node takes the
+// add's (or the clip's) place: the residual may be computed after the convolution, and
+// everything the convolution reads is ready earlier still.
 bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         PlannedNode& conv = s.nodes[i];
@@ -689,30 +703,50 @@ bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
         f.residual = otherDesc;
         f.residualScale = 1;
         if (int p = producerOf(s, other); p >= 0 && s.singleUse(other) && s.nodes[p].chain.empty()) {
-            if (const auto* r = std::get_if<ResampleDesc>(&s.nodes[p].node.op); r && nearestFactor(*r) > 1) {
+            if (const auto* r = std::get_if<ResampleDesc>(&s.nodes[p].node.op); r && (nearestFactor(*r) > 1 || linearFactor(*r) > 1)) {
                 resize = p;
                 residual = s.nodes[p].node.inputs[0];
                 f.residual = r->input;
-                f.residualScale = nearestFactor(*r);
+                f.residualLinear = linearFactor(*r) > 1;
+                f.residualScale = f.residualLinear ? linearFactor(*r) : nearestFactor(*r);
             }
         }
         bool sameSizes = true;
         for (uint32_t k = 0; k < 4; ++k) sameSizes &= otherDesc.sizes[k] == stored.sizes[k];
         if (!sameSizes) continue;  // a broadcast add
+        // A clip that alone reads the sum joins the epilogue too.
+        int clip = -1;
+        TensorDesc result = add->output;
+        if (ValueId sum = s.nodes[c].node.outputs[0]; s.singleUse(sum)) {
+            const int k = s.consumerOf(sum);
+            const auto* e = k >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[k].node.op) : nullptr;
+            if (e && s.nodes[k].chain.empty() && e->op == ElementWiseOp::Clip && !e->inputScaleBias && e->activation.type == ActivationType::None &&
+                e->output.dataType == add->output.dataType && e->output.rank == 4 &&
+                std::equal(e->output.sizes.begin(), e->output.sizes.begin() + 4, add->output.sizes.begin())) {
+                clip = k;
+                result = e->output;
+                f.clampAfterResidual = std::array<float, 2>{e->clipMin, e->clipMax};
+            }
+        }
         ConvolutionDesc d = std::get<ConvolutionDesc>(conv.node.op);
-        if (!f.depthToSpace && !f.pooledOutput) d.output = add->output;
-        if (f.depthToSpace) f.depthToSpace->output = add->output;
+        if (!f.depthToSpace && !f.pooledOutput) d.output = result;
+        if (f.depthToSpace) f.depthToSpace->output = result;
         if (!o.convFusion(d, f)) continue;
+        const size_t last = size_t(clip >= 0 ? clip : c);
         PlannedNode fused = conv;
         fused.node.op = d;
         fused.fusion = f;
         setFusedInput(fused, 4, residual);
-        fused.node.outputs = s.nodes[c].node.outputs;
-        fused.label += " + " + s.nodes[c].label;
+        fused.node.outputs = s.nodes[last].node.outputs;
+        fused.label += " + " + s.nodes[c].label + (clip >= 0 ? " + " + s.nodes[size_t(clip)].label : "");
         s.log.push_back(fused.label + " -> residual add in the convolution's epilogue" +
-                        (resize >= 0 ? " (nearest x" + std::to_string(f.residualScale) + " '" + s.nodes[resize].label + "' in its read)" : ""));
-        s.nodes[c] = std::move(fused);
+                        (resize >= 0 ? std::string(f.residualLinear ? " (bilinear x" : " (nearest x") + std::to_string(f.residualScale) + " '" +
+                                           s.nodes[resize].label + "' in its read)"
+                                     : "") +
+                        (clip >= 0 ? ", clipped" : ""));
+        s.nodes[last] = std::move(fused);
         std::vector<size_t> gone{i};
+        if (clip >= 0) gone.push_back(c);
         if (resize >= 0) gone.push_back(size_t(resize));
         std::sort(gone.begin(), gone.end(), std::greater<>());
         for (size_t g : gone) s.nodes.erase(s.nodes.begin() + g);

@@ -36,6 +36,8 @@
 #include "ops/weight_packing.h"
 
 #include <algorithm>
+#include <bit>
+#include <cmath>
 #include <numeric>
 #include <optional>
 
@@ -394,6 +396,7 @@ std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const Con
     k += tensorClass(d.output);
     if (f.depthToSpace) k += " d2s";
     if (f.pooledOutput) k += " pool";
+    if (f.residualLinear) k += " bilinear-residual";
     if (f.source) k += f.concat ? " concat" : " upsampled";
     if (pc.fp16Arithmetic) k += " arith";
     return k;
@@ -514,9 +517,9 @@ enum IgemmConst : uint32_t {
     kIgTileH = 75, kIgFw, kIgWgM, kIgWgN, kIgMf, kIgNf, kIgNBlocks, kIgCc, kIgSlices, kIgKyStage, kIgHaloH, kIgHaloW, kIgASmem,
     kIgVecIn, kIgVecOut, kIgPreluOffset, kIgResSlot, kIgResType, kIgResStrideN, kIgResStrideC, kIgResStrideH, kIgResStrideW,
     kIgResScale, kIgPool, kIgIn2Slot, kIgIn1C, kIgIn1Scale, kIgIn1StrideN, kIgIn1StrideC, kIgIn1StrideH, kIgIn1StrideW,
-    kIgIn1H, kIgIn1W, kIgVecIn2, kIgConstCount
+    kIgIn1H, kIgIn1W, kIgVecIn2, kIgResLinear, kIgResH, kIgResW, kIgClamp, kIgClampMin, kIgClampMax, kIgConstCount
 };
-static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108, "conv2d_igemm.comp's constant ids");
+static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108 && kIgClampMax == 114, "conv2d_igemm.comp's constant ids");
 
 void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, const ConvolutionFusion& f, const IgemmLayout& l,
                         uint32_t preluOffset) {
@@ -534,6 +537,13 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
         spec[kIgResSlot] = kConvResidualSlot, spec[kIgResType] = shaderType(f.residual->dataType);
         spec[kIgResStrideN] = r[0], spec[kIgResStrideC] = r[1], spec[kIgResStrideH] = r[2], spec[kIgResStrideW] = r[3];
         spec[kIgResScale] = f.residualScale;
+        spec[kIgResLinear] = f.residualLinear;
+        spec[kIgResH] = f.residual->sizes[2], spec[kIgResW] = f.residual->sizes[3];
+    }
+    if (f.clampAfterResidual) {
+        spec[kIgClamp] = 1;
+        spec[kIgClampMin] = std::bit_cast<uint32_t>((*f.clampAfterResidual)[0]);
+        spec[kIgClampMax] = std::bit_cast<uint32_t>((*f.clampAfterResidual)[1]);
     }
     spec[kIgPool] = f.pooledOutput.has_value();
     spec[kIgIn2Slot] = UINT32_MAX;
@@ -713,6 +723,8 @@ Status checkFusion(const PlanContext& pc, const ConvolutionDesc& d, const ConvGe
         MLP_TRY(checkTensor(s, op, "PReLU slope", false, pc));
     }
     const TensorDesc& stored = f.depthToSpace ? f.depthToSpace->output : d.output;
+    if (f.clampAfterResidual && (!f.residual || std::isnan((*f.clampAfterResidual)[0]) || std::isnan((*f.clampAfterResidual)[1])))
+        return invalidArgument(op + ": a fused clamp needs a fused residual and numeric bounds");
     if (f.residual) {
         const uint32_t r = f.residualScale;
         if (r == 0 || stored.sizes[2] % r || stored.sizes[3] % r || f.pooledOutput ||

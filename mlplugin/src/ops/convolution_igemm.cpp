@@ -93,7 +93,8 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
         l.vecIn = vectorizable16(d.input);
     }
     const TensorDesc& stored = f.pooledOutput ? *f.pooledOutput : f.depthToSpace ? f.depthToSpace->output : d.output;
-    l.vecOut = !f.pooledOutput && !f.depthToSpace && vectorizable16(stored) && (!f.residual || (vectorizable16(*f.residual) && f.residualScale >= 1));
+    l.vecOut = !f.pooledOutput && !f.depthToSpace && vectorizable16(stored) &&
+               (!f.residual || (vectorizable16(*f.residual) && f.residualScale >= 1 && !f.residualLinear));
     l.vecResidual = l.vecOut && f.residual;
     uint64_t z = uint64_t(g.batch) * l.nBlocks;
     l.groups = {ceilDiv(g.outW, t.fw * kFrag), ceilDiv(g.outH, t.tileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
