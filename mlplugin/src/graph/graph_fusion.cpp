@@ -720,7 +720,8 @@ bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
         if (ValueId sum = s.nodes[c].node.outputs[0]; s.singleUse(sum)) {
             const int k = s.consumerOf(sum);
             const auto* e = k >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[k].node.op) : nullptr;
-            if (e && s.nodes[k].chain.empty() && e->op == ElementWiseOp::Clip && !e->inputScaleBias && e->activation.type == ActivationType::None &&
+            if (e && s.nodes[k].chain.empty() && e->op == ElementWiseOp::Clip && e->clipMin <= e->clipMax && !e->inputScaleBias &&
+                e->activation.type == ActivationType::None &&
                 e->output.dataType == add->output.dataType && e->output.rank == 4 &&
                 std::equal(e->output.sizes.begin(), e->output.sizes.begin() + 4, add->output.sizes.begin())) {
                 clip = k;
