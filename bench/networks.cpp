@@ -55,13 +55,15 @@ struct Builder {
 
 }  // namespace
 
-Network espcn(DataType type, uint32_t width, uint32_t height) {
+Network espcn(DataType type, uint32_t width, uint32_t height) { return espcnScaled(type, width, height, 2); }
+
+Network espcnScaled(DataType type, uint32_t width, uint32_t height, uint32_t scale) {
     Builder b{{}, type};
     Expr x = b.g.input("lowres", TensorDesc::make(type, {1, 3, height, width}));
     Expr y = tanh(b.conv(x, 3, 64, 5, "conv1"));
     y = tanh(b.conv(y, 64, 32, 3, "conv2"));
-    y = depthToSpace(b.conv(y, 32, 12, 3, "conv3"), 2);
-    return b.finish("espcn_x2", y);
+    y = depthToSpace(b.conv(y, 32, 3 * scale * scale, 3, "conv3"), scale);
+    return b.finish("espcn_x" + std::to_string(scale), y);
 }
 
 Network fsrcnn(DataType type, uint32_t width, uint32_t height) {
@@ -78,31 +80,47 @@ Network fsrcnn(DataType type, uint32_t width, uint32_t height) {
 }
 
 Network srvggCompact(DataType type, uint32_t width, uint32_t height) {
+    Network n = srvggVariant(type, width, height, 64, 16, 2);
+    n.name = "srvgg_x2";
+    return n;
+}
+
+Network srvggVariant(DataType type, uint32_t width, uint32_t height, uint32_t channels, uint32_t bodies, uint32_t scale) {
     Builder b{{}, type};
     Expr x = b.g.input("lowres", TensorDesc::make(type, {1, 3, height, width}));
-    Expr y = b.prelu(b.conv(x, 3, 64, 3, "body0"), 64, "act0");
-    for (int i = 1; i <= 16; ++i) y = b.prelu(b.conv(y, 64, 64, 3, "body" + std::to_string(i)), 64, "act" + std::to_string(i));
-    y = depthToSpace(b.conv(y, 64, 12, 3, "last"), 2, DepthSpaceOrder::CRD);
-    return b.finish("srvgg_x2", y + resize(x, 2.0f, 2.0f, ResampleMode::Nearest));
+    Expr y = b.prelu(b.conv(x, 3, channels, 3, "body0"), channels, "act0");
+    for (uint32_t i = 1; i <= bodies; ++i)
+        y = b.prelu(b.conv(y, channels, channels, 3, "body" + std::to_string(i)), channels, "act" + std::to_string(i));
+    y = depthToSpace(b.conv(y, channels, 3 * scale * scale, 3, "last"), scale, DepthSpaceOrder::CRD);
+    const std::string name = "srvgg_x" + std::to_string(scale) + "_c" + std::to_string(channels) + "n" + std::to_string(bodies);
+    return b.finish(name, y + resize(x, float(scale), float(scale), ResampleMode::Nearest));
 }
 
 Network unetOidn(DataType type, uint32_t width, uint32_t height) {
+    Network n = unetVariant(type, width, height, UnetWidths{}, "");
+    n.name = "unet";
+    return n;
+}
+
+Network unetVariant(DataType type, uint32_t width, uint32_t height, const UnetWidths& w, const std::string& tag) {
     Builder b{{}, type};
     auto conv = [&](Expr x, uint32_t cin, uint32_t cout, const std::string& name) { return relu(b.conv(x, cin, cout, 3, name)); };
     auto pool = [](Expr x) { return maxPool2d(x); };
     auto up = [](Expr x) { return resize(x, 2.0f, 2.0f, ResampleMode::Nearest); };
-    Expr input = b.g.input("color_albedo_normal", TensorDesc::make(type, {1, 9, height, width}));
-    Expr x = conv(input, 9, 32, "enc_conv0");
-    Expr pool1 = pool(conv(x, 32, 32, "enc_conv1"));
-    Expr pool2 = pool(conv(pool1, 32, 48, "enc_conv2"));
-    Expr pool3 = pool(conv(pool2, 48, 64, "enc_conv3"));
-    x = pool(conv(pool3, 64, 80, "enc_conv4"));
-    x = conv(conv(x, 80, 96, "enc_conv5a"), 96, 96, "enc_conv5b");
-    x = conv(conv(concat({up(x), pool3}, 1), 160, 112, "dec_conv4a"), 112, 112, "dec_conv4b");
-    x = conv(conv(concat({up(x), pool2}, 1), 160, 96, "dec_conv3a"), 96, 96, "dec_conv3b");
-    x = conv(conv(concat({up(x), pool1}, 1), 128, 64, "dec_conv2a"), 64, 64, "dec_conv2b");
-    x = conv(conv(concat({up(x), input}, 1), 73, 64, "dec_conv1a"), 64, 32, "dec_conv1b");
-    return b.finish("unet", b.conv(x, 32, 3, 3, "dec_conv0"));
+    const uint32_t* e = w.enc;
+    const uint32_t* d = w.dec;
+    Expr input = b.g.input("color_albedo_normal", TensorDesc::make(type, {1, w.input, height, width}));
+    Expr x = conv(input, w.input, e[0], "enc_conv0");
+    Expr pool1 = pool(conv(x, e[0], e[1], "enc_conv1"));
+    Expr pool2 = pool(conv(pool1, e[1], e[2], "enc_conv2"));
+    Expr pool3 = pool(conv(pool2, e[2], e[3], "enc_conv3"));
+    x = pool(conv(pool3, e[3], e[4], "enc_conv4"));
+    x = conv(conv(x, e[4], e[5], "enc_conv5a"), e[5], e[6], "enc_conv5b");
+    x = conv(conv(concat({up(x), pool3}, 1), e[6] + e[3], d[0], "dec_conv4a"), d[0], d[1], "dec_conv4b");
+    x = conv(conv(concat({up(x), pool2}, 1), d[1] + e[2], d[2], "dec_conv3a"), d[2], d[3], "dec_conv3b");
+    x = conv(conv(concat({up(x), pool1}, 1), d[3] + e[1], d[4], "dec_conv2a"), d[4], d[5], "dec_conv2b");
+    x = conv(conv(concat({up(x), input}, 1), d[5] + w.input, d[6], "dec_conv1a"), d[6], d[7], "dec_conv1b");
+    return b.finish(tag.empty() ? "unet" : "unet_" + tag, b.conv(x, d[7], 3, 3, "dec_conv0"));
 }
 
 Network channelsLastIo(Network net) {

@@ -54,15 +54,17 @@ class Seeds:
 
 
 class Espcn(nn.Module):
-    def __init__(self):
+    """ESPCN x scale, as bench::espcnScaled (bench::espcn for 2)."""
+    def __init__(self, scale=2):
         super().__init__()
         s = Seeds()
-        self.c1, self.c2, self.c3 = s.conv(3, 64, 5), s.conv(64, 32, 3), s.conv(32, 12, 3)
+        self.scale = scale
+        self.c1, self.c2, self.c3 = s.conv(3, 64, 5), s.conv(64, 32, 3), s.conv(32, 3 * scale * scale, 3)
 
     def forward(self, x):
         x = torch.tanh(self.c1(x))
         x = torch.tanh(self.c2(x))
-        return F.pixel_shuffle(self.c3(x), 2)
+        return F.pixel_shuffle(self.c3(x), self.scale)
 
 
 class Conv3x3x64(nn.Module):
@@ -95,30 +97,36 @@ class Fsrcnn(nn.Module):
 
 
 class Srvgg(nn.Module):
-    """SRVGG-compact x2 (realesr-animevideov3's shape), as bench::srvggCompact."""
-    def __init__(self):
+    """SRVGG-compact (realesr-animevideov3's shape: 64 channels, 16 bodies, x2), as bench::srvggVariant."""
+    def __init__(self, channels=64, bodies=16, scale=2):
         super().__init__()
         s = Seeds()
-        layers = [s.conv(3, 64, 3), nn.PReLU(64, 0.25)]
-        for _ in range(16):
-            layers += [s.conv(64, 64, 3), nn.PReLU(64, 0.25)]
-        layers += [s.conv(64, 12, 3)]
+        self.scale = scale
+        layers = [s.conv(3, channels, 3), nn.PReLU(channels, 0.25)]
+        for _ in range(bodies):
+            layers += [s.conv(channels, channels, 3), nn.PReLU(channels, 0.25)]
+        layers += [s.conv(channels, 3 * scale * scale, 3)]
         self.body = nn.Sequential(*layers)
 
     def forward(self, x):
-        return F.pixel_shuffle(self.body(x), 2) + F.interpolate(x, scale_factor=2, mode="nearest")
+        return F.pixel_shuffle(self.body(x), self.scale) + F.interpolate(x, scale_factor=self.scale, mode="nearest")
+
+
+OIDN_WIDTHS = (9, (32, 32, 48, 64, 80, 96, 96), (112, 112, 96, 96, 64, 64, 64, 32))
+UNET_SMALL_WIDTHS = (3, (24, 24, 32, 48, 64, 80, 80), (96, 96, 80, 80, 48, 48, 32, 24))  # bench::kUnetSmall
 
 
 class OidnUnet(nn.Module):
-    """OIDN's U-Net shape (9 input channels, 5 levels), as bench::unetOidn."""
-    def __init__(self):
+    """OIDN's U-Net shape (9 input channels, 5 levels), as bench::unetVariant (bench::unetOidn by default)."""
+    def __init__(self, widths=OIDN_WIDTHS):
         super().__init__()
         s = Seeds()
-        self.enc = nn.ModuleList([s.conv(9, 32, 3), s.conv(32, 32, 3), s.conv(32, 48, 3), s.conv(48, 64, 3), s.conv(64, 80, 3),
-                                  s.conv(80, 96, 3), s.conv(96, 96, 3)])
-        self.dec = nn.ModuleList([s.conv(160, 112, 3), s.conv(112, 112, 3), s.conv(160, 96, 3), s.conv(96, 96, 3),
-                                  s.conv(128, 64, 3), s.conv(64, 64, 3), s.conv(73, 64, 3), s.conv(64, 32, 3)])
-        self.out = s.conv(32, 3, 3)
+        i, e, d = widths
+        self.enc = nn.ModuleList([s.conv(i, e[0], 3), s.conv(e[0], e[1], 3), s.conv(e[1], e[2], 3), s.conv(e[2], e[3], 3),
+                                  s.conv(e[3], e[4], 3), s.conv(e[4], e[5], 3), s.conv(e[5], e[6], 3)])
+        self.dec = nn.ModuleList([s.conv(e[6] + e[3], d[0], 3), s.conv(d[0], d[1], 3), s.conv(d[1] + e[2], d[2], 3), s.conv(d[2], d[3], 3),
+                                  s.conv(d[3] + e[1], d[4], 3), s.conv(d[4], d[5], 3), s.conv(d[5] + i, d[6], 3), s.conv(d[6], d[7], 3)])
+        self.out = s.conv(d[7], 3, 3)
 
     def forward(self, inp):
         e, d = self.enc, self.dec
@@ -305,6 +313,14 @@ def main():
             # OIDN pads to multiples of 16 (1080 -> 1088); runs at the larger resolution only, as ml_bench.
             ("unet", OidnUnet, lambda h, w: [(1, 9, h, w)], lambda res: res[0] >= 1920 or args.smoke,
              lambda res: ((res[0] + 15) // 16 * 16, (res[1] + 15) // 16 * 16))]
+    # Networks of the same kinds in sizes nothing was tuned on (ml_bench's names, bench/networks.h).
+    big = lambda res: res[0] >= 1920 or args.smoke
+    small = lambda res: res[0] < 1920 or args.smoke
+    pad16 = lambda res: ((res[0] + 15) // 16 * 16, (res[1] + 15) // 16 * 16)
+    nets += [("espcn_x3", lambda: Espcn(3), lambda h, w: [(1, 3, h, w)], big, lambda res: res),
+             ("unet_small", lambda: OidnUnet(UNET_SMALL_WIDTHS), lambda h, w: [(1, 3, h, w)], big, pad16),
+             ("srvgg_x2_c48n12", lambda: Srvgg(48, 12, 2), lambda h, w: [(1, 3, h, w)], small, lambda res: res),
+             ("srvgg_x4_c32n16", lambda: Srvgg(32, 16, 4), lambda h, w: [(1, 3, h, w)], small, lambda res: res)]
     nets += shipped_models(args.assets)
     nets += [("conv3x3 64->64", Conv3x3x64, lambda h, w: [(1, 64, h, w)])]
     resolutions = [(24, 16)] if args.smoke else [(960, 540), (1920, 1080)]

@@ -56,6 +56,19 @@ GraphDesc espcn(DataType type, uint32_t h, uint32_t w) {
     return n.g;
 }
 
+// ESPCN's real widths at scale s: 5x5 3->64 + tanh, 3x3 64->32 + tanh, 3x3 32->3 s^2, depth-to-space
+// s. `layers` 1..4 stops early (4: the whole network; 3: without the shuffle).
+GraphDesc espcnFull(DataType type, uint32_t h, uint32_t w, uint32_t scale, uint32_t layers = 4) {
+    Net n{{}, type};
+    ValueId y = n.g.addInput("lowres", n.t({1, 3, h, w}));
+    if (layers >= 1) y = n.act(n.conv(y, 3, 64, 5, "conv1"), tanhActivation(), "tanh1");
+    if (layers >= 2) y = n.act(n.conv(y, 64, 32, 3, "conv2"), tanhActivation(), "tanh2");
+    if (layers >= 3) y = n.conv(y, 32, 3 * scale * scale, 3, "conv3");
+    if (layers >= 4) y = n.g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = scale}, {y}).value()[0];
+    n.g.markOutput(y);
+    return n.g;
+}
+
 // Strided conv down, transposed conv up, concat with the skip, add, and a second output.
 GraphDesc unet(DataType type) {
     Net n{{}, type};
@@ -112,6 +125,27 @@ TEST_P(GraphTest, UnetWithSkipsMatchesReferenceAndAliases) {
     }
     optest::checkGraph(g, {});
     optest::checkGraph(g, {}, GraphCompileFlagDisableFusion);
+}
+
+// ESPCN's real widths at scales 2, 3 and 4 (12, 27 and 48 channels before the shuffle, the
+// shuffle folded into the last convolution's store), at an odd size, with and without fp16
+// arithmetic (on the tensor cores that selects other kernels). Prefixes of the network localise
+// a failure to a layer.
+TEST_P(GraphTest, EspcnAtEveryScaleMatchesReference) {
+    if (GetParam() == DataType::Float16 && !optest::fp16Supported()) GTEST_SKIP() << "device lacks fp16";
+    for (uint32_t width : {47u})  // 29 x 47 x 27 fp16 values: an odd count
+        for (uint32_t scale : {2u, 3u, 4u})
+            for (uint32_t layers : {1u, 2u, 3u, 4u}) {
+                if (scale != 3 && layers != 4) continue;
+                for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
+                    if (flags && GetParam() != DataType::Float16) continue;
+                    SCOPED_TRACE(std::to_string(width) + "x29, x" + std::to_string(scale) + ", " + std::to_string(layers) + " layers" +
+                                 (flags ? ", fp16 arithmetic" : ""));
+                    optest::RunOptions options;
+                    options.executionFlags = flags;
+                    optest::checkGraph(espcnFull(GetParam(), 29, width, scale, layers), options);
+                }
+            }
 }
 
 INSTANTIATE_TEST_SUITE_P(Precision, GraphTest, ::testing::Values(DataType::Float32, DataType::Float16),

@@ -107,10 +107,14 @@ namespace {
 // The heuristic tile for `bnFrags` N fragments per workgroup: 8 subgroups, two along N when the
 // block is even, as many M fragments per subgroup as the accumulator budget allows (at most 4,
 // 8 with fp16 accumulators), tiles 16 pixels wide. One N fragment: 4 subgroups (16 x 16 tiles).
-// Blocks of at most 2 N fragments stage B one kernel row per phase. Measured on the H100 by the
+// Blocks of at most 3 N fragments stage B one kernel row per phase. Measured on the H100 by the
 // tuner (whole networks, fp16 arithmetic, 2026-11-25): 64->32 1.34 vs 1.43 ms (ESPCN), 32->32
 // 0.465 vs 0.507 ms (the shipped upscaler at 960x540), 32->12 + depth-to-space with 4 subgroups
-// 0.484 vs 0.564 ms; for 64 outputs the row stages lost (SRVGG 540p 4.91 vs 4.20 ms).
+// 0.484 vs 0.564 ms; for 64 outputs the row stages lost (SRVGG 540p 4.91 vs 4.20 ms). Three
+// fragments (48 outputs) were first left out and came in when networks nobody had tuned for showed
+// it (2026-11-26, fp16): SRVGG 48 channels x 12 bodies at 540p 2.34 -> 1.95 ms, the last 32->48 +
+// depth-to-space 4 of a 32-channel x4 SRVGG 1.59 -> 1.55 ms, the U-Nets 4.06 -> 4.00 and 2.70 ->
+// 2.66 ms; no other network moved.
 IgemmTile tileFor(uint32_t bnFrags, bool acc16) {
     IgemmTile t;
     t.acc16 = acc16;
@@ -121,7 +125,7 @@ IgemmTile tileFor(uint32_t bnFrags, bool acc16) {
     t.wgM = (acc16 || bnFrags == 1 ? 4 : 8) / t.wgN;
     t.fw = 1;
     t.tileH = t.wgM * t.mf;
-    t.rowStages = bnFrags <= 2;
+    t.rowStages = bnFrags <= 3;
     return t;
 }
 
