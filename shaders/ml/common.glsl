@@ -71,7 +71,7 @@ void storeElem(uint slot, uint dtype, uint index, float value) {
 // instead of the driver's accurate tanh. Absolute error ~1e-7, so relative error grows near 0
 // (~1e-4 at |x| = 1e-3): convolutions with fp16 outputs get it in place of ACT_TANH when
 // AllowHalfPrecisionComputation is set (convolution.cpp has the measurements).
-#define ACT_TANH_HALF 100u
+#define ACT_TANH_FAST 100u
 
 // tanh without the NaN some drivers give for large |x| (exp overflow).
 #define SAFE_TANH(x) tanh(clamp(x, -15.0, 15.0))
@@ -108,7 +108,7 @@ vec4 applyActivation4(uint type, float alpha, float beta, vec4 x) {
     case ACT_SIGMOID: return 1.0 / (1.0 + exp(-x));
     case ACT_HARD_SIGMOID: return clamp(alpha * x + beta, 0.0, 1.0);
     case ACT_TANH: return tanh(clamp(x, -15.0, 15.0));
-    case ACT_TANH_HALF: return 1.0 - 2.0 / (exp(2.0 * clamp(x, -15.0, 15.0)) + 1.0);
+    case ACT_TANH_FAST: return 1.0 - 2.0 / (exp(2.0 * clamp(x, -15.0, 15.0)) + 1.0);
     case ACT_SOFTPLUS: {
         vec4 s = alpha * x;
         return (max(s, vec4(0.0)) + log(1.0 + exp(-abs(s)))) / alpha;
@@ -135,7 +135,7 @@ float applyActivation(uint type, float alpha, float beta, float x) {
         float c = clamp(x, -15.0, 15.0);
         return tanh(c);
     }
-    case ACT_TANH_HALF: return 1.0 - 2.0 / (exp(2.0 * clamp(x, -15.0, 15.0)) + 1.0);
+    case ACT_TANH_FAST: return 1.0 - 2.0 / (exp(2.0 * clamp(x, -15.0, 15.0)) + 1.0);
     case ACT_SOFTPLUS: {
         float s = alpha * x;
         // log(1 + exp(s)) without overflow.
