@@ -4,6 +4,7 @@
 
 #include <vkutil/descriptors.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 
@@ -81,6 +82,20 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     };
     MLP_TRY(checkList("input", model->inputNames, graph.inputs, desc.inputs));
     MLP_TRY(checkList("output", model->outputNames, graph.outputs, desc.outputs));
+    auto reorder = [&](mlplugin::GraphDesc& g) {
+        for (size_t i = 0; i < desc.inputs.size(); ++i)
+            if (!desc.inputs[i].channelOrder.empty() && !g.permuteChannels(g.inputs[i], desc.inputs[i].channelOrder).ok()) return false;
+        for (size_t i = 0; i < desc.outputs.size(); ++i)
+            if (!desc.outputs[i].channelOrder.empty() && !g.permuteChannels(g.outputs[i], desc.outputs[i].channelOrder).ok()) return false;
+        return true;
+    };
+    auto ordered = [](const std::vector<NetworkTensor>& ts) {
+        return std::any_of(ts.begin(), ts.end(), [](const NetworkTensor& t) { return !t.channelOrder.empty(); });
+    };
+    if (ordered(desc.inputs) || ordered(desc.outputs)) {
+        mlplugin::GraphDesc reordered = graph;
+        if (reorder(reordered)) graph = std::move(reordered), channelsReordered_ = true;
+    }
     if (desc.channelsLast) {
         for (const auto* ids : {&graph.inputs, &graph.outputs})
             for (mlplugin::ValueId v : *ids)

@@ -20,6 +20,9 @@ namespace effects::detail {
 struct NetworkTensor {
     std::string name;                // the ONNX graph input/output name it must have
     std::vector<uint32_t> shape;     // NCHW; outputs may leave it empty (any shape, see outputShape())
+    // Store the channels renumbered (channel i holds the model's channel channelOrder[i]), folded
+    // into the weights next to the tensor (GraphDesc::permuteChannels). Empty: the model's order.
+    std::vector<uint32_t> channelOrder;
 };
 
 struct NetworkDesc {
@@ -51,6 +54,9 @@ public:
     const std::vector<uint32_t>& outputShape(uint32_t i) const { return outputShapes_[i]; }
     bool fp16() const { return fp16_; }
     bool channelsLast() const { return channelsLast_; }
+    // Whether every channelOrder of the desc was applied. The orders are applied all or none:
+    // a model whose tensors are not read and written by plain convolutions keeps its own order.
+    bool channelsReordered() const { return channelsReordered_; }
     uint32_t descriptorSets() const { return descriptorSets_; }
     // Memory of its buffers (already counted in the tally given to create()).
     VkDeviceSize deviceLocalBytes() const;
@@ -76,6 +82,7 @@ private:
     std::string who_;
     bool fp16_ = false;
     bool channelsLast_ = false;
+    bool channelsReordered_ = false;
     bool initialized_ = false;
     mlplugin::CompiledGraph compiled_;
     std::unique_ptr<mlplugin::OperatorInitializer> initializer_;

@@ -69,6 +69,14 @@ std::span<const uint32_t> mlResolveShader(VkFormat f, bool fp16) {
     }
 }
 
+// Channel (dy * r + dx) * c + k of a pixel-major tensor holds the model's channel k * r * r + dy * r + dx.
+std::vector<uint32_t> pixelMajorOrder(uint32_t c, uint32_t r) {
+    std::vector<uint32_t> order(size_t(c) * r * r);
+    for (uint32_t sub = 0; sub < r * r; ++sub)
+        for (uint32_t k = 0; k < c; ++k) order[sub * c + k] = k * r * r + sub;
+    return order;
+}
+
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
@@ -211,6 +219,13 @@ Status TemporalUpscaler::createDisplayResources() {
         // fp16 networks run on the tensor-core kernels where the device has them, which read and
         // write channels-last tensors fastest; the portable kernels take either layout.
         nd.channelsLast = fp16;
+        if (nd.channelsLast && r > 1) {
+            // Pixel-major (FLAG_TENSORS_PIXEL_MAJOR): each display pixel's values contiguous, so the
+            // feature and resolve passes move them 16 bytes at a time instead of one scattered
+            // 2-byte element each (H100, 4K: features 0.426 -> 0.345 ms).
+            nd.inputs[0].channelOrder = pixelMajorOrder(gpu::ML_FEATURES, r);
+            nd.outputs[0].channelOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
+        }
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
@@ -390,7 +405,8 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.displaySize = {desc_.displaySize.width, desc_.displaySize.height};
     pc.jitter = rp.jitter;
     pc.exposure = in.exposure;
-    pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT) | (network_ && network_->channelsLast() ? gpu::FLAG_TENSORS_NHWC : 0u);
+    pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT) | (network_ && network_->channelsLast() ? gpu::FLAG_TENSORS_NHWC : 0u) |
+               (network_ && network_->channelsReordered() ? gpu::FLAG_TENSORS_PIXEL_MAJOR : 0u);
     pc.maxHistoryWeight = kMaxHistoryWeight;
     pc.clampGammaMoving = kClampGammaMoving;
     pc.clampGammaStatic = kClampGammaStatic;

@@ -14,6 +14,7 @@ layout(set = 0, binding = 1) uniform sampler2D reprojectionTex;
 layout(set = 0, binding = 2) uniform sampler2D historyTex;
 layout(set = 0, binding = 3) uniform sampler2D reactiveTex;
 layout(set = 0, binding = 4, std430) writeonly buffer Features { TENSOR_T features[]; };
+layout(set = 0, binding = 4, std430) writeonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffer
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 #include "upscaler_current.glsl"
@@ -37,6 +38,17 @@ void main() {
     f[13] = hist.valid;
     f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
     f[15] = float(pc.renderSize.x) / float(pc.displaySize.x);
-    const TensorPixel at = tensorPixel(t, ML_FEATURES, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, (pc.flags & FLAG_TENSORS_NHWC) != 0u);
-    for (uint c = 0u; c < ML_FEATURES; ++c) features[at.base + c * at.stride] = TENSOR_T(f[c]);
+    const TensorPixel at = tensorPixel(t, ML_FEATURES, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, pc.flags);
+    if (at.stride == 1u) {  // pixel-major: the 16 values in 16-byte stores (base is a multiple of 16 values)
+        const uint q = at.base / TENSOR_QUAD_VALUES;
+#ifdef TENSOR_F16
+        for (uint i = 0u; i < ML_FEATURES / 8u; ++i)
+            featureQuads[q + i] = uvec4(packHalf2x16(vec2(f[8u * i], f[8u * i + 1u])), packHalf2x16(vec2(f[8u * i + 2u], f[8u * i + 3u])),
+                                        packHalf2x16(vec2(f[8u * i + 4u], f[8u * i + 5u])), packHalf2x16(vec2(f[8u * i + 6u], f[8u * i + 7u])));
+#else
+        for (uint i = 0u; i < ML_FEATURES / 4u; ++i) featureQuads[q + i] = vec4(f[4u * i], f[4u * i + 1u], f[4u * i + 2u], f[4u * i + 3u]);
+#endif
+    } else {
+        for (uint c = 0u; c < ML_FEATURES; ++c) features[at.base + c * at.stride] = TENSOR_T(f[c]);
+    }
 }

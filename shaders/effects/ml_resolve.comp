@@ -17,26 +17,64 @@
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0, std430) readonly buffer Features { TENSOR_T features[]; };
 layout(set = 0, binding = 1, std430) readonly buffer Params { TENSOR_T params[]; };
+layout(set = 0, binding = 0, std430) readonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffers,
+layout(set = 0, binding = 1, std430) readonly buffer ParamQuads { TENSOR_QUAD paramQuads[]; };      // 16 bytes at a time
 layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D historyOut;
 layout(set = 0, binding = 3, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 TensorPixel pixelIn(uvec2 t, uint channels) {
-    return tensorPixel(t, channels, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, (pc.flags & FLAG_TENSORS_NHWC) != 0u);
+    return tensorPixel(t, channels, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, pc.flags);
 }
-float feature(TensorPixel at, uint c) { return float(features[at.base + c * at.stride]); }
-float param(TensorPixel at, uint c) { return float(params[at.base + c * at.stride]); }
+
+// One display pixel's values; pixel-major tensors (stride 1) in 16-byte loads.
+#ifdef TENSOR_F16
+#define UNPACK_QUAD(v, at, quads)                                                              \
+    for (uint i = 0u; i < uint(v.length()) / 8u; ++i) {                                        \
+        uvec4 w = quads[at.base / 8u + i];                                                     \
+        for (uint j = 0u; j < 4u; ++j) {                                                       \
+            vec2 pair = unpackHalf2x16(w[j]);                                                  \
+            v[8u * i + 2u * j] = pair.x;                                                       \
+            v[8u * i + 2u * j + 1u] = pair.y;                                                  \
+        }                                                                                      \
+    }
+#else
+#define UNPACK_QUAD(v, at, quads)                                                              \
+    for (uint i = 0u; i < uint(v.length()) / 4u; ++i) {                                        \
+        vec4 w = quads[at.base / 4u + i];                                                      \
+        for (uint j = 0u; j < 4u; ++j) v[4u * i + j] = w[j];                                   \
+    }
+#endif
+void loadFeatures(TensorPixel at, out float v[ML_FEATURES]) {
+    if (at.stride == 1u) {
+        UNPACK_QUAD(v, at, featureQuads)
+    } else {
+        for (uint c = 0u; c < 14u; ++c) v[c] = float(features[at.base + c * at.stride]);  // 14, 15 are unused
+        v[14] = 0.0;
+        v[15] = 0.0;
+    }
+}
+void loadParams(TensorPixel at, out float v[ML_PARAMS]) {
+    if (at.stride == 1u) {
+        UNPACK_QUAD(v, at, paramQuads)
+    } else {
+        for (uint c = 0u; c < ML_PARAMS - 1u; ++c) v[c] = float(params[at.base + c * at.stride]);  // the last is unused
+        v[ML_PARAMS - 1u] = 0.0;
+    }
+}
 float sigmoid(float x) { return 1.0 / (1.0 + exp(-clamp(x, -30.0, 30.0))); }
-vec3 srgbFeature(TensorPixel at, uint c) { return srgbToLinear(clamp(vec3(feature(at, c), feature(at, c + 1u), feature(at, c + 2u)), 0.0, 1.0)); }
+vec3 srgbFeature(float v[ML_FEATURES], uint c) { return srgbToLinear(clamp(vec3(v[c], v[c + 1u], v[c + 2u]), 0.0, 1.0)); }
 
 void main() {
     uvec2 t = gl_GlobalInvocationID.xy;
     if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) return;
-    const TensorPixel f = pixelIn(t, ML_FEATURES), p = pixelIn(t, ML_PARAMS);
-    vec3 narrow = srgbFeature(f, 0u), wide = srgbFeature(f, 4u), raw = srgbFeature(f, 7u), clipped = srgbFeature(f, 10u);
-    float valid = feature(f, 13u);
-    float p0 = param(p, 0u), p1 = param(p, 1u), p2 = param(p, 2u), p6 = param(p, 6u);
-    vec3 residual = vec3(param(p, 3u), param(p, 4u), param(p, 5u));
+    float fv[ML_FEATURES], pv[ML_PARAMS];
+    loadFeatures(pixelIn(t, ML_FEATURES), fv);
+    loadParams(pixelIn(t, ML_PARAMS), pv);
+    vec3 narrow = srgbFeature(fv, 0u), wide = srgbFeature(fv, 4u), raw = srgbFeature(fv, 7u), clipped = srgbFeature(fv, 10u);
+    float valid = fv[13];
+    float p0 = pv[0], p1 = pv[1], p2 = pv[2], p6 = pv[6];
+    vec3 residual = vec3(pv[3], pv[4], pv[5]);
     if (!finite3(residual) || isnan(p0) || isnan(p1) || isnan(p2) || isnan(p6)) {  // a broken network never poisons the history
         residual = vec3(0.0);
         p0 = 30.0; p1 = -30.0; p2 = 0.0; p6 = -30.0;

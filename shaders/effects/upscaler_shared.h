@@ -22,12 +22,17 @@ EFFECTS_CONST uint FLAG_HAS_REACTIVE = 8u;      // a reactive mask is bound
 EFFECTS_CONST uint FLAG_HISTORY_VALID = 16u;    // the history holds the previous frame (no reset)
 EFFECTS_CONST uint FLAG_WRITE_OUTPUT = 32u;     // the resolve writes the output (no sharpening pass after it)
 EFFECTS_CONST uint FLAG_TENSORS_NHWC = 64u;     // ML: the feature/parameter tensors are stored channels-last
+EFFECTS_CONST uint FLAG_TENSORS_PIXEL_MAJOR = 128u;  // ML, with NHWC: a display pixel's values are contiguous
 
 // The temporal network's tensors (docs/EFFECTS.md). Features and parameters live at the display
 // resolution rounded up to a multiple of 4r, stored space-to-depth by r (pixel-unshuffled, r = 1,
 // 2 or 4, read off the model): channel c * r * r + dy * r + dx of the 1/r-resolution tensor holds
 // value c of pixel (r x + dx, r y + dy). Stored NCHW, or NHWC with FLAG_TENSORS_NHWC (fp16
-// networks: what the tensor-core convolutions read and write fastest).
+// networks: what the tensor-core convolutions read and write fastest). With
+// FLAG_TENSORS_PIXEL_MAJOR (NHWC only) the effect has permuted the network's first and last
+// layers so that channel (dy * r + dx) * C + c holds that value instead: each display pixel's C
+// values are then one contiguous run, moved in 16-byte accesses (C = ML_FEATURES or ML_PARAMS,
+// both multiples of 8).
 EFFECTS_CONST uint ML_FEATURES = 16u;           // per display pixel
 EFFECTS_CONST uint ML_PARAMS = 8u;              // per display pixel
 

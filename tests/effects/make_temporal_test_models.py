@@ -7,7 +7,10 @@ frame then equals the narrow-kernel estimate the test computes on the CPU.
 
 Also temporal_r1.onnx and temporal_r4.onnx: small random networks of the contract at unshuffle
 factors 1 and 4 (input [1, 16 r^2, h, w], output [1, 8 r^2, h, w]; 3x3 16 r^2 -> 8, ReLU, 1x1 8 ->
-8 r^2), for the tensor layouts at every factor. Deterministic (fixed seeds)."""
+8 r^2), for the tensor layouts at every factor; and temporal_r2_scaled_output.onnx, the r = 2
+network with its output scaled by an element-wise Mul, which the effect cannot fold its
+pixel-major channel order into (its tensors then keep the model's order). Deterministic (fixed
+seeds)."""
 import os
 import torch
 import torch.nn as nn
@@ -42,6 +45,11 @@ class RandomNet(nn.Module):
         return self.body(features)
 
 
+class ScaledOutputNet(RandomNet):
+    def forward(self, features):
+        return self.body(features) * 0.75
+
+
 def export(model, path, r):
     torch.onnx.export(model.eval(), torch.rand(1, r * r * FEATURES, 4, 6), path, input_names=["features"], output_names=["params"],
                       opset_version=13, dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
@@ -53,6 +61,7 @@ def main():
     export(ConstantParams(), os.path.join(data, "temporal_take_current.onnx"), 2)
     for r in (1, 4):
         export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
+    export(ScaledOutputNet(2), os.path.join(data, "temporal_r2_scaled_output.onnx"), 2)
 
 
 if __name__ == "__main__":

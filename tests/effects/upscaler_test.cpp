@@ -394,9 +394,9 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
     }
 }
 
-// The shipped network (unshuffle 2) and small random ones at unshuffle 1 and 4, in fp32
-// (channels-first tensors) and fp16 (channels-last: the features, the network and the parameters
-// all change layout together) over a moving sequence:
+// The shipped network (unshuffle 2) and small random ones at unshuffle 1, 2 and 4, in fp32
+// (channels-first tensors) and fp16 (channels-last and, where the model allows, pixel-major: the
+// features, the network and the parameters all change layout together) over a moving sequence:
 // the same frames within fp16 precision. A layout mismatch anywhere scrambles features or
 // parameters across pixels and channels and fails by far. 45x27 leaves partial workgroups.
 TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
@@ -404,7 +404,10 @@ TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
         {VKML_ASSETS_DIR "/upscaler_temporal.onnx", {{61, 37}, {31, 19}}},
         {VKML_TEST_DATA_DIR "/onnx/temporal_r1.onnx", {{45, 27}, {23, 14}}},
         {VKML_TEST_DATA_DIR "/onnx/temporal_r4.onnx", {{45, 27}, {23, 14}}},
-        {VKML_TEST_DATA_DIR "/onnx/temporal_r4.onnx", {{61, 37}, {31, 19}}}};
+        {VKML_TEST_DATA_DIR "/onnx/temporal_r4.onnx", {{61, 37}, {31, 19}}},
+        // Its output written by a Mul: the tensors keep the model's channel order (the others are
+        // stored pixel-major, the order folded into their first and last convolutions).
+        {VKML_TEST_DATA_DIR "/onnx/temporal_r2_scaled_output.onnx", {{61, 37}, {31, 19}}}};
     for (const auto& [path, sizes] : cases) {
         const auto [display, render] = sizes;
         SCOPED_TRACE(path + " at " + std::to_string(display.width) + "x" + std::to_string(display.height));

@@ -497,6 +497,66 @@ TEST_F(GraphErrors, SetLayoutChangesOnlyTheStridesOfInputsAndOutputs) {
     EXPECT_TRUE(g.setLayout(z, nhwc).ok());
 }
 
+// A graph input read by two convolutions and an output written by a third, renumbered by
+// permuteChannels: the graph computes the same function of the renumbered tensors (CPU reference,
+// so it runs everywhere), and the GPU agrees with the reference on the rewritten graph.
+TEST_F(GraphErrors, PermuteChannelsFoldsTheOrderIntoTheConvolutions) {
+    const uint32_t c = 6, out = 5, h = 7, w = 9;
+    auto build = [&] {
+        Net n{{}, DataType::Float32};
+        ValueId x = n.g.addInput("x", n.t({1, c, h, w}));
+        ValueId a = n.conv(x, c, 8, 3, "wide");
+        ValueId b = n.conv(x, c, 8, 1, "narrow");
+        ValueId s = n.g.addNode(ElementWiseDesc{.name = "sum", .op = ElementWiseOp::Add}, {a, b}).value()[0];
+        n.g.markOutput(n.conv(n.act(s, relu(), "relu"), 8, out, 3, "head"));
+        return n.g;
+    };
+    const std::vector<uint32_t> inOrder{3, 0, 5, 1, 4, 2}, outOrder{4, 2, 0, 3, 1};
+    GraphDesc ref = build(), g = build();
+    ASSERT_TRUE(g.permuteChannels(g.inputs[0], inOrder).ok());
+    ASSERT_TRUE(g.permuteChannels(g.outputs[0], outOrder).ok());
+    const HostTensor x = optest::randomTensor(TensorDesc::make(DataType::Float32, {1, c, h, w}), 11);
+    HostTensor xp = x;
+    for (uint32_t k = 0; k < c; ++k) std::copy_n(x.data.begin() + inOrder[k] * h * w, h * w, xp.data.begin() + k * h * w);
+    auto want = referenceEvaluateGraph(ref, {x});
+    auto got = referenceEvaluateGraph(g, {xp});
+    ASSERT_TRUE(want.ok() && got.ok());
+    for (uint32_t k = 0; k < out; ++k)
+        for (uint32_t i = 0; i < h * w; ++i)
+            ASSERT_NEAR((*got)[0].data[k * h * w + i], (*want)[0].data[outOrder[k] * h * w + i], 1e-12) << "channel " << k << " element " << i;
+    optest::checkGraph(g, {});
+}
+
+TEST_F(GraphErrors, PermuteChannelsRefusesWhatItCannotFoldAndChangesNothing) {
+    Net n{{}, DataType::Float32};
+    ValueId x = n.g.addInput("x", n.t({1, 4, 5, 6}));
+    ValueId y = n.conv(x, 4, 4, 3, "first");
+    ValueId r = n.act(x, relu(), "relu on the input");
+    ValueId z = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {y, r}).value()[0];
+    n.g.markOutput(z);
+    ValueId second = n.g.addInput("second", n.t({1, 4, 5, 6}));
+    ValueId q = n.conv(second, 4, 3, 1, "head");
+    n.g.markOutput(q);
+    n.g.markOutput(n.act(q, relu(), "reads the output"));
+    const GraphDesc before = n.g;
+    auto message = [&](ValueId v, std::vector<uint32_t> order) {
+        Status s = n.g.permuteChannels(v, order);
+        EXPECT_FALSE(s.ok());
+        return s.ok() ? std::string() : s.error().message;
+    };
+    EXPECT_NE(message(x, {0, 1, 2}).find("the order has 3 entries, 'x' has 4 channels"), std::string::npos);
+    EXPECT_NE(message(x, {0, 1, 1, 3}).find("not a permutation of 0..3"), std::string::npos);
+    EXPECT_NE(message(x, {0, 1, 2, 4}).find("not a permutation"), std::string::npos);
+    EXPECT_NE(message(y, {0, 1, 2, 3}).find("is not a graph input or output"), std::string::npos);
+    EXPECT_NE(message(x, {3, 2, 1, 0}).find("(element_wise 'relu on the input') reads 'x'"), std::string::npos) << message(x, {3, 2, 1, 0});
+    EXPECT_NE(message(z, {3, 2, 1, 0}).find("(element_wise 'add') writes 'add'"), std::string::npos) << message(z, {3, 2, 1, 0});
+    EXPECT_NE(message(q, {2, 1, 0}).find("is also read by nodes"), std::string::npos);
+    // Nothing was half-done: the weights are those of the unchanged graph.
+    for (size_t v = 0; v < before.values.size(); ++v) EXPECT_EQ(n.g.values[v].constantData, before.values[v].constantData) << "value " << v;
+    // The second input's convolution takes an order.
+    EXPECT_TRUE(n.g.permuteChannels(second, std::vector<uint32_t>{1, 0, 3, 2}).ok());
+}
+
 TEST_F(GraphCompile, ConstantOperandOfElementWiseIsCopiedToPersistent) {
     GraphDesc g;
     ValueId x = g.addInput("x", TensorDesc::make(DataType::Float32, {1, 3, 5, 7}));

@@ -22,6 +22,7 @@
 
 #include <cstdint>
 #include <memory>
+#include <span>
 #include <string>
 #include <vector>
 
@@ -81,6 +82,17 @@ struct GraphDesc {
     /// `v` sees the new desc. Call it once the nodes are added. Errors (InvalidArgument): `v` is
     /// not a graph input or output, or `desc` differs in type or sizes or is not a valid layout.
     Status setLayout(ValueId v, const TensorDesc& desc);
+    /// Renumbers the channels (dim 1) of graph input or output `v`: afterwards its channel i holds
+    /// what channel order[i] held before, and the graph computes the same function of the
+    /// renumbered tensor. The permutation is folded into the weights of the convolutions next to
+    /// `v`, so it costs nothing at execution: an input must be read only by convolutions (groups 1,
+    /// not transposed, as their input) whose filters are constants no other node reads; an output
+    /// must be written by such a convolution (bias constant or absent) and read by no node. A
+    /// caller's own shaders can then exchange the tensor in whatever channel order suits their
+    /// accesses. Errors (InvalidArgument, naming the value and the node): `order` is not a
+    /// permutation of dim 1, or the graph around `v` is not of that form; the graph is then
+    /// unchanged.
+    Status permuteChannels(ValueId v, std::span<const uint32_t> order);
 };
 
 /// compileGraph flags (combined with ExecutionFlags).
