@@ -17,9 +17,11 @@ layout(set = 0, binding = 4, std430) writeonly buffer Features { TENSOR_T featur
 layout(set = 0, binding = 4, std430) writeonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffer
 layout(push_constant) uniform Push { ResolvePush pc; };
 
+#define STAGED_CURRENT_SAMPLES
 #include "upscaler_current.glsl"
 
 void main() {
+    stageCurrentSamples();
     uvec2 t = gl_GlobalInvocationID.xy;
     if (t.x >= pc.tensorWidth || t.y >= pc.tensorHeight) return;
     ivec2 o = min(ivec2(t), ivec2(pc.displaySize) - 1);

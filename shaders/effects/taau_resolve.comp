@@ -22,9 +22,11 @@ layout(set = 0, binding = 5, OUTPUT_FORMAT) uniform writeonly image2D outputImag
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 #define HISTORY_FETCH_5_TAPS
+#define STAGED_CURRENT_SAMPLES
 #include "upscaler_current.glsl"
 
 void main() {
+    stageCurrentSamples();
     ivec2 o = ivec2(gl_GlobalInvocationID.xy);
     if (o.x >= int(pc.displaySize.x) || o.y >= int(pc.displaySize.y)) return;
     CurrentSamples cur = gatherCurrent(o);
