@@ -107,14 +107,16 @@ namespace {
 // The heuristic tile for `bnFrags` N fragments per workgroup: 8 subgroups, two along N when the
 // block is even, as many M fragments per subgroup as the accumulator budget allows (at most 4,
 // 8 with fp16 accumulators), tiles 16 pixels wide. One N fragment: 4 subgroups (16 x 16 tiles).
-// Blocks of at most 3 N fragments stage B one kernel row per phase. Measured on the H100 by the
+// Blocks of 2 or 3 N fragments stage B one kernel row per phase. Measured on the H100 by the
 // tuner (whole networks, fp16 arithmetic, 2026-11-25): 64->32 1.34 vs 1.43 ms (ESPCN), 32->32
-// 0.465 vs 0.507 ms (the shipped upscaler at 960x540), 32->12 + depth-to-space with 4 subgroups
-// 0.484 vs 0.564 ms; for 64 outputs the row stages lost (SRVGG 540p 4.91 vs 4.20 ms). Three
-// fragments (48 outputs) were first left out and came in when networks nobody had tuned for showed
-// it (2026-11-26, fp16): SRVGG 48 channels x 12 bodies at 540p 2.34 -> 1.95 ms, the last 32->48 +
-// depth-to-space 4 of a 32-channel x4 SRVGG 1.59 -> 1.55 ms, the U-Nets 4.06 -> 4.00 and 2.70 ->
-// 2.66 ms; no other network moved.
+// 0.465 vs 0.507 ms (the shipped upscaler at 960x540); for 64 outputs the row stages lost (SRVGG
+// 540p 4.91 vs 4.20 ms). Three fragments (48 outputs) were first left out and came in when
+// networks nobody had tuned for showed it (2026-11-26, fp16): SRVGG 48 channels x 12 bodies at 540p
+// 2.34 -> 1.95 ms, the last 32->48 + depth-to-space 4 of a 32-channel x4 SRVGG 1.59 -> 1.55 ms,
+// the U-Nets 4.06 -> 4.00 and 2.70 -> 2.66 ms; no other network moved. One fragment (the RGB
+// output layers, usually with depth-to-space) stages every kernel row at once: on the H100
+// (2026-11-26, 1080p input, fp16 arithmetic) the shipped upscaler 1.435 -> 1.399 ms and ESPCN
+// 1.244 -> 1.227 ms with its tail so; for SRVGG's 64->12 tail it made no difference.
 IgemmTile tileFor(uint32_t bnFrags, bool acc16) {
     IgemmTile t;
     t.acc16 = acc16;
@@ -125,7 +127,7 @@ IgemmTile tileFor(uint32_t bnFrags, bool acc16) {
     t.wgM = (acc16 || bnFrags == 1 ? 4 : 8) / t.wgN;
     t.fw = 1;
     t.tileH = t.wgM * t.mf;
-    t.rowStages = bnFrags <= 3;
+    t.rowStages = bnFrags == 2 || bnFrags == 3;
     return t;
 }
 
@@ -192,6 +194,24 @@ std::vector<IgemmLayout> igemmCandidates(const PlanContext& pc, const Convolutio
     around(base, false);
     if (pc.fp16Arithmetic) around(base, true);
     const uint32_t frags = ceilDiv(g.outC, kFrag), width = base.wgN * base.nf;
+    // The whole N block in every subgroup (one subgroup along N): each A fragment a subgroup loads
+    // from shared memory then feeds all the block's N fragments instead of half of them.
+    if (base.wgN > 1) {
+        for (bool acc16 : {false, true}) {
+            if (acc16 && !pc.fp16Arithmetic) continue;
+            IgemmTile t = base;
+            t.acc16 = acc16;
+            t.wgN = 1;
+            t.nf = width;
+            t.fw = 1;
+            t.mf = std::clamp<uint32_t>((acc16 ? kMaxAccumulators16 : kMaxAccumulators) / t.nf, 1, acc16 ? 8 : 4);
+            for (uint32_t wgM : {8u, 4u}) {
+                t.wgM = wgM;
+                t.tileH = t.wgM * t.mf;
+                add(firstFitting(pc, d, g, f, t));
+            }
+        }
+    }
     if (width >= 4 && width % 2 == 0) add(firstFitting(pc, d, g, f, tileFor(width / 2, false)));
     if (frags > width && frags <= 8) add(firstFitting(pc, d, g, f, tileFor(frags, false)));
     return out;
