@@ -14,9 +14,11 @@ list(APPEND MLP_SHADERS
   SHADER conv2d_tiled_f16_arith SOURCE shaders/ml/conv2d_tiled.comp DEFINES HAS_F16 F16_ARITH
   SHADER conv2d_coopmat_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16
   SHADER conv2d_coopmat_mf8_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8
-  SHADER conv2d_coopmat_acc16_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8 ACC_F16
+  SHADER conv2d_coopmat_acc16_f16 SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 MAX_MF=8 ACC_F16 F16_ARITH
+  SHADER conv2d_coopmat_f16_arith SOURCE shaders/ml/conv2d_coopmat.comp DEFINES HAS_F16 F16_ARITH
   SHADER conv2d_igemm_f16 SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16
-  SHADER conv2d_igemm_acc16_f16 SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16 ACC_F16
+  SHADER conv2d_igemm_f16_arith SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16 F16_ARITH
+  SHADER conv2d_igemm_acc16_f16 SOURCE shaders/ml/conv2d_igemm.comp DEFINES HAS_F16 ACC_F16 F16_ARITH
   SHADER conv2d_winograd_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16
   SHADER conv2d_winograd_acc16_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 ACC_F16
   SHADER conv2d_winograd_portable_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 PORTABLE
