@@ -893,13 +893,6 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
         EXPECT_EQ(uint64_t(layout->groups[0]) * tile->fw * 16 >= 1920, true);
         EXPECT_FALSE(tile->acc16) << "fp16 accumulators only under AllowHalfPrecisionComputation";
     }
-    // 32-channel slices: listed for a 64-channel input (two slices), never for 16 channels or fewer.
-    auto c32 = std::find_if(t.candidates.begin(), t.candidates.end(), [](const std::string& c) { return c.ends_with("_c32"); });
-    ASSERT_NE(c32, t.candidates.end());
-    EXPECT_EQ(detail::igemmLayout(pc, d, detail::convolutionGeometry(d), {}, *detail::IgemmTile::parse(*c32))->slices, 2u);
-    ConvolutionDesc narrow = makeConv({.inC = 16, .h = 64, .w = 64, .outC = 64, .nhwc = true, .type = F16});
-    for (const std::string& c : detail::convolutionTuning(pc, narrow, {}).candidates) EXPECT_FALSE(c.ends_with("_c32")) << c;
-    EXPECT_FALSE(detail::igemmLayout(pc, narrow, detail::convolutionGeometry(narrow), {}, *detail::IgemmTile::parse(*c32)).has_value());
     EXPECT_FALSE(detail::IgemmTile::parse("igemm_t16x16_w4x2_f4x2_bogus").has_value());
     EXPECT_FALSE(detail::IgemmTile::parse("igemm_t15x16_w4x2_f4x2").has_value()) << "4 x 4 fragments are not 15 rows";
 

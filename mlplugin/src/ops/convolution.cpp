@@ -510,7 +510,7 @@ void addPackFilter(Plan& plan, std::vector<Launch>& launches, const ConvolutionD
 
 // The implicit GEMM's B matrix [nBlocks][kRows][bn] (pack_conv_coopmat.comp mode 3).
 FilterPacking igemmPacking(const IgemmLayout& l) {
-    return {3, l.tile.slice, l.kRows(), l.nBlocks, l.tile.bn(), "pack_conv_igemm"};
+    return {3, IgemmLayout::kSliceChannels, l.kRows(), l.nBlocks, l.tile.bn(), "pack_conv_igemm"};
 }
 
 // Specialization constant ids of shaders/ml/conv2d_igemm.comp (after conv2d_params.glsl's).
@@ -528,7 +528,7 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
     const IgemmTile& t = l.tile;
     spec[0] = t.subgroups() * 32, spec[1] = spec[2] = 1;
     spec[kIgTileH] = t.tileH, spec[kIgFw] = t.fw, spec[kIgWgM] = t.wgM, spec[kIgWgN] = t.wgN, spec[kIgMf] = t.mf, spec[kIgNf] = t.nf;
-    spec[kIgNBlocks] = l.nBlocks, spec[kIgCc] = l.tile.slice, spec[kIgSlices] = l.slices, spec[kIgKyStage] = l.kyStage;
+    spec[kIgNBlocks] = l.nBlocks, spec[kIgCc] = IgemmLayout::kSliceChannels, spec[kIgSlices] = l.slices, spec[kIgKyStage] = l.kyStage;
     spec[kIgHaloH] = l.haloH, spec[kIgHaloW] = l.haloW, spec[kIgASmem] = l.aSmem;
     spec[kIgVecIn] = l.vecIn, spec[kIgVecIn2] = l.vecIn2, spec[kIgVecOut] = l.vecOut;
     spec[kIgPreluOffset] = preluOffset;

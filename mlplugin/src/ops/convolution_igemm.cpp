@@ -13,7 +13,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kFrag = 16, kSubgroupSize = 32;
+constexpr uint32_t kFrag = 16, kSubgroupSize = 32, kSlice = 16;
 constexpr uint32_t kMaxAccumulators = 8, kMaxAccumulators16 = 16;  // per subgroup: register budget
 
 bool hasShape(const Capabilities& caps, DataType acc) {
@@ -34,8 +34,8 @@ bool vectorizable16(const TensorDesc& t) {
 
 std::string IgemmTile::name() const {
     char buf[96];
-    std::snprintf(buf, sizeof(buf), "igemm_t%ux%u_w%ux%u_f%ux%u%s%s%s", tileH, fw * kFrag, wgM, wgN, mf, nf, rowStages ? "_ky1" : "",
-                  acc16 ? "_a16" : "", slice == 32 ? "_c32" : "");
+    std::snprintf(buf, sizeof(buf), "igemm_t%ux%u_w%ux%u_f%ux%u%s%s", tileH, fw * kFrag, wgM, wgN, mf, nf, rowStages ? "_ky1" : "",
+                  acc16 ? "_a16" : "");
     return buf;
 }
 
@@ -47,7 +47,6 @@ std::optional<IgemmTile> IgemmTile::parse(const std::string& name) {
     std::string rest = name.substr(size_t(used));
     if (rest.starts_with("_ky1")) t.rowStages = true, rest = rest.substr(4);
     if (rest.starts_with("_a16")) t.acc16 = true, rest = rest.substr(4);
-    if (rest.starts_with("_c32")) t.slice = 32, rest = rest.substr(4);
     if (!rest.empty() || tw % kFrag || tw == 0) return std::nullopt;
     t.fw = tw / kFrag;
     if (t.tileH == 0 || t.wgM == 0 || t.wgN == 0 || t.mf == 0 || t.nf == 0 || t.wgM * t.mf != t.tileH * t.fw) return std::nullopt;
@@ -70,20 +69,19 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     if (t.tileH == 0 || t.fw == 0 || t.wgM * t.mf != t.tileH * t.fw || t.subgroups() > 8) return std::nullopt;
     if (t.mf * t.nf > (t.acc16 ? kMaxAccumulators16 : kMaxAccumulators)) return std::nullopt;
     if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
-    if ((t.slice != 16 && t.slice != 32) || (t.slice == 32 && g.inC <= 16)) return std::nullopt;
     // Pooling pairs tile rows inside one subgroup: rows 2r, 2r + 1 are fragments i, i + 1.
     if (f.pooledOutput && (t.fw != 1 || t.mf % 2 || t.tileH % 2 || f.depthToSpace || f.residual)) return std::nullopt;
     IgemmLayout l;
     l.tile = t;
     l.taps = g.kH * g.kW;
-    l.slices = ceilDiv(g.inC, t.slice);
+    l.slices = ceilDiv(g.inC, kSlice);
     l.kyStage = t.rowStages ? 1 : g.kH;
     l.nBlocks = ceilDiv(g.outC, t.bn());
     l.haloH = (t.tileH - 1) * d.strides[0] + (g.kH - 1) * d.dilations[0] + 1;
     l.haloW = (t.fw * kFrag - 1) * d.strides[1] + (g.kW - 1) * d.dilations[1] + 1;
-    const uint64_t staged = uint64_t(l.haloH) * l.haloW * (t.slice / 8 + 1);
+    const uint64_t staged = uint64_t(l.haloH) * l.haloW * (kSlice / 8 + 1);
     const uint64_t aSmem = std::max<uint64_t>(staged, uint64_t(t.subgroups()) * 64);
-    const uint64_t bSmem = uint64_t(l.kyStage) * g.kW * t.slice * (t.bn() / 8 + 1);
+    const uint64_t bSmem = uint64_t(l.kyStage) * g.kW * kSlice * (t.bn() / 8 + 1);
     if ((aSmem + bSmem) * 16 > pc.caps->maxComputeSharedMemoryBytes) return std::nullopt;
     l.aSmem = uint32_t(aSmem), l.bSmem = uint32_t(bSmem);
     // Every input source vectorizable: one 16-byte load per 8 channels.
@@ -212,16 +210,6 @@ std::vector<IgemmLayout> igemmCandidates(const PlanContext& pc, const Convolutio
                 t.tileH = t.wgM * t.mf;
                 add(firstFitting(pc, d, g, f, t));
             }
-        }
-    }
-    // 32 input channels per slice: half the phases, so half the barrier pairs, for twice the
-    // staged tile (a 64-channel input: 2 slices instead of 4).
-    if (g.inC > 16) {
-        for (bool rows : {base.rowStages, !base.rowStages}) {
-            IgemmTile t = base;
-            t.slice = 32;
-            t.rowStages = rows;
-            add(igemmLayout(pc, d, g, f, t));
         }
     }
     if (width >= 4 && width % 2 == 0) add(firstFitting(pc, d, g, f, tileFor(width / 2, false)));

@@ -17,11 +17,10 @@ struct IgemmTile {
     uint32_t tileH = 16, fw = 1, wgM = 4, wgN = 2, mf = 4, nf = 2;
     bool rowStages = false;  // B staged one kernel row per phase (else all rows of a slice at once)
     bool acc16 = false;      // fp16 accumulators (AllowHalfPrecisionComputation only)
-    uint32_t slice = 16;     // input channels per K slice (CC): 16, or 32 (half the phases and barriers)
 
     uint32_t subgroups() const { return wgM * wgN; }
     uint32_t bn() const { return wgN * nf * 16; }
-    // "igemm_t16x16_w4x2_f4x2" + "_ky1" (row stages) + "_a16" (fp16 accumulators) + "_c32" (32-channel slices).
+    // "igemm_t16x16_w4x2_f4x2" + "_ky1" (row stages) + "_a16" (fp16 accumulators).
     std::string name() const;
     static std::optional<IgemmTile> parse(const std::string& name);
     bool operator==(const IgemmTile&) const = default;
@@ -34,7 +33,8 @@ struct IgemmLayout {
     uint32_t aSmem = 0, bSmem = 0;  // uvec4 (16 bytes) each
     bool vecIn = false, vecIn2 = false, vecOut = false, vecResidual = false;  // 16-byte accesses: input 0 / source, concat part, output, residual
     std::array<uint32_t, 3> groups{};
-    uint32_t kRows() const { return slices * taps * tile.slice; }  // packed B rows per N block
+    static constexpr uint32_t kSliceChannels = 16;  // input channels per K slice (CC)
+    uint32_t kRows() const { return slices * taps * kSliceChannels; }  // packed B rows per N block
     uint64_t weightBytes() const { return uint64_t(kRows()) * nBlocks * tile.bn() * 2; }
 };
 
