@@ -368,12 +368,13 @@ std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D re
 // The temporal ML path with a model of known behaviour (tests/effects/make_temporal_test_models.py):
 // constant parameters "take the current narrow estimate", so the first frame equals TAAU's
 // narrow-kernel estimate computed on the CPU, through the fp16/fp32 feature and parameter tensors.
-// Two geometries: 2x, and an awkward ratio and size (non-integer sample positions and kernel
-// scales, partial 8x8 blocks at the right and bottom edges).
+// Three geometries: 2x, an awkward ratio and size (non-integer sample positions and kernel
+// scales, partial 8x8 blocks at the right and bottom edges), and 1x (the widest block of render
+// samples the feature pass stages in shared memory: 10 x 10).
 TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
     std::vector<uint8_t> model = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
     ASSERT_FALSE(model.empty());
-    const std::pair<VkExtent2D, VkExtent2D> geometries[] = {{kDisplay, kRender}, {{53, 35}, {37, 29}}};
+    const std::pair<VkExtent2D, VkExtent2D> geometries[] = {{kDisplay, kRender}, {{53, 35}, {37, 29}}, {{37, 29}, {37, 29}}};
     // The network recorded every frame (any command buffer) and executed as a bundle (primaries).
     for (bool bundle : {false, true})
     for (const auto& [display, render] : geometries) {
