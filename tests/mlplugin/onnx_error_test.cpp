@@ -203,6 +203,26 @@ TEST(OnnxErrors, HugeLoadTimeTensorsAreRejected) {
     addNode(r, "Range", {"start", "limit", "delta"}, {"big"});
     addNode(r, "Add", {"x", "big"}, {"y"});
     expectError(loadProto(r), ErrorCode::InvalidModel, {"(Range)", "too long"});
+
+    // Each fold under its own cap, a chain of them over the total (the ONNX fuzzer's find: a Pad
+    // whose pads came through ConstantOfShape -> Concat -> Reshape -> ... of 16.7M elements).
+    auto chain = tinyModel(13);
+    *chain.mutable_graph()->add_initializer() = int64Tensor("shape", {int64_t(1) << 22});
+    *chain.mutable_graph()->add_initializer() = int64Tensor("flat", {-1});
+    addNode(chain, "ConstantOfShape", {"shape"}, {"c0"});
+    for (int i = 0; i < 4; ++i) addNode(chain, "Reshape", {"c" + std::to_string(i), "flat"}, {"c" + std::to_string(i + 1)});
+    addNode(chain, "Add", {"x", "c4"}, {"y"});
+    expectError(loadProto(chain), ErrorCode::InvalidModel, {"(Reshape)", "in total", "'c4'"});
+    // One fold shorter it reaches the total exactly, stays within it, and fails later (the Add's shapes).
+    auto shorter = tinyModel(13);
+    *shorter.mutable_graph()->add_initializer() = int64Tensor("shape", {int64_t(1) << 22});
+    *shorter.mutable_graph()->add_initializer() = int64Tensor("flat", {-1});
+    addNode(shorter, "ConstantOfShape", {"shape"}, {"c0"});
+    for (int i = 0; i < 3; ++i) addNode(shorter, "Reshape", {"c" + std::to_string(i), "flat"}, {"c" + std::to_string(i + 1)});
+    addNode(shorter, "Add", {"x", "c3"}, {"y"});
+    auto loaded = loadProto(shorter);
+    ASSERT_FALSE(loaded.ok());
+    EXPECT_EQ(loaded.error().message.find("in total"), std::string::npos) << loaded.error().message;
 }
 
 TEST(OnnxErrors, RuntimeInputToLoadTimeOperatorIsNamed) {

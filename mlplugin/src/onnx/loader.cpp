@@ -274,6 +274,18 @@ void Loader::setHostOutput(size_t i, HostTensorValue t) {
     if (i < size_t(node_->output_size()) && !node_->output(int(i)).empty()) values_[node_->output(int(i))] = {std::move(t), {}, kNoValue};
 }
 
+Status Loader::countFolded() {
+    for (const auto& out : node_->output()) {
+        const LoaderValue* v = out.empty() ? nullptr : find(out);
+        if (!v || !v->host) continue;
+        foldedElements_ += v->host->data.size();
+        if (foldedElements_ > kMaxFoldedTotalElements)
+            return invalid("the tensors computed at load time reach " + std::to_string(foldedElements_) + " elements in total with output '" + out +
+                           "' (at most " + std::to_string(kMaxFoldedTotalElements) + ")");
+    }
+    return {};
+}
+
 void Loader::setGraphOutput(size_t i, GraphView v) {
     if (i < size_t(node_->output_size()) && !node_->output(int(i)).empty()) values_[node_->output(int(i))] = {{}, v, kNoValue};
 }

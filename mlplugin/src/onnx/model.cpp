@@ -135,6 +135,7 @@ Status convertNode(Loader& loader, const onnx::GraphProto& g, int i) {
         return loader.unsupportedHere("operator '" + node.op_type() + "' is not supported. Supported operators: " + list);
     }
     MLP_TRY(conv->second(loader, node));
+    if (node.op_type() != "Constant") MLP_TRY(loader.countFolded());  // a Constant's size is the file's
     for (int o = 0; o < node.output_size(); ++o)
         if (!node.output(o).empty() && !loader.has(node.output(o)))
             return loader.unsupportedHere("output " + std::to_string(o) + " ('" + node.output(o) + "') is not supported");
