@@ -3,15 +3,20 @@
 
     render_temporal.py plan --scenes DIR --out PLAN.json [--kinds street,poles,objects] [--seeds 1:6]
                             [--procedural-seeds 1:4] [--paths orbit,fence_walk,flyover,low_sweep]
-                            [--display 384x224] [--frames 32] [--supersample 16]
+                            [--display 384x216] [--render-scales 0.5] [--frames 32] [--supersample 16]
                             [--windows 2] [--slow-windows 0] [--slow-fps 120]
     render_temporal.py render PLAN.json --out DIR [--demo upscale_demo] [--only NAME,...]
 
 A plan is JSON: {"display": [W, H], "render_scale": 0.5, "fps": 30, "frames": N, "supersample": S,
-"sequences": [{"name", "scene" | "scene_seed", "camera_path" | "path", "time", ["fps"]}]}. A sequence's own "fps"
-overrides the plan's: the same path rendered at 120 frames per second moves a quarter as far per
-frame (slow dollies and nearly static views, where a temporal upscaler must accumulate many frames;
-the jitter sequence advances per frame either way). Rendering writes,
+"sequences": [{"name", "scene" | "scene_seed", "camera_path" | "path", "time", ["fps"], ["render_scale"]}]}. A
+sequence's own "fps" overrides the plan's: the same path rendered at 120 frames per second moves a
+quarter as far per frame (slow dollies and nearly static views, where a temporal upscaler must
+accumulate many frames; the jitter sequence advances per frame either way). A sequence's own
+"render_scale" overrides the plan's too: `plan --render-scales 0.5,0.6666667,0.5,0.3333333` deals
+the listed scales out to the sequences in turn (here half at 2x, a quarter each at 1.5x and 3x), so
+that a network learns every upscale ratio an engine may ask for, not one. Choose a display size
+the scales divide exactly (384x216: 192x108, 256x144, 128x72), so that training crops map to
+whole render pixels. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
 supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
@@ -78,9 +83,17 @@ def make_plan(args):
             if args.slow_windows > 0:
                 plan["sequences"].append({"name": f"procedural_s{seed}_{path}_slow", "scene_seed": seed, "path": path,
                                           "time": 2.5 + 3.0 * k + seed, "fps": args.slow_fps})
+    scales = [float(v) for v in args.render_scales.split(",") if v]
+    if not scales or any(not 0.1 <= v <= 2.0 for v in scales):
+        raise SystemExit(f"--render-scales {args.render_scales}: expected a list of scales in [0.1, 2]")
+    plan["render_scale"] = scales[0]
+    if len(set(scales)) > 1:
+        for k, seq in enumerate(plan["sequences"]):
+            seq["render_scale"] = scales[k % len(scales)]
+            seq["name"] += f"_x{1.0 / seq['render_scale']:.2g}"
     refuse_held_out(plan, args.held_out)
     json.dump(plan, open(args.out, "w"), indent=1)
-    common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {w}x{h}")
+    common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {w}x{h}, render scales {args.render_scales}")
 
 
 def scene_key(seq):
@@ -138,7 +151,7 @@ def render_one(args, plan, seq):
     inp, ref = os.path.join(out, "input"), os.path.join(out, "reference")
     base = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(frames), "--fps", str(fps)] + scene_args(seq)
     if not complete(inp, "motion", frames):
-        subprocess.run(base + ["--mode", "taau", "--render-scale", str(plan["render_scale"]), "--channels", "color,depth,motion",
+        subprocess.run(base + ["--mode", "taau", "--render-scale", str(seq.get("render_scale", plan["render_scale"])), "--channels", "color,depth,motion",
                                "--out", inp], check=True, stdout=subprocess.DEVNULL)
     if not complete(ref, "output", frames):
         subprocess.run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--channels", "output", "--out", ref],
@@ -173,7 +186,9 @@ def main():
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
     p.add_argument("--held-out", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "heldout_temporal.json")],
                    help="held-out plans whose scenes this plan must not render")
-    p.add_argument("--display", default="384x224")
+    p.add_argument("--display", default="384x216")
+    p.add_argument("--render-scales", default="0.5",
+                   help="render scales dealt out to the sequences in turn (render size = display x scale)")
     p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")
     p.add_argument("--slow-windows", type=int, default=0,
                    help="windows per keyframed path (and one per procedural path) rendered at --slow-fps")

@@ -20,6 +20,7 @@ import os
 import random
 import sys
 import time
+from fractions import Fraction
 
 import numpy as np
 import torch
@@ -69,18 +70,30 @@ class Sequence:
             setattr(self, name, torch.from_numpy(getattr(self, name)).to(device))
         return self
 
+    def ratio(self):
+        """(display / render) per axis as exact fractions: sequences of one ratio share a batch."""
+        H, W = self.reference.shape[-2:]
+        h, w = self.color.shape[-2:]
+        return Fraction(H, h), Fraction(W, w)
+
     def sample(self, rng, frames, crop):
-        """A random run of `frames` frames and a random crop (display pixels, multiple of 8)."""
+        """A random run of `frames` frames and a random crop. The crop's display offset and size are
+        multiples of the smallest display span that covers whole render pixels (2 at 2x, 3 at 1.5x
+        and 3x), of 8 (offsets) and of 16 (sizes: whole unshuffle blocks for r <= 4), so that the
+        render crop is exactly the display crop times the ratio."""
         start = rng.randrange(0, self.frames - frames + 1)
         H, W = self.reference.shape[-2:]
         h, w = self.color.shape[-2:]
-        sy, sx = H // h, W // w
+        (ry, rx) = self.ratio()
+        uy, ux = ry.numerator, rx.numerator  # display pixels per whole run of render pixels
+        sy, sx = math.lcm(16, uy), math.lcm(16, ux)
         ch, cw = (min(crop, H), min(crop, W)) if crop else (H, W)
-        ch, cw = ch // 16 * 16, cw // 16 * 16  # whole unshuffle blocks for r <= 4
-        y0 = rng.randrange(0, (H - ch) // 8 + 1) * 8
-        x0 = rng.randrange(0, (W - cw) // 8 + 1) * 8
+        ch, cw = max(ch // sy * sy, sy), max(cw // sx * sx, sx)
+        oy, ox = math.lcm(8, uy), math.lcm(8, ux)
+        y0 = rng.randrange(0, (H - ch) // oy + 1) * oy
+        x0 = rng.randrange(0, (W - cw) // ox + 1) * ox
         t = slice(start, start + frames)
-        r = (slice(None), slice(y0 // sy, (y0 + ch) // sy), slice(x0 // sx, (x0 + cw) // sx))
+        r = (slice(None), slice(int(y0 / ry), int((y0 + ch) / ry)), slice(int(x0 / rx), int((x0 + cw) / rx)))
         d = (slice(None), slice(y0, y0 + ch), slice(x0, x0 + cw))
         return (self.color[t][(slice(None),) + r], self.depth[t][(slice(None),) + r], self.motion[t][(slice(None),) + r],
                 self.jitter[t], self.reference[t][(slice(None),) + d], [start + k in self.cuts for k in range(frames)])
@@ -88,8 +101,12 @@ class Sequence:
 
 def batch(sequences, rng, size, frames, crop, device):
     """`size` random samples stacked as [T, N, ...] float32 tensors on `device` (the sequences'
-    frames may already live there: Sequence.to)."""
-    items = [rng.choice(sequences).sample(rng, frames, crop) for _ in range(size)]
+    frames may already live there: Sequence.to). A batch takes one upscale ratio: a sequence is drawn
+    first, then the rest from the sequences of its ratio (so each ratio gets batches in proportion
+    to its sequences)."""
+    first = rng.choice(sequences)
+    same = [s for s in sequences if s.ratio() == first.ratio()]
+    items = [first.sample(rng, frames, crop)] + [rng.choice(same).sample(rng, frames, crop) for _ in range(size - 1)]
     # Every item of a batch needs one shape: crop all to the smallest.
     hh = min(i[4].shape[-2] for i in items)
     ww = min(i[4].shape[-1] for i in items)
@@ -99,7 +116,7 @@ def batch(sequences, rng, size, frames, crop, device):
         for it in items:
             a = it[k]
             if k < 3:
-                a = a[..., : hh * a.shape[-2] // it[4].shape[-2], : ww * a.shape[-1] // it[4].shape[-1]]
+                a = a[..., : hh * a.shape[-2] // it[4].shape[-2], : ww * a.shape[-1] // it[4].shape[-1]]  # exact: one ratio
             elif k == 4:
                 a = a[..., :hh, :ww]
             a = a if torch.is_tensor(a) else torch.from_numpy(np.ascontiguousarray(a))

@@ -76,12 +76,23 @@ def score_taau(seq, directory, warmup, device):
     return score_frames(frame_of, seq, warmup)
 
 
-def summary(per):
-    """Means over all sequences and over the slow ones (render_temporal.py --slow-windows)."""
+def summary(per, ratios):
+    """Means over all sequences, over the slow ones (render_temporal.py --slow-windows) and per
+    upscale ratio (`ratios`: sequence name -> "2x", "1.5x", ...)."""
     slow = [v for k, v in per.items() if "_slow" in k] or [(float("nan"), float("nan"))]
+    by_ratio = {}
+    for k, (p, f) in per.items():
+        by_ratio.setdefault(ratios[k], []).append((p, f))
     return {"psnr": sum(p for p, _ in per.values()) / len(per), "flicker": sum(f for _, f in per.values()) / len(per),
             "slow_psnr": sum(p for p, _ in slow) / len(slow), "slow_flicker": sum(f for _, f in slow) / len(slow),
+            "ratios": {r: {"psnr": sum(p for p, _ in v) / len(v), "flicker": sum(f for _, f in v) / len(v), "sequences": len(v)}
+                       for r, v in sorted(by_ratio.items())},
             "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
+
+
+def ratio_name(seq):
+    ry, rx = seq.ratio()
+    return f"{float(rx):.3g}x" if ry == rx else f"{float(rx):.3g}x{float(ry):.3g}"
 
 
 def main():
@@ -96,21 +107,29 @@ def main():
     if not dirs:
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
     sequences = [train_temporal.Sequence(d).to(device) for d in dirs]
+    ratios = {s.name: ratio_name(s) for s in sequences}
     start = time.time()
     results = {}
     if os.path.isfile(os.path.join(dirs[0], "input", "frame_00000.png")):
-        results["TAAU (engine)"] = summary({s.name: score_taau(s, d, args.warmup, device) for s, d in zip(sequences, dirs)})
+        results["TAAU (engine)"] = summary({s.name: score_taau(s, d, args.warmup, device) for s, d in zip(sequences, dirs)}, ratios)
     for path in args.models:
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such model")
         net, _ = train_temporal.load_net(path)
         net = net.to(device).eval()
-        results[os.path.basename(path)] = summary({s.name: score(net, s, args.warmup, device) for s in sequences})
+        results[os.path.basename(path)] = summary({s.name: score(net, s, args.warmup, device) for s in sequences}, ratios)
         common.log(f"{path}: {results[os.path.basename(path)]['psnr']:.3f} dB  ({time.time() - start:.0f} s)")
     print(f"validation: {len(sequences)} sequences ({', '.join(s.name for s in sequences)}), warm-up {args.warmup}")
     print("| model | PSNR (dB) | flicker | slow sequences: PSNR | flicker |\n|---|---:|---:|---:|---:|")
     for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
         print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} | {r['slow_psnr']:.3f} | {r['slow_flicker']:.3f} |")
+    names = sorted(set(ratios.values()), key=lambda r: float(r.split("x")[0]))
+    if len(names) > 1:
+        print("\nPer upscale ratio, PSNR (dB) / flicker:\n")
+        print("| model | " + " | ".join(f"{r} ({next(iter(results.values()))['ratios'][r]['sequences']} seq.)" for r in names) + " |")
+        print("|---|" + "---:|" * len(names))
+        for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
+            print(f"| {name} | " + " | ".join(f"{r['ratios'][q]['psnr']:.3f} / {r['ratios'][q]['flicker']:.3f}" for q in names) + " |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
