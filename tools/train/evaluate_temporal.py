@@ -4,6 +4,7 @@ summarised in docs/QUALITY.md).
 
     evaluate_temporal.py PLAN.json --work DIR [--methods bilinear,bicubic,ml,taau,ml-temporal]
                          [--warmup 8] [--report docs/quality/temporal.md] [--demo upscale_demo]
+                         [--render-scale S] [--temporal-model FILE.onnx]
 
 PLAN is a render_temporal.py plan of sequences training never touched. For every sequence the
 reference is the --supersample S render at the display size (exactly the held-out check's
@@ -18,13 +19,18 @@ Scores, on the 8-bit sRGB frames after `--warmup` frames: PSNR (all pixels and c
 units (how much more, or less, the output changes from frame to frame than the reference does).
 Frames right after a camera cut are scored separately (no warm-up there: how fast a method
 recovers). Crops of the first sequences go next to the report.
+
+--render-scale runs the methods at another scale than the plan's (other upscale ratios: 0.6666667
+is 1.5x, 0.3333333 is 3x) against the same references; --temporal-model scores a candidate
+network instead of the shipped one. Either writes the methods' frames to directories of their own
+(METHOD@SCALE, ml-temporal+MODEL), so that the runs of several settings share the work directory
+and its references.
 """
 import argparse
 import json
 import os
 import subprocess
 import sys
-import time
 
 import numpy as np
 
@@ -54,7 +60,19 @@ def run(cmd):
         raise SystemExit("command failed: " + " ".join(cmd) + "\n" + r.stdout)
 
 
-def render_sequence(args, plan, seq, methods):
+def settings_tags(args, plan):
+    """(model tag, scale tag): "" for the shipped network and the plan's scale."""
+    model = "+" + os.path.splitext(os.path.basename(args.temporal_model))[0] if args.temporal_model else ""
+    return model, "" if args.scale == plan["render_scale"] else f"@{args.scale:g}"
+
+
+def method_dirs(args, plan, methods):
+    """Where each method's frames go under a sequence's work directory."""
+    model, scale = settings_tags(args, plan)
+    return {m: m + (model if m == "ml-temporal" else "") + scale for m in methods}
+
+
+def render_sequence(args, plan, seq, methods, dirs):
     w, h = plan["display"]
     base = [args.demo, "--headless", "--width", str(w), "--height", str(h), "--frames", str(plan["frames"]), "--fps", str(plan["fps"])] + scene_args(seq)
     out = os.path.join(args.work, seq["name"])
@@ -63,9 +81,10 @@ def render_sequence(args, plan, seq, methods):
     if not os.path.exists(os.path.join(ref, last)):
         run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--out", ref])
     for m in methods:
-        d = os.path.join(out, m)
+        d = os.path.join(out, dirs[m])
+        extra = ["--temporal-model", args.temporal_model] if m == "ml-temporal" and args.temporal_model else []
         if not os.path.exists(os.path.join(d, last)):
-            run(base + METHODS[m] + ["--render-scale", str(plan["render_scale"]), "--out", d])
+            run(base + METHODS[m] + extra + ["--render-scale", str(args.scale), "--out", d])
     return out
 
 
@@ -74,14 +93,14 @@ def cut_frames(out):
     return json.load(open(meta)).get("cuts", []) if os.path.exists(meta) else []
 
 
-def score(out, methods, frames, warmup, cuts):
+def score(out, methods, dirs, frames, warmup, cuts):
     ref = [load(os.path.join(out, "reference", f"frame_{i:05d}.png")) for i in range(frames)]
     result = {}
     after_cut = set()
     for c in cuts:
         after_cut.update(range(c, min(c + warmup, frames)))
     for m in methods:
-        img = [load(os.path.join(out, m, f"frame_{i:05d}.png")) for i in range(frames)]
+        img = [load(os.path.join(out, dirs[m], f"frame_{i:05d}.png")) for i in range(frames)]
         steady = [i for i in range(warmup, frames) if i not in after_cut]
         r = {"psnr": float(np.mean([metrics.psnr(img[i], ref[i]) for i in steady])),
              "ssim": float(np.mean([metrics.ssim(img[i], ref[i]) for i in steady])),
@@ -93,7 +112,7 @@ def score(out, methods, frames, warmup, cuts):
     return result, ref
 
 
-def crop_image(out, methods, frame, ref, path, size=96):
+def crop_image(out, methods, dirs, frame, ref, path, size=96):
     """The size x size window of the reference with the most detail, every method beside it, 2x."""
     from PIL import Image
     y = metrics.luma(ref[frame])
@@ -107,7 +126,7 @@ def crop_image(out, methods, frame, ref, path, size=96):
             if e > best:
                 best, at = e, (y0, x0)
     y0, x0 = at
-    tiles = [load(os.path.join(out, m, f"frame_{frame:05d}.png"))[:, y0:y0 + size, x0:x0 + size] for m in methods]
+    tiles = [load(os.path.join(out, dirs[m], f"frame_{frame:05d}.png"))[:, y0:y0 + size, x0:x0 + size] for m in methods]
     tiles.append(ref[frame][:, y0:y0 + size, x0:x0 + size])
     strip = np.concatenate([np.pad(t, ((0, 0), (0, 0), (0, 2)), constant_values=1.0) for t in tiles], axis=2)
     im = Image.fromarray((np.clip(strip.transpose(1, 2, 0), 0, 1) * 255 + 0.5).astype(np.uint8))
@@ -116,12 +135,13 @@ def crop_image(out, methods, frame, ref, path, size=96):
 
 def write_report(args, plan, methods, scores, crops, seconds):
     w, h = plan["display"]
-    rw, rh = round(w * plan["render_scale"]), round(h * plan["render_scale"])
+    rw, rh = round(w * args.scale), round(h * args.scale)
     names = list(scores)
     mean = {m: {k: float(np.mean([scores[s][m][k] for s in names])) for k in ("psnr", "ssim", "flicker")} for m in methods}
     base = mean.get("bicubic", {}).get("psnr", 0.0)
     L = []
-    L.append("# Quality of the upscalers\n")
+    other = args.scale != plan["render_scale"]
+    L.append(f"# Quality of the upscalers{f' at {w / rw:.3g}x' if other else ''}\n")
     L.append("Generated by `tools/train/evaluate_temporal.py`; do not edit by hand.\n")
     L.append(f"**Held-out content only**: {len(names)} sequences whose scenes and camera paths were never rendered for training "
              f"({', '.join(names)}). Each method renders the same camera at {rw}x{rh} and outputs {w}x{h} (TAAU and temporal ML "
@@ -137,7 +157,8 @@ def write_report(args, plan, methods, scores, crops, seconds):
     L.append("")
     if "taau" in mean and "bicubic" in mean:
         t, b = mean["taau"]["psnr"], base
-        L.append("Targets:\n")
+        L.append("Targets:\n" if not other else
+                 f"Targets (set for the plan's {1 / plan['render_scale']:.3g}x, shown here for reference):\n")
         L.append(f"- TAAU >= bicubic + 3 dB: {t - b:+.2f} dB, **{'met' if t - b >= 3 else 'missed'}**.")
         if "ml-temporal" in mean:
             ml = mean["ml-temporal"]["psnr"]
@@ -180,24 +201,37 @@ def main():
     ap.add_argument("--report", default=os.path.join(common.ROOT, "docs", "quality", "temporal.md"))
     ap.add_argument("--crops", type=int, default=3, help="sequences to take crops of")
     ap.add_argument("--demo", default=common.DEMO)
+    ap.add_argument("--render-scale", type=float, help="render scale of the methods (default: the plan's)")
+    ap.add_argument("--temporal-model", help="the temporal network ml-temporal runs (default: the demo's, the shipped one)")
     args = ap.parse_args()
     plan = json.load(open(args.plan))
     methods = args.methods.split(",")
+    unknown = [m for m in methods if m not in METHODS]
+    if unknown:
+        raise SystemExit(f"--methods: unknown {', '.join(unknown)} (known: {', '.join(METHODS)})")
+    if args.temporal_model and not os.path.isfile(args.temporal_model):
+        raise SystemExit(f"--temporal-model {args.temporal_model}: no such file")
+    if args.render_scale is not None and not 0.1 <= args.render_scale <= 2.0:
+        raise SystemExit(f"--render-scale {args.render_scale}: expected 0.1..2")
+    args.scale = args.render_scale if args.render_scale is not None else plan["render_scale"]
+    dirs = method_dirs(args, plan, methods)
+    # Crops of other settings must not overwrite the plan's (temporal_NAME.png).
+    crop_tag = "".join(settings_tags(args, plan)).replace("@", "_s").replace("+", "_")
     clock = common.Stopwatch()
     scores, crops = {}, []
     for n, seq in enumerate(plan["sequences"], 1):
-        out = render_sequence(args, plan, seq, methods)
+        out = render_sequence(args, plan, seq, methods, dirs)
         from render_temporal import cut_frames as plan_cuts
         cuts = plan_cuts(seq, plan["frames"], plan["fps"])
-        scores[seq["name"]], ref = score(out, methods, plan["frames"], args.warmup, cuts)
+        scores[seq["name"]], ref = score(out, methods, dirs, plan["frames"], args.warmup, cuts)
         if n <= args.crops:
-            path = os.path.join(os.path.dirname(args.report), f"temporal_{seq['name']}.png")
+            path = os.path.join(os.path.dirname(args.report), f"temporal_{seq['name']}{crop_tag}.png")
             os.makedirs(os.path.dirname(path), exist_ok=True)
-            crop_image(out, methods, plan["frames"] - 1, ref, path)
+            crop_image(out, methods, dirs, plan["frames"] - 1, ref, path)
             crops.append((seq["name"], path))
         common.log(f"[{n}/{len(plan['sequences'])}] {seq['name']}: " +
                    "  ".join(f"{m} {scores[seq['name']][m]['psnr']:.2f}" for m in methods) + f"  ({clock():.0f} s)")
-    json.dump(scores, open(os.path.join(args.work, "scores.json"), "w"), indent=1)
+    json.dump(scores, open(os.path.join(args.work, "scores" + "".join(settings_tags(args, plan)) + ".json"), "w"), indent=1)
     write_report(args, plan, methods, scores, crops, clock())
 
 
