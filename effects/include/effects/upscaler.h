@@ -19,7 +19,9 @@
 ///                  fallback on devices without fp16).
 ///   MlTemporal     the same reprojection, with a network (ONNX, run by mlplugin in the same
 ///                  command buffer) deciding per output pixel how to blend history and the new
-///                  samples. Model contract: docs/EFFECTS.md.
+///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
+///                  upscale ratios 1.5, 2 and 3; ratios between them work, outside them quality is
+///                  not measured (docs/quality/temporal*.md).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
