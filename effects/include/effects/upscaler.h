@@ -20,8 +20,9 @@
 ///   MlTemporal     the same reprojection, with a network (ONNX, run by mlplugin in the same
 ///                  command buffer) deciding per output pixel how to blend history and the new
 ///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
-///                  upscale ratios 1.5, 2 and 3; ratios between them work, outside them quality is
-///                  not measured (docs/quality/temporal*.md).
+///                  upscale ratios 1.5, 2 and 3; it beats TAAU on held-out content from 1 (native
+///                  anti-aliasing) to 3, by less between and below the trained ratios; above 3
+///                  it is not measured (docs/quality/temporal*.md, tools/train/README.md).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
