@@ -86,6 +86,9 @@ class Sequence:
         (ry, rx) = self.ratio()
         uy, ux = ry.numerator, rx.numerator  # display pixels per whole run of render pixels
         sy, sx = math.lcm(16, uy), math.lcm(16, ux)
+        if sy > H or sx > W:
+            raise SystemExit(f"{self.name}: render size {w}x{h} for display {W}x{H} leaves no crop of whole render pixels "
+                             f"(a {sx}x{sy} display block is the smallest); render it at a display size the scale divides exactly")
         ch, cw = (min(crop, H), min(crop, W)) if crop else (H, W)
         ch, cw = max(ch // sy * sy, sy), max(cw // sx * sx, sx)
         oy, ox = math.lcm(8, uy), math.lcm(8, ux)
