@@ -7,7 +7,7 @@
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
 # Settings (environment): SEEDS (glTF scene seeds, 1:6,10:12; a list of ranges), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
 # (384x216), RENDER_SCALES (0.5,0.6666667,0.5,0.3333333: half the sequences at 2x, a quarter each at 1.5x
-# and 3x; render_temporal.py plan --render-scales), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (128), UNROLL (8), JOBS (6),
+# and 3x; render_temporal.py plan --render-scales), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (144: a multiple of 48, so that crops at 1.5x and 3x, which round down to multiples of 48 display pixels, keep the size), UNROLL (8), JOBS (6),
 # SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
 # each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log), VAL_SEEDS (20) and
@@ -45,7 +45,7 @@ echo "[device_train] render"
 minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 60) / 60))")
 echo "[device_train] train for at most $minutes minutes"
 train() {  # name, extra arguments
-  "$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-128}" \
+  "$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-144}" \
     --frames "${UNROLL:-8}" --max-minutes "$minutes" --log-every 100 --out "$out/upscaler_temporal$1.npz" $2 > "$out/train$1.log" 2>&1
 }
 if [ -z "${VARIANTS:-}" ]; then
