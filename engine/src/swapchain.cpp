@@ -46,7 +46,7 @@ Swapchain::Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desire
         create(desired);
     } catch (...) {
         destroyImages();
-        for (VkSemaphore s : acquired_) vkDestroySemaphore(ctx.device(), s, nullptr);
+        destroySemaphores();
         if (swapchain_) vkDestroySwapchainKHR(ctx.device(), swapchain_, nullptr);
         throw;
     }
@@ -54,16 +54,21 @@ Swapchain::Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desire
 
 Swapchain::~Swapchain() {
     destroyImages();
-    for (VkSemaphore s : acquired_) vkDestroySemaphore(ctx_.device(), s, nullptr);
+    destroySemaphores();
     if (swapchain_) vkDestroySwapchainKHR(ctx_.device(), swapchain_, nullptr);
 }
 
 void Swapchain::destroyImages() {
     for (VkImageView v : views_) vkDestroyImageView(ctx_.device(), v, nullptr);
-    for (VkSemaphore s : renderDone_) vkDestroySemaphore(ctx_.device(), s, nullptr);
     views_.clear();
-    renderDone_.clear();
     images_.clear();
+}
+
+void Swapchain::destroySemaphores() {
+    for (VkSemaphore s : acquired_) vkDestroySemaphore(ctx_.device(), s, nullptr);
+    for (VkSemaphore s : renderDone_) vkDestroySemaphore(ctx_.device(), s, nullptr);
+    acquired_.clear();
+    renderDone_.clear();
 }
 
 void Swapchain::recreate(VkExtent2D desired) {
@@ -114,8 +119,9 @@ void Swapchain::create(VkExtent2D desired) {
         VkImageView view;
         ENGINE_VK(vkCreateImageView(device, &vci, nullptr, &view));
         views_.push_back(view);
-        renderDone_.push_back(createSemaphore(device));
     }
+    // The render-done semaphores outlive recreation (see the header): only a larger swapchain adds some.
+    while (renderDone_.size() < images_.size()) renderDone_.push_back(createSemaphore(device));
 }
 
 std::optional<SwapchainImage> Swapchain::acquire(uint32_t slot) {

@@ -5,6 +5,12 @@
 /// done" semaphore (present keeps it busy until the image comes back, so it is tied to the image,
 /// not the slot).
 ///
+/// The semaphores live as long as the Swapchain and are reused across recreate(): nothing tells
+/// when the presentation engine has finished waiting on a semaphore of the old swapchain's last
+/// presents (no present fence without VK_EXT_swapchain_maintenance1), so destroying them at a
+/// resize would be a use-after-free in waiting. Image i of the new swapchain signals
+/// renderDone[i] again only after the old present that waited on it was queued, in queue order.
+///
 ///   auto image = swapchain.acquire(slot);       // nullopt: out of date, recreate
 ///   ... record, submit waiting image->acquired at COLOR_ATTACHMENT_OUTPUT, signalling image->renderDone
 ///   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
@@ -63,6 +69,7 @@ public:
 private:
     void create(VkExtent2D desired);
     void destroyImages();
+    void destroySemaphores();
 
     const Context& ctx_;
     VkSurfaceKHR surface_;
@@ -71,7 +78,7 @@ private:
     VkExtent2D extent_{};
     std::vector<VkImage> images_;
     std::vector<VkImageView> views_;
-    std::vector<VkSemaphore> renderDone_;  ///< per image
+    std::vector<VkSemaphore> renderDone_;  ///< per image index, kept across recreate()
     std::vector<VkSemaphore> acquired_;    ///< per frame slot
 };
 
