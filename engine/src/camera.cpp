@@ -79,10 +79,18 @@ float cameraPathWrapPeriod(uint32_t path) {
     return kPaths[path].wrapPeriod;
 }
 
+glm::vec3 cameraUp(glm::vec3 forward) {
+    // World +y, except looking (almost) straight up or down, where it is parallel to the view:
+    // then the camera's up is where it points after tilting there from a level view along -z.
+    const float len = glm::length(forward);
+    if (std::fabs(forward.y) <= 0.9999f * len) return glm::vec3(0, 1, 0);
+    return glm::vec3(0, 0, forward.y > 0.0f ? 1.0f : -1.0f);
+}
+
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height, glm::vec2 jitterPixels) {
     CameraMatrices m;
     m.position = pose.position;
-    m.view = glm::lookAt(pose.position, pose.target, glm::vec3(0, 1, 0));
+    m.view = glm::lookAt(pose.position, pose.target, cameraUp(pose.target - pose.position));
     float aspect = float(width) / float(height);
     m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, pose.zNear, pose.zFar);
     m.proj[1][1] *= -1.0f;  // Vulkan clip space has +y down

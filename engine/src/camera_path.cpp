@@ -39,7 +39,6 @@ void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::strin
         glm::vec3 view = k.target - k.position;
         float len = glm::length(view);
         if (!(len > 1e-6f)) fail(at + ": position and target are the same point");
-        if (std::fabs(view.y) > 0.9999f * len) fail(at + ": the view direction is vertical (up is +y; look at least slightly sideways)");
         if (!(k.fovYDegrees > 0.0f && k.fovYDegrees < 180.0f)) fail(at + ".fov_y_deg: " + std::to_string(k.fovYDegrees) + " is not in (0, 180)");
     }
 }
@@ -231,6 +230,12 @@ CameraPose CameraPath::keyframedPose(float t) const {
     p.target = hermite(a.target, tangent(keys_, i, &CameraKeyframe::target), b.target,
                        tangent(keys_, i + 1, &CameraKeyframe::target), h, s);
     p.fovYDegrees = a.fovYDegrees + (b.fovYDegrees - a.fovYDegrees) * s;
+    // The splines of position and target may meet between keyframes whose views differ
+    // (a camera passing through the point it looks at): look along the nearer keyframe's view.
+    if (!(glm::length(p.target - p.position) > 1e-6f)) {
+        const CameraKeyframe& nearer = s < 0.5f ? a : b;
+        p.target = p.position + glm::normalize(nearer.target - nearer.position);
+    }
     return p;
 }
 

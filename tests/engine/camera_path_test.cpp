@@ -179,6 +179,45 @@ TEST(CameraPath, OrbitFramesTheBoundsAndFitsClipPlanes) {
     expectError([] { CameraPath::orbitAround(vec3(1), vec3(0)); }, "bounds are empty");
 }
 
+// The view matrix of `pose` (64x40, no jitter) has finite entries and an orthonormal basis.
+void expectUsableView(const engine::CameraPose& pose) {
+    engine::CameraMatrices m = engine::cameraMatrices(pose, 64, 40);
+    for (int c = 0; c < 4; ++c)
+        for (int r = 0; r < 4; ++r) ASSERT_TRUE(std::isfinite(m.viewProj[c][r])) << "viewProj[" << c << "][" << r << "]";
+    glm::mat3 basis(m.view);
+    glm::mat3 gram = glm::transpose(basis) * basis;
+    for (int c = 0; c < 3; ++c) expectNear(gram[c], glm::mat3(1.0f)[c], 1e-4f);
+    EXPECT_NEAR(glm::determinant(basis), 1.0f, 1e-4f);
+    // The target projects to the image centre.
+    glm::vec4 clip = m.viewProj * glm::vec4(pose.target, 1.0f);
+    EXPECT_NEAR(clip.x / clip.w, 0.0f, 1e-4f);
+    EXPECT_NEAR(clip.y / clip.w, 0.0f, 1e-4f);
+}
+
+TEST(CameraPath, LooksStraightDownAndUp) {
+    // A top-down shot and one looking up: valid keyframes, with the image's top towards -z
+    // looking down (+z looking up), as a camera tilted there from a level view along -z.
+    CameraPath p = CameraPath::keyframed({{0.0f, {0, 10, 0}, {0, 0, 0}}, {1.0f, {0, 1, 0}, {0, 5, 0}}});
+    expectUsableView(p.pose(0.0f));
+    expectUsableView(p.pose(1.0f));
+    expectNear(engine::cameraUp({0, -3, 0}), vec3(0, 0, -1), 0.0f);
+    expectNear(engine::cameraUp({0, 3, 0}), vec3(0, 0, 1), 0.0f);
+    expectNear(engine::cameraUp({1, -3, 0}), vec3(0, 1, 0), 0.0f);
+    // Continuous with a level view tilted down: a point ahead (-z) on the ground stays in the
+    // image's upper half (clip y < 0 is up in Vulkan) just before and at the vertical.
+    for (vec3 target : {vec3(0, 0, -0.001f), vec3(0, 0, 0)}) {
+        engine::CameraPose pose;
+        pose.position = {0, 10, 0};
+        pose.target = target;
+        engine::CameraMatrices m = engine::cameraMatrices(pose, 64, 40);
+        glm::vec4 ahead = m.viewProj * glm::vec4(0, 0, -2, 1);
+        EXPECT_LT(ahead.y / ahead.w, 0.0f) << "target z " << target.z;
+    }
+    // Position and target splines that meet between keyframes: the view stays defined.
+    CameraPath crossing = CameraPath::keyframed({{0.0f, {0, 1, 0}, {2, 1, 0}}, {1.0f, {2, 1, 0}, {0, 1, 0}}});
+    expectUsableView(crossing.pose(0.5f));
+}
+
 TEST(CameraPath, RejectsBadKeyframes) {
     auto keys = fourKeys();
     keys[2].time = 2.0f;

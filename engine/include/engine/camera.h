@@ -54,7 +54,12 @@ CameraPose camera(uint32_t path, float t);
 float cameraPathWrapPeriod(uint32_t path);
 // Named paths as engine::CameraPath values (keyframe files, cuts, automatic orbits): camera_path.h.
 
-/// Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. `jitterPixels`
+/// The up vector of a camera looking along `forward`: world +y; looking straight up or down
+/// (within 0.8 degrees), +z or -z, as a camera tilted there from a level view along -z has it.
+glm::vec3 cameraUp(glm::vec3 forward);
+
+/// Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. The view matrix looks
+/// from `pose.position` at `pose.target` with cameraUp(). `jitterPixels`
 /// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none): content moves
 /// by +jitterPixels in the image (engine/jitter.h states the convention).
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
