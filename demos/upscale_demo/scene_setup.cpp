@@ -8,8 +8,12 @@ SceneSetup loadSceneSetup(const Options& o) {
     SceneSetup s;
     s.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
     for (const std::string& w : s.scene->warnings) std::fprintf(stderr, "upscale_demo: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());
-    if (!o.cameraPath.empty()) s.path = engine::CameraPath::load(o.cameraPath);
-    else if (!o.scene.empty() && !o.pathGiven) s.path = engine::CameraPath::orbitAround(s.scene->boundsMin, s.scene->boundsMax);
+    if (!o.cameraPath.empty()) {
+        s.path = engine::CameraPath::load(o.cameraPath);
+        if (s.path.fitClipPlanesTo(s.scene->boundsMin, s.scene->boundsMax) > 1.0f)
+            std::printf("camera path '%s' sets no clip planes and the scene reaches past the default far plane: near %g, far %g\n",
+                        o.cameraPath.c_str(), s.path.zNear(), s.path.zFar());
+    } else if (!o.scene.empty() && !o.pathGiven) s.path = engine::CameraPath::orbitAround(s.scene->boundsMin, s.scene->boundsMax);
     else s.path = engine::CameraPath::builtIn(o.path);
     return s;
 }

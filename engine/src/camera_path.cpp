@@ -117,6 +117,7 @@ CameraPath CameraPath::keyframed(std::vector<CameraKeyframe> keyframes, std::str
     p.name_ = std::move(name);
     p.zNear_ = zNear;
     p.zFar_ = zFar;
+    p.clipPlanesGiven_ = zNear != CameraPose{}.zNear || zFar != CameraPose{}.zFar;
     return p;
 }
 
@@ -184,7 +185,31 @@ CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
     p.name_ = std::move(name);
     p.zNear_ = zNear;
     p.zFar_ = zFar;
+    p.clipPlanesGiven_ = root.contains("near") || root.contains("far");
     return p;
+}
+
+float CameraPath::fitClipPlanesTo(glm::vec3 boundsMin, glm::vec3 boundsMax) {
+    if (kind_ != Kind::Keyframed || clipPlanesGiven_ || !finite(boundsMin) || !finite(boundsMax) ||
+        glm::any(glm::greaterThan(boundsMin, boundsMax)))
+        return 1.0f;
+    // Keyframes and points between them (the spline may bulge past its keyframes a little).
+    constexpr int kSamplesPerSegment = 8;
+    float farthest = 0.0f;
+    for (size_t k = 0; k < keys_.size(); ++k) {
+        const int samples = k + 1 < keys_.size() ? kSamplesPerSegment : 1;
+        for (int i = 0; i < samples; ++i) {
+            float t = k + 1 < keys_.size() ? keys_[k].time + (keys_[k + 1].time - keys_[k].time) * float(i) / samples : keys_[k].time;
+            glm::vec3 eye = pose(t).position;
+            glm::vec3 corner = glm::mix(boundsMax, boundsMin, glm::vec3(glm::greaterThan(glm::abs(eye - boundsMin), glm::abs(eye - boundsMax))));
+            farthest = std::max(farthest, glm::distance(eye, corner));
+        }
+    }
+    const float scale = 1.05f * farthest / zFar_;
+    if (!(scale > 1.0f) || !std::isfinite(scale)) return 1.0f;
+    zNear_ *= scale;
+    zFar_ *= scale;
+    return scale;
 }
 
 CameraPose CameraPath::pose(float t) const {

@@ -218,6 +218,36 @@ TEST(CameraPath, LooksStraightDownAndUp) {
     expectUsableView(crossing.pose(0.5f));
 }
 
+TEST(CameraPathFile, FarPlaneReachesAScenePastTheDefaultOnlyWhenTheFileSetsNone) {
+    const char* noPlanes = R"({"keyframes": [{"time": 0, "position": [0, 20, 900], "target": [0, 0, 0]},
+                                             {"time": 2, "position": [100, 20, 900], "target": [0, 0, 0]}]})";
+    // A scene in the defaults' reach: nothing changes.
+    CameraPath small = CameraPath::parse(noPlanes, "p");
+    EXPECT_EQ(small.fitClipPlanesTo(vec3(-50, 0, 800), vec3(50, 10, 1000)), 1.0f);
+    EXPECT_EQ(small.zFar(), engine::kCameraFar);
+    EXPECT_EQ(small.zNear(), engine::kCameraNear);
+    // A scene in centimetres: far reaches the farthest corner (-2000, 500, -2000) from the path's
+    // end (farther from there than from any earlier point), near moves by the same factor.
+    CameraPath large = CameraPath::parse(noPlanes, "p");
+    float scale = large.fitClipPlanesTo(vec3(-2000, 0, -2000), vec3(2000, 500, 2000));
+    float reach = glm::distance(vec3(100, 20, 900), vec3(-2000, 500, -2000));
+    EXPECT_NEAR(large.zFar(), 1.05f * reach, 1e-3f * reach);
+    EXPECT_NEAR(scale, large.zFar() / engine::kCameraFar, 1e-4f * scale);
+    EXPECT_NEAR(large.zNear(), engine::kCameraNear * scale, 1e-6f * scale);
+    EXPECT_EQ(large.pose(1.0f).zFar, large.zFar());
+    // Planes the file sets are the author's: kept.
+    CameraPath own = CameraPath::parse(R"({"far": 150, "keyframes": [{"time": 0, "position": [0, 20, 900], "target": [0, 0, 0]}]})", "p");
+    EXPECT_EQ(own.fitClipPlanesTo(vec3(-2000), vec3(2000)), 1.0f);
+    EXPECT_EQ(own.zFar(), 150.0f);
+    // Built-in paths, orbits (fitted already) and boxes that are not boxes: unchanged.
+    CameraPath builtIn = CameraPath::builtIn(0);
+    EXPECT_EQ(builtIn.fitClipPlanesTo(vec3(-1e5f), vec3(1e5f)), 1.0f);
+    CameraPath orbit = CameraPath::orbitAround(vec3(-1), vec3(1));
+    EXPECT_EQ(orbit.fitClipPlanesTo(vec3(-1e5f), vec3(1e5f)), 1.0f);
+    EXPECT_EQ(small.fitClipPlanesTo(vec3(std::nanf("")), vec3(1e5f)), 1.0f);
+    EXPECT_EQ(small.fitClipPlanesTo(vec3(1e5f), vec3(-1e5f)), 1.0f);
+}
+
 TEST(CameraPath, RejectsBadKeyframes) {
     auto keys = fourKeys();
     keys[2].time = 2.0f;

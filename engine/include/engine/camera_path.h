@@ -64,9 +64,19 @@ public:
     static CameraPath orbitAround(glm::vec3 boundsMin, glm::vec3 boundsMax);
     /// Parses a JSON keyframe file (format above). Throws engine::Error naming the file and field.
     static CameraPath load(const std::string& file);
+    /// For a keyframe file that sets no clip planes, shown a scene of box [boundsMin, boundsMax]:
+    /// the default far plane (200 m) would cut a larger scene, so it moves out to the box's
+    /// farthest corner from anywhere on the path (5% margin), and the near plane by the same
+    /// factor (the default depth precision, in the scene's units). Returns how far it moved them
+    /// (1: unchanged, also for paths with planes of their own, built-in paths, orbits, scenes the
+    /// defaults cover and empty or non-finite boxes).
+    float fitClipPlanesTo(glm::vec3 boundsMin, glm::vec3 boundsMax);
     /// Same, from text in memory; `what` names the source in error messages.
     static CameraPath parse(const std::string& json, const std::string& what);
 
+    /// The clip planes every pose of this path has.
+    float zNear() const { return zNear_; }
+    float zFar() const { return zFar_; }  ///< far clip plane
     /// The pose at `t` seconds.
     CameraPose pose(float t) const;
     /// True when the path has a camera cut at some time in (t0, t1]: a frame at t1 whose previous
@@ -93,6 +103,7 @@ private:
     glm::vec3 orbitCentre_{0.0f};
     float orbitRadius_ = 1.0f;
     float zNear_ = CameraPose{}.zNear, zFar_ = CameraPose{}.zFar;
+    bool clipPlanesGiven_ = false;  ///< set by the file (or keyframed()'s caller)
     std::string name_;
 };
 
