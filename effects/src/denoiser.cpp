@@ -37,6 +37,8 @@ std::span<const uint32_t> toImageShader(VkFormat f, bool fp16) {
     case VK_FORMAT_R32G32B32A32_SFLOAT: return fp16 ? shaders::dn_to_image_rgba32f_f16() : shaders::dn_to_image_rgba32f_f32();
     case VK_FORMAT_R8G8B8A8_UNORM: return fp16 ? shaders::dn_to_image_rgba8_f16() : shaders::dn_to_image_rgba8_f32();
     case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return fp16 ? shaders::dn_to_image_rgb10_a2_f16() : shaders::dn_to_image_rgb10_a2_f32();
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+        return fp16 ? shaders::dn_to_image_r11f_g11f_b10f_f16() : shaders::dn_to_image_r11f_g11f_b10f_f32();
     default: return fp16 ? shaders::dn_to_image_rgba16f_f16() : shaders::dn_to_image_rgba16f_f32();
     }
 }
@@ -155,7 +157,8 @@ Status validateDenoiserDesc(const DenoiserDesc& d) {
     if (!d.device.instance || !d.device.physicalDevice || !d.device.device) return invalid("EffectDevice needs the instance, physical device and device handles");
     if (d.maxSize.width < 1 || d.maxSize.height < 1 || d.maxSize.width > 16384 || d.maxSize.height > 16384)
         return invalid("maxSize " + str(d.maxSize) + " is out of range [1, 16384]");
-    if (!isSupportedOutputFormat(d.outputFormat)) return invalid("outputFormat " + formatName(d.outputFormat) + " is not supported");
+    if (!isSupportedOutputFormat(d.outputFormat))
+        return invalid("outputFormat " + formatName(d.outputFormat) + " is not supported (" + kSupportedOutputFormats + ")");
     if (d.flags & ~uint32_t(DenoiserFlagColorSrgb)) return invalid("unknown flag bits");
     if (d.modelPath.empty() == d.modelBytes.empty()) return invalid("give the model as modelPath or as modelBytes (exactly one)");
     if (d.framesInFlight < 1 || d.framesInFlight > 8) return invalid("framesInFlight " + std::to_string(d.framesInFlight) + " is out of range [1, 8]");
@@ -185,6 +188,7 @@ Result<std::unique_ptr<Denoiser>> Denoiser::create(const DenoiserDesc& desc) {
     MLP_TRY(validateDenoiserDesc(desc));
     auto vk = loadVulkanApi(desc.device);
     if (!vk) return Error{vk.error().code, std::string(kWho) + ": " + vk.error().message, vk.error().vkResult};
+    MLP_TRY(checkStorageImageFormat(*vk, desc.outputFormat, kWho));
     std::vector<uint8_t> model;
     if (!desc.modelPath.empty()) {
         auto bytes = readModelFile(desc.modelPath, kWho);

@@ -11,4 +11,8 @@ std::string layoutName(VkImageLayout layout);
 uint32_t componentCount(VkFormat format);  // 0 for formats the effects do not know
 bool isDepthFormat(VkFormat format);
 
+// The output formats the effects' shaders are built for, for messages.
+inline constexpr const char* kSupportedOutputFormats =
+    "R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, R8G8B8A8_UNORM, A2B10G10R10_UNORM_PACK32 or B10G11R11_UFLOAT_PACK32";
+
 }  // namespace effects::detail

@@ -24,6 +24,8 @@ std::span<const uint32_t> toImageShader(VkFormat f, bool fp16) {
     case VK_FORMAT_R32G32B32A32_SFLOAT: return fp16 ? shaders::sf_to_image_rgba32f_f16() : shaders::sf_to_image_rgba32f_f32();
     case VK_FORMAT_R8G8B8A8_UNORM: return fp16 ? shaders::sf_to_image_rgba8_f16() : shaders::sf_to_image_rgba8_f32();
     case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return fp16 ? shaders::sf_to_image_rgb10_a2_f16() : shaders::sf_to_image_rgb10_a2_f32();
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+        return fp16 ? shaders::sf_to_image_r11f_g11f_b10f_f16() : shaders::sf_to_image_r11f_g11f_b10f_f32();
     default: return fp16 ? shaders::sf_to_image_rgba16f_f16() : shaders::sf_to_image_rgba16f_f32();
     }
 }

@@ -49,6 +49,7 @@ std::span<const uint32_t> taauResolveShader(VkFormat f) {
     case VK_FORMAT_R32G32B32A32_SFLOAT: return shaders::taau_resolve_rgba32f();
     case VK_FORMAT_R8G8B8A8_UNORM: return shaders::taau_resolve_rgba8();
     case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return shaders::taau_resolve_rgb10_a2();
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32: return shaders::taau_resolve_r11f_g11f_b10f();
     default: return shaders::taau_resolve_rgba16f();
     }
 }
@@ -57,6 +58,7 @@ std::span<const uint32_t> sharpenShader(VkFormat f) {
     case VK_FORMAT_R32G32B32A32_SFLOAT: return shaders::sharpen_rgba32f();
     case VK_FORMAT_R8G8B8A8_UNORM: return shaders::sharpen_rgba8();
     case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return shaders::sharpen_rgb10_a2();
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32: return shaders::sharpen_r11f_g11f_b10f();
     default: return shaders::sharpen_rgba16f();
     }
 }
@@ -65,6 +67,8 @@ std::span<const uint32_t> mlResolveShader(VkFormat f, bool fp16) {
     case VK_FORMAT_R32G32B32A32_SFLOAT: return fp16 ? shaders::ml_resolve_rgba32f_f16() : shaders::ml_resolve_rgba32f_f32();
     case VK_FORMAT_R8G8B8A8_UNORM: return fp16 ? shaders::ml_resolve_rgba8_f16() : shaders::ml_resolve_rgba8_f32();
     case VK_FORMAT_A2B10G10R10_UNORM_PACK32: return fp16 ? shaders::ml_resolve_rgb10_a2_f16() : shaders::ml_resolve_rgb10_a2_f32();
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+        return fp16 ? shaders::ml_resolve_r11f_g11f_b10f_f16() : shaders::ml_resolve_r11f_g11f_b10f_f32();
     default: return fp16 ? shaders::ml_resolve_rgba16f_f16() : shaders::ml_resolve_rgba16f_f32();
     }
 }
@@ -491,6 +495,7 @@ Result<std::unique_ptr<Upscaler>> Upscaler::create(const UpscalerDesc& desc) {
     MLP_TRY(validateUpscalerDesc(desc));
     auto vk = loadVulkanApi(desc.device);
     if (!vk) return Error{vk.error().code, "upscaler: " + vk.error().message, vk.error().vkResult};
+    MLP_TRY(checkStorageImageFormat(*vk, desc.outputFormat, std::string("upscaler (") + toString(desc.mode) + ")"));
     std::vector<uint8_t> model;
     if (!desc.modelPath.empty()) {
         auto bytes = readModelFile(desc.modelPath, std::string("upscaler (") + toString(desc.mode) + ")");

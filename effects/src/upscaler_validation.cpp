@@ -9,6 +9,7 @@ namespace effects {
 namespace {
 
 using detail::formatName;
+using detail::kSupportedOutputFormats;
 using detail::layoutName;
 
 constexpr uint32_t kMaxExtent = 16384;
@@ -50,7 +51,7 @@ const char* toString(UpscalerMode mode) {
 
 bool isSupportedOutputFormat(VkFormat format) {
     return format == VK_FORMAT_R16G16B16A16_SFLOAT || format == VK_FORMAT_R32G32B32A32_SFLOAT || format == VK_FORMAT_R8G8B8A8_UNORM ||
-           format == VK_FORMAT_A2B10G10R10_UNORM_PACK32;
+           format == VK_FORMAT_A2B10G10R10_UNORM_PACK32 || format == VK_FORMAT_B10G11R11_UFLOAT_PACK32;
 }
 
 VkExtent2D renderSizeForRatio(VkExtent2D displaySize, float ratio) {
@@ -68,8 +69,7 @@ Status validateUpscalerDesc(const UpscalerDesc& d) {
     if (d.maxRenderSize.width > d.displaySize.width || d.maxRenderSize.height > d.displaySize.height)
         return invalid("maxRenderSize " + str(d.maxRenderSize) + " exceeds the display size " + str(d.displaySize) + " (an upscaler only enlarges)");
     if (!isSupportedOutputFormat(d.outputFormat))
-        return invalid("outputFormat " + formatName(d.outputFormat) +
-                       " is not supported (R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, R8G8B8A8_UNORM or A2B10G10R10_UNORM_PACK32)");
+        return invalid("outputFormat " + formatName(d.outputFormat) + " is not supported (" + kSupportedOutputFormats + ")");
     if (d.flags & ~kKnownFlags) return invalid("unknown flag bits 0x" + std::to_string(d.flags & ~kKnownFlags));
     if (d.mode != UpscalerMode::Taau && d.mode != UpscalerMode::MlTemporal && d.mode != UpscalerMode::MlSingleFrame)
         return invalid("mode " + std::to_string(uint32_t(d.mode)) + " does not exist");

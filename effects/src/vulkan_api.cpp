@@ -1,5 +1,7 @@
 #include "vulkan_api.h"
 
+#include "format_names.h"
+
 #include <vkutil/barrier.h>
 #include <vkutil/create_info.h>
 #include <vkutil/pipeline.h>
@@ -52,6 +54,17 @@ Result<VulkanApi> loadVulkanApi(const EffectDevice& d) {
 #undef FX_LOAD_DEVICE
     vk.vkGetPhysicalDeviceMemoryProperties(d.physicalDevice, &vk.memory);
     return vk;
+}
+
+Status checkStorageImageFormat(const VulkanApi& vk, VkFormat format, const std::string& who) {
+    VkFormatProperties props{};
+    vk.vkGetPhysicalDeviceFormatProperties(vk.physicalDevice, format, &props);
+    if (props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT) return {};
+    return Error{ErrorCode::Unsupported,
+                 who + ": outputFormat " + formatName(format) +
+                     " cannot be a storage image on this device (no STORAGE_IMAGE feature with optimal tiling); "
+                     "R16G16B16A16_SFLOAT always can",
+                 VK_SUCCESS};
 }
 
 mlplugin::DeviceDesc pluginDeviceDesc(const EffectDevice& d) {

@@ -46,6 +46,10 @@ struct VulkanApi {
 // Loads every function; fails naming the first one the loader does not provide.
 Result<VulkanApi> loadVulkanApi(const EffectDevice& device);
 
+/// ErrorCode::Unsupported, naming `who` and the format, when this device cannot write `format`
+/// as a storage image with optimal tiling (A2B10G10R10 and B10G11R11 are optional in Vulkan).
+Status checkStorageImageFormat(const VulkanApi& vk, VkFormat format, const std::string& who);
+
 // The plugin device the ML modes run their network on: the application's device and features,
 // pipelines through the application's cache, the plugin's Debug layer with debugChecks.
 mlplugin::DeviceDesc pluginDeviceDesc(const EffectDevice& device);

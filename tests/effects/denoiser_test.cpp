@@ -6,6 +6,7 @@
 #include "effects/denoiser.h"
 #include "mlplugin/onnx.h"
 
+#include <algorithm>
 #include <cmath>
 #include <random>
 
@@ -95,6 +96,71 @@ TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
                 worst = std::max(worst, std::fabs(expect - got[(size_t(y) * maxSize.width + x) * 4 + c]));
             }
     EXPECT_LT(worst, dn.usesFp16() ? 2e-2 : 1e-4);
+}
+
+// The output store in every output format: the R32G32B32A32_SFLOAT result within the format's
+// own rounding (clamped to [0, 1] for the unorm formats, alpha 1 where the format has none).
+TEST_F(VulkanTest, DenoiserWritesEveryOutputFormat) {
+    const VkExtent2D size{19, 13};
+    const size_t n = size_t(size.width) * size.height;
+    std::mt19937 rng(11);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> color(n * 4), albedo(n * 4), normal(n * 4), depth(n);
+    for (size_t p = 0; p < n; ++p) {
+        for (int c = 0; c < 3; ++c) color[p * 4 + c] = 1.2f * u(rng), albedo[p * 4 + c] = u(rng), normal[p * 4 + c] = u(rng) * 2 - 1;
+        color[p * 4 + 3] = albedo[p * 4 + 3] = normal[p * 4 + 3] = 1.0f;
+        depth[p] = u(rng);
+    }
+    TestImage ci(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, size, false), ai(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, size, false),
+        ni(ctx(), VK_FORMAT_R32G32B32A32_SFLOAT, size, false), di(ctx(), VK_FORMAT_D32_SFLOAT, size, false);
+    ci.fill(color);
+    ai.fill(albedo);
+    ni.fill(normal);
+    di.fill(depth);
+    auto denoise = [&](VkFormat format) {
+        effects::DenoiserDesc d = desc(ctx(), size);
+        d.outputFormat = format;
+        auto created = effects::Denoiser::create(d);
+        if (!created) throw std::runtime_error(created.error().message);
+        TestImage out(ctx(), format, size, true);
+        effects::DenoiserInputs in{ci.input(), ai.input(), ni.input(), di.input(), out.input(), size, 0};
+        fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
+            ASSERT_TRUE((*created)->recordInitialization(cmd));
+            ASSERT_TRUE((*created)->record(cmd, in));
+        });
+        return out.read();
+    };
+    const std::vector<float> reference = denoise(VK_FORMAT_R32G32B32A32_SFLOAT);
+    struct Format {
+        VkFormat format;
+        double relative, absolute;
+        bool unorm, alpha;
+    };
+    for (const Format& f : {Format{VK_FORMAT_R16G16B16A16_SFLOAT, 1.0 / 1024, 1e-6, false, true},
+                            Format{VK_FORMAT_R8G8B8A8_UNORM, 0.0, 0.51 / 255, true, true},
+                            Format{VK_FORMAT_A2B10G10R10_UNORM_PACK32, 0.0, 0.51 / 1023, true, true},
+                            Format{VK_FORMAT_B10G11R11_UFLOAT_PACK32, 1.0 / 32, 1e-5, false, false}}) {
+        SCOPED_TRACE("VkFormat " + std::to_string(f.format));
+        VkFormatProperties props{};
+        vkGetPhysicalDeviceFormatProperties(ctx().physicalDevice(), f.format, &props);
+        if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+            effects::DenoiserDesc d = desc(ctx(), size);
+            d.outputFormat = f.format;
+            auto refused = effects::Denoiser::create(d);
+            ASSERT_FALSE(refused);
+            EXPECT_EQ(refused.error().code, effects::ErrorCode::Unsupported);
+            continue;
+        }
+        const std::vector<float> got = denoise(f.format);
+        ASSERT_EQ(got.size(), reference.size());
+        double worst = 0;
+        for (size_t i = 0; i < got.size(); ++i) {
+            double expected = f.unorm ? std::clamp(double(reference[i]), 0.0, 1.0) : std::max(double(reference[i]), f.alpha ? -1e30 : 0.0);
+            if (i % 4 == 3 && !f.alpha) expected = 1.0;
+            worst = std::max(worst, std::fabs(got[i] - expected) / (std::fabs(expected) * f.relative + f.absolute + 1e-6));
+        }
+        EXPECT_LE(worst, 1.0) << "worst error, in units of the format's rounding bound";
+    }
 }
 
 TEST_F(VulkanTest, DenoiserErrorsNameTheImageAndTheNumbers) {

@@ -6,19 +6,84 @@
 
 #include <vkutil/barrier.h>
 
+#include <cmath>
 #include <cstring>
 #include <stdexcept>
 
 namespace fxtest {
 namespace {
 
-uint32_t componentsOf(VkFormat f) {
+uint32_t componentsOrZero(VkFormat f) {
     switch (f) {
     case VK_FORMAT_R32_SFLOAT:
     case VK_FORMAT_D32_SFLOAT: return 1;
     case VK_FORMAT_R32G32_SFLOAT: return 2;
     case VK_FORMAT_R32G32B32A32_SFLOAT: return 4;
-    default: throw std::runtime_error("test images are 32-bit float formats");
+    default: return 0;
+    }
+}
+
+uint32_t componentsOf(VkFormat f) {
+    if (uint32_t n = componentsOrZero(f)) return n;
+    throw std::runtime_error("test input images are 32-bit float formats");
+}
+
+uint32_t bytesPerTexel(VkFormat f) {
+    switch (f) {
+    case VK_FORMAT_R32G32B32A32_SFLOAT: return 16;
+    case VK_FORMAT_R16G16B16A16_SFLOAT: return 8;
+    case VK_FORMAT_R8G8B8A8_UNORM:
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32: return 4;
+    default: return 4 * componentsOf(f);
+    }
+}
+
+// An unsigned float of 5 exponent bits (bias 15) and `mantissaBits`, or the sign-less part of an
+// IEEE half.
+float unsignedSmallFloat(uint32_t bits, uint32_t mantissaBits) {
+    const uint32_t e = (bits >> mantissaBits) & 31u, m = bits & ((1u << mantissaBits) - 1u);
+    const float fraction = float(m) / float(1u << mantissaBits);
+    if (e == 0) return std::ldexp(fraction, -14);
+    if (e == 31) return m ? NAN : INFINITY;
+    return std::ldexp(1.0f + fraction, int(e) - 15);
+}
+
+float halfToFloat(uint16_t h) {
+    const float magnitude = unsignedSmallFloat(h & 0x7fffu, 10);
+    return (h & 0x8000u) ? -magnitude : magnitude;
+}
+
+// One texel of an output format as 4 floats (formats without alpha read alpha 1).
+void decodeTexel(VkFormat f, const uint8_t* p, float* out) {
+    uint32_t packed = 0;
+    std::memcpy(&packed, p, 4);
+    switch (f) {
+    case VK_FORMAT_R16G16B16A16_SFLOAT:
+        for (int c = 0; c < 4; ++c) {
+            uint16_t h;
+            std::memcpy(&h, p + 2 * c, 2);
+            out[c] = halfToFloat(h);
+        }
+        return;
+    case VK_FORMAT_R8G8B8A8_UNORM:
+        for (int c = 0; c < 4; ++c) out[c] = float(p[c]) / 255.0f;
+        return;
+    case VK_FORMAT_A2B10G10R10_UNORM_PACK32:
+        for (int c = 0; c < 3; ++c) out[c] = float((packed >> (10 * c)) & 1023u) / 1023.0f;
+        out[3] = float(packed >> 30) / 3.0f;
+        return;
+    case VK_FORMAT_B10G11R11_UFLOAT_PACK32:
+        out[0] = unsignedSmallFloat(packed & 0x7ffu, 6);
+        out[1] = unsignedSmallFloat((packed >> 11) & 0x7ffu, 6);
+        out[2] = unsignedSmallFloat(packed >> 22, 5);
+        out[3] = 1.0f;
+        return;
+    default: {
+        const uint32_t n = componentsOf(f);
+        std::memcpy(out, p, 4 * n);
+        return;
+    }
     }
 }
 
@@ -67,8 +132,10 @@ void TestImage::fill(const std::vector<float>& texels) {
 }
 
 std::vector<float> TestImage::read() {
-    const size_t n = size_t(extent_.width) * extent_.height * components();
-    engine::Buffer staging(ctx_, n * 4, VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
+    const size_t texels = size_t(extent_.width) * extent_.height;
+    const bool packed = bytesPerTexel(format_) != 4 * componentsOrZero(format_);
+    const size_t n = texels * (packed ? 4 : components());
+    engine::Buffer staging(ctx_, texels * bytesPerTexel(format_), VK_BUFFER_USAGE_TRANSFER_DST_BIT, engine::MemoryUsage::Readback);
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         barrier(cmd, image_.handle(), VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
                 VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT, VK_IMAGE_ASPECT_COLOR_BIT);
@@ -81,7 +148,12 @@ std::vector<float> TestImage::read() {
     });
     staging.invalidate();
     std::vector<float> out(n);
-    std::memcpy(out.data(), staging.mapped(), n * 4);
+    const auto* bytes = static_cast<const uint8_t*>(staging.mapped());
+    if (!packed) {
+        std::memcpy(out.data(), bytes, n * 4);
+        return out;
+    }
+    for (size_t i = 0; i < texels; ++i) decodeTexel(format_, bytes + i * bytesPerTexel(format_), &out[4 * i]);
     return out;
 }
 

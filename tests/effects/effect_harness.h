@@ -23,7 +23,8 @@ public:
     // Uploads `texels` (float per component, row-major, componentCount() per texel) and leaves
     // the image in SHADER_READ_ONLY_OPTIMAL (inputs) or GENERAL (outputs), visible to compute.
     void fill(const std::vector<float>& texels);
-    // Copies the image back (after the effect wrote it) as floats, 4 per texel.
+    // Copies the image back (after the effect wrote it) as floats: the components of a 32-bit
+    // float format, 4 per texel for the packed output formats (no alpha: 1).
     std::vector<float> read();
     effects::ImageInput input() const;
     uint32_t components() const;

@@ -28,14 +28,14 @@ class Rig {
 public:
     // `bundle`: EffectDevice::primaryCommandBuffers (the network executed as a CommandBundle).
     Rig(engine::Context& ctx, effects::UpscalerMode mode, VkExtent2D display, VkExtent2D maxRender, std::vector<uint8_t> model = {},
-        float sharpness = 0.0f, bool bundle = true, bool preferFp16 = true)
+        float sharpness = 0.0f, bool bundle = true, bool preferFp16 = true, VkFormat outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT)
         : ctx_(ctx), model_(std::move(model)) {
         effects::UpscalerDesc d;
         d.device = fxtest::effectDevice(ctx);
         d.device.primaryCommandBuffers = bundle;
         d.maxRenderSize = maxRender;
         d.displaySize = display;
-        d.outputFormat = VK_FORMAT_R32G32B32A32_SFLOAT;
+        d.outputFormat = outputFormat;
         d.mode = mode;
         d.modelBytes = model_;
         d.framesInFlight = 2;
@@ -47,7 +47,7 @@ public:
         color = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, maxRender, false);
         depth = std::make_unique<TestImage>(ctx, VK_FORMAT_D32_SFLOAT, maxRender, false);
         motion = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32_SFLOAT, maxRender, false);
-        output = std::make_unique<TestImage>(ctx, VK_FORMAT_R32G32B32A32_SFLOAT, display, true);
+        output = std::make_unique<TestImage>(ctx, outputFormat, display, true);
         fxtest::run(ctx, [&](VkCommandBuffer cmd) { check(upscaler->recordInitialization(cmd)); });
     }
 
@@ -392,6 +392,80 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
             }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
         for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(render, halton(i, render, display), {0, 0}, {0, 0}, false)));
+    }
+}
+
+// Every output format, through each shader that writes the output (the TAAU resolve, the
+// sharpening pass, the ML resolve, the single-frame network's store): the same frames as R32G32B32A32_SFLOAT within the format's
+// own precision. A swapped channel, a wrong packing or a missing clamp fails by far. Formats
+// this device cannot write as storage images must be refused with ErrorCode::Unsupported.
+TEST_F(VulkanTest, UpscalerWritesEveryOutputFormat) {
+    struct Format {
+        VkFormat format;
+        const char* name;
+        double relative, absolute;  // the format's rounding error: |x| * relative + absolute
+        bool alpha;
+    };
+    const Format formats[] = {{VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT", 1.0 / 1024, 1e-6, true},
+                              {VK_FORMAT_R8G8B8A8_UNORM, "R8G8B8A8_UNORM", 0.0, 0.51 / 255, true},
+                              {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "A2B10G10R10_UNORM_PACK32", 0.0, 0.51 / 1023, true},
+                              {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", 1.0 / 32, 1e-5, false}};
+    struct Path {
+        effects::UpscalerMode mode;
+        float sharpness;
+        const char* name;
+        std::vector<uint8_t> model;
+        VkExtent2D display, render;
+    };
+    const std::vector<uint8_t> temporal = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
+    const std::vector<uint8_t> singleFrame = readFile(VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx");
+    ASSERT_FALSE(temporal.empty());
+    ASSERT_FALSE(singleFrame.empty());
+    const Path paths[] = {{effects::UpscalerMode::Taau, 0.0f, "TAAU resolve", {}, {45, 27}, {23, 14}},
+                          {effects::UpscalerMode::Taau, 0.5f, "sharpening", {}, {45, 27}, {23, 14}},
+                          {effects::UpscalerMode::MlTemporal, 0.0f, "ML resolve", temporal, {45, 27}, {23, 14}},
+                          {effects::UpscalerMode::MlSingleFrame, 0.0f, "single-frame network", singleFrame, {46, 28}, {23, 14}}};
+    auto run = [&](const Path& path, VkFormat format) {
+        Rig rig(ctx(), path.mode, path.display, path.render, path.model, path.sharpness, true, true, format);
+        std::vector<float> out;
+        for (uint32_t i = 0; i < 3; ++i)
+            out = rig.frame(path.render, halton(i, path.render, path.display), {0.3f * i, 0}, {0.3f * (i ? i - 1 : 0), 0}, i == 0);
+        return out;
+    };
+    for (const Path& path : paths) {
+        const std::vector<float> reference = run(path, VK_FORMAT_R32G32B32A32_SFLOAT);
+        for (const Format& f : formats) {
+            SCOPED_TRACE(std::string(path.name) + ", " + f.name);
+            VkFormatProperties props{};
+            vkGetPhysicalDeviceFormatProperties(ctx().physicalDevice(), f.format, &props);
+            if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+                effects::UpscalerDesc d;
+                d.device = fxtest::effectDevice(ctx());
+                d.maxRenderSize = path.render;
+                d.displaySize = path.display;
+                d.outputFormat = f.format;
+                auto refused = effects::Upscaler::create(d);
+                ASSERT_FALSE(refused);
+                EXPECT_EQ(refused.error().code, effects::ErrorCode::Unsupported);
+                EXPECT_NE(refused.error().message.find(std::string(f.name) + " cannot be a storage image on this device"), std::string::npos)
+                    << refused.error().message;
+                continue;
+            }
+            const std::vector<float> out = run(path, f.format);
+            ASSERT_EQ(out.size(), reference.size());
+            double worst = 0;
+            for (size_t i = 0; i < out.size(); ++i) {
+                const bool alpha = i % 4 == 3;
+                // Unorm formats clamp to [0, 1]; the unsigned float one clamps below at 0.
+                double expected = reference[i];
+                if (f.format == VK_FORMAT_R8G8B8A8_UNORM || f.format == VK_FORMAT_A2B10G10R10_UNORM_PACK32) expected = std::clamp(expected, 0.0, 1.0);
+                if (f.format == VK_FORMAT_B10G11R11_UFLOAT_PACK32) expected = std::max(expected, 0.0);
+                if (alpha && !f.alpha) expected = 1.0;  // no alpha channel: reads as 1
+                const double bound = std::fabs(expected) * f.relative + f.absolute + 1e-6;
+                worst = std::max(worst, std::fabs(out[i] - expected) / bound);
+            }
+            EXPECT_LE(worst, 1.0) << "worst error, in units of the format's rounding bound";
+        }
     }
 }
 

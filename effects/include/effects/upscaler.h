@@ -91,8 +91,11 @@ struct UpscalerDesc {
     EffectDevice device;  ///< the application's device
     VkExtent2D maxRenderSize{};  ///< the largest renderSize record() will be given
     VkExtent2D displaySize{};    ///< the output size; resize() changes it
-    VkFormat outputFormat = VK_FORMAT_R16G16B16A16_SFLOAT;  ///< storage-capable: R16G16B16A16_SFLOAT,
-                                                            ///< R32G32B32A32_SFLOAT, R8G8B8A8_UNORM, A2B10G10R10_UNORM_PACK32
+    /// The output image's format: R16G16B16A16_SFLOAT, R32G32B32A32_SFLOAT, R8G8B8A8_UNORM,
+    /// A2B10G10R10_UNORM_PACK32 or B10G11R11_UFLOAT_PACK32 (HDR targets: no alpha, no negative
+    /// values). The last two are optional storage formats in Vulkan: create() fails with
+    /// ErrorCode::Unsupported on a device that cannot write them.
+    VkFormat outputFormat = VK_FORMAT_R16G16B16A16_SFLOAT;
     uint32_t flags = UpscalerFlagNone;  ///< UpscalerFlags bits
     UpscalerMode mode = UpscalerMode::Taau;  ///< the algorithm
     /// ML modes: the ONNX model, as a file or as bytes (exactly one).
