@@ -172,6 +172,8 @@ Status validateDenoiserInputs(const DenoiserDesc& d, const DenoiserInputs& in) {
     if (in.size.width > d.maxSize.width || in.size.height > d.maxSize.height)
         return invalid("the size " + str(in.size) + " exceeds the maximum size " + str(d.maxSize) + " given at creation");
     MLP_TRY(checkImage("color", in.color, in.size, false));
+    if (std::string p = doubleSrgbDecodeProblem("color", in.color.format, d.flags & DenoiserFlagColorSrgb, "DenoiserFlagColorSrgb"); !p.empty())
+        return invalid(p);
     MLP_TRY(checkImage("albedo", in.albedo, in.size, false));
     MLP_TRY(checkImage("normal", in.normal, in.size, false));
     MLP_TRY(checkImage("depth", in.depth, in.size, true));

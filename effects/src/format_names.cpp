@@ -23,6 +23,11 @@ constexpr FormatInfo kFormats[] = {
     {VK_FORMAT_R8G8B8A8_SRGB, "R8G8B8A8_SRGB", 4, false},
     {VK_FORMAT_B8G8R8A8_UNORM, "B8G8R8A8_UNORM", 4, false},
     {VK_FORMAT_B8G8R8A8_SRGB, "B8G8R8A8_SRGB", 4, false},
+    {VK_FORMAT_A8B8G8R8_SRGB_PACK32, "A8B8G8R8_SRGB_PACK32", 4, false},
+    {VK_FORMAT_R8G8B8_SRGB, "R8G8B8_SRGB", 3, false},
+    {VK_FORMAT_B8G8R8_SRGB, "B8G8R8_SRGB", 3, false},
+    {VK_FORMAT_R8_SRGB, "R8_SRGB", 1, false},
+    {VK_FORMAT_R8G8_SRGB, "R8G8_SRGB", 2, false},
     {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "A2B10G10R10_UNORM_PACK32", 4, false},
     {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", 3, false},
     {VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT", 4, false},
@@ -41,6 +46,26 @@ const FormatInfo* find(VkFormat format) {
 }
 
 }  // namespace
+
+bool isSrgbFormat(VkFormat format) {
+    switch (format) {
+    case VK_FORMAT_R8G8B8A8_SRGB:
+    case VK_FORMAT_B8G8R8A8_SRGB:
+    case VK_FORMAT_A8B8G8R8_SRGB_PACK32:
+    case VK_FORMAT_R8G8B8_SRGB:
+    case VK_FORMAT_B8G8R8_SRGB:
+    case VK_FORMAT_R8_SRGB:
+    case VK_FORMAT_R8G8_SRGB: return true;
+    default: return false;
+    }
+}
+
+std::string doubleSrgbDecodeProblem(const char* name, VkFormat format, bool colorSrgbFlag, const char* flagName) {
+    if (!colorSrgbFlag || !isSrgbFormat(format)) return {};
+    return std::string("the ") + name + " image has the sRGB format " + formatName(format) +
+           ", which the sampler already decodes to linear; with " + flagName +
+           " its values would be decoded twice (clear the flag, or pass a UNORM view of the image)";
+}
 
 std::string formatName(VkFormat format) {
     if (format == VK_FORMAT_UNDEFINED) return "UNDEFINED";

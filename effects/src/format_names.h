@@ -10,6 +10,11 @@ std::string formatName(VkFormat format);   // "R16G16B16A16_SFLOAT", or "VkForma
 std::string layoutName(VkImageLayout layout);
 uint32_t componentCount(VkFormat format);  // 0 for formats the effects do not know
 bool isDepthFormat(VkFormat format);
+bool isSrgbFormat(VkFormat format);        // the sampler decodes these to linear itself
+
+// InvalidArgument text when `format` (of the `name` image) is an sRGB format and the effect was
+// also told its values are sRGB-encoded (they would be decoded twice); empty otherwise.
+std::string doubleSrgbDecodeProblem(const char* name, VkFormat format, bool colorSrgbFlag, const char* flagName);
 
 // The output formats the effects' shaders are built for, for messages.
 inline constexpr const char* kSupportedOutputFormats =

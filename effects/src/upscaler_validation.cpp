@@ -89,6 +89,9 @@ Status validateUpscalerInputs(const UpscalerDesc& d, const UpscalerInputs& in) {
     if (in.renderSize.width > d.maxRenderSize.width || in.renderSize.height > d.maxRenderSize.height)
         return invalid("the render size " + str(in.renderSize) + " exceeds the maximum render size " + str(d.maxRenderSize) + " given at creation");
     if (Status s = checkSampled("color", in.color, in.renderSize, false); !s) return s;
+    if (std::string p = detail::doubleSrgbDecodeProblem("color", in.color.format, d.flags & UpscalerFlagColorSrgb, "UpscalerFlagColorSrgb");
+        !p.empty())
+        return invalid(p);
     if (d.mode != UpscalerMode::MlSingleFrame) {
         if (!in.depth.view) return invalid("the depth image is missing (temporal modes need depth)");
         if (!in.motion.view) return invalid("the motion vectors are missing (temporal modes need a motion image)");

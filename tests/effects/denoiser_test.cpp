@@ -182,6 +182,17 @@ TEST_F(VulkanTest, DenoiserErrorsNameTheImageAndTheNumbers) {
         ASSERT_FALSE(r);
         EXPECT_NE(r.error().message.find("recordInitialization"), std::string::npos) << r.error().message;
     });
+    // An sRGB view is decoded by the sampler: with DenoiserFlagColorSrgb it would be decoded twice.
+    effects::DenoiserDesc srgb = (*created)->desc();
+    srgb.flags |= effects::DenoiserFlagColorSrgb;
+    in.color.format = VK_FORMAT_R8G8B8A8_SRGB;
+    s = effects::validateDenoiserInputs(srgb, in);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("the color image has the sRGB format R8G8B8A8_SRGB, which the sampler already decodes to linear; "
+                                     "with DenoiserFlagColorSrgb its values would be decoded twice"),
+              std::string::npos)
+        << s.error().message;
+    EXPECT_TRUE(effects::validateDenoiserInputs((*created)->desc(), in));  // linear values: fine
     effects::DenoiserDesc bad = desc(ctx(), {16, 16});
     bad.modelPath = VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx";
     auto wrong = effects::Denoiser::create(bad);

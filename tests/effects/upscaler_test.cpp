@@ -296,6 +296,18 @@ TEST_F(VulkanTest, UpscalerRecordErrorsNameTheImageAndTheNumbers) {
     in = rig.inputs(kRender, {}, true);
     in.cameraFar = 0.01f;
     expectError(in, "cameraFar 0.010000 must exceed cameraNear");
+    // An sRGB view is decoded by the sampler: with UpscalerFlagColorSrgb it would be decoded twice.
+    effects::UpscalerDesc srgb = rig.upscaler->desc();
+    srgb.flags |= effects::UpscalerFlagColorSrgb;
+    in = rig.inputs(kRender, {}, true);
+    in.color.format = VK_FORMAT_B8G8R8A8_SRGB;
+    effects::Status s = effects::validateUpscalerInputs(srgb, in);
+    ASSERT_FALSE(s);
+    EXPECT_NE(s.error().message.find("the color image has the sRGB format B8G8R8A8_SRGB, which the sampler already decodes to linear; "
+                                     "with UpscalerFlagColorSrgb its values would be decoded twice"),
+              std::string::npos)
+        << s.error().message;
+    EXPECT_TRUE(effects::validateUpscalerInputs(rig.upscaler->desc(), in));  // linear values: fine
 }
 
 TEST_F(VulkanTest, UpscalerCreateErrorsNameTheField) {

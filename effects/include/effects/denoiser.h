@@ -35,7 +35,9 @@ namespace effects {
 /// DenoiserDesc::flags bits.
 enum DenoiserFlags : uint32_t {
     DenoiserFlagNone = 0,            ///< no flag
-    DenoiserFlagColorSrgb = 1u << 0,  ///< input colour (and the output) hold sRGB-encoded values
+    /// Input colour (and the output) hold sRGB-encoded values in a UNORM view. Not for an _SRGB
+    /// view, which the sampler decodes already: record() refuses the double decode.
+    DenoiserFlagColorSrgb = 1u << 0,
 };
 
 /// What a Denoiser is created with.

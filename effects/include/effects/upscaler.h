@@ -81,7 +81,9 @@ const char* toString(UpscalerMode mode);  ///< "taau", "ml-temporal", "ml-single
 /// UpscalerDesc::flags bits: how the application's images are encoded.
 enum UpscalerFlags : uint32_t {
     UpscalerFlagNone = 0,  ///< no flag
-    UpscalerFlagColorSrgb = 1u << 0,      ///< input colour (and the output) hold sRGB-encoded values
+    /// Input colour (and the output) hold sRGB-encoded values in a UNORM view. Not for an _SRGB
+    /// view, which the sampler decodes already: record() refuses the double decode.
+    UpscalerFlagColorSrgb = 1u << 0,
     UpscalerFlagHdr = 1u << 1,            ///< input colour may exceed 1 (and is scaled by `exposure`)
     UpscalerFlagDepthInverted = 1u << 2,  ///< depth 1 at the near plane, 0 at the far plane
 };
