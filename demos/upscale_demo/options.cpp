@@ -3,6 +3,7 @@
 #include "engine/camera.h"
 
 #include <charconv>
+#include <cstdio>
 #include <cmath>
 #include <functional>
 #include <limits>
@@ -21,13 +22,19 @@ uint32_t parseUint(const std::string& flag, const std::string& v, uint32_t lo, u
     return out;
 }
 
+// "0.1", "1000": the bounds as a user would type them.
+std::string shortNumber(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%g", double(v));
+    return text;
+}
+
 float parseFloat(const std::string& flag, const std::string& v, float lo, float hi) {
     float out = 0;
     auto [end, ec] = std::from_chars(v.data(), v.data() + v.size(), out);
     if (v.empty() || ec != std::errc() || end != v.data() + v.size() || !std::isfinite(out))
         throw UsageError(flag + ": '" + v + "' is not a number");
-    if (out < lo || out > hi)
-        throw UsageError(flag + ": " + v + " is out of range [" + std::to_string(lo) + ", " + std::to_string(hi) + "]");
+    if (out < lo || out > hi) throw UsageError(flag + ": " + v + " is out of range [" + shortNumber(lo) + ", " + shortNumber(hi) + "]");
     return out;
 }
 
