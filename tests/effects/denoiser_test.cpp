@@ -137,8 +137,8 @@ TEST_F(VulkanTest, DenoiserWritesEveryOutputFormat) {
         bool unorm, alpha;
     };
     for (const Format& f : {Format{VK_FORMAT_R16G16B16A16_SFLOAT, 1.0 / 1024, 1e-6, false, true},
-                            Format{VK_FORMAT_R8G8B8A8_UNORM, 0.0, 0.51 / 255, true, true},
-                            Format{VK_FORMAT_A2B10G10R10_UNORM_PACK32, 0.0, 0.51 / 1023, true, true},
+                            Format{VK_FORMAT_R8G8B8A8_UNORM, 0.0, 1.0 / 255, true, true},  // one unit: rounding is the driver's
+                            Format{VK_FORMAT_A2B10G10R10_UNORM_PACK32, 0.0, 1.0 / 1023, true, true},
                             Format{VK_FORMAT_B10G11R11_UFLOAT_PACK32, 1.0 / 32, 1e-5, false, false}}) {
         SCOPED_TRACE("VkFormat " + std::to_string(f.format));
         VkFormatProperties props{};
