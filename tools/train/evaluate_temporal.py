@@ -204,6 +204,7 @@ def main():
     ap.add_argument("--render-scale", type=float, help="render scale of the methods (default: the plan's)")
     ap.add_argument("--temporal-model", help="the temporal network ml-temporal runs (default: the demo's, the shipped one)")
     args = ap.parse_args()
+    args.report = os.path.abspath(args.report)  # a bare file name: its crops go beside it
     plan = json.load(open(args.plan))
     methods = args.methods.split(",")
     unknown = [m for m in methods if m not in METHODS]
