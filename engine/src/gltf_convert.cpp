@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <optional>
 #include <span>
 
 namespace engine::gltf {
@@ -98,6 +99,7 @@ struct Accessor {
     uint64_t stride = 0;
     uint64_t count = 0;
     int componentType = 0;
+    uint32_t components = 0;  // per element: 1 (SCALAR) .. 4 (VEC4)
     bool normalized = false;
 
     glm::vec3 vec3(uint64_t i) const {
@@ -117,6 +119,31 @@ struct Accessor {
         uint16_t v[2];
         std::memcpy(v, p, sizeof v);
         return glm::vec2(v[0], v[1]) / (normalized ? 65535.0f : 1.0f);
+    }
+    // A COLOR_n element (float, or unsigned byte / short, which the spec requires normalized) as
+    // the Vertex::color tint: RGBA8, linear values clamped to [0, 1], alpha 1 for VEC3.
+    uint32_t rgba8(uint64_t i) const {
+        float c[4] = {0, 0, 0, 1};
+        const uint8_t* p = data ? data + i * stride : nullptr;
+        const uint32_t n = std::min(components, 4u);
+        for (uint32_t k = 0; p && k < n; ++k) {
+            if (componentType == kFloat) {
+                std::memcpy(&c[k], p + 4 * k, 4);
+            } else if (componentType == kUByte) {
+                c[k] = p[k] / 255.0f;
+            } else {
+                uint16_t v;
+                std::memcpy(&v, p + 2 * k, 2);
+                c[k] = v / 65535.0f;
+            }
+        }
+        if (!data && components == 3) c[3] = 1.0f;  // no buffer view: zeros, but VEC3 has no alpha
+        uint32_t packed = 0;
+        for (int k = 0; k < 4; ++k) {
+            const float v = std::isfinite(c[k]) ? std::clamp(c[k], 0.0f, 1.0f) : 1.0f;
+            packed |= uint32_t(std::lround(v * 255.0f)) << (8 * k);
+        }
+        return packed;
     }
     uint32_t index(uint64_t i) const {
         if (!data) return 0;
@@ -204,6 +231,7 @@ private:
         Accessor out;
         out.count = a.count;
         out.componentType = a.componentType;
+        out.components = componentCount(a.type);
         out.normalized = a.normalized;
         const uint64_t elementSize = uint64_t(componentSize(a.componentType)) * componentCount(a.type);
         if (a.bufferView < 0) {  // all zeros (the spec's accessor without a buffer view)
@@ -349,12 +377,13 @@ private:
         }
         if (!p.targets.empty()) warn("morph targets (the base geometry is drawn)");
         for (const auto& [name, index] : p.attributes)
-            if (name.rfind("COLOR_", 0) == 0) warn("vertex colours (COLOR_n, ignored)");
+            if (name.rfind("COLOR_", 0) == 0 && name != "COLOR_0") warn("vertex colours beyond COLOR_0 (ignored)");
         auto attribute = [&](const char* name) {
             auto it = p.attributes.find(name);
             return it == p.attributes.end() ? -1 : it->second;
         };
-        const int positionIndex = attribute("POSITION"), normalIndex = attribute("NORMAL"), uvIndex = attribute("TEXCOORD_0");
+        const int positionIndex = attribute("POSITION"), normalIndex = attribute("NORMAL"), uvIndex = attribute("TEXCOORD_0"),
+                  colorIndex = attribute("COLOR_0");
         if (positionIndex < 0) {
             warn("primitives without POSITION (skipped)");
             return;
@@ -374,6 +403,12 @@ private:
             uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2}, {kFloat, kUByte, kUShort});
             if (uvs.count != n) error(where + ".attributes.TEXCOORD_0: count " + str(uvs.count) + " differs from POSITION's " + str(n));
         }
+        std::optional<Accessor> colors;  // COLOR_0 multiplies the base colour; none: white
+        if (colorIndex >= 0) {
+            colors = accessor(colorIndex, where + ".attributes.COLOR_0", {kVec3, TINYGLTF_TYPE_VEC4}, {kFloat, kUByte, kUShort});
+            if (colors->count != n) error(where + ".attributes.COLOR_0: count " + str(colors->count) + " differs from POSITION's " + str(n));
+        }
+        auto tint = [&](uint64_t i) { return colors ? colors->rgba8(i) : 0xffffffffu; };
         if (p.indices >= 0) indices = accessor(p.indices, where + ".indices", {kScalar}, {kUByte, kUShort, kUInt});
         if (n > limits_.maxVertices)  // before the corner list (its size follows the index count)
             error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
@@ -403,7 +438,7 @@ private:
                 glm::vec3 normal = normalMatrix * normals.vec3(i);
                 float len = glm::length(normal);
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
-                g_.vertices.push_back({place(positions.vec3(i)), normal, uvs.uv(i), gpu::MATERIAL_PAINT, 0xffffffffu});
+                g_.vertices.push_back({place(positions.vec3(i)), normal, uvs.uv(i), gpu::MATERIAL_PAINT, tint(i)});
             }
             for (uint32_t c : corners) out.push_back(base + c);
         } else {  // flat normals (the spec's rule when NORMAL is missing)
@@ -415,7 +450,7 @@ private:
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
                 for (int k = 0; k < 3; ++k) {
                     out.push_back(uint32_t(g_.vertices.size()));
-                    g_.vertices.push_back({w[k], normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, 0xffffffffu});
+                    g_.vertices.push_back({w[k], normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, tint(c[k])});
                 }
             }
         }

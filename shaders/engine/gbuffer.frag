@@ -9,7 +9,7 @@
 layout(location = 0) in vec3 inNormal;
 layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in uint inMaterial;
-layout(location = 3) in vec3 inColor;
+layout(location = 3) in vec4 inColor;
 layout(location = 4) in vec4 inClip;
 layout(location = 5) in vec4 inPrevPixels;  // previous position, homogeneous render pixels
 
@@ -54,11 +54,12 @@ float glyphs(vec2 uv) {
 }
 
 void main() {
-    vec3 albedo = inColor;
+    vec3 albedo = inColor.rgb;
     float roughness = 0.6;
     float metalness = 0.0;
     if (material.kind == MATERIAL_KIND_TEXTURED) {
-        vec4 base = material.baseColorFactor * texture(baseColorTexture, inUv, pc.textureLodBias);
+        // glTF: base colour = factor x texture x COLOR_0 (white when the mesh has none).
+        vec4 base = material.baseColorFactor * texture(baseColorTexture, inUv, pc.textureLodBias) * inColor;
         if (ALPHA_MASK && base.a < material.alphaCutoff) discard;
         albedo = base.rgb;
         roughness = material.roughness;

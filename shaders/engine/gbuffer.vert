@@ -15,7 +15,7 @@ layout(location = 4) in vec4 inColor;  // R8G8B8A8_UNORM
 layout(location = 0) out vec3 outNormal;
 layout(location = 1) out vec2 outUv;
 layout(location = 2) flat out uint outMaterial;
-layout(location = 3) out vec3 outColor;
+layout(location = 3) out vec4 outColor;  // procedural tint, or glTF COLOR_0 (white without)
 layout(location = 4) out vec4 outClip;
 layout(location = 5) out vec4 outPrevPixels;
 
@@ -26,6 +26,6 @@ void main() {
     outNormal = inNormal;
     outUv = inUv;
     outMaterial = inMaterial;
-    outColor = inColor.rgb;
+    outColor = inColor;
     gl_Position = outClip;
 }

@@ -150,6 +150,58 @@ TEST_F(GltfRender, BaseColourFactorMultipliesTheTexture) {
     EXPECT_NEAR(a.b, 0.1f * white, 0.01f);
 }
 
+// COLOR_0 multiplies the base colour (factor x texture), as float VEC3, normalized unsigned-byte
+// VEC4 and unsigned-short VEC4 (the spec's three encodings), with and without normals (flat
+// normals duplicate the vertices, which must keep their colours).
+TEST_F(GltfRender, VertexColoursMultiplyTheBaseColour) {
+    ScratchDirectory dir;
+    const vec3 tint{0.8f, 0.4f, 0.2f};
+    for (int encoding = 0; encoding < 3; ++encoding)
+        for (bool normals : {true, false}) {
+            SCOPED_TRACE("encoding " + std::to_string(encoding) + (normals ? ", normals" : ", flat normals"));
+            GltfBuilder b;
+            int mesh = b.addQuad(1.0f, b.addMaterial(vec4(0.5f, 1.0f, 1.0f, 1.0f)), normals, false);
+            int view = -1, accessor = -1;
+            const size_t n = 6;  // not indexed: two triangles
+            if (encoding == 0) {
+                std::vector<vec3> c(n, tint);
+                view = b.addBufferView(c.data(), c.size() * sizeof(vec3));
+                accessor = b.addAccessor(view, 5126 /* FLOAT */, n, "VEC3");
+            } else if (encoding == 1) {
+                std::vector<glm::u8vec4> c(n, glm::u8vec4(glm::round(tint * 255.0f), 255));
+                view = b.addBufferView(c.data(), c.size() * sizeof(glm::u8vec4));
+                accessor = b.addAccessor(view, 5121 /* UNSIGNED_BYTE */, n, "VEC4");
+                b.json["accessors"][size_t(accessor)]["normalized"] = true;
+            } else {
+                std::vector<glm::u16vec4> c(n, glm::u16vec4(glm::round(tint * 65535.0f), 65535));
+                view = b.addBufferView(c.data(), c.size() * sizeof(glm::u16vec4));
+                accessor = b.addAccessor(view, 5123 /* UNSIGNED_SHORT */, n, "VEC4");
+                b.json["accessors"][size_t(accessor)]["normalized"] = true;
+            }
+            b.json["meshes"][size_t(mesh)]["primitives"][0]["attributes"]["COLOR_0"] = accessor;
+            b.addRootNode(b.addNode({{"mesh", mesh}}));
+            auto scene = load(b.write(dir / "tinted", GltfStorage::Glb));
+            EXPECT_TRUE(scene->warnings.empty()) << scene->warnings.front();
+            vec3 a = render(scene).albedo(kWidth / 2, kHeight / 2);
+            EXPECT_NEAR(a.r, 0.5f * tint.r, 0.01f);
+            EXPECT_NEAR(a.g, tint.g, 0.01f);
+            EXPECT_NEAR(a.b, tint.b, 0.01f);
+        }
+    // A COLOR_0 whose count differs from POSITION's is an error naming both.
+    GltfBuilder b;
+    int mesh = b.addQuad(1.0f, b.addMaterial(vec4(1)));
+    std::vector<vec3> c(2, tint);
+    b.json["meshes"][size_t(mesh)]["primitives"][0]["attributes"]["COLOR_0"] =
+        b.addAccessor(b.addBufferView(c.data(), c.size() * sizeof(vec3)), 5126, 2, "VEC3");
+    b.addRootNode(b.addNode({{"mesh", mesh}}));
+    try {
+        engine::loadGltfScene(b.write(dir / "short", GltfStorage::Glb).string());
+        ADD_FAILURE() << "no error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("attributes.COLOR_0: count 2 differs from POSITION's 4"), std::string::npos) << e.what();
+    }
+}
+
 TEST_F(GltfRender, GeometryWithoutIndicesOrNormals) {
     ScratchDirectory dir;
     for (bool indexed : {true, false}) {
@@ -467,14 +519,14 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
         b.json["materials"][size_t(mat)]["normalTexture"] = {{"index", tex}};
         int mesh = b.addQuad(0.5f, mat);
         auto& attributes = b.json["meshes"][size_t(mesh)]["primitives"][0]["attributes"];
-        attributes["COLOR_0"] = attributes["NORMAL"];  // vertex colours, on every quad
+        attributes["COLOR_1"] = attributes["NORMAL"];  // a second set of vertex colours, on every quad
         b.addRootNode(b.addNode({{"mesh", mesh}, {"translation", {i, 0, 0}}}));
     }
     b.json["extensionsUsed"] = {"KHR_texture_transform", "KHR_materials_emissive_strength"};
     // Two line primitives, a camera, a skin, an animation, vertex colours.
     int positions = b.addPositions({{0, 0, 0}, {1, 0, 0}});
     for (int i = 0; i < 2; ++i) {
-        nlohmann::json lines = {{"attributes", {{"POSITION", positions}, {"COLOR_0", positions}}}, {"mode", 1}};
+        nlohmann::json lines = {{"attributes", {{"POSITION", positions}, {"COLOR_1", positions}}}, {"mode", 1}};
         b.json["meshes"].push_back({{"primitives", nlohmann::json::array({lines})}});
         b.addRootNode(b.addNode({{"mesh", b.json["meshes"].size() - 1}}));
     }
@@ -492,7 +544,7 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
         "normalTexture (ignored) (3 occurrences)",
         "primitive mode LINES (skipped; only triangles are drawn) (2 occurrences)",
         "skins (meshes drawn unskinned with their node transforms)",
-        "vertex colours (COLOR_n, ignored) (3 occurrences)",
+        "vertex colours beyond COLOR_0 (ignored) (3 occurrences)",
     };
     EXPECT_EQ(scene.warnings, expected);
 }

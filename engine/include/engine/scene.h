@@ -31,7 +31,7 @@ struct Vertex {
     glm::vec3 normal;  ///< world space, unit length
     glm::vec2 uv;       ///< procedural: pattern coordinates (world units, glyph cells); textured: TEXCOORD_0
     uint32_t material;  ///< procedural pattern gpu::MATERIAL_* (ignored by textured materials)
-    uint32_t color;     ///< RGBA8 tint, little-endian (r in the low byte); white for textured materials
+    uint32_t color;     ///< RGBA8 tint, little-endian (r in the low byte), linear: glTF COLOR_0 (white without)
 };
 static_assert(sizeof(Vertex) == 40);
 
