@@ -131,19 +131,9 @@ TEST_F(VulkanTest, DenoiserWritesEveryOutputFormat) {
         return out.read();
     };
     const std::vector<float> reference = denoise(VK_FORMAT_R32G32B32A32_SFLOAT);
-    struct Format {
-        VkFormat format;
-        double relative, absolute;
-        bool unorm, alpha;
-    };
-    for (const Format& f : {Format{VK_FORMAT_R16G16B16A16_SFLOAT, 1.0 / 1024, 1e-6, false, true},
-                            Format{VK_FORMAT_R8G8B8A8_UNORM, 0.0, 1.0 / 255, true, true},  // one unit: rounding is the driver's
-                            Format{VK_FORMAT_A2B10G10R10_UNORM_PACK32, 0.0, 1.0 / 1023, true, true},
-                            Format{VK_FORMAT_B10G11R11_UFLOAT_PACK32, 1.0 / 32, 1e-5, false, false}}) {
-        SCOPED_TRACE("VkFormat " + std::to_string(f.format));
-        VkFormatProperties props{};
-        vkGetPhysicalDeviceFormatProperties(ctx().physicalDevice(), f.format, &props);
-        if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+    for (const fxtest::OutputFormat& f : fxtest::outputFormats()) {
+        SCOPED_TRACE(f.name);
+        if (!fxtest::storageCapable(ctx(), f.format)) {
             effects::DenoiserDesc d = desc(ctx(), size);
             d.outputFormat = f.format;
             auto refused = effects::Denoiser::create(d);
@@ -151,15 +141,7 @@ TEST_F(VulkanTest, DenoiserWritesEveryOutputFormat) {
             EXPECT_EQ(refused.error().code, effects::ErrorCode::Unsupported);
             continue;
         }
-        const std::vector<float> got = denoise(f.format);
-        ASSERT_EQ(got.size(), reference.size());
-        double worst = 0;
-        for (size_t i = 0; i < got.size(); ++i) {
-            double expected = f.unorm ? std::clamp(double(reference[i]), 0.0, 1.0) : std::max(double(reference[i]), f.alpha ? -1e30 : 0.0);
-            if (i % 4 == 3 && !f.alpha) expected = 1.0;
-            worst = std::max(worst, std::fabs(got[i] - expected) / (std::fabs(expected) * f.relative + f.absolute + 1e-6));
-        }
-        EXPECT_LE(worst, 1.0) << "worst error, in units of the format's rounding bound";
+        EXPECT_LE(fxtest::worstRoundingUnits(f, reference, denoise(f.format)), 1.0) << "worst error, in units of the format's rounding bound";
     }
 }
 

@@ -6,6 +6,7 @@
 
 #include <vkutil/barrier.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstring>
 #include <stdexcept>
@@ -159,6 +160,33 @@ std::vector<float> TestImage::read() {
 
 effects::ImageInput TestImage::input() const {
     return {image_.view(), output_ ? VK_IMAGE_LAYOUT_GENERAL : VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL, extent_, format_};
+}
+
+const std::vector<OutputFormat>& outputFormats() {
+    static const std::vector<OutputFormat> formats = {
+        {VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT", 1.0 / 1024, 1e-6, false, true},
+        {VK_FORMAT_R8G8B8A8_UNORM, "R8G8B8A8_UNORM", 0.0, 1.0 / 255, true, true},
+        {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "A2B10G10R10_UNORM_PACK32", 0.0, 1.0 / 1023, true, true},
+        {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", 1.0 / 32, 1e-5, false, false}};
+    return formats;
+}
+
+bool storageCapable(engine::Context& ctx, VkFormat format) {
+    VkFormatProperties props{};
+    vkGetPhysicalDeviceFormatProperties(ctx.physicalDevice(), format, &props);
+    return props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT;
+}
+
+double worstRoundingUnits(const OutputFormat& f, const std::vector<float>& reference, const std::vector<float>& got) {
+    if (got.size() != reference.size()) return INFINITY;
+    double worst = 0;
+    for (size_t i = 0; i < got.size(); ++i) {
+        double expected = reference[i];
+        if (f.unorm) expected = std::clamp(expected, 0.0, 1.0);
+        if (!f.alpha) expected = i % 4 == 3 ? 1.0 : std::max(expected, 0.0);
+        worst = std::max(worst, std::fabs(got[i] - expected) / (std::fabs(expected) * f.relative + f.absolute + 1e-6));
+    }
+    return worst;
 }
 
 effects::EffectDevice effectDevice(engine::Context& ctx) { return bridge::effectDevice(ctx, /*debugChecks*/ true); }

@@ -40,6 +40,23 @@ private:
 
 effects::EffectDevice effectDevice(engine::Context& ctx);
 
+// An output format the effects write besides R32G32B32A32_SFLOAT, with its rounding bound:
+// |x| * relative + absolute. Unorm stores get one unit of the last place, since Vulkan leaves
+// their rounding to the implementation (the H100's came to 0.56 units, lavapipe's to 0.5).
+struct OutputFormat {
+    VkFormat format;
+    const char* name;
+    double relative, absolute;
+    bool unorm;  // stores clamp to [0, 1]; the float formats without a sign clamp at 0
+    bool alpha;  // false: alpha reads back as 1
+};
+const std::vector<OutputFormat>& outputFormats();
+// Whether this device can write `format` as an optimal-tiling storage image.
+bool storageCapable(engine::Context& ctx, VkFormat format);
+// The worst |got - stored(reference)| in units of the format's rounding bound, where stored()
+// is what the format keeps of an R32G32B32A32_SFLOAT result (clamps, no alpha): <= 1 passes.
+double worstRoundingUnits(const OutputFormat& f, const std::vector<float>& reference, const std::vector<float>& got);
+
 // Records `fn` into a command buffer, submits it and waits; then makes compute writes visible
 // to transfers (the harness's read-backs).
 void run(engine::Context& ctx, const std::function<void(VkCommandBuffer)>& fn);

@@ -408,23 +408,11 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
 }
 
 // Every output format, through each shader that writes the output (the TAAU resolve, the
-// sharpening pass, the ML resolve, the single-frame network's store): the same frames as R32G32B32A32_SFLOAT within the format's
-// own precision. A swapped channel, a wrong packing or a missing clamp fails by far. Formats
-// this device cannot write as storage images must be refused with ErrorCode::Unsupported.
+// sharpening pass, the ML resolve, the single-frame network's store): the same frames as
+// R32G32B32A32_SFLOAT within the format's own precision (fxtest::outputFormats). A swapped
+// channel, a wrong packing or a missing clamp fails by far. Formats this device cannot write
+// as storage images must be refused with ErrorCode::Unsupported.
 TEST_F(VulkanTest, UpscalerWritesEveryOutputFormat) {
-    struct Format {
-        VkFormat format;
-        const char* name;
-        // The format's rounding error: |x| * relative + absolute. Unorm stores: one unit of the
-        // last place, since Vulkan leaves their rounding to the implementation (the H100's came
-        // to 0.56 units, lavapipe's to 0.5).
-        double relative, absolute;
-        bool alpha;
-    };
-    const Format formats[] = {{VK_FORMAT_R16G16B16A16_SFLOAT, "R16G16B16A16_SFLOAT", 1.0 / 1024, 1e-6, true},
-                              {VK_FORMAT_R8G8B8A8_UNORM, "R8G8B8A8_UNORM", 0.0, 1.0 / 255, true},
-                              {VK_FORMAT_A2B10G10R10_UNORM_PACK32, "A2B10G10R10_UNORM_PACK32", 0.0, 1.0 / 1023, true},
-                              {VK_FORMAT_B10G11R11_UFLOAT_PACK32, "B10G11R11_UFLOAT_PACK32", 1.0 / 32, 1e-5, false}};
     struct Path {
         effects::UpscalerMode mode;
         float sharpness;
@@ -449,11 +437,9 @@ TEST_F(VulkanTest, UpscalerWritesEveryOutputFormat) {
     };
     for (const Path& path : paths) {
         const std::vector<float> reference = run(path, VK_FORMAT_R32G32B32A32_SFLOAT);
-        for (const Format& f : formats) {
+        for (const fxtest::OutputFormat& f : fxtest::outputFormats()) {
             SCOPED_TRACE(std::string(path.name) + ", " + f.name);
-            VkFormatProperties props{};
-            vkGetPhysicalDeviceFormatProperties(ctx().physicalDevice(), f.format, &props);
-            if (!(props.optimalTilingFeatures & VK_FORMAT_FEATURE_STORAGE_IMAGE_BIT)) {
+            if (!fxtest::storageCapable(ctx(), f.format)) {
                 effects::UpscalerDesc d;
                 d.device = fxtest::effectDevice(ctx());
                 d.maxRenderSize = path.render;
@@ -466,20 +452,7 @@ TEST_F(VulkanTest, UpscalerWritesEveryOutputFormat) {
                     << refused.error().message;
                 continue;
             }
-            const std::vector<float> out = run(path, f.format);
-            ASSERT_EQ(out.size(), reference.size());
-            double worst = 0;
-            for (size_t i = 0; i < out.size(); ++i) {
-                const bool alpha = i % 4 == 3;
-                // Unorm formats clamp to [0, 1]; the unsigned float one clamps below at 0.
-                double expected = reference[i];
-                if (f.format == VK_FORMAT_R8G8B8A8_UNORM || f.format == VK_FORMAT_A2B10G10R10_UNORM_PACK32) expected = std::clamp(expected, 0.0, 1.0);
-                if (f.format == VK_FORMAT_B10G11R11_UFLOAT_PACK32) expected = std::max(expected, 0.0);
-                if (alpha && !f.alpha) expected = 1.0;  // no alpha channel: reads as 1
-                const double bound = std::fabs(expected) * f.relative + f.absolute + 1e-6;
-                worst = std::max(worst, std::fabs(out[i] - expected) / bound);
-            }
-            EXPECT_LE(worst, 1.0) << "worst error, in units of the format's rounding bound";
+            EXPECT_LE(fxtest::worstRoundingUnits(f, reference, run(path, f.format)), 1.0) << "worst error, in units of the format's rounding bound";
         }
     }
 }
