@@ -1,9 +1,10 @@
 #!/usr/bin/env bash
 # The temporal upscaler's training pipeline end to end at a tiny size, on this machine's Vulkan
-# device: scenes (make_scenes.py), a plan with slow windows at three upscale ratios (render_temporal.py
-# --render-scales), rendering with the engine, a few training steps with truncated back-propagation
+# device: scenes (make_scenes.py), a plan with slow windows at three upscale ratios and two display
+# sizes (render_temporal.py --render-scales, --displays), rendering with the engine, a few training steps with truncated back-propagation
 # from the shipped weights (train_temporal.py --detach-every; batches of one ratio, crops of whole
-# render pixels), and validation per ratio with the TAAU baseline (validate_temporal.py).
+# render pixels), and validation per ratio and display size with the TAAU baseline
+# (validate_temporal.py); then the held-out evaluation at another ratio and another output size.
 # Also: a plan that would render held-out content (street seed 8, which heldout_temporal.json
 # uses) must be refused, naming the scene.
 # Usage: temporal_training_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR WORK_DIR
@@ -20,10 +21,20 @@ if "$py" "$train/render_temporal.py" plan --scenes held --out refused.json --kin
 fi
 grep -q "street_s8.glb" refused.txt || { echo "FAIL: the refusal does not name the scene:"; cat refused.txt; exit 1; }
 "$py" "$train/render_temporal.py" plan --scenes scenes --out plan.json --kinds street --seeds 1 --procedural-seeds 1 --paths orbit \
-  --display 96x48 --frames 10 --supersample 2 --windows 1 --slow-windows 1 --render-scales 0.5,0.6666667,0.3333333
+  --displays 96x48,192x96 --frames 10 --supersample 2 --windows 1 --slow-windows 1 --render-scales 0.5,0.6666667,0.3333333
 grep -q '"fps": 120' plan.json || { echo "FAIL: the plan has no slow window"; exit 1; }
-"$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" \
-  --only street_s1_walk_t0_x2,street_s1_walk_slow0_x1.5,street_s1_facades_t0_x3,procedural_s1_orbit_slow_x2
+# One sequence per ratio and display size, a slow window first among them.
+only=$("$py" - <<'PY'
+import json
+seqs = json.load(open("plan.json"))["sequences"]
+pick = {}
+for s in sorted(seqs, key=lambda s: "_slow" not in s["name"]):
+    pick.setdefault((s["render_scale"], tuple(s["display"])), s["name"])
+assert len(pick) == 6, f"the plan does not pair every ratio with every display size: {sorted(pick)}"
+print(",".join(pick.values()))
+PY
+)
+"$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
 "$py" "$train/train_temporal.py" --data data --steps 6 --batch 2 --crop 48 --frames 10 --detach-every 4 --unshuffle 2 \
   --first-kernel 3 --init "$root/assets/upscaler_temporal.npz" --log-every 1 --out trained.npz
 "$py" "$train/validate_temporal.py" --data data --models trained.npz --warmup 4 --json validation.json | tee validation.txt
@@ -35,15 +46,18 @@ for name, r in v.items():
     assert math.isfinite(r["psnr"]) and r["psnr"] > 10, (name, r["psnr"])
     assert math.isfinite(r["slow_psnr"]), (name, "no slow sequence scored")
     assert set(r["ratios"]) == {"1.5x", "2x", "3x"}, (name, r["ratios"])
+    assert set(r["displays"]) == {"96x48", "192x96"}, (name, r["displays"])
 PY
 # The held-out evaluation at another ratio than its plan's, with a chosen network: the frames go to
 # directories of their own beside the shared reference, and the report names the ratio.
 "$py" - <<'PY'
 import json
 p = json.load(open("plan.json"))
-p["sequences"] = [dict(s, render_scale=None) for s in p["sequences"] if s["name"] == "street_s1_walk_t0_x2"]
+p["sequences"] = [s for s in p["sequences"] if s["name"].startswith("street_s1_walk_t0_x2")][:1]
 for s in p["sequences"]:
-    del s["render_scale"]
+    del s["render_scale"], s["display"]
+    s["name"] = "street_s1_walk_t0_x2"
+p["display"] = [96, 48]
 p["frames"] = 6
 json.dump(p, open("eval_plan.json", "w"))
 PY
@@ -56,6 +70,12 @@ grep -q "unknown bogus" bogus.txt || { echo "FAIL: the refusal does not name the
   --temporal-model "$root/assets/upscaler_temporal.onnx" --report eval/report.md
 grep -q "^# Quality of the upscalers at 3x" eval/report.md || { echo "FAIL: the report does not name the ratio"; exit 1; }
 for d in reference bicubic@0.333333 taau@0.333333 ml-temporal+upscaler_temporal@0.333333; do
+  [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
+done
+# At another output size: everything, the reference too, renders again beside the plan's frames.
+"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods bicubic,taau --display 64x32 --report eval/report_64.md
+grep -q "^# Quality of the upscalers at 64x32 output" eval/report_64.md || { echo "FAIL: the report does not name the size"; exit 1; }
+for d in reference_64x32 bicubic_64x32 taau_64x32; do
   [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
 done
 echo "temporal training pipeline: ok"

@@ -6,7 +6,8 @@
 #
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
 # Settings (environment): SEEDS (glTF scene seeds, 1:6,10:12; a list of ranges), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
-# (384x216), RENDER_SCALES (0.5,0.6666667,0.5,0.3333333: half the sequences at 2x, a quarter each at 1.5x
+# (384x216), DISPLAY_SIZES (several sizes dealt out to the sequences, e.g. 384x216,768x432: overrides
+# DISPLAY_SIZE; render_temporal.py plan --displays), RENDER_SCALES (0.5,0.6666667,0.5,0.3333333: half the sequences at 2x, a quarter each at 1.5x
 # and 3x; render_temporal.py plan --render-scales), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (144: a multiple of 48, so that crops at 1.5x and 3x, which round down to multiples of 48 display pixels, keep the size), UNROLL (8), JOBS (6),
 # SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
@@ -34,9 +35,9 @@ done
 wait
 # The validation plan first: the training plan may render neither its scenes nor the held-out ones.
 "$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds street,poles,objects --seeds "$val_seeds" \
-  --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x216}" --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
+  --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x216}" ${DISPLAY_SIZES:+--displays "$DISPLAY_SIZES"} --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
 "$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
-  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x216}" --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-} \
+  --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x216}" ${DISPLAY_SIZES:+--displays "$DISPLAY_SIZES"} --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-} \
   --held-out "$here/heldout_temporal.json" "$work/val_plan.json"
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"

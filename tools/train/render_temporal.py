@@ -3,7 +3,8 @@
 
     render_temporal.py plan --scenes DIR --out PLAN.json [--kinds street,poles,objects] [--seeds 1:6]
                             [--procedural-seeds 1:4] [--paths orbit,fence_walk,flyover,low_sweep]
-                            [--display 384x216] [--render-scales 0.5] [--frames 32] [--supersample 16]
+                            [--display 384x216] [--displays 384x216,768x432] [--render-scales 0.5]
+                            [--frames 32] [--supersample 16]
                             [--windows 2] [--slow-windows 0] [--slow-fps 120]
     render_temporal.py render PLAN.json --out DIR [--demo upscale_demo] [--only NAME,...]
 
@@ -16,7 +17,10 @@ accumulate many frames; the jitter sequence advances per frame either way). A se
 the listed scales out to the sequences in turn (here half at 2x, a quarter each at 1.5x and 3x), so
 that a network learns every upscale ratio an engine may ask for, not one. Choose a display size
 the scales divide exactly (384x216: 192x108, 256x144, 128x72), so that training crops map to
-whole render pixels. Rendering writes,
+whole render pixels. `--displays 384x216,768x432` deals display sizes out the same way (a
+sequence's own "display"; every ratio gets every size): content renders with other statistics
+per pixel at other resolutions (smoother texture, more pixels of motion per frame), and a network
+trained at one size loses ground to TAAU at larger ones. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
 supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
@@ -57,8 +61,18 @@ def windows(camera_path, seconds, count, seed):
     return starts
 
 
+def parse_size(text, flag):
+    try:
+        w, h = (int(v) for v in text.split("x"))
+    except ValueError:
+        raise SystemExit(f"{flag} {text}: expected WIDTHxHEIGHT")
+    if not (16 <= w <= 16384 and 16 <= h <= 16384):
+        raise SystemExit(f"{flag} {text}: sizes are 16..16384")
+    return w, h
+
+
 def make_plan(args):
-    w, h = (int(v) for v in args.display.split("x"))
+    w, h = parse_size(args.display, "--display")
     plan = {"display": [w, h], "render_scale": 0.5, "fps": 30, "frames": args.frames, "supersample": args.supersample, "sequences": []}
     kinds, seeds = args.kinds.split(","), set(parse_range(args.seeds))
     for directory in args.scenes:
@@ -90,9 +104,17 @@ def make_plan(args):
         for k, seq in enumerate(plan["sequences"]):
             seq["render_scale"] = scales[k % len(scales)]
             seq["name"] += f"_x{1.0 / seq['render_scale']:.2g}"
+    displays = [parse_size(v, "--displays") for v in (args.displays or "").split(",") if v]
+    if len(set(displays)) > 1:
+        plan["display"] = list(displays[0])
+        for k, seq in enumerate(plan["sequences"]):
+            # Each run of len(scales) sequences takes one size: every ratio meets every size.
+            seq["display"] = list(displays[(k // len(scales)) % len(displays)])
+            seq["name"] += f"_d{seq['display'][0]}"
     refuse_held_out(plan, args.held_out)
     json.dump(plan, open(args.out, "w"), indent=1)
-    common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {w}x{h}, render scales {args.render_scales}")
+    sizes = args.displays if len(set(displays)) > 1 else f"{w}x{h}"
+    common.log(f"wrote {args.out}: {len(plan['sequences'])} sequences of {args.frames} frames at {sizes}, render scales {args.render_scales}")
 
 
 def scene_key(seq):
@@ -144,7 +166,7 @@ def complete(directory, stem, frames):
 
 
 def render_one(args, plan, seq):
-    w, h = plan["display"]
+    w, h = seq.get("display", plan["display"])
     frames, fps = plan["frames"], seq.get("fps", plan["fps"])
     out = os.path.join(args.out, seq["name"])
     inp, ref = os.path.join(out, "input"), os.path.join(out, "reference")
@@ -186,6 +208,7 @@ def main():
     p.add_argument("--held-out", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "heldout_temporal.json")],
                    help="held-out plans whose scenes this plan must not render")
     p.add_argument("--display", default="384x216")
+    p.add_argument("--displays", help="display sizes dealt out to the sequences (e.g. 384x216,768x432); overrides --display")
     p.add_argument("--render-scales", default="0.5",
                    help="render scales dealt out to the sequences in turn (render size = display x scale)")
     p.add_argument("--windows", type=int, default=2, help="windows rendered along each keyframed path")

@@ -11,7 +11,8 @@ peak 1) and flicker (mean |output change - reference change| in 8-bit units) are
 the frames after the warm-up and outside the warm-up after each camera cut, as
 evaluate_temporal.py scores the held-out split. Prints one table row per model, best PSNR first,
 with the means over the slow sequences (names with "_slow") beside the overall ones, and a row for
-the engine's own TAAU (the frames the input rendering wrote) as the baseline to beat.
+the engine's own TAAU (the frames the input rendering wrote) as the baseline to beat, and the same
+per upscale ratio and per display size where the data has several.
 """
 import argparse
 import glob
@@ -76,17 +77,23 @@ def score_taau(seq, directory, warmup, device):
     return score_frames(frame_of, seq, warmup)
 
 
-def summary(per, ratios):
-    """Means over all sequences, over the slow ones (render_temporal.py --slow-windows) and per
-    upscale ratio (`ratios`: sequence name -> "2x", "1.5x", ...)."""
-    slow = [v for k, v in per.items() if "_slow" in k] or [(float("nan"), float("nan"))]
-    by_ratio = {}
+def grouped(per, group_of):
+    """Means per group (`group_of`: sequence name -> group name)."""
+    groups = {}
     for k, (p, f) in per.items():
-        by_ratio.setdefault(ratios[k], []).append((p, f))
+        groups.setdefault(group_of[k], []).append((p, f))
+    return {g: {"psnr": sum(p for p, _ in v) / len(v), "flicker": sum(f for _, f in v) / len(v), "sequences": len(v)}
+            for g, v in sorted(groups.items())}
+
+
+def summary(per, ratios, displays):
+    """Means over all sequences, over the slow ones (render_temporal.py --slow-windows), per
+    upscale ratio (`ratios`: sequence name -> "2x", "1.5x", ...) and per display size
+    (`displays`: sequence name -> "384x216", ...)."""
+    slow = [v for k, v in per.items() if "_slow" in k] or [(float("nan"), float("nan"))]
     return {"psnr": sum(p for p, _ in per.values()) / len(per), "flicker": sum(f for _, f in per.values()) / len(per),
             "slow_psnr": sum(p for p, _ in slow) / len(slow), "slow_flicker": sum(f for _, f in slow) / len(slow),
-            "ratios": {r: {"psnr": sum(p for p, _ in v) / len(v), "flicker": sum(f for _, f in v) / len(v), "sequences": len(v)}
-                       for r, v in sorted(by_ratio.items())},
+            "ratios": grouped(per, ratios), "displays": grouped(per, displays),
             "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
 
 
@@ -108,28 +115,30 @@ def main():
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
     sequences = [train_temporal.Sequence(d).to(device) for d in dirs]
     ratios = {s.name: ratio_name(s) for s in sequences}
+    displays = {s.name: "x".join(str(v) for v in reversed(s.reference.shape[-2:])) for s in sequences}
     start = time.time()
     results = {}
     if os.path.isfile(os.path.join(dirs[0], "input", "frame_00000.png")):
-        results["TAAU (engine)"] = summary({s.name: score_taau(s, d, args.warmup, device) for s, d in zip(sequences, dirs)}, ratios)
+        results["TAAU (engine)"] = summary({s.name: score_taau(s, d, args.warmup, device) for s, d in zip(sequences, dirs)}, ratios, displays)
     for path in args.models:
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such model")
         net, _ = train_temporal.load_net(path)
         net = net.to(device).eval()
-        results[os.path.basename(path)] = summary({s.name: score(net, s, args.warmup, device) for s in sequences}, ratios)
+        results[os.path.basename(path)] = summary({s.name: score(net, s, args.warmup, device) for s in sequences}, ratios, displays)
         common.log(f"{path}: {results[os.path.basename(path)]['psnr']:.3f} dB  ({time.time() - start:.0f} s)")
     print(f"validation: {len(sequences)} sequences ({', '.join(s.name for s in sequences)}), warm-up {args.warmup}")
     print("| model | PSNR (dB) | flicker | slow sequences: PSNR | flicker |\n|---|---:|---:|---:|---:|")
     for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
         print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} | {r['slow_psnr']:.3f} | {r['slow_flicker']:.3f} |")
-    names = sorted(set(ratios.values()), key=lambda r: float(r.split("x")[0]))
-    if len(names) > 1:
-        print("\nPer upscale ratio, PSNR (dB) / flicker:\n")
-        print("| model | " + " | ".join(f"{r} ({next(iter(results.values()))['ratios'][r]['sequences']} seq.)" for r in names) + " |")
-        print("|---|" + "---:|" * len(names))
-        for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
-            print(f"| {name} | " + " | ".join(f"{r['ratios'][q]['psnr']:.3f} / {r['ratios'][q]['flicker']:.3f}" for q in names) + " |")
+    for key, title, names in (("ratios", "upscale ratio", sorted(set(ratios.values()), key=lambda r: float(r.split("x")[0]))),
+                              ("displays", "display size", sorted(set(displays.values()), key=lambda d: int(d.split("x")[0])))):
+        if len(names) > 1:
+            print(f"\nPer {title}, PSNR (dB) / flicker:\n")
+            print("| model | " + " | ".join(f"{g} ({next(iter(results.values()))[key][g]['sequences']} seq.)" for g in names) + " |")
+            print("|---|" + "---:|" * len(names))
+            for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
+                print(f"| {name} | " + " | ".join(f"{r[key][g]['psnr']:.3f} / {r[key][g]['flicker']:.3f}" for g in names) + " |")
     if args.json:
         with open(args.json, "w") as f:
             json.dump(results, f, indent=1)
