@@ -274,9 +274,10 @@ K1 0.01, K2 0.03) on luma (BT.709 weights on the sRGB values), valid windows onl
 
 **Temporal upscaling** (TAAU and the temporal ML upscaler, `effects::Upscaler`, scored against a
 16-sample supersampled reference on glTF and procedural sequences training never saw) has its own
-report: [quality/temporal.md](quality/temporal.md) at 2x, and at other upscale ratios
+report: [quality/temporal.md](quality/temporal.md) at 2x, at other upscale ratios
 [quality/temporal_x1.5.md](quality/temporal_x1.5.md) and [quality/temporal_x3.md](quality/temporal_x3.md),
-written by `tools/train/evaluate_temporal.py`. This page covers the single-frame networks.
+and at a larger output [quality/temporal_960x540.md](quality/temporal_960x540.md), written by
+`tools/train/evaluate_temporal.py`. This page covers the single-frame networks.
 
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 
