@@ -281,13 +281,8 @@ struct WindowedApp {
             params.textureLodBias = engine::textureLodBiasForUpscale(gpu->renderer.renderExtent().width, gpu->renderer.outputExtent().width);
         }
         gpu->renderer.record(f.cmd, f.slot, params, &gpu->timer, image->image, image->view);
-        VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        wait.semaphore = image->acquired;
-        wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
-        VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};
-        signal.semaphore = image->renderDone;
-        signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
-        gpu->frames.endFrame({.waits = {&wait, 1}, .signals = {&signal, 1}});
+        const engine::SwapchainFrameSemaphores semaphores(*image);
+        gpu->frames.endFrame(semaphores.submit());
         return gpu->swapchain.present(*image);
     }
 

@@ -12,11 +12,14 @@
 /// renderDone[i] again only after the old present that waited on it was queued, in queue order.
 ///
 ///   auto image = swapchain.acquire(slot);       // nullopt: out of date, recreate
-///   ... record, submit waiting image->acquired at COLOR_ATTACHMENT_OUTPUT, signalling image->renderDone
+///   ... record
+///   SwapchainFrameSemaphores semaphores(*image);
+///   frames.endFrame(semaphores.submit());      // waits for image->acquired, signals image->renderDone
 ///   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
 ///
 /// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
 #include "engine/export.h"
+#include "engine/frames.h"
 
 #include <vulkan/vulkan.h>
 
@@ -36,6 +39,22 @@ struct SwapchainImage {
     VkImageView view = VK_NULL_HANDLE;  ///< a view of it
     VkSemaphore acquired = VK_NULL_HANDLE;  ///< signalled when the image is ready to be written
     VkSemaphore renderDone = VK_NULL_HANDLE;  ///< to signal when rendering is done; present waits for it
+};
+
+/// The semaphores of a frame that renders into `image`: its submission waits for `acquired` at
+/// COLOR_ATTACHMENT_OUTPUT (the stage of the first write to a swapchain image) and signals
+/// `renderDone` once all of its work is done, which present() waits for.
+struct SwapchainFrameSemaphores {
+    VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};    ///< image acquired
+    VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};  ///< render done
+    explicit SwapchainFrameSemaphores(const SwapchainImage& image) {
+        wait.semaphore = image.acquired;
+        wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
+        signal.semaphore = image.renderDone;
+        signal.stageMask = VK_PIPELINE_STAGE_2_ALL_COMMANDS_BIT;
+    }
+    /// For Frames::endFrame; refers to this object, which must outlive that call.
+    FrameSubmit submit() const { return {{&wait, 1}, {&signal, 1}}; }
 };
 
 /// A swapchain on a surface, FIFO present mode, recreated on resize.
