@@ -47,6 +47,7 @@ struct SwapchainImage {
 struct SwapchainFrameSemaphores {
     VkSemaphoreSubmitInfo wait{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};    ///< image acquired
     VkSemaphoreSubmitInfo signal{VK_STRUCTURE_TYPE_SEMAPHORE_SUBMIT_INFO};  ///< render done
+    /// The semaphores of `image` (acquired by Swapchain::acquire for this frame).
     explicit SwapchainFrameSemaphores(const SwapchainImage& image) {
         wait.semaphore = image.acquired;
         wait.stageMask = VK_PIPELINE_STAGE_2_COLOR_ATTACHMENT_OUTPUT_BIT;
