@@ -4,7 +4,8 @@
 # sizes (render_temporal.py --render-scales, --displays), rendering with the engine, a few training steps with truncated back-propagation
 # from the shipped weights (train_temporal.py --detach-every; batches of one ratio, crops of whole
 # render pixels), and validation per ratio and display size with the TAAU baseline
-# (validate_temporal.py); then the held-out evaluation at another ratio and another output size.
+# (validate_temporal.py); then the held-out evaluation at another ratio and another output size
+# (a subset of its plan, in worker processes).
 # Also: a plan that would render held-out content (street seed 8, which heldout_temporal.json
 # uses) must be refused, naming the scene.
 # Usage: temporal_training_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR WORK_DIR
@@ -72,9 +73,26 @@ grep -q "^# Quality of the upscalers at 3x" eval/report.md || { echo "FAIL: the 
 for d in reference bicubic@0.333333 taau@0.333333 ml-temporal+upscaler_temporal@0.333333; do
   [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
 done
-# At another output size: everything, the reference too, renders again beside the plan's frames.
-"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods bicubic,taau --display 64x32 --report eval/report_64.md
+if "$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods bicubic --sequences street_s1_walk_t0_x2,nowhere --report eval/none.md 2> subset.txt; then
+  echo "FAIL: an unknown sequence was accepted"; exit 1
+fi
+grep -q "nowhere not in eval_plan.json" subset.txt || { echo "FAIL: the refusal does not name the sequence:"; cat subset.txt; exit 1; }
+# A failing render in a worker process ends the evaluation with the command's error (it once left
+# the pool waiting for the dead worker).
+if timeout 120 "$py" "$train/evaluate_temporal.py" eval_plan.json --work eval_fail --warmup 2 --crops 0 --demo /bin/false \
+    --methods bicubic --jobs 2 --report eval/none.md 2> fail.txt; then
+  echo "FAIL: a failing upscale_demo was not reported"; exit 1
+fi
+grep -q "command failed: /bin/false" fail.txt || { echo "FAIL: the failure does not name the command:"; cat fail.txt; exit 1; }
+# At another output size: everything, the reference too, renders again beside the plan's frames
+# (in a worker process: --jobs).
+"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods bicubic,taau --display 64x32 --report eval/report_64.md \
+  --sequences street_s1_walk_t0_x2 --jobs 2
 grep -q "^# Quality of the upscalers at 64x32 output" eval/report_64.md || { echo "FAIL: the report does not name the size"; exit 1; }
+# The report names the Vulkan device the frames were rendered on, as upscale_demo printed it.
+device=$(sed -n 's/^rendered .* on \(.*\) into .*/\1/p' < <("$demo" --headless --width 16 --height 16 --frames 1 --mode bicubic --out eval/probe))
+grep -qF "(\`$(basename "$demo")\` on $device, 2 sequence(s) at once)" eval/report_64.md || {
+  echo "FAIL: the report does not name the device ($device):"; tail -n 2 eval/report_64.md; exit 1; }
 for d in reference_64x32 bicubic_64x32 taau_64x32; do
   [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
 done

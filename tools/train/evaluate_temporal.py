@@ -5,6 +5,7 @@ summarised in docs/QUALITY.md).
     evaluate_temporal.py PLAN.json --work DIR [--methods bilinear,bicubic,ml,taau,ml-temporal]
                          [--warmup 8] [--report docs/quality/temporal.md] [--demo upscale_demo]
                          [--render-scale S] [--temporal-model FILE.onnx] [--display WxH]
+                         [--sequences NAME,...] [--jobs N]
 
 PLAN is a render_temporal.py plan of sequences training never touched. For every sequence the
 reference is the --supersample S render at the display size (exactly the held-out check's
@@ -25,7 +26,9 @@ is 1.5x, 0.3333333 is 3x) against the same references; --temporal-model scores a
 network instead of the shipped one. Either writes the methods' frames to directories of their own
 (METHOD@SCALE, ml-temporal+MODEL), so that the runs of several settings share the work directory
 and its references. --display scores the plan at another output size (every method and the
-reference render again, into directories tagged _WxH).
+reference render again, into directories tagged _WxH). --sequences scores a subset of the plan
+(a report of a subset names its sequences like any other); --jobs renders and scores that many
+sequences at once (a GPU machine with many cores: the scoring is numpy on the CPU).
 """
 import argparse
 import json
@@ -55,10 +58,19 @@ def load(path):
     return np.asarray(Image.open(path).convert("RGB"), dtype=np.float32).transpose(2, 0, 1) / 255.0
 
 
-def run(cmd):
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+def run(cmd, timeout=None):
+    """Runs upscale_demo; returns the Vulkan device it names ("... on DEVICE into DIR"). Raises
+    RuntimeError (not SystemExit, which would silently end a --jobs worker and leave the pool
+    waiting for it) when the command fails or outlives `timeout` seconds."""
+    try:
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True, timeout=timeout)
+    except subprocess.TimeoutExpired:
+        raise RuntimeError(f"command still running after {timeout} s: " + " ".join(cmd))
     if r.returncode != 0:
-        raise SystemExit("command failed: " + " ".join(cmd) + "\n" + r.stdout)
+        raise RuntimeError("command failed: " + " ".join(cmd) + "\n" + r.stdout)
+    import re
+    found = re.search(r" on (.+?) into ", r.stdout)
+    return found.group(1) if found else None
 
 
 def settings_tags(args, plan):
@@ -85,14 +97,15 @@ def render_sequence(args, plan, seq, methods, dirs):
     out = os.path.join(args.work, seq["name"])
     last = f"frame_{plan['frames'] - 1:05d}.png"
     ref = os.path.join(out, dirs["reference"])
+    devices = set()
     if not os.path.exists(os.path.join(ref, last)):
-        run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--out", ref])
+        devices.add(run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--out", ref], args.timeout))
     for m in methods:
         d = os.path.join(out, dirs[m])
         extra = ["--temporal-model", args.temporal_model] if m == "ml-temporal" and args.temporal_model else []
         if not os.path.exists(os.path.join(d, last)):
-            run(base + METHODS[m] + extra + ["--render-scale", str(args.scale), "--out", d])
-    return out
+            devices.add(run(base + METHODS[m] + extra + ["--render-scale", str(args.scale), "--out", d], args.timeout))
+    return out, devices - {None}
 
 
 def cut_frames(out):
@@ -119,6 +132,15 @@ def score(out, methods, dirs, frames, warmup, cuts):
     return result, ref
 
 
+def evaluate_sequence(job):
+    """Renders and scores one sequence (a process of its own under --jobs)."""
+    args, plan, seq, methods, dirs = job
+    from render_temporal import cut_frames as plan_cuts
+    out, devices = render_sequence(args, plan, seq, methods, dirs)
+    scores, _ = score(out, methods, dirs, plan["frames"], args.warmup, plan_cuts(seq, plan["frames"], plan["fps"]))
+    return seq["name"], out, scores, devices
+
+
 def crop_image(out, methods, dirs, frame, ref, path, size=96):
     """The size x size window of the reference with the most detail, every method beside it, 2x."""
     from PIL import Image
@@ -140,7 +162,7 @@ def crop_image(out, methods, dirs, frame, ref, path, size=96):
     im.resize((im.width * 2, im.height * 2), Image.NEAREST).save(path)
 
 
-def write_report(args, plan, methods, scores, crops, seconds):
+def write_report(args, plan, methods, scores, crops, seconds, devices):
     w, h = args.size
     rw, rh = round(w * args.scale), round(h * args.scale)
     names = list(scores)
@@ -194,7 +216,8 @@ def write_report(args, plan, methods, scores, crops, seconds):
         for name, path in crops:
             L.append(f"![{name}]({os.path.relpath(path, os.path.dirname(args.report))})")
         L.append("")
-    L.append(f"Evaluation took {seconds / 60:.1f} minutes (`{os.path.basename(args.demo)}` on this machine's Vulkan device).\n")
+    where = " and ".join(sorted(devices)) if devices else "this machine's Vulkan device (every frame was already rendered)"
+    L.append(f"Evaluation took {seconds / 60:.1f} minutes (`{os.path.basename(args.demo)}` on {where}, {args.jobs} sequence(s) at once).\n")
     with open(args.report, "w") as f:
         f.write("\n".join(L))
     common.log(f"wrote {args.report}")
@@ -212,6 +235,9 @@ def main():
     ap.add_argument("--render-scale", type=float, help="render scale of the methods (default: the plan's)")
     ap.add_argument("--display", help="output size WxH of every method and the reference (default: the plan's)")
     ap.add_argument("--temporal-model", help="the temporal network ml-temporal runs (default: the demo's, the shipped one)")
+    ap.add_argument("--sequences", help="comma-separated names: score only these sequences of the plan")
+    ap.add_argument("--jobs", type=int, default=1, help="sequences rendered and scored at once")
+    ap.add_argument("--timeout", type=float, default=1800, help="seconds one upscale_demo run may take")
     args = ap.parse_args()
     args.report = os.path.abspath(args.report)  # a bare file name: its crops go beside it
     plan = json.load(open(args.plan))
@@ -229,22 +255,48 @@ def main():
     dirs = method_dirs(args, plan, methods)
     # Crops of other settings must not overwrite the plan's (temporal_NAME.png).
     crop_tag = "".join(settings_tags(args, plan)).replace("@", "_s").replace("+", "_")
+    sequences = plan["sequences"]
+    if args.sequences:
+        wanted = args.sequences.split(",")
+        missing = [n for n in wanted if n not in {q["name"] for q in sequences}]
+        if missing:
+            raise SystemExit(f"--sequences: {', '.join(missing)} not in {args.plan}")
+        sequences = [q for q in sequences if q["name"] in wanted]
+    if args.jobs < 1:
+        raise SystemExit(f"--jobs {args.jobs}: expected 1 or more")
     clock = common.Stopwatch()
     scores, crops = {}, []
-    for n, seq in enumerate(plan["sequences"], 1):
-        out = render_sequence(args, plan, seq, methods, dirs)
-        from render_temporal import cut_frames as plan_cuts
-        cuts = plan_cuts(seq, plan["frames"], plan["fps"])
-        scores[seq["name"]], ref = score(out, methods, dirs, plan["frames"], args.warmup, cuts)
-        if n <= args.crops:
-            path = os.path.join(os.path.dirname(args.report), f"temporal_{seq['name']}{crop_tag}.png")
-            os.makedirs(os.path.dirname(path), exist_ok=True)
-            crop_image(out, methods, dirs, plan["frames"] - 1, ref, path)
-            crops.append((seq["name"], path))
-        common.log(f"[{n}/{len(plan['sequences'])}] {seq['name']}: " +
-                   "  ".join(f"{m} {scores[seq['name']][m]['psnr']:.2f}" for m in methods) + f"  ({clock():.0f} s)")
+    jobs = [(args, plan, seq, methods, dirs) for seq in sequences]
+    if args.jobs == 1:
+        results = map(evaluate_sequence, jobs)
+    else:
+        import multiprocessing
+        pool = multiprocessing.Pool(args.jobs)
+        results = pool.imap_unordered(evaluate_sequence, jobs)
+    devices = set()
+    try:
+        for n, (name, out, seq_scores, seq_devices) in enumerate(results, 1):
+            scores[name] = seq_scores
+            devices |= seq_devices
+            common.log(f"[{n}/{len(sequences)}] {name}: " +
+                       "  ".join(f"{m} {seq_scores[m]['psnr']:.2f}" for m in methods) + f"  ({clock():.0f} s)")
+    except RuntimeError as e:
+        if args.jobs > 1:
+            pool.terminate()
+        raise SystemExit(f"evaluate_temporal.py: {e}")
+    if args.jobs > 1:
+        pool.close()
+        pool.join()
+    scores = {q["name"]: scores[q["name"]] for q in sequences}  # plan order, whichever finished first
+    for q in sequences[:args.crops]:
+        out, last = os.path.join(args.work, q["name"]), plan["frames"] - 1
+        ref = {last: load(os.path.join(out, dirs["reference"], f"frame_{last:05d}.png"))}
+        path = os.path.join(os.path.dirname(args.report), f"temporal_{q['name']}{crop_tag}.png")
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        crop_image(out, methods, dirs, last, ref, path)
+        crops.append((q["name"], path))
     json.dump(scores, open(os.path.join(args.work, "scores" + "".join(settings_tags(args, plan)) + ".json"), "w"), indent=1)
-    write_report(args, plan, methods, scores, crops, clock())
+    write_report(args, plan, methods, scores, crops, clock(), devices)
 
 
 if __name__ == "__main__":

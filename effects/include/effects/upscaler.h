@@ -20,10 +20,10 @@
 ///   MlTemporal     the same reprojection, with a network (ONNX, run by mlplugin in the same
 ///                  command buffer) deciding per output pixel how to blend history and the new
 ///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
-///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 and 768x432; it beats
+///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 to 1536x864; it beats
 ///                  TAAU on held-out content from 1 (native anti-aliasing) to 3, by less between
-///                  and below the trained ratios, at 480x272 and 960x540 outputs; above 3x and
-///                  above 960x540 it is not measured (docs/quality/temporal*.md,
+///                  and below the trained ratios, at 480x272, 960x540 and 1920x1080 outputs;
+///                  above 3x it is not measured (docs/quality/temporal*.md,
 ///                  tools/train/README.md).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
