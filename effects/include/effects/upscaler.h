@@ -20,11 +20,11 @@
 ///   MlTemporal     the same reprojection, with a network (ONNX, run by mlplugin in the same
 ///                  command buffer) deciding per output pixel how to blend history and the new
 ///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
-///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 to 1536x864; it beats
-///                  TAAU on held-out content from 1 (native anti-aliasing) to 3, by less between
-///                  and below the trained ratios, at 480x272, 960x540 and 1920x1080 outputs;
-///                  above 3x it is not measured (docs/quality/temporal*.md,
-///                  tools/train/README.md).
+///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 to 1536x864; on
+///                  held-out content it beats TAAU by 1.3 to 2.1 dB from 1.5x to 3x at
+///                  480x272, 960x540 and 1920x1080 outputs; at 1x (native anti-aliasing,
+///                  untrained) only by 0.36 dB on average, losing on slow, detailed views; above
+///                  3x it is not measured (docs/quality/temporal*.md, tools/train/README.md).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
