@@ -136,6 +136,10 @@ struct Result {
 std::string res(uint32_t w, uint32_t h) { return std::to_string(w) + "x" + std::to_string(h); }
 
 constexpr uint32_t kFramesInFlight = 2;
+// How long a frame may take before it is reported as a hang. Generous for the same reason as the
+// headless demo's: on a software device (lavapipe) sharing two loaded CPU cores with other tests,
+// a configuration's first frame once took over the engine's default 10 s (CI, frame_bench_smoke).
+constexpr uint64_t kFrameTimeoutNs = 10ull * 60 * 1000 * 1000 * 1000;  // 10 minutes
 constexpr const char* kFrameScope = "frame";
 
 // The ML x2 upscaler: the shipped network when its file exists, else the reference ESPCN x2.
@@ -219,7 +223,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     if (ml) renderer.setUpscaler(ml->upscaler());
     if (effect) renderer.setUpscaler(effect->upscaler());
     if (mlDenoiser) renderer.setDenoiser(mlDenoiser->denoiser());
-    engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight});
+    engine::Frames frames(ctx, {.framesInFlight = kFramesInFlight, .fenceTimeoutNs = kFrameTimeoutNs});
     renderer.build({.headless = true, .format = VK_FORMAT_UNDEFINED, .channels = 0, .framesInFlight = kFramesInFlight});
     r.renderW = renderer.renderExtent().width;
     r.renderH = renderer.renderExtent().height;
