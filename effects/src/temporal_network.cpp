@@ -64,6 +64,7 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
         return Error{ErrorCode::InvalidModel, who_ + ": the model does not fit the effect's contract (" + contract + "): " + model.error().message,
                      VK_SUCCESS};
     }
+    metadata_ = std::move(model->metadata);
     mlplugin::GraphDesc& graph = model->graph;
     // The model's inputs and outputs must be exactly the contract's, in order.
     auto checkList = [&](const char* kind, const std::vector<std::string>& names, const std::vector<mlplugin::ValueId>& ids,

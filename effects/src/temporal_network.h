@@ -57,6 +57,8 @@ public:
     // Whether every channelOrder of the desc was applied. The orders are applied all or none:
     // a model whose tensors are not read and written by plain convolutions keeps its own order.
     bool channelsReordered() const { return channelsReordered_; }
+    // The model file's metadata_props (mlplugin::OnnxModel::metadata).
+    const std::map<std::string, std::string>& metadata() const { return metadata_; }
     uint32_t descriptorSets() const { return descriptorSets_; }
     // Memory of its buffers (already counted in the tally given to create()).
     VkDeviceSize deviceLocalBytes() const;
@@ -83,6 +85,7 @@ private:
     bool fp16_ = false;
     bool channelsLast_ = false;
     bool channelsReordered_ = false;
+    std::map<std::string, std::string> metadata_;
     bool initialized_ = false;
     mlplugin::CompiledGraph compiled_;
     std::unique_ptr<mlplugin::OperatorInitializer> initializer_;

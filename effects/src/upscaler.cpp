@@ -21,7 +21,9 @@
 
 #include <algorithm>
 #include <array>
+#include <charconv>
 #include <cmath>
+#include <limits>
 #include <vector>
 
 namespace effects {
@@ -29,7 +31,7 @@ namespace {
 
 using namespace detail;
 static_assert(sizeof(gpu::ReprojectPush) == 64);
-static_assert(sizeof(gpu::ResolvePush) == 64);
+static_assert(sizeof(gpu::ResolvePush) == 68);
 
 constexpr uint32_t kGroup = 8;
 uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
@@ -43,6 +45,25 @@ constexpr float kClampGammaMoving = 2.0f;
 constexpr float kClampGammaStatic = 4.0f;   // static content: the depth test guards disocclusion
 constexpr float kNarrowFalloff = 4.0f;      // sigma 0.35 display pixel: close to the box filter
 constexpr float kDepthTolerance = 0.05f;
+
+// The model's metadata key for the largest render / display width ratio it was trained at: the
+// ratio feature is clamped to it, so a render size closer to the display than any training ratio
+// (1x, native anti-aliasing) feeds the network a value it has seen (docs/EFFECTS.md).
+constexpr const char* kRatioFeatureMaxKey = "vkml.ratio_feature_max";
+
+// The clamp of the ratio feature the model asks for; no clamp (the largest float) when it names none.
+Result<float> ratioFeatureMax(const Network& network, const std::string& who) {
+    auto it = network.metadata().find(kRatioFeatureMaxKey);
+    if (it == network.metadata().end()) return std::numeric_limits<float>::max();
+    const std::string& text = it->second;
+    float value = 0.0f;
+    auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
+    if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0.0f)
+        return Error{ErrorCode::InvalidModel,
+                     who + ": the model's metadata '" + kRatioFeatureMaxKey + "' is '" + text + "'; expected a positive number (a render / display width ratio)",
+                     VK_SUCCESS};
+    return value;
+}
 
 std::span<const uint32_t> taauResolveShader(VkFormat f) {
     switch (f) {
@@ -163,6 +184,7 @@ private:
     std::vector<Retired> retired_;
     VkExtent2D tensorSize_{};
     uint32_t unshuffle_ = 2;  // ML: the tensors' space-to-depth factor, read off the model
+    float ratioFeatureMax_ = std::numeric_limits<float>::max();  // ML: from the model's metadata (max: no clamp)
     uint64_t frameCount_ = 0;
     bool initialized_ = false;
     bool historyValid_ = false;
@@ -233,6 +255,7 @@ Status TemporalUpscaler::createDisplayResources() {
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
+            MLP_TRY(take(ratioFeatureMax(**network, nd.who), ratioFeatureMax_));
             network_ = std::move(*network);
             unshuffle_ = r;
             return {};
@@ -419,6 +442,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorWidth = tensorSize_.width;
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
+    pc.ratioFeatureMax = ratioFeatureMax_;
     auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);

@@ -39,7 +39,7 @@ void main() {
     f[10] = v.r; f[11] = v.g; f[12] = v.b;
     f[13] = hist.valid;
     f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
-    f[15] = float(pc.renderSize.x) / float(pc.displaySize.x);
+    f[15] = min(float(pc.renderSize.x) / float(pc.displaySize.x), pc.ratioFeatureMax);
     const TensorPixel at = tensorPixel(t, ML_FEATURES, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, pc.flags);
     if (at.stride == 1u) {  // pixel-major: the 16 values in 16-byte stores (base is a multiple of 16 values)
         const uint q = at.base / TENSOR_QUAD_VALUES;

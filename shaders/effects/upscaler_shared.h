@@ -64,6 +64,7 @@ struct ResolvePush {
     float clampGammaStatic;  // the box half-width where the content does not move
     float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
     uint tensorUnshuffle;    // ML: r, the space-to-depth factor of the tensors
+    float ratioFeatureMax;   // ML: the ratio feature's clamp (the model's "vkml.ratio_feature_max"; FLT_MAX: none)
 };
 
 #ifdef __cplusplus

@@ -9,13 +9,17 @@ Also temporal_r1.onnx and temporal_r4.onnx: small random networks of the contrac
 factors 1 and 4 (input [1, 16 r^2, h, w], output [1, 8 r^2, h, w]; 3x3 16 r^2 -> 8, ReLU, 1x1 8 ->
 8 r^2), for the tensor layouts at every factor; and temporal_r2_scaled_output.onnx, the r = 2
 network with its output scaled by an element-wise Mul, which the effect cannot fold its
-pixel-major channel order into (its tensors then keep the model's order). Deterministic (fixed
-seeds)."""
+pixel-major channel order into (its tensors then keep the model's order). And
+temporal_ratio_probe.onnx: "take the current estimate" plus a residual of RATIO_GAIN times the
+ratio feature (feature 15) on every colour channel, so the output tells which ratio feature the
+effect wrote (the clamp of the model's "vkml.ratio_feature_max" metadata, which the test adds).
+Deterministic (fixed seeds)."""
 import os
 import torch
 import torch.nn as nn
 
 FEATURES, PARAMS = 16, 8
+RATIO_GAIN = 2.0  # upscaler_test.cpp's kRatioProbeGain
 
 
 class ConstantParams(nn.Module):
@@ -33,6 +37,15 @@ class ConstantParams(nn.Module):
 
     def forward(self, features):
         return self.conv(features)
+
+
+class RatioProbe(ConstantParams):
+    def __init__(self):
+        super().__init__()
+        with torch.no_grad():
+            for s in range(4):  # channel c * 4 + s: unshuffled by 2
+                for c in (3, 4, 5):
+                    self.conv.weight[c * 4 + s, 15 * 4 + s] = RATIO_GAIN
 
 
 class RandomNet(nn.Module):
@@ -62,6 +75,7 @@ def main():
     for r in (1, 4):
         export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
     export(ScaledOutputNet(2), os.path.join(data, "temporal_r2_scaled_output.onnx"), 2)
+    export(RatioProbe(), os.path.join(data, "temporal_ratio_probe.onnx"), 2)
 
 
 if __name__ == "__main__":

@@ -6,11 +6,14 @@
 
 #include "engine/jitter.h"
 
+#include <algorithm>
 #include <array>
 #include <cmath>
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <string>
+#include <utility>
 
 namespace {
 
@@ -404,6 +407,88 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
             }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
         for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(render, halton(i, render, display), {0, 0}, {0, 0}, false)));
+    }
+}
+
+// `model` with one more metadata_props entry: a ModelProto field appended to the serialized
+// message is merged by any protobuf parser, so the test needs no protobuf library.
+std::vector<uint8_t> withMetadata(std::vector<uint8_t> model, const std::string& key, const std::string& value) {
+    auto varint = [](std::vector<uint8_t>& out, size_t v) {
+        for (; v >= 0x80; v >>= 7) out.push_back(uint8_t(v | 0x80));
+        out.push_back(uint8_t(v));
+    };
+    std::vector<uint8_t> entry;
+    for (const auto& [field, text] : {std::pair<uint8_t, const std::string*>{1, &key}, {2, &value}}) {
+        entry.push_back(uint8_t(field << 3 | 2));  // length-delimited
+        varint(entry, text->size());
+        entry.insert(entry.end(), text->begin(), text->end());
+    }
+    model.push_back(14 << 3 | 2);  // ModelProto.metadata_props
+    varint(model, entry.size());
+    model.insert(model.end(), entry.begin(), entry.end());
+    return model;
+}
+
+// The ratio feature (render / display width) is clamped to the model's "vkml.ratio_feature_max":
+// the probe network adds kRatioProbeGain x the feature to the current narrow estimate, so the
+// first frame shows the value the feature pass wrote. At 1x a model trained up to 1.5x sees 2/3
+// with the metadata and 1 without; at 2x the clamp does not bite.
+constexpr double kRatioProbeGain = 2.0;  // make_temporal_test_models.py's RATIO_GAIN
+
+TEST_F(VulkanTest, UpscalerMlTemporalClampsTheRatioFeatureToTheModelsMetadata) {
+    const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
+    ASSERT_FALSE(probe.empty());
+    const std::string twoThirds = "0.6666667";
+    struct Case {
+        VkExtent2D display, render;
+        std::string metadata;  // empty: none
+        double feature;        // what the feature pass must write
+    };
+    const Case cases[] = {{{37, 29}, {37, 29}, "", 1.0},
+                          {{37, 29}, {37, 29}, twoThirds, 2.0 / 3.0},
+                          {kDisplay, kRender, twoThirds, 0.5},
+                          {{36, 30}, {24, 20}, twoThirds, 2.0 / 3.0}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::to_string(c.render.width) + " -> " + std::to_string(c.display.width) + ", metadata '" + c.metadata + "'");
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, c.display, c.render,
+                c.metadata.empty() ? probe : withMetadata(probe, "vkml.ratio_feature_max", c.metadata));
+        Vec2 j = halton(3, c.render, c.display);
+        std::vector<float> out = rig.frame(c.render, j, {0, 0}, {0, 0}, true);
+        fxtest::FrameInputs f = fxtest::renderFrame(c.render.width, c.render.height, float(c.render.width) / float(c.display.width), j, {0, 0}, {0, 0});
+        const double residual = 0.25 * std::tanh(kRatioProbeGain * c.feature);
+        double worst = 0;
+        for (uint32_t y = 0; y < c.display.height; ++y)
+            for (uint32_t x = 0; x < c.display.width; ++x) {
+                std::array<double, 3> narrow = narrowEstimate(f, c.render, c.display, j, x, y);
+                for (int k = 0; k < 3; ++k) {
+                    double expected = std::clamp(narrow[k] + residual, 0.0, 1.0);
+                    worst = std::max(worst, std::fabs(expected - out[(size_t(y) * c.display.width + x) * 4 + k]));
+                }
+            }
+        // The clamp moves the residual by 0.05 at 1x (tanh(2) vs tanh(4/3)); fp16 rounding is below 0.004.
+        EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
+    }
+}
+
+// A "vkml.ratio_feature_max" that is not a positive number is refused when the effect is
+// created, naming the key and the value.
+TEST_F(VulkanTest, UpscalerMlTemporalRefusesABadRatioFeatureMax) {
+    const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
+    ASSERT_FALSE(probe.empty());
+    for (const char* value : {"", "abc", "0", "-0.5", "nan", "inf", "0.5x", " 0.5", "1e39"}) {
+        SCOPED_TRACE(value);
+        const std::vector<uint8_t> model = withMetadata(probe, "vkml.ratio_feature_max", value);
+        effects::UpscalerDesc d;
+        d.device = fxtest::effectDevice(ctx());
+        d.maxRenderSize = kRender;
+        d.displaySize = kDisplay;
+        d.mode = effects::UpscalerMode::MlTemporal;
+        d.modelBytes = model;
+        auto r = effects::Upscaler::create(d);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
+        EXPECT_NE(r.error().message.find("metadata 'vkml.ratio_feature_max' is '" + std::string(value) + "'"), std::string::npos)
+            << r.error().message;
     }
 }
 

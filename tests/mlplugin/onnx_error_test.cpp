@@ -12,6 +12,7 @@
 #include <cstdlib>
 #include <fstream>
 #include <iterator>
+#include <map>
 #include <random>
 
 namespace {
@@ -237,6 +238,25 @@ TEST(OnnxErrors, DuplicateProducerIsRejected) {
     addNode(m, "Relu", {"x"}, {"y"});
     addNode(m, "Sigmoid", {"x"}, {"y"});
     expectError(loadProto(m), ErrorCode::InvalidModel, {"node 1", "'y' is already defined"});
+}
+
+// metadata_props reach OnnxModel::metadata as written; a key given twice is refused by name
+// (a consumer reading one of the two values would depend on the order).
+TEST(OnnxErrors, MetadataIsReadAndDuplicateKeysAreRejected) {
+    auto m = tinyModel(13);
+    addNode(m, "Relu", {"x"}, {"y"});
+    auto add = [&](const std::string& key, const std::string& value) {
+        auto* e = m.add_metadata_props();
+        e->set_key(key);
+        e->set_value(value);
+    };
+    add("vkml.ratio_feature_max", "0.6666667");
+    add("author", "");
+    auto loaded = loadProto(m);
+    ASSERT_TRUE(loaded.ok()) << loaded.error().message;
+    EXPECT_EQ(loaded->metadata, (std::map<std::string, std::string>{{"author", ""}, {"vkml.ratio_feature_max", "0.6666667"}}));
+    add("author", "someone else");
+    expectError(loadProto(m), ErrorCode::InvalidModel, {"metadata key 'author' is given twice"});
 }
 
 // PyTorch's opset-9 pixel_shuffle (espcn_op9: Reshape to 6-D -> Transpose -> Reshape) with one

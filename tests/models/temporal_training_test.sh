@@ -3,7 +3,7 @@
 # device: scenes (make_scenes.py), a plan with slow windows at three upscale ratios and two display
 # sizes (render_temporal.py --render-scales, --displays), rendering with the engine, a few training steps with truncated back-propagation
 # from the shipped weights (train_temporal.py --detach-every; batches of one ratio, crops of whole
-# render pixels), and validation per ratio and display size with the TAAU baseline
+# render pixels), the export's ratio-feature metadata, and validation per ratio and display size with the TAAU baseline
 # (validate_temporal.py); then the held-out evaluation at another ratio and another output size
 # (a subset of its plan, in worker processes).
 # Also: a plan that would render held-out content (street seed 8, which heldout_temporal.json
@@ -38,6 +38,19 @@ PY
 "$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
 "$py" "$train/train_temporal.py" --data data --steps 6 --batch 2 --crop 48 --frames 10 --detach-every 4 --unshuffle 2 \
   --first-kernel 3 --init "$root/assets/upscaler_temporal.npz" --log-every 1 --out trained.npz
+# The largest render / display ratio trained at goes with the weights into the ONNX metadata that
+# the effect clamps the ratio feature to (1.5x here: 2/3).
+"$py" "$train/export_temporal.py" --weights trained.npz --out trained.onnx --no-check
+"$py" - "$train" <<'PY'
+import json, sys
+import numpy as np
+sys.path.insert(0, sys.argv[1])
+import export_temporal
+meta = json.loads(bytes(np.load("trained.npz")["meta"]).decode())
+assert abs(meta.get("ratio_feature_max", 0) - 2 / 3) < 1e-9, meta.get("ratio_feature_max")
+written = export_temporal.read_metadata("trained.onnx")
+assert written == {"vkml.ratio_feature_max": "0.666666667"}, written
+PY
 "$py" "$train/validate_temporal.py" --data data --models trained.npz --warmup 4 --json validation.json | tee validation.txt
 "$py" - <<'PY'
 import json, math

@@ -9,8 +9,14 @@ dumped, and fails unless the two agree (mean absolute difference of the 8-bit fr
 
 --check-only checks an ONNX file already written (the shipped one, in the ctest
 trained_upscaler_temporal_matches_pytorch) against the weights, without exporting.
+
+The largest render / display ratio the network was trained at (the .npz meta's
+"ratio_feature_max") goes into the model's metadata as "vkml.ratio_feature_max": the effect
+clamps the ratio feature to it (docs/EFFECTS.md). The check runs at 1x too, where the clamp bites,
+and fails if the file's value differs from the weights'.
 """
 import argparse
+import math
 import os
 import subprocess
 import sys
@@ -25,12 +31,92 @@ import temporal  # noqa: E402
 from train_temporal import load_net, load_png  # noqa: E402
 
 
+RATIO_FEATURE_MAX_KEY = "vkml.ratio_feature_max"
+METADATA_PROPS = 14  # ModelProto field number
+
+
+def _varint(v):
+    out = bytearray()
+    while v >= 0x80:
+        out.append((v & 0x7F) | 0x80)
+        v >>= 7
+    out.append(v)
+    return bytes(out)
+
+
+def _read_varint(data, i):
+    v, shift = 0, 0
+    while True:
+        if i >= len(data) or shift > 63:
+            raise ValueError("truncated varint")
+        b = data[i]
+        v |= (b & 0x7F) << shift
+        i, shift = i + 1, shift + 7
+        if b < 0x80:
+            return v, i
+
+
+def _fields(data):
+    """(field number, value) of a serialized protobuf message's length-delimited fields (others skipped)."""
+    i = 0
+    while i < len(data):
+        tag, i = _read_varint(data, i)
+        wire = tag & 7
+        if wire == 0:
+            _, i = _read_varint(data, i)
+        elif wire == 1:
+            i += 8
+        elif wire == 5:
+            i += 4
+        elif wire == 2:
+            n, i = _read_varint(data, i)
+            if i + n > len(data):
+                raise ValueError("truncated field")
+            yield tag >> 3, data[i:i + n]
+            i += n
+        else:
+            raise ValueError(f"wire type {wire}")
+
+
+def read_metadata(path):
+    """The metadata_props of the ONNX file at `path` (a protobuf read of ModelProto, no onnx package)."""
+    with open(path, "rb") as f:
+        data = f.read()
+    out = {}
+    for field, entry in _fields(data):
+        if field == METADATA_PROPS:
+            kv = dict(_fields(entry))
+            out[kv.get(1, b"").decode()] = kv.get(2, b"").decode()
+    return out
+
+
+def append_metadata(path, entries):
+    """Adds metadata_props entries to the ONNX file at `path`: a field appended to a serialized
+    message is merged by every protobuf parser (torch.onnx.export has no metadata argument)."""
+    blob = bytearray()
+    for key, value in entries.items():
+        entry = b"".join(_varint(n << 3 | 2) + _varint(len(t)) + t for n, t in ((1, key.encode()), (2, value.encode())))
+        blob += _varint(METADATA_PROPS << 3 | 2) + _varint(len(entry)) + entry
+    with open(path, "ab") as f:
+        f.write(blob)
+
+
 def export(net, path):
     net = net.eval()
     r = net.unshuffle
     dummy = torch.rand(1, r * r * temporal.ML_FEATURES, 12, 20)
     torch.onnx.export(net, dummy, path, input_names=["features"], output_names=["params"], opset_version=13,
                       dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
+    if math.isfinite(net.ratio_feature_max):
+        append_metadata(path, {RATIO_FEATURE_MAX_KEY: f"{net.ratio_feature_max:.9g}"})
+
+
+def check_metadata(net, path):
+    """The file's ratio clamp must be the weights' (both absent, or equal as float32)."""
+    written = read_metadata(path).get(RATIO_FEATURE_MAX_KEY)
+    want = None if not math.isfinite(net.ratio_feature_max) else f"{net.ratio_feature_max:.9g}"
+    if (written is None) != (want is None) or (want is not None and np.float32(written) != np.float32(want)):
+        raise SystemExit(f"{path}: metadata '{RATIO_FEATURE_MAX_KEY}' is {written!r}, the weights say {want!r}; export it again")
 
 
 def check(net, model_path, demo, scale=0.5, width=160, height=96, frames=10, path="orbit"):
@@ -65,7 +151,7 @@ def main():
     mode.add_argument("--no-check", action="store_true", help="export only")
     mode.add_argument("--check-only", action="store_true", help="check the ONNX file at --out, do not export")
     ap.add_argument("--tolerance", type=float, default=1.5, help="largest mean abs difference per frame, 8-bit units")
-    ap.add_argument("--render-scales", default="0.5,0.6666667,0.3333333", help="render scales the check runs at (2x, 1.5x and 3x)")
+    ap.add_argument("--render-scales", default="0.5,0.6666667,0.3333333,1", help="render scales the check runs at (2x, 1.5x, 3x and 1x)")
     args = ap.parse_args()
     for path in [args.weights] + ([args.out] if args.check_only else []):
         if not os.path.isfile(path):
@@ -76,6 +162,7 @@ def main():
         common.log(f"wrote {args.out} (width {meta['width']}, depth {meta['depth']}, unshuffle {net.unshuffle}, first kernel {meta.get('first_kernel', 3)})")
     if args.no_check:
         return
+    check_metadata(net, args.out)
     worst = 0.0
     for scale in (float(v) for v in args.render_scales.split(",") if v):
         diffs = check(net, args.out, args.demo, scale)

@@ -216,8 +216,9 @@ def fetch_history(history, cur, history_valid):
 
 
 # ---------------------------------------------------------------- ml_features.comp / ml_resolve.comp
-def features(cur, hist):
-    rpd_x = cur["rpd"][0].expand_as(hist["valid"])
+def features(cur, hist, ratio_feature_max=math.inf):
+    """ratio_feature_max: the clamp of the ratio feature (the model's "vkml.ratio_feature_max")."""
+    rpd_x = cur["rpd"][0].clamp(max=ratio_feature_max).expand_as(hist["valid"])
     return torch.cat([linear_to_srgb(cur["narrow"]), cur["narrow_weight"], linear_to_srgb(cur["wide"]), linear_to_srgb(hist["raw"]),
                       linear_to_srgb(hist["clipped"]), hist["valid"], hist["valid"] * hist["state"].clamp(0.0, 1.0), rpd_x], 1)
 
@@ -243,11 +244,17 @@ class TemporalNet(nn.Module):
     display resolution. Exported as 'features' [1, 16 r^2, h, w] -> 'params' [1, 8 r^2, h, w].
 
     Layers: a `first`x`first` convolution 16 r^2 -> width, `depth` - 1 3x3 convolutions width ->
-    width (ReLU after each), a 1x1 convolution width -> 8 r^2."""
+    width (ReLU after each), a 1x1 convolution width -> 8 r^2.
+
+    `ratio_feature_max` (not a parameter): the largest render / display width ratio of its training
+    data. Exported as the ONNX metadata "vkml.ratio_feature_max"; the effect and the mirror clamp
+    the ratio feature to it, so a ratio nearer 1 than any it was trained at (1x) reads as the
+    nearest one it was (infinity: no clamp)."""
 
     def __init__(self, width=32, depth=3, unshuffle=2, first=3):
         super().__init__()
         self.unshuffle = unshuffle
+        self.ratio_feature_max = math.inf
         cin, cout = ML_FEATURES * unshuffle * unshuffle, ML_PARAMS * unshuffle * unshuffle
         layers = [nn.Conv2d(cin, width, first, padding=first // 2), nn.ReLU()]
         for _ in range(depth - 1):
@@ -292,7 +299,7 @@ class TemporalUpscaler:
         cur = gather_current(color, m, conf, jitter, self.display_hw)
         history = self.history if valid else torch.zeros(n, 4, H, W, dtype=color.dtype, device=color.device)
         hist = fetch_history(history, cur, valid)
-        feat = features(cur, hist)
+        feat = features(cur, hist, self.net.ratio_feature_max)
         params = run_network(self.net, feat)
         colour, state = resolve(feat, params)
         self.history = torch.cat([colour, state], 1)

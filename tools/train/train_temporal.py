@@ -181,6 +181,7 @@ def load_net(path):
     meta = json.loads(bytes(data["meta"]).decode())
     net = temporal.TemporalNet(meta["width"], meta["depth"], meta.get("unshuffle", 2), meta.get("first_kernel", 3))
     net.load_state_dict({k: torch.from_numpy(data[k]) for k in data.files if k != "meta"})
+    net.ratio_feature_max = float(meta.get("ratio_feature_max", math.inf))
     return net, meta
 
 
@@ -217,8 +218,14 @@ def main():
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
                f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
     net = temporal.TemporalNet(args.width, args.depth, args.unshuffle, args.first_kernel).to(device)
+    # The largest render / display width ratio trained at (of this data and of the --init
+    # network's): inference clamps the ratio feature to it (TemporalNet.ratio_feature_max).
+    ratio_feature_max = max(float(1 / s.ratio()[1]) for s in sequences)
     if args.init:
-        net.load_state_dict(load_net(args.init)[0].state_dict())
+        init = load_net(args.init)[0]
+        net.load_state_dict(init.state_dict())
+        if math.isfinite(init.ratio_feature_max):
+            ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     warmup = max(1, args.steps // 20)
     budget = args.max_minutes * 60.0 if args.max_minutes > 0 else float("inf")
@@ -246,7 +253,8 @@ def main():
             args.steps = step
             break
     meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
-            "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1)}
+            "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
+            "ratio_feature_max": ratio_feature_max}
     save_npz(net.cpu(), args.out, meta)
     common.log(f"wrote {args.out}")
 

@@ -55,6 +55,10 @@ struct OnnxModel {
     std::vector<std::string> outputNames;  ///< graph.outputs order
     int64_t opsetVersion = 0;              ///< of the default ("ai.onnx") domain
     std::string producer;                  ///< producer_name + " " + producer_version
+    /// The model's metadata_props (key -> value), e.g. what a consumer needs to know about how
+    /// the network was trained (docs/EFFECTS.md: the temporal upscaler's "vkml.ratio_feature_max").
+    /// A key given twice fails the load with InvalidModel.
+    std::map<std::string, std::string> metadata;
 };
 
 /// Files larger than this are rejected (protobuf's own message limit).

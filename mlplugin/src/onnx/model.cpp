@@ -255,6 +255,9 @@ Result<OnnxModel> loadOnnx(const ParsedOnnx& parsed, const OnnxLoadOptions& opti
     OnnxModel result;
     result.opsetVersion = parsed.opset;
     result.producer = parsed.model.producer_name() + " " + parsed.model.producer_version();
+    for (const auto& entry : parsed.model.metadata_props())
+        if (!result.metadata.emplace(entry.key(), entry.value()).second)
+            return invalidModel("metadata key '" + entry.key() + "' is given twice");
     const onnx::GraphProto& g = parsed.model.graph();
     const ExternalDataSource& external = parsed.external;
 
