@@ -167,7 +167,7 @@ def write_report(args, plan, methods, scores, crops, seconds, devices):
     rw, rh = round(w * args.scale), round(h * args.scale)
     names = list(scores)
     mean = {m: {k: float(np.mean([scores[s][m][k] for s in names])) for k in ("psnr", "ssim", "flicker")} for m in methods}
-    base = mean.get("bicubic", {}).get("psnr", 0.0)
+    base = mean["bicubic"]["psnr"] if "bicubic" in mean else None  # the column reads "n/a" without bicubic
     L = []
     other = args.scale != plan["render_scale"]
     size = f" at {w}x{h} output" if list(args.size) != list(plan["display"]) else ""
@@ -183,7 +183,8 @@ def write_report(args, plan, methods, scores, crops, seconds, devices):
     L.append("| Method | PSNR (dB) | vs bicubic | SSIM | Flicker |")
     L.append("|---|---:|---:|---:|---:|")
     for m in methods:
-        L.append(f"| {LABELS[m]} | {mean[m]['psnr']:.2f} | {mean[m]['psnr'] - base:+.2f} | {mean[m]['ssim']:.4f} | {mean[m]['flicker']:.3f} |")
+        versus = "n/a" if base is None else f"{mean[m]['psnr'] - base:+.2f}"
+        L.append(f"| {LABELS[m]} | {mean[m]['psnr']:.2f} | {versus} | {mean[m]['ssim']:.4f} | {mean[m]['flicker']:.3f} |")
     L.append("")
     if "taau" in mean and "bicubic" in mean:
         t, b = mean["taau"]["psnr"], base
