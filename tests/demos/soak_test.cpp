@@ -108,6 +108,28 @@ TEST(Soak, AStepInTheMiddleOfTheRunIsNotALeak) {
     EXPECT_GT(leaking.residentSlope, 524288.0);
 }
 
+// CI's samples of a run (lavapipe, 2026-11-26) that swung between 211.7 and 214.7 MB with a period
+// of about 2000 frames: both halves end near the top, so even their smaller Theil-Sen slope read
+// 1.45 MB per 1000 frames, yet the peak was first reached at frame 2625 and never passed. Not a
+// leak; the same run plus 1 KB per frame is one.
+TEST(Soak, ASwingOfTheResidentSetIsNotALeak) {
+    const double mb[] = {100.245504, 212.623360, 213.864448, 214.392832, 214.585344, 212.377600, 212.406272, 212.590592, 212.525056,
+                         211.738624, 214.560768, 214.638592, 214.642688, 214.691840, 214.691840, 211.755008, 212.369408, 212.213760,
+                         212.410368, 212.606976, 214.691840, 214.691840, 214.691840, 214.691840, 214.691840};
+    std::vector<MemorySample> samples;
+    for (size_t i = 0; i < std::size(mb); ++i) samples.push_back({25 + 200 * uint64_t(i), mb[i] * 1e6, 9219880.0, 0.0});
+    const demo::SoakLimits ci{.residentSlope = 524288, .deviceSlope = 0};
+    demo::SoakVerdict v = demo::judgeSoak(samples, 0, ci);
+    EXPECT_TRUE(v.pass) << (v.failures.empty() ? "" : v.failures[0]);
+    EXPECT_LT(v.residentSlope, 524288.0);
+
+    auto leak = samples;
+    for (MemorySample& s : leak) s.residentBytes += 1024.0 * double(s.frame);
+    demo::SoakVerdict leaking = demo::judgeSoak(leak, 0, ci);
+    EXPECT_FALSE(leaking.pass);
+    EXPECT_GT(leaking.residentSlope, 524288.0);
+}
+
 TEST(Soak, VerdictFailsOnASlopeAboveItsLimitOrAnyValidationMessage) {
     const demo::SoakLimits limits{.residentSlope = 1000, .deviceSlope = 0};
     demo::SoakVerdict ok = demo::judgeSoak(line(1e8, 0.5, 20), 0, limits);
