@@ -3,6 +3,7 @@
 #include "gltf_builder.h"
 
 #include <gtest/gtest.h>
+#include <unistd.h>
 
 #include <cmath>
 #include <cstdio>
@@ -14,8 +15,10 @@
 
 namespace {
 
+// Per process: ctest runs each test in its own process, several at once, and two tests writing
+// and removing one shared file raced (CI: "no IHDR chunk" from a file removed mid-read).
 std::string tempPath(const std::string& name) {
-    return (std::filesystem::temp_directory_path() / ("vkml_image_io_" + name)).string();
+    return (std::filesystem::temp_directory_path() / ("vkml_image_io_" + std::to_string(::getpid()) + "_" + name)).string();
 }
 
 TEST(ImageIo, PngRoundTripsExactly) {
