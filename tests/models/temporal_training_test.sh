@@ -14,6 +14,8 @@ demo=$1 root=$2 work=$3
 source "$(dirname "$0")/../support/script_test.sh"
 require_python torch PIL numpy
 train=$root/tools/train
+# The metrics, in numpy and in torch (the GPU scoring's path) alike.
+"$py" "$train/metrics.py" > /dev/null
 rm -rf "$work" && mkdir -p "$work" && cd "$work"
 "$py" "$train/make_scenes.py" --out scenes --kinds street --seeds 1 --texture-size 64 > /dev/null
 "$py" "$train/make_scenes.py" --out held --kinds street --seeds 8 --texture-size 64 > /dev/null
@@ -86,6 +88,22 @@ grep -q "^# Quality of the upscalers at 3x" eval/report.md || { echo "FAIL: the 
 for d in reference bicubic@0.333333 taau@0.333333 ml-temporal+upscaler_temporal@0.333333; do
   [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
 done
+# The scores are kept beside the frames: a second report of the same frames reads them (the demo is
+# not run: /bin/false would fail it), and frames rendered again are scored again.
+taau_scores=eval/street_s1_walk_t0_x2/taau@0.333333/score.json
+[ -f "$taau_scores" ] || { echo "FAIL: no $taau_scores"; exit 1; }
+"$py" - "$taau_scores" <<'PY'
+import json, sys
+kept = json.load(open(sys.argv[1]))
+kept["scores"]["psnr"] = 77.77
+json.dump(kept, open(sys.argv[1], "w"))
+PY
+rerun=(eval_plan.json --work eval --warmup 2 --crops 0 --methods taau --render-scale 0.3333333 --score-on cpu)
+"$py" "$train/evaluate_temporal.py" "${rerun[@]}" --demo /bin/false --report eval/rerun.md
+grep -q "^| TAAU | 77.77 " eval/rerun.md || { echo "FAIL: the kept scores were not read:"; grep "^| TAAU" eval/rerun.md; exit 1; }
+touch eval/street_s1_walk_t0_x2/taau@0.333333/frame_00005.png
+"$py" "$train/evaluate_temporal.py" "${rerun[@]}" --demo /bin/false --report eval/rerun.md
+grep "^| TAAU " eval/rerun.md | grep -vq " 77.77 " || { echo "FAIL: frames newer than their scores were not scored again"; exit 1; }
 if "$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods bicubic --sequences street_s1_walk_t0_x2,nowhere --report eval/none.md 2> subset.txt; then
   echo "FAIL: an unknown sequence was accepted"; exit 1
 fi

@@ -5,7 +5,7 @@ summarised in docs/QUALITY.md).
     evaluate_temporal.py PLAN.json --work DIR [--methods bilinear,bicubic,ml,taau,ml-temporal]
                          [--warmup 8] [--report docs/quality/temporal.md] [--demo upscale_demo]
                          [--render-scale S] [--temporal-model FILE.onnx] [--display WxH]
-                         [--sequences NAME,...] [--jobs N]
+                         [--sequences NAME,...] [--jobs N] [--score-on auto|cpu|cuda]
 
 PLAN is a render_temporal.py plan of sequences training never touched. For every sequence the
 reference is the --supersample S render at the display size (exactly the held-out check's
@@ -28,7 +28,9 @@ network instead of the shipped one. Either writes the methods' frames to directo
 and its references. --display scores the plan at another output size (every method and the
 reference render again, into directories tagged _WxH). --sequences scores a subset of the plan
 (a report of a subset names its sequences like any other); --jobs renders and scores that many
-sequences at once (a GPU machine with many cores: the scoring is numpy on the CPU).
+sequences at once. The scores are taken with PyTorch on the GPU when it sees one (--score-on
+cpu: numpy), and kept beside each method's frames (score.json): a run that was cut off, or
+another report of the same frames, renders and scores only what is missing.
 """
 import argparse
 import json
@@ -113,23 +115,69 @@ def cut_frames(out):
     return json.load(open(meta)).get("cuts", []) if os.path.exists(meta) else []
 
 
-def score(out, methods, dirs, frames, warmup, cuts):
-    ref = [load(os.path.join(out, dirs["reference"], f"frame_{i:05d}.png")) for i in range(frames)]
-    result = {}
+def scoring_device(choice):
+    """Where the frames are scored: None for numpy on the CPU, else a torch device. "auto" takes
+    the GPU when PyTorch sees one (a 3840x2160 frame's SSIM takes seconds in numpy)."""
+    if choice == "cpu":
+        return None
+    try:
+        import torch
+    except ImportError:
+        torch = None
+    if torch is not None and torch.cuda.is_available():
+        return torch.device("cuda")
+    if choice == "cuda":
+        raise RuntimeError("--score-on cuda: " + ("PyTorch is not installed" if torch is None else "PyTorch sees no CUDA device"))
+    return None
+
+
+def load_frames(directory, frames, device):
+    images = [load(os.path.join(directory, f"frame_{i:05d}.png")) for i in range(frames)]
+    if device is None:
+        return images
+    import torch
+    return [torch.from_numpy(i).to(device) for i in images]
+
+
+def score_method(img, ref, frames, warmup, after_cut):
+    steady = [i for i in range(warmup, frames) if i not in after_cut]
+    per_frame = [metrics.psnr(img[i], ref[i]) for i in range(frames)]
+    r = {"psnr": float(np.mean([per_frame[i] for i in steady])),
+         "ssim": float(np.mean([metrics.ssim(img[i], ref[i]) for i in steady])),
+         "flicker": float(np.mean([float(abs((img[i] - img[i - 1]) - (ref[i] - ref[i - 1])).mean()) * 255.0
+                                   for i in steady if i - 1 not in after_cut or i - 1 >= warmup])),
+         "psnr_per_frame": per_frame}
+    if after_cut:
+        r["psnr_after_cut"] = float(np.mean([per_frame[i] for i in sorted(after_cut)]))
+    return r
+
+
+def score(out, methods, dirs, frames, warmup, cuts, device=None):
+    """Each method's scores against the reference. They are kept beside its frames (score.json,
+    keyed by what they depend on), so an evaluation cut off after rendering, or another report
+    from the same frames, does not score them again."""
     after_cut = set()
     for c in cuts:
         after_cut.update(range(c, min(c + warmup, frames)))
+    last = f"frame_{frames - 1:05d}.png"
+    ref_dir = os.path.join(out, dirs["reference"])
+    ref, result = None, {}
     for m in methods:
-        img = [load(os.path.join(out, dirs[m], f"frame_{i:05d}.png")) for i in range(frames)]
-        steady = [i for i in range(warmup, frames) if i not in after_cut]
-        r = {"psnr": float(np.mean([metrics.psnr(img[i], ref[i]) for i in steady])),
-             "ssim": float(np.mean([metrics.ssim(img[i], ref[i]) for i in steady])),
-             "flicker": float(np.mean([np.abs((img[i] - img[i - 1]) - (ref[i] - ref[i - 1])).mean() * 255.0 for i in steady if i - 1 not in after_cut or i - 1 >= warmup])),
-             "psnr_per_frame": [metrics.psnr(img[i], ref[i]) for i in range(frames)]}
-        if cuts:
-            r["psnr_after_cut"] = float(np.mean([metrics.psnr(img[i], ref[i]) for i in sorted(after_cut)]))
-        result[m] = r
-    return result, ref
+        d = os.path.join(out, dirs[m])
+        key = {"reference": dirs["reference"], "frames": frames, "warmup": warmup, "cuts": sorted(cuts),
+               "frames_mtime": os.path.getmtime(os.path.join(d, last)),
+               "reference_mtime": os.path.getmtime(os.path.join(ref_dir, last))}
+        cache = os.path.join(d, "score.json")
+        if os.path.exists(cache):
+            kept = json.load(open(cache))
+            if kept.get("key") == key:
+                result[m] = kept["scores"]
+                continue
+        if ref is None:
+            ref = load_frames(ref_dir, frames, device)
+        result[m] = score_method(load_frames(d, frames, device), ref, frames, warmup, after_cut)
+        json.dump({"key": key, "scores": result[m]}, open(cache, "w"))
+    return result
 
 
 def evaluate_sequence(job):
@@ -137,7 +185,8 @@ def evaluate_sequence(job):
     args, plan, seq, methods, dirs = job
     from render_temporal import cut_frames as plan_cuts
     out, devices = render_sequence(args, plan, seq, methods, dirs)
-    scores, _ = score(out, methods, dirs, plan["frames"], args.warmup, plan_cuts(seq, plan["frames"], plan["fps"]))
+    scores = score(out, methods, dirs, plan["frames"], args.warmup, plan_cuts(seq, plan["frames"], plan["fps"]),
+                   scoring_device(args.score_on))
     return seq["name"], out, scores, devices
 
 
@@ -239,6 +288,8 @@ def main():
     ap.add_argument("--sequences", help="comma-separated names: score only these sequences of the plan")
     ap.add_argument("--jobs", type=int, default=1, help="sequences rendered and scored at once")
     ap.add_argument("--timeout", type=float, default=1800, help="seconds one upscale_demo run may take")
+    ap.add_argument("--score-on", choices=("auto", "cpu", "cuda"), default="auto",
+                    help="numpy on the CPU, or PyTorch on the GPU (auto: the GPU when PyTorch sees one)")
     args = ap.parse_args()
     args.report = os.path.abspath(args.report)  # a bare file name: its crops go beside it
     plan = json.load(open(args.plan))
