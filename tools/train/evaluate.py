@@ -275,9 +275,13 @@ K1 0.01, K2 0.03) on luma (BT.709 weights on the sRGB values), valid windows onl
 **Temporal upscaling** (TAAU and the temporal ML upscaler, `effects::Upscaler`, scored against a
 16-sample supersampled reference on glTF and procedural sequences training never saw) has its own
 report: [quality/temporal.md](quality/temporal.md) at 2x, at other upscale ratios
+[quality/temporal_x1.md](quality/temporal_x1.md), [quality/temporal_x1.25.md](quality/temporal_x1.25.md),
 [quality/temporal_x1.5.md](quality/temporal_x1.5.md) and [quality/temporal_x3.md](quality/temporal_x3.md),
-and at a larger output [quality/temporal_960x540.md](quality/temporal_960x540.md), written by
-`tools/train/evaluate_temporal.py`. This page covers the single-frame networks.
+and at larger outputs [quality/temporal_960x540.md](quality/temporal_960x540.md),
+[quality/temporal_1920x1080.md](quality/temporal_1920x1080.md) and
+[quality/temporal_3840x2160.md](quality/temporal_3840x2160.md), written by
+`tools/train/evaluate_temporal.py` (rendered on the H100 since 2026-11-26: every report names
+its Vulkan device). This page covers the single-frame networks.
 
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 

@@ -267,7 +267,7 @@ def write_report(args, plan, methods, scores, crops, seconds, devices):
             L.append(f"![{name}]({os.path.relpath(path, os.path.dirname(args.report))})")
         L.append("")
     where = " and ".join(sorted(devices)) if devices else "this machine's Vulkan device (every frame was already rendered)"
-    L.append(f"Evaluation took {seconds / 60:.1f} minutes (`{os.path.basename(args.demo)}` on {where}, {args.jobs} sequence(s) at once).\n")
+    L.append(f"Evaluation took {seconds / 60:.1f} minutes (`{os.path.basename(args.demo)}` on {where}, {args.at_once} sequence(s) at once).\n")
     with open(args.report, "w") as f:
         f.write("\n".join(L))
     common.log(f"wrote {args.report}")
@@ -316,6 +316,7 @@ def main():
         sequences = [q for q in sequences if q["name"] in wanted]
     if args.jobs < 1:
         raise SystemExit(f"--jobs {args.jobs}: expected 1 or more")
+    args.at_once = min(args.jobs, len(sequences))  # what the report says ran at once
     clock = common.Stopwatch()
     scores, crops = {}, []
     jobs = [(args, plan, seq, methods, dirs) for seq in sequences]
