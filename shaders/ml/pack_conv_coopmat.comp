@@ -12,6 +12,7 @@
 //   Winograd F(2x2, 3x3) (conv2d_winograd.comp): U = G g G^T of every 3x3 filter, as
 //     [N_PAD / BN][K_ROWS / 256 slices][16 positions][BN / 16][16 c][16 n], each 16 x 16 fragment
 //     contiguous; position p = 4 xi + nu is element (xi, nu) of U
+//   Winograd F(4x4, 3x3): the same with 36 positions (6x6 U, G of Lavin and Gray 2016), K_ROWS / 576 slices
 // Run at initialization into the persistent resource (owned filters) or, for bound filters, at
 // execution into the temporary resource. Constant ids mirror CoopPackConst in convolution.cpp.
 #include "common.glsl"
@@ -22,7 +23,7 @@ layout(constant_id = 3) const uint OUT_C = 1;
 layout(constant_id = 4) const uint IN_C = 1;
 layout(constant_id = 5) const uint K_H = 1;
 layout(constant_id = 6) const uint K_W = 1;
-layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col, 2 unfold-x, 3 shared-memory implicit GEMM, 4 Winograd
+layout(constant_id = 7) const uint MODE = 0;  // 0 direct, 1 im2col, 2 unfold-x, 3 shared-memory implicit GEMM, 4 Winograd F(2x2), 5 F(4x4)
 layout(constant_id = 8) const uint IC_PAD = 16;
 layout(constant_id = 9) const uint K_ROWS = 16;
 layout(constant_id = 10) const uint N_PAD = 16;
@@ -43,17 +44,25 @@ float winogradG(uint xi, uint a) {
     return xi == 2 && a == 1 ? -0.5 : 0.5;
 }
 
-// Mode 4: element `index` of the packed U (layout above), computed in fp32 from the filter.
+// Row xi of G for F(4x4, 3x3), column a.
+float winogradG4(uint xi, uint a) {
+    const float g[18] = float[](1.0 / 4.0, 0.0, 0.0, -1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0, -1.0 / 6.0, 1.0 / 6.0, -1.0 / 6.0,
+                                1.0 / 24.0, 1.0 / 12.0, 1.0 / 6.0, 1.0 / 24.0, -1.0 / 12.0, 1.0 / 6.0, 0.0, 0.0, 1.0);
+    return g[xi * 3 + a];
+}
+
+// Modes 4 and 5: element `index` of the packed U (layout above), computed in fp32 from the filter.
 float winogradU(uint index) {
-    const uint nf = BN / 16, slices = K_ROWS / 256;
-    uint n = index % 16, c = (index / 16) % 16, j = (index / 256) % nf, p = (index / (256 * nf)) % 16;
-    uint s = (index / (256 * nf * 16)) % slices, nb = index / (256 * nf * 16 * slices);
+    const uint edge = MODE == 5 ? 6 : 4, positions = edge * edge;
+    const uint nf = BN / 16, slices = K_ROWS / (positions * 16);
+    uint n = index % 16, c = (index / 16) % 16, j = (index / 256) % nf, p = (index / (256 * nf)) % positions;
+    uint s = (index / (256 * nf * positions)) % slices, nb = index / (256 * nf * positions * slices);
     uint oc = nb * BN + j * 16 + n, ic = s * 16 + c;
     if (oc >= OUT_C || ic >= IN_C) return 0.0;
     float u = 0.0;
     for (uint a = 0; a < 3; ++a)
         for (uint b = 0; b < 3; ++b)
-            u += winogradG(p / 4, a) * winogradG(p % 4, b) *
+            u += (MODE == 5 ? winogradG4(p / 6, a) * winogradG4(p % 6, b) : winogradG(p / 4, a) * winogradG(p % 4, b)) *
                  loadElem(SRC_SLOT, SRC_DTYPE, oc * SRC_OC_STRIDE + ic * SRC_IC_STRIDE + a * SRC_KY_STRIDE + b * SRC_KX_STRIDE);
     return u;
 }
@@ -62,7 +71,7 @@ void main() {
     const uint taps = K_H * K_W;
     uint index = linearInvocation();
     if (index >= K_ROWS * N_PAD) return;
-    if (MODE == 4) {
+    if (MODE == 4 || MODE == 5) {
         heapF16[DST_SLOT].v[DST_OFFSET + index] = float16_t(winogradU(index));
         return;
     }

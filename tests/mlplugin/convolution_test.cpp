@@ -402,7 +402,7 @@ TEST_F(Convolution, ImplicitGemmEveryCandidate) {
     }
 }
 
-// --- Winograd F(2x2, 3x3) (conv2d_winograd) --------------------------------------------------
+// --- Winograd F(2x2, 3x3) and F(4x4, 3x3) (conv2d_winograd) ----------------------------------
 // Forced through a tuning table entry (the fixed heuristic never picks it). Devices without
 // tensor cores run the "_portable" build (the same kernel with the MMAs as scalar loops over the
 // same memory layouts), so lavapipe checks the weight transform, the input and output transforms,
@@ -417,15 +417,22 @@ TEST_F(Convolution, ImplicitGemmEveryCandidate) {
 // portable build on lavapipe (the shapes below; the tensor-core build rounds at the same points).
 // 3e-3 leaves 2.7x margin and still fails a wrong tap or position (errors of order 1); fp16
 // accumulators add one rounding per 16-channel MMA: 1e-2, the fp16 default.
+// F(4x4, 3x3) ("winograd_f4_"): B^T and A^T have entries up to 5 and 8 and each output sums 36
+// products, so the fp16 rounding of V and U costs about 6x F(2x2)'s (about 3e-3 relative L2 for
+// 64 channels in a float64 model of the kernel's roundings); it gets the fp16 default, 1e-2.
 constexpr double kWinogradTolerance = 3e-3;
+constexpr double kWinogradF4Tolerance = 1e-2;
 
-// The portable tiles that fit the device (lavapipe: 32 KiB of shared memory, so 16 blocks) under
-// flags 0 (they ignore fp16 arithmetic), then every tensor-core candidate under `flags`.
+// The portable tiles under flags 0 (they ignore fp16 arithmetic), then every tensor-core candidate
+// under `flags`. Portable: 16 blocks (lavapipe has 32 KiB of shared memory), F(2x2) with one
+// position and two N fragments per subgroup, F(4x4) with two positions and one fragment. Their
+// compile time on lavapipe's LLVM grows with the emulated accumulators per invocation: about
+// 2 and 6 s per shape here, against 25 s for F(2x2) with 2 positions x 4 fragments.
 std::vector<std::string> winogradTiles(uint32_t flags, const ConvolutionDesc& d) {
     auto& dev = dynamic_cast<detail::DeviceImpl&>(optest::device());
     std::vector<std::string> tiles;
     if (flags == 0)
-        for (const char* name : {"winograd_b4x8_n2_portable", "winograd_b2x8_n4_portable"})
+        for (const char* name : {"winograd_b2x8_n2_w16_portable", "winograd_f4_b4x4_n1_w18_portable"})
             if (detail::winogradLayout(dev.planContext(0), d, detail::convolutionGeometry(d), {}, *detail::WinogradTile::parse(name)))
                 tiles.push_back(name);
     for (const std::string& c : detail::convolutionTuning(dev.planContext(flags), d, {}).candidates)
@@ -445,7 +452,8 @@ void checkWinograd(const ConvolutionDesc& d, const std::string& tile, uint32_t f
     EXPECT_EQ(detail::convolutionTuning(dev.planContext(flags), d, {}).chosen == tile, expectTaken);
     optest::RunOptions options;
     options.executionFlags = flags;
-    options.tolerance = tile.find("_a16") != std::string::npos ? 1e-2 : kWinogradTolerance;
+    const bool f4 = tile.starts_with("winograd_f4_");
+    options.tolerance = tile.find("_a16") != std::string::npos ? (f4 ? 2e-2 : 1e-2) : f4 ? kWinogradF4Tolerance : kWinogradTolerance;
     if (!expectTaken) options.tolerance = 0;  // the declining kernel's own default
     optest::checkOperator(d, options);
     dev.setTuningTable(nullptr);
@@ -490,7 +498,8 @@ TEST_F(Convolution, WinogradDeclinesWhereItDoesNotApply) {
         {{.inC = 16, .outC = 16, .type = F32}, "fp32"},
     };
     for (const auto& [p, name] : shapes)
-        for (const char* tile : {"winograd_b4x8_n2", "winograd_b4x8_n2_portable"}) checkWinograd(makeConv(p, name), tile, 0, false);
+        for (const char* tile : {"winograd_b4x8_n2", "winograd_b2x8_n2_w16_portable", "winograd_f4_b4x4_n1_w18_portable"})
+            checkWinograd(makeConv(p, name), tile, 0, false);
 }
 
 // --- validation ---------------------------------------------------------------------------
@@ -953,7 +962,8 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
     std::vector<std::string> wino;
     std::copy_if(t.candidates.begin(), t.candidates.end(), std::back_inserter(wino), [](const std::string& c) { return c.starts_with("winograd_"); });
-    EXPECT_EQ(wino, (std::vector<std::string>{"winograd_b4x8_n4_w16", "winograd_b2x8_n2"}));
+    EXPECT_EQ(wino, (std::vector<std::string>{"winograd_b4x8_n4_w16", "winograd_b2x8_n2", "winograd_f4_b4x4_n4_w18",
+                                              "winograd_f4_b4x4_n2_w9"}));
     EXPECT_TRUE(t.chosen.starts_with("igemm_")) << "the heuristic never picks Winograd";
     for (const std::string& c : wino) {
         auto tile = detail::WinogradTile::parse(c);
@@ -965,10 +975,14 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     }
     EXPECT_FALSE(detail::WinogradTile::parse("winograd_b3x3_n2").has_value()) << "9 blocks are not whole M fragments";
     EXPECT_FALSE(detail::WinogradTile::parse("winograd_b4x8_n2_bogus").has_value());
+    EXPECT_FALSE(detail::WinogradTile::parse("winograd_f4_b4x4_n2_w8").has_value()) << "36 positions over 8 subgroups";
+    EXPECT_FALSE(detail::WinogradTile::parse("winograd_b4x8_n2_w8").has_value()) << "8 subgroups are written without a suffix";
+    EXPECT_FALSE(detail::WinogradTile::parse("winograd_f4_b4x4_n2_w").has_value());
+    EXPECT_EQ(detail::WinogradTile::parse("winograd_f4_b4x4_n2_w12_portable")->positions(), 36u);
     detail::PlanContext half = coopContext(caps);
     half.fp16Arithmetic = true;
     auto h = detail::convolutionTuning(half, d, {}).candidates;
-    EXPECT_EQ(std::count_if(h.begin(), h.end(), [](const std::string& c) { return c.starts_with("winograd_") && c.ends_with("_a16"); }), 2);
+    EXPECT_EQ(std::count_if(h.begin(), h.end(), [](const std::string& c) { return c.starts_with("winograd_") && c.ends_with("_a16"); }), 3);
 
     auto table = std::make_shared<TuningTable>();
     table->set(t.key, {"winograd_b4x8_n4_w16", 1.0});
@@ -1000,6 +1014,20 @@ TEST(ConvolutionPlan, WinogradCandidatesAndDeclines) {
     auto res = detail::planConvolution(pc, d, residual);
     ASSERT_TRUE(res.ok());
     EXPECT_STREQ(kernelOf(*res), "conv2d_igemm");
+    // F(4x4, 3x3): 16x16-pixel tiles on 18 subgroups, 36 positions of U.
+    auto f4Table = std::make_shared<TuningTable>();
+    f4Table->set(t.key, {"winograd_f4_b4x4_n4_w18", 1.0});
+    detail::PlanContext f4Context = pc;
+    f4Context.tuning = f4Table;
+    auto f4 = detail::planConvolution(f4Context, d);
+    ASSERT_TRUE(f4.ok()) << f4.error().message;
+    EXPECT_STREQ(kernelOf(*f4), "conv2d_winograd4");
+    EXPECT_STREQ(f4->pipelines[f4->initialize[0].pipeline].debugName, "pack_conv_winograd4");
+    expectDispatchLimits(*f4);
+    EXPECT_EQ(f4->execute.back().groups[0], 120u) << "1920 / 16";
+    EXPECT_EQ(f4->execute.back().groups[1], 68u) << "1080 / 16, the last tile partial";
+    EXPECT_EQ(f4->pipelines[f4->execute.back().pipeline].specConstants.at(0), 576u) << "18 subgroups";
+    EXPECT_EQ(f4->persistentBytes, 4u * 36 * 16 * 64 * 2 + 64 * 2) << "U: 4 slices x 36 positions x [16][64] fp16, then the bias";
     // Without tensor cores the entry is declined (only the portable build, which tests name, runs there).
     detail::PlanContext none = coopContext(caps, false);
     none.tuning = table;

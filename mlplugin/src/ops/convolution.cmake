@@ -22,6 +22,9 @@ list(APPEND MLP_SHADERS
   SHADER conv2d_winograd_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16
   SHADER conv2d_winograd_acc16_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 ACC_F16
   SHADER conv2d_winograd_portable_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 PORTABLE
+  SHADER conv2d_winograd4_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 WINO_F4
+  SHADER conv2d_winograd4_acc16_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 ACC_F16 WINO_F4
+  SHADER conv2d_winograd4_portable_f16 SOURCE shaders/ml/conv2d_winograd.comp DEFINES HAS_F16 PORTABLE WINO_F4
   SHADER pack_conv_coopmat_f16 SOURCE shaders/ml/pack_conv_coopmat.comp DEFINES HAS_F16
   SHADER pack_conv_weights_f32 SOURCE shaders/ml/pack_conv_weights.comp
   SHADER pack_conv_weights_f16 SOURCE shaders/ml/pack_conv_weights.comp DEFINES HAS_F16

@@ -481,7 +481,7 @@ ConvolutionTuning convolutionTuning(const PlanContext& pc, const ConvolutionDesc
 namespace {
 
 // What pack_conv_coopmat.comp needs to lay a filter out as tiled B matrices: `mode` (3: the
-// implicit GEMM's [nBlocks][kRows][bn]; 4: Winograd's U = G g G^T in [nBlocks][slices][16][nf][16][16]),
+// implicit GEMM's [nBlocks][kRows][bn]; 4 and 5: Winograd's U = G g G^T in [nBlocks][slices][16 or 36][nf][16][16]),
 // `icPad` input channels per K slice, `kRows`, `nBlocks` blocks of `bn` output channels.
 struct FilterPacking {
     uint32_t mode, icPad, kRows, nBlocks, bn;
@@ -567,9 +567,11 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
 enum WinogradConst : uint32_t { kWgBlocksY = 75, kWgBlocksX, kWgNf, kWgNBlocks, kWgSlices, kWgPreluOffset, kWgVec2In, kWgSubgroups, kWgConstCount };
 static_assert(kWgBlocksY > kD2sCrd && kWgSubgroups == 82, "conv2d_winograd.comp's constant ids");
 
-// U = G g G^T of every filter (pack_conv_coopmat.comp mode 4) in [nBlocks][slices][16][nf][16][16].
+// U = G g G^T of every filter (pack_conv_coopmat.comp mode 4, F(4x4): mode 5) in
+// [nBlocks][slices][positions][nf][16][16].
 FilterPacking winogradPacking(const WinogradLayout& l) {
-    return {4, 16, l.kRows(), l.nBlocks, l.tile.bn(), "pack_conv_winograd"};
+    const bool f4 = l.tile.outBlock == 4;
+    return {f4 ? 5u : 4u, 16, l.kRows(), l.nBlocks, l.tile.bn(), f4 ? "pack_conv_winograd4" : "pack_conv_winograd"};
 }
 
 Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& fusion) {
@@ -661,10 +663,14 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         spec[kWgVec2In] = winograd->vec2In, spec[kWgSubgroups] = t.subgroups;
         launch.groups = winograd->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
-        std::span<const uint32_t> spirv = t.portable ? shaders::conv2d_winograd_portable_f16()
-                                          : t.acc16  ? shaders::conv2d_winograd_acc16_f16()
-                                                     : shaders::conv2d_winograd_f16();
-        plan.pipelines[0] = {spirv, std::move(spec), t.portable ? "conv2d_winograd_portable" : t.acc16 ? "conv2d_winograd_acc16" : "conv2d_winograd"};
+        const bool f4 = t.outBlock == 4;
+        std::span<const uint32_t> spirv = t.portable ? (f4 ? shaders::conv2d_winograd4_portable_f16() : shaders::conv2d_winograd_portable_f16())
+                                          : t.acc16  ? (f4 ? shaders::conv2d_winograd4_acc16_f16() : shaders::conv2d_winograd_acc16_f16())
+                                                     : (f4 ? shaders::conv2d_winograd4_f16() : shaders::conv2d_winograd_f16());
+        const char* name = t.portable ? (f4 ? "conv2d_winograd4_portable" : "conv2d_winograd_portable")
+                           : t.acc16  ? (f4 ? "conv2d_winograd4_acc16" : "conv2d_winograd_acc16")
+                                      : (f4 ? "conv2d_winograd4" : "conv2d_winograd");
+        plan.pipelines[0] = {spirv, std::move(spec), name};
     } else if (igemm) {
         fillIgemmConstants(spec, d, fusion, *igemm, preluOffset);
         launch.groups = igemm->groups;

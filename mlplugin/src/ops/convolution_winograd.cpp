@@ -1,4 +1,5 @@
-// Tile configurations of conv2d_winograd.comp (see its header for the algorithm).
+// Tile configurations of conv2d_winograd.comp (see its header for the algorithm); F(4x4, 3x3)
+// tiles have 36 positions instead of 16 and the same limits.
 //
 // Registers bound the tiles: a subgroup holds 16 / subgroups positions x MF x NF accumulators
 // (MF = blocks / 16), at most 8 with fp32 accumulators (64 registers per invocation, as
@@ -38,21 +39,30 @@ bool channelPairs(const TensorDesc& t) {
 }  // namespace
 
 std::string WinogradTile::name() const {
-    char buf[64];
-    std::snprintf(buf, sizeof(buf), "winograd_b%ux%u_n%u%s%s%s", blocksY, blocksX, nf, subgroups == 16 ? "_w16" : "", acc16 ? "_a16" : "",
-                  portable ? "_portable" : "");
+    char buf[96], warps[16] = "";
+    if (subgroups != 8) std::snprintf(warps, sizeof(warps), "_w%u", subgroups);
+    std::snprintf(buf, sizeof(buf), "winograd%s_b%ux%u_n%u%s%s%s", outBlock == 4 ? "_f4" : "", blocksY, blocksX, nf, warps,
+                  acc16 ? "_a16" : "", portable ? "_portable" : "");
     return buf;
 }
 
 std::optional<WinogradTile> WinogradTile::parse(const std::string& name) {
     WinogradTile t;
     int used = 0;
-    if (std::sscanf(name.c_str(), "winograd_b%ux%u_n%u%n", &t.blocksY, &t.blocksX, &t.nf, &used) != 3) return std::nullopt;
+    const bool f4 = name.starts_with("winograd_f4_");
+    if (std::sscanf(name.c_str(), f4 ? "winograd_f4_b%2ux%2u_n%2u%n" : "winograd_b%2ux%2u_n%2u%n", &t.blocksY, &t.blocksX, &t.nf, &used) != 3)
+        return std::nullopt;
+    t.outBlock = f4 ? 4 : 2;
     std::string rest = name.substr(size_t(used));
-    if (rest.starts_with("_w16")) t.subgroups = 16, rest = rest.substr(4);
+    if (rest.starts_with("_w")) {
+        int digits = 0;
+        if (std::sscanf(rest.c_str(), "_w%2u%n", &t.subgroups, &digits) != 1 || t.subgroups == 8) return std::nullopt;  // 8: no suffix
+        rest = rest.substr(size_t(digits));
+    }
     if (rest.starts_with("_a16")) t.acc16 = true, rest = rest.substr(4);
     if (rest.starts_with("_portable")) t.portable = true, rest = rest.substr(9);
     if (!rest.empty() || t.blocksY == 0 || t.blocksX == 0 || t.nf == 0 || t.blocks() % kFrag || (t.acc16 && t.portable)) return std::nullopt;
+    if (t.subgroups == 0 || t.positions() % t.subgroups) return std::nullopt;  // whole positions per subgroup
     return t;
 }
 
@@ -67,10 +77,11 @@ bool winogradApplies(const ConvolutionDesc& d, const ConvGeometry& g, const Conv
 std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g,
                                              const ConvolutionFusion& f, const WinogradTile& t) {
     if (!pc.caps || !pc.fp16Storage || !winogradApplies(d, g, f)) return std::nullopt;
-    // 16 subgroups are 512 invocations: Capabilities has no maxComputeWorkGroupInvocations, but
+    // Up to 18 subgroups, 576 invocations: Capabilities has no maxComputeWorkGroupInvocations, but
     // the devices with NV cooperative matrices (and lavapipe, for the portable build) offer 1024.
-    if (t.blocks() == 0 || t.blocks() % kFrag || t.nf == 0 || (t.subgroups != 8 && t.subgroups != 16)) return std::nullopt;
-    const uint32_t positions = WinogradLayout::kPositions / t.subgroups;  // per subgroup
+    if (t.blocks() == 0 || t.blocks() % kFrag || t.nf == 0 || (t.outBlock != 2 && t.outBlock != 4)) return std::nullopt;
+    if (t.subgroups == 0 || t.subgroups > 18 || t.positions() % t.subgroups) return std::nullopt;
+    const uint32_t positions = t.positions() / t.subgroups;  // per subgroup
     const uint32_t accumulators = positions * (t.blocks() / kFrag) * t.nf;
     if (!t.portable) {
         if (!pc.cooperativeMatrix || pc.caps->subgroupSize != kSubgroupSize || !hasShape(*pc.caps, DataType::Float32)) return std::nullopt;
@@ -85,8 +96,8 @@ std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const Convol
     l.nBlocks = ceilDiv(g.outC, t.bn());
     l.vec2In = channelPairs(d.input);
     if (l.sharedBytes() > pc.caps->maxComputeSharedMemoryBytes) return std::nullopt;
-    const uint64_t x = uint64_t(ceilDiv(g.outW, 2 * t.blocksX)) * l.nBlocks;
-    l.groups = {uint32_t(std::min<uint64_t>(x, UINT32_MAX)), ceilDiv(g.outH, 2 * t.blocksY), g.batch};
+    const uint64_t x = uint64_t(ceilDiv(g.outW, t.outBlock * t.blocksX)) * l.nBlocks;
+    l.groups = {uint32_t(std::min<uint64_t>(x, UINT32_MAX)), ceilDiv(g.outH, t.outBlock * t.blocksY), g.batch};
     if (x > 65535 || l.groups[1] > 65535 || l.groups[2] > 65535 || l.weightBytes() > UINT32_MAX) return std::nullopt;
     return l;
 }
@@ -110,9 +121,15 @@ std::vector<WinogradLayout> winogradCandidates(const PlanContext& pc, const Conv
     // for the fp32 32 x 32 tile.
     add({.blocksY = 4, .blocksX = 8, .nf = 4, .subgroups = 16});
     add({.blocksY = 2, .blocksX = 8, .nf = 2});
+    // F(4x4, 3x3): 16 blocks (a 16x16-pixel tile) and 36 positions; one V buffer of 27 KiB. 18
+    // subgroups hold 2 positions x 4 N fragments each (the input transformed once for 64
+    // channels), 9 subgroups 4 x 2.
+    add({.blocksY = 4, .blocksX = 4, .nf = 4, .subgroups = 18, .outBlock = 4});
+    add({.blocksY = 4, .blocksX = 4, .nf = 2, .subgroups = 9, .outBlock = 4});
     if (pc.fp16Arithmetic) {  // fp16 accumulators: twice the fragments in the same registers
         add({.blocksY = 4, .blocksX = 8, .nf = 4, .subgroups = 16, .acc16 = true});
         add({.blocksY = 4, .blocksX = 8, .nf = 4, .acc16 = true});
+        add({.blocksY = 4, .blocksX = 4, .nf = 4, .subgroups = 9, .outBlock = 4, .acc16 = true});
     }
     return out;
 }

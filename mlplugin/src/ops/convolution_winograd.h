@@ -1,7 +1,7 @@
 #pragma once
-// Winograd F(2x2, 3x3) convolution on tensor cores (shaders/ml/conv2d_winograd.comp): its tile
-// configurations, which of them can run a convolution, and the candidates a tuner chooses
-// between. No default heuristic picks it (see convolution_winograd.cpp); it runs when a tuning
+// Winograd F(2x2, 3x3) and F(4x4, 3x3) convolution on tensor cores (shaders/ml/conv2d_winograd.comp):
+// its tile configurations, which of them can run a convolution, and the candidates a tuner
+// chooses between. No default heuristic picks it (see convolution_winograd.cpp); it runs when a tuning
 // table names it. convolution.cpp builds the plan from a WinogradLayout.
 #include "ops/convolution_shape.h"
 
@@ -12,17 +12,21 @@
 
 namespace mlplugin::detail {
 
-// One workgroup (8 or 16 subgroups, each owning 16 / subgroups of the 16 positions) computes
-// blocksY x blocksX 2x2 output blocks x nf 16-channel N fragments; blocksY * blocksX is a
-// multiple of 16 (the M fragments).
+// One workgroup (`subgroups` subgroups, each owning positions() / subgroups of the positions)
+// computes blocksY x blocksX output blocks of outBlock x outBlock pixels (F(2x2, 3x3): 16
+// positions; F(4x4, 3x3): 36) x nf 16-channel N fragments; blocksY * blocksX is a multiple of 16
+// (the M fragments).
 struct WinogradTile {
     uint32_t blocksY = 4, blocksX = 8, nf = 2, subgroups = 8;
+    uint32_t outBlock = 2;  // 2: F(2x2, 3x3); 4: F(4x4, 3x3)
     bool acc16 = false;     // fp16 accumulators (AllowHalfPrecisionComputation only)
     bool portable = false;  // tensor-core operations emulated with scalar loops (tests only, never a candidate)
 
     uint32_t blocks() const { return blocksY * blocksX; }
     uint32_t bn() const { return nf * 16; }
-    // "winograd_b4x8_n2" + "_w16" (16 subgroups) + "_a16" (fp16 accumulators) or "_portable".
+    uint32_t positions() const { return (outBlock + 2) * (outBlock + 2); }
+    // "winograd_b4x8_n2" (F(4x4): "winograd_f4_b...") + "_w16" (subgroups other than 8) + "_a16"
+    // (fp16 accumulators) or "_portable".
     std::string name() const;
     static std::optional<WinogradTile> parse(const std::string& name);
     bool operator==(const WinogradTile&) const = default;
@@ -34,10 +38,10 @@ struct WinogradLayout {
     uint32_t nBlocks = 1, slices = 1;
     bool vec2In = false;  // channel-pair (32-bit) input loads
     std::array<uint32_t, 3> groups{};
-    static constexpr uint32_t kPositions = 16;
-    uint32_t kRows() const { return slices * kPositions * 16; }  // packed U rows per N block
+    uint32_t kRows() const { return slices * tile.positions() * 16; }  // packed U rows per N block
     uint64_t weightBytes() const { return uint64_t(kRows()) * nBlocks * tile.bn() * 2; }
-    uint64_t sharedBytes() const { return uint64_t(2) * kPositions * tile.blocks() * 48; }  // two V buffers
+    // The V buffers (two; F(4x4): one), a block row of 16 halves at a pitch of 48 bytes.
+    uint64_t sharedBytes() const { return uint64_t(tile.outBlock == 4 ? 1 : 2) * tile.positions() * tile.blocks() * 48; }
 };
 
 // Whether the algorithm applies: 3x3, stride 1, dilation 1, groups 1, not transposed, fp16 input
