@@ -17,7 +17,8 @@
 /// (they differ in tiling and staging, and in accumulation order only within fp16 rounding), so
 /// tuning changes speed, never results beyond the operator's tolerance. Winograd F(2x2, 3x3)
 /// candidates ("winograd_...", 3x3 stride-1 fp16 convolutions) also round their transformed
-/// operands to fp16: about 3x the direct kernels' error, still within the fp16 tolerance.
+/// operands to fp16: about 3x the direct kernels' error; F(4x4, 3x3) ("winograd_f4_...") about
+/// 6x that, still within the fp16 tolerance.
 #include "mlplugin/export.h"
 #include "mlplugin/result.h"
 
