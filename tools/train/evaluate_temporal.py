@@ -139,7 +139,7 @@ def load_frames(directory, frames, device):
     return [torch.from_numpy(i).to(device) for i in images]
 
 
-def score_method(img, ref, frames, warmup, after_cut):
+def score_method(img, ref, frames, warmup, cuts, after_cut):
     steady = [i for i in range(warmup, frames) if i not in after_cut]
     per_frame = [metrics.psnr(img[i], ref[i]) for i in range(frames)]
     r = {"psnr": float(np.mean([per_frame[i] for i in steady])),
@@ -147,7 +147,7 @@ def score_method(img, ref, frames, warmup, after_cut):
          "flicker": float(np.mean([float(abs((img[i] - img[i - 1]) - (ref[i] - ref[i - 1])).mean()) * 255.0
                                    for i in steady if i - 1 not in after_cut or i - 1 >= warmup])),
          "psnr_per_frame": per_frame}
-    if after_cut:
+    if cuts:
         r["psnr_after_cut"] = float(np.mean([per_frame[i] for i in sorted(after_cut)]))
     return r
 
@@ -175,7 +175,7 @@ def score(out, methods, dirs, frames, warmup, cuts, device=None):
                 continue
         if ref is None:
             ref = load_frames(ref_dir, frames, device)
-        result[m] = score_method(load_frames(d, frames, device), ref, frames, warmup, after_cut)
+        result[m] = score_method(load_frames(d, frames, device), ref, frames, warmup, cuts, after_cut)
         json.dump({"key": key, "scores": result[m]}, open(cache, "w"))
     return result
 
