@@ -30,4 +30,6 @@ if(TARGET mlplugin_onnx)
            COMMAND ${_soak} --frames 320 --size 32x24 --step 4 --validation --device-loss --ml-precision fp32 --max-rss-slope none
                    --out ${_out}/validation)
   set_tests_properties(soak.ci soak.ci_validation PROPERTIES ENVIRONMENT "DEMO=$<TARGET_FILE:upscale_demo>" TIMEOUT 900)
+  set_tests_properties(soak.ci PROPERTIES COST 56)  # seconds in a cold clean clone: started early (bench/CMakeLists.txt)
+  set_tests_properties(soak.ci_validation PROPERTIES COST 15)
 endif()

@@ -27,7 +27,7 @@ endif()
 if(TARGET upscale_demo)
   add_test(NAME trained_upscaler_temporal_matches_pytorch
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/models/temporal_mirror_test.sh $<TARGET_FILE:upscale_demo> ${PROJECT_SOURCE_DIR})
-  set_tests_properties(trained_upscaler_temporal_matches_pytorch PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(trained_upscaler_temporal_matches_pytorch PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 COST 16)
 endif()
 
 # The training pipeline of that network at a tiny size (scenes, plan, render, train, validate),
@@ -36,5 +36,5 @@ if(TARGET upscale_demo)
   add_test(NAME temporal_training_pipeline
     COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/models/temporal_training_test.sh $<TARGET_FILE:upscale_demo> ${PROJECT_SOURCE_DIR}
             ${CMAKE_CURRENT_BINARY_DIR}/temporal_training)
-  set_tests_properties(temporal_training_pipeline PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
+  set_tests_properties(temporal_training_pipeline PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300 COST 34)
 endif()
