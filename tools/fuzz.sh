@@ -6,7 +6,8 @@
 #
 #   tools/fuzz.sh [--time SECONDS] [--jobs N] [TARGET...]   (default: 60 s each, every target,
 #                                                            nproc targets at a time)
-# Environment: FUZZ_BUILD_DIR (default build-fuzz), FUZZ_ARGS (extra libFuzzer flags).
+# Environment: FUZZ_BUILD_DIR (default build-fuzz; tools/sanitize.sh's build-asan has the targets
+# too), FUZZ_ARGS (extra libFuzzer flags).
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 build=${FUZZ_BUILD_DIR:-$root/build-fuzz}
@@ -17,7 +18,7 @@ while [ $# -gt 0 ]; do
   case "$1" in
     --time) seconds=$2; shift 2 ;;
     --jobs) jobs=$2; shift 2 ;;
-    -h|--help) sed -n '2,10p' "$0"; exit 0 ;;
+    -h|--help) sed -n '2,11p' "$0"; exit 0 ;;
     *) targets+=("$1"); shift ;;
   esac
 done
@@ -27,8 +28,12 @@ if [ ${#targets[@]} -eq 0 ]; then
 fi
 
 start=$(date +%s)
-CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-  -DVKML_FUZZ=ON -DVKML_BUILD_TESTS=OFF -DVKML_BUILD_BENCH=OFF -DVKML_BUILD_DEMOS=OFF >/dev/null
+# A build directory that already has the targets (tools/sanitize.sh's ASan build) is used as it is;
+# otherwise one with only the fuzz targets and what they link.
+if ! grep -qs '^VKML_FUZZ:BOOL=ON$' "$build/CMakeCache.txt"; then
+  CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
+    -DVKML_FUZZ=ON -DVKML_BUILD_TESTS=OFF -DVKML_BUILD_BENCH=OFF -DVKML_BUILD_DEMOS=OFF >/dev/null
+fi
 cmake --build "$build" --target $(printf 'fuzz_%s ' "${targets[@]}") --parallel "$(nproc)"
 built=$(date +%s)
 echo "[fuzz] built ${#targets[@]} targets in $((built - start)) s; running each for $seconds s, $jobs at a time"

@@ -4,7 +4,7 @@ add_executable(mlplugin_core_tests tensor_desc_test.cpp graph_plan_test.cpp grap
 target_link_libraries(mlplugin_core_tests PRIVATE mlplugin GTest::gtest_main)
 target_include_directories(mlplugin_core_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 vkml_warnings(mlplugin_core_tests)
-gtest_discover_tests(mlplugin_core_tests DISCOVERY_TIMEOUT 60)
+vkml_register_gtests(mlplugin_core_tests)
 
 # Compiled graphs on the GPU (needs the conformance harness).
 vkml_test(mlplugin_graph_tests graph_test.cpp conv_chain_test.cpp LIBS mlp_op_test)

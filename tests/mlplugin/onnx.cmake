@@ -13,7 +13,7 @@ if(TARGET mlplugin_onnx)
                                           npy_test.cpp)
   target_link_libraries(mlplugin_onnx_load_tests PRIVATE onnx_test_models mlplugin_onnx_proto GTest::gtest_main)
   vkml_warnings(mlplugin_onnx_load_tests)
-  gtest_discover_tests(mlplugin_onnx_load_tests DISCOVERY_TIMEOUT 60)
+  vkml_register_gtests(mlplugin_onnx_load_tests)
 
   # GPU: every model through compileGraph and the recorder, fp32 and fp16, against PyTorch.
   vkml_test(mlplugin_onnx_gpu_tests onnx_gpu_test.cpp LIBS onnx_test_models bridge mlp_op_test)
