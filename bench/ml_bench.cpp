@@ -449,9 +449,11 @@ int main(int argc, char** argv) {
             bench::Network net = c.build();
             if (!o.tune.empty()) {
                 bridge::TuneOptions to;
-                if (o.common.smoke) to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.clockRampUp = std::chrono::milliseconds(0);
+                if (o.common.smoke)
+                    to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.confirmRounds = 1, to.clockRampUp = std::chrono::milliseconds(0);
                 for (const bridge::TuneRecord& t : bridge::tuneGraph(ctx, *device, net.graph, c.variant.flags, tuning, to))
-                    std::printf("    tune %-40s %-34s %8.3f ms  [%s]\n", t.node.substr(0, 40).c_str(), t.candidate.c_str(), t.ms, t.key.c_str());
+                    std::printf("    %-7s %-40s %-34s %8.3f ms  [%s]\n", t.confirmation ? "confirm" : "tune", t.node.substr(0, 40).c_str(),
+                                t.candidate.c_str(), t.ms, t.key.c_str());
                 if (auto saved = tuning.save(o.tune); !saved) throw engine::Error(saved.error().message);
                 device->setTuningTable(std::make_shared<TuningTable>(tuning));
             }

@@ -33,3 +33,7 @@ if(TARGET upscale_demo AND TARGET mlplugin_onnx)
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open model file '/nonexistent/model.onnx'"
                    -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
 endif()
+# bridge::tuneGraph: the candidate choice with made-up timings (bridge/src/candidate_selection.h)
+# and one tuning on the test device.
+vkml_test(bridge_tuning_tests bridge/tuning_test.cpp LIBS bridge mlp_op_test)
+target_include_directories(bridge_tuning_tests PRIVATE ${PROJECT_SOURCE_DIR}/bridge/src)

@@ -8,7 +8,9 @@
 /// Each candidate is measured in the whole graph (compiled with a table naming it, the other keys
 /// at their current choice), so what is timed is what runs: the fused epilogues, the layouts the
 /// graph chose and the cache state its neighbours leave. Keys are tuned one after another in the
-/// order the graph reports them; each keeps its fastest candidate before the next is tried.
+/// order the graph reports them; each keeps its fastest candidate before the next is tried, a
+/// candidate other than the plugin's default only once it beat the default again in alternating
+/// re-timings (TuneOptions::confirmRounds).
 /// Errors throw engine::Error with the plugin's code (bridge/errors.h), like GraphSession.
 #include "bridge/export.h"
 #include "bridge/graph_session.h"
@@ -28,6 +30,11 @@ struct TuneOptions {
     uint32_t maxCandidates = 12;  ///< per key, in the order the plugin lists them (its default first)
     bool retune = false;          ///< also keys the table already has
     std::chrono::milliseconds clockRampUp{150};  ///< GPU kept busy before each candidate's timing
+    /// When a candidate other than the plugin's default wins a key's sweep, the default and the
+    /// winner are timed alternately this many times each, and the winner is kept only if the
+    /// median of its re-timings beats the default's (0: no check). A tuned table is then never
+    /// slower than the heuristics because one sweep caught the GPU in a slower moment.
+    uint32_t confirmRounds = 3;
 };
 
 /// One measurement of tuneGraph.
@@ -36,6 +43,7 @@ struct TuneRecord {
     std::string key;        ///< its tuning key
     std::string candidate;  ///< the kernel configuration timed
     double ms = 0;          ///< the whole graph's median with this candidate
+    bool confirmation = false;  ///< a re-timing of the default against the sweep's winner
 };
 
 /// Tunes `graph` compiled with `flags`; `table` gains an entry per key it lacked (all keys with

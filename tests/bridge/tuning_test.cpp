@@ -1,0 +1,161 @@
+// bridge::tuneGraph: the choice among measured candidates (driven with made-up timings, no GPU)
+// and one tuning of a small network on the test device, whose table then compiles and runs
+// (skipped without tensor cores: the candidates are tensor-core kernels).
+#include "bridge/graph_session.h"
+#include "bridge/graph_tuning.h"
+#include "candidate_selection.h"
+#include "mlplugin/graph_builder.h"
+#include "op_test.h"
+#include "vulkan_test.h"
+
+#include <gtest/gtest.h>
+
+#include <algorithm>
+#include <cmath>
+#include <map>
+
+using namespace mlplugin;
+
+namespace {
+
+// A pretend GPU: each candidate's true cost, plus extra time for the first `slowCalls`
+// measurements (a drifting GPU caught in a slow moment).
+struct FakeGpu {
+    std::map<std::string, double> cost;
+    std::string key = "conv k3x3 test";
+    int slowCalls = 0;
+    double slowExtra = 1.0;
+    int calls = 0;
+    double operator()(const TuningTable& table) {
+        const TuningEntry* e = table.find(key);
+        EXPECT_NE(e, nullptr) << "every measurement names a candidate for the key under test";
+        double ms = e ? cost.at(e->candidate) : 0.0;
+        if (calls++ < slowCalls) ms += slowExtra;
+        return ms;
+    }
+};
+
+TunableConvolution tunable(const std::string& key, std::vector<std::string> candidates) {
+    return {.node = "convolution 'c'", .key = key, .candidates = std::move(candidates), .chosen = {}};
+}
+
+size_t confirmations(const std::vector<bridge::TuneRecord>& records) {
+    size_t n = 0;
+    for (const auto& r : records) n += r.confirmation;
+    return n;
+}
+
+TEST(TuningSelection, KeepsTheDefaultWhenTheSweepTimedItInASlowMoment) {
+    // The default's one sweep timing lands in a slow spell; the other candidate is truly slower.
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowCalls = 1};
+    TuningTable table;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "other"})}, table, {}, std::ref(gpu));
+    ASSERT_NE(table.find(gpu.key), nullptr);
+    EXPECT_EQ(table.find(gpu.key)->candidate, "default");
+    EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 1.0);
+    EXPECT_EQ(records.size(), 2u + 6u);  // the sweep, then 3 alternating rounds of default and winner
+    EXPECT_EQ(confirmations(records), 6u);
+    EXPECT_EQ(records[2].candidate, "default");
+    EXPECT_EQ(records[3].candidate, "other");
+}
+
+TEST(TuningSelection, WithoutTheCheckTheSlowMomentDecides) {
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowCalls = 1};
+    TuningTable table;
+    bridge::TuneOptions options;
+    options.confirmRounds = 0;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "other"})}, table, options, std::ref(gpu));
+    EXPECT_EQ(table.find(gpu.key)->candidate, "other");
+    EXPECT_EQ(confirmations(records), 0u);
+}
+
+TEST(TuningSelection, KeepsACandidateThatIsReallyFaster) {
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"a", 0.9}, {"b", 0.7}}};
+    TuningTable table;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a", "b"})}, table, {}, std::ref(gpu));
+    EXPECT_EQ(table.find(gpu.key)->candidate, "b");
+    EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 0.7);
+    EXPECT_EQ(confirmations(records), 6u);
+}
+
+TEST(TuningSelection, ADefaultThatWinsTheSweepIsNotTimedAgain) {
+    FakeGpu gpu{.cost = {{"default", 0.5}, {"a", 0.9}}};
+    TuningTable table;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a"})}, table, {}, std::ref(gpu));
+    EXPECT_EQ(table.find(gpu.key)->candidate, "default");
+    EXPECT_EQ(records.size(), 2u);
+}
+
+TEST(TuningSelection, EachKeyOnceKnownKeysKeptCandidatesCapped) {
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"a", 0.8}, {"b", 0.1}}};
+    TuningTable table;
+    table.set("known", {"a", 2.0});
+    bridge::TuneOptions options;
+    options.maxCandidates = 2;  // "b", the fastest, is past the cap
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a", "b"}), tunable(gpu.key, {"default", "a", "b"}),
+                                                     tunable("known", {"default", "a"}), tunable("no candidates", {})},
+                                                    table, options, std::ref(gpu));
+    EXPECT_EQ(records.size(), 2u + 6u) << "the repeated key is tuned once; the known key and the empty list not at all";
+    EXPECT_EQ(table.find(gpu.key)->candidate, "a");
+    EXPECT_EQ(table.find("known")->candidate, "a");
+    EXPECT_DOUBLE_EQ(table.find("known")->ms, 2.0);
+    EXPECT_EQ(table.find("no candidates"), nullptr);
+
+    options.retune = true;
+    FakeGpu known{.cost = {{"default", 0.3}, {"a", 0.8}}, .key = "known"};
+    bridge::detail::selectCandidates({tunable("known", {"default", "a"})}, table, options, std::ref(known));
+    EXPECT_EQ(table.find("known")->candidate, "default") << "retune measures keys the table has";
+}
+
+// On the test device: every key of a small network gets an entry naming one of its candidates,
+// and the network compiled with the table matches the reference.
+class TuneGraphTest : public testsupport::VulkanTest {};
+
+TEST_F(TuneGraphTest, TunesEveryKeyAndTheTableRuns) {
+    GraphBuilder g;
+    const DataType type = optest::fp16Supported() ? DataType::Float16 : DataType::Float32;
+    Expr x = g.input("image", TensorDesc::make(type, {1, 8, 13, 11}));
+    auto weights = [&](const std::string& name, std::initializer_list<uint32_t> sizes, uint32_t seed) {
+        TensorDesc d = TensorDesc::make(DataType::Float32, sizes);
+        HostTensor t = optest::randomTensor(d, seed, -0.3, 0.3);
+        return g.constant(name, d, std::vector<float>(t.data.begin(), t.data.begin() + d.elementCount()));
+    };
+    Expr y = relu(conv2d(x, weights("w1", {16, 8, 3, 3}, 1), weights("b1", {16}, 2), {.pad = 1}));
+    g.output(conv2d(y, weights("w2", {8, 16, 3, 3}, 3), weights("b2", {8}, 4), {.pad = 1}));
+    GraphDesc graph = g.finish().value();
+
+    auto compiled = compileGraph(optest::device(), graph);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    const std::vector<TunableConvolution> tunables = compiled->report.tuning;
+    compiled->op.reset();
+    if (tunables.empty()) GTEST_SKIP() << "no tunable convolution on this device (the candidates are tensor-core kernels)";
+
+    TuningTable table;
+    bridge::TuneOptions options;
+    options.runs = 2, options.warmup = 1, options.maxCandidates = 2, options.confirmRounds = 1;
+    options.clockRampUp = std::chrono::milliseconds(0);
+    auto records = bridge::tuneGraph(ctx(), optest::device(), graph, 0, table, options);
+    for (const TunableConvolution& t : tunables) {
+        const TuningEntry* e = table.find(t.key);
+        ASSERT_NE(e, nullptr) << t.key;
+        EXPECT_NE(std::find(t.candidates.begin(), t.candidates.end(), e->candidate), t.candidates.end()) << e->candidate;
+    }
+    EXPECT_GE(records.size(), tunables.size());
+    for (const auto& r : records) EXPECT_GT(r.ms, 0.0) << r.node << " " << r.candidate;
+
+    optest::device().setTuningTable(std::make_shared<TuningTable>(table));
+    bridge::GraphSession session(ctx(), optest::device(), graph);
+    optest::device().setTuningTable(nullptr);
+    HostTensor input = optest::randomTensor(graph.values[graph.inputs[0]].desc, 5);
+    session.setInputs({std::vector<float>(input.data.begin(), input.data.begin() + input.desc.elementCount())});
+    session.run();
+    std::vector<float> got = session.readOutputs()[0];
+    auto want = referenceEvaluateGraph(graph, {input});
+    ASSERT_TRUE(want.ok()) << want.error().message;
+    ASSERT_EQ(want->at(0).data.size() >= got.size(), true);
+    double num = 0, den = 0;
+    for (size_t i = 0; i < got.size(); ++i) num += (got[i] - want->at(0).data[i]) * (got[i] - want->at(0).data[i]), den += want->at(0).data[i] * want->at(0).data[i];
+    EXPECT_LT(std::sqrt(num / den), type == DataType::Float16 ? 1e-2 : 1e-4);
+}
+
+}  // namespace
