@@ -26,6 +26,10 @@ void* operator new(std::size_t size) {
     if (void* p = std::malloc(size ? size : 1)) return p;
     throw std::bad_alloc();
 }
+// GCC 12 at -O1 pairs the pointer reaching these deletes with operator new and calls the free()
+// mismatched; the replaced operator new above allocates with malloc, so free() is its match.
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmismatched-new-delete"
 void operator delete(void* p) noexcept { std::free(p); }
 void operator delete(void* p, std::size_t) noexcept { std::free(p); }
 // The nothrow form too (libLLVM and libstdc++'s temporary buffers use it): otherwise it stays
@@ -35,6 +39,7 @@ void* operator new(std::size_t size, const std::nothrow_t&) noexcept {
     return std::malloc(size ? size : 1);
 }
 void operator delete(void* p, const std::nothrow_t&) noexcept { std::free(p); }
+#pragma GCC diagnostic pop
 
 namespace {
 
