@@ -91,6 +91,7 @@ std::vector<TuneRecord> selectCandidates(const std::vector<TunableConvolution>& 
             const double ms = timeCandidate(t, t.candidates[c], false);
             if (ms < bestMs) bestMs = ms, best = t.candidates[c];
         }
+        if (best.empty()) continue;  // maxCandidates 0: nothing timed, the heuristic stays
         // One sweep can crown a candidate that was only timed in a faster moment than the
         // default: GPU state drifts within a process (bench/RESULTS.md, 2026-11-27, a tuned table
         // slower than the heuristics). Alternating the two cancels a drift slower than a round.

@@ -101,6 +101,12 @@ TEST(TuningSelection, EachKeyOnceKnownKeysKeptCandidatesCapped) {
     EXPECT_DOUBLE_EQ(table.find("known")->ms, 2.0);
     EXPECT_EQ(table.find("no candidates"), nullptr);
 
+    options.maxCandidates = 0;  // times nothing, records nothing
+    TuningTable untouched;
+    EXPECT_TRUE(bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a"})}, untouched, options, std::ref(gpu)).empty());
+    EXPECT_EQ(untouched.size(), 0u);
+
+    options.maxCandidates = 12;
     options.retune = true;
     FakeGpu known{.cost = {{"default", 0.3}, {"a", 0.8}}, .key = "known"};
     bridge::detail::selectCandidates({tunable("known", {"default", "a"})}, table, options, std::ref(known));
