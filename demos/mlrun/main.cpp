@@ -2,7 +2,7 @@
 //
 //   mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR
 //         [--precision fp32|fp16] [--device INDEX] [--iterations N] [--free-dim NAME=VALUE]
-//         [--pipeline-cache FILE] [--validation]
+//         [--pipeline-cache FILE] [--tuning FILE] [--validation]
 //   mlrun --list-devices | --list-models | --help
 //
 // MODEL is an .onnx file, or the name of a model shipped with vkml ("upscaler_x2"), looked up in
@@ -11,6 +11,7 @@
 // Writes every graph output as DIR/<output name>.npy (float32, C order). Exit codes: 0 success,
 // 1 the model or the run failed, 2 bad command line or input files.
 #include "bridge/graph_session.h"
+#include "bridge/graph_tuning.h"
 #include "bridge/pipeline_cache_file.h"
 #include "engine/error.h"
 #include "mlplugin/onnx.h"
@@ -22,6 +23,7 @@
 #include <exception>
 #include <filesystem>
 #include <map>
+#include <memory>
 #include <optional>
 #include <string>
 #include <system_error>
@@ -32,7 +34,7 @@ namespace {
 constexpr const char* kUsage =
     "usage: mlrun MODEL.onnx --input NAME=FILE.npy [--input ...] --output-dir DIR\n"
     "             [--precision fp32|fp16] [--device INDEX] [--iterations N]\n"
-    "             [--free-dim NAME=VALUE] [--pipeline-cache FILE] [--validation]\n"
+    "             [--free-dim NAME=VALUE] [--pipeline-cache FILE] [--tuning FILE] [--validation]\n"
     "       mlrun --list-devices\n"
     "       mlrun --list-models\n"
     "       mlrun --help\n"
@@ -47,6 +49,10 @@ constexpr const char* kUsage =
     "  --iterations N     also time N executions: median GPU time (timestamps) and CPU record time\n"
     "  --pipeline-cache FILE  seed the plugin's pipeline cache from FILE (when it exists and fits this\n"
     "                     device and driver) and write the cache back to it after compiling\n"
+    "  --tuning FILE      per-shape kernel selection by measurement: time the candidate kernels of every\n"
+    "                     convolution FILE has no entry for (tensor-core devices; a minute or more),\n"
+    "                     add the fastest to FILE, and run with FILE's choices (an application hands the\n"
+    "                     same file to mlplugin::Device::setTuningTable)\n"
     "  --validation       enable the Khronos validation layer\n"
     "  --list-models      print the model directory and the models in it\n";
 
@@ -63,6 +69,7 @@ struct Options {
     uint32_t iterations = 0;
     std::map<std::string, uint32_t> freeDims;
     std::string pipelineCache;
+    std::string tuning;
     bool validation = false;
     bool listDevices = false;
     bool listModels = false;
@@ -97,6 +104,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--input") o.inputs.push_back(splitAssignment(a, value()));
         else if (a == "--output-dir") o.outputDir = value();
         else if (a == "--pipeline-cache") o.pipelineCache = value();
+        else if (a == "--tuning") o.tuning = value();
         else if (a == "--device") o.device = parseCount(a, value());
         else if (a == "--iterations") o.iterations = parseCount(a, value());
         else if (a == "--free-dim") {
@@ -201,6 +209,32 @@ int run(const Options& o) {
         std::printf("pipeline cache: restored from %s (%zu bytes)\n", o.pipelineCache.c_str(), cacheData.size());
     else if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Rejected)
         std::printf("pipeline cache: %s ignored, %s\n", o.pipelineCache.c_str(), device->pipelineCacheRejection().c_str());
+    if (!o.tuning.empty()) {
+        mlplugin::TuningTable table;
+        if (auto loaded = table.load(o.tuning); !loaded) {
+            std::fprintf(stderr, "mlrun: --tuning: %s\n", loaded.error().message.c_str());
+            return 2;
+        }
+        // Written back at once: a path that cannot be written fails before minutes of timing.
+        if (auto saved = table.save(o.tuning); !saved) {
+            std::fprintf(stderr, "mlrun: --tuning: %s\n", saved.error().message.c_str());
+            return 2;
+        }
+        const size_t known = table.size();
+        std::printf("tuning: %s has %zu entries; timing the candidates of the others\n", o.tuning.c_str(), known);
+        std::fflush(stdout);
+        const std::vector<bridge::TuneRecord> records = bridge::tuneGraph(ctx, *device, model->graph, 0, table);
+        for (const bridge::TuneRecord& r : records)
+            std::printf("  %-7s %-40s %-34s %8.3f ms\n", r.confirmation ? "confirm" : "tune", r.node.substr(0, 40).c_str(), r.candidate.c_str(), r.ms);
+        if (records.empty())
+            std::printf("tuning: nothing to time (every key known, or no tensor-core candidates on this device)\n");
+        if (auto saved = table.save(o.tuning); !saved) {
+            std::fprintf(stderr, "mlrun: --tuning: %s\n", saved.error().message.c_str());
+            return 1;
+        }
+        std::printf("tuning: wrote %s (%zu entries, %zu new)\n", o.tuning.c_str(), table.size(), table.size() - known);
+        device->setTuningTable(std::make_shared<mlplugin::TuningTable>(std::move(table)));
+    }
     bridge::GraphSession session(ctx, *device, model->graph);
     if (!o.pipelineCache.empty()) {
         bridge::writePipelineCacheFile(o.pipelineCache, *device);

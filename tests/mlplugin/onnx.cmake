@@ -92,6 +92,19 @@ if(TARGET mlplugin_onnx)
     set_tests_properties(mlrun_pipeline_cache_foreign PROPERTIES FIXTURES_REQUIRED mlrun_cache_foreign
       PASS_REGULAR_EXPRESSION "ignored, pipeline cache data rejected: not written by Device::pipelineCacheData")
 
+    # --tuning: the table file is written (entries only where the device has tensor-core
+    # candidates to time; lavapipe has none) and the run with it still matches PyTorch.
+    set(tuning ${out}/tuning.txt)
+    add_test(NAME mlrun_tuning_clean COMMAND ${CMAKE_COMMAND} -E rm -f ${tuning})
+    set_tests_properties(mlrun_tuning_clean PROPERTIES FIXTURES_SETUP mlrun_tuning_clean)
+    add_test(NAME mlrun_tuning
+      COMMAND mlrun ${data}/espcn_op17.onnx --input input=${data}/espcn_input.npy --output-dir ${out}/tuning --tuning ${tuning} --validation)
+    set_tests_properties(mlrun_tuning PROPERTIES FIXTURES_REQUIRED mlrun_tuning_clean FIXTURES_SETUP mlrun_tuning
+      PASS_REGULAR_EXPRESSION "tuning: wrote .*tuning.txt \\([0-9]+ entries, [0-9]+ new\\)")
+    add_test(NAME mlrun_tuning_check COMMAND npy_compare ${out}/tuning/output.npy ${data}/espcn_output.npy 1e-4)
+    set_tests_properties(mlrun_tuning_check PROPERTIES FIXTURES_REQUIRED mlrun_tuning)
+    file(WRITE ${out}/bad_tuning.txt "conv k3x3 some key\tigemm_t16x16_w4x2_f4x2\t0.5\nno tabs on this line\n")
+
     # Bad input (name^arguments, '|'-separated^message): each must exit non-zero saying why.
     set(model ${data}/unet_op13.onnx)
     set(bad_cases
@@ -101,7 +114,9 @@ if(TARGET mlplugin_onnx)
       "wrong_shape^--input|input=${data}/espcn_input.npy^dim 1 is 3, the given shape says 1"
       "unknown_input^--input|other=${data}/unet_input.npy^has no such input"
       "unknown_flag^--frobnicate^unknown option '--frobnicate'"
-      "bad_precision^--precision|fp8^--precision expects fp32 or fp16")
+      "bad_precision^--precision|fp8^--precision expects fp32 or fp16"
+      "malformed_tuning_file^--input|input=${data}/unet_input.npy|--tuning|${out}/bad_tuning.txt^bad_tuning.txt:2: expected 'key<TAB>candidate<TAB>milliseconds'"
+      "unwritable_tuning_file^--input|input=${data}/unet_input.npy|--tuning|/nonexistent/dir/tuning.txt^/nonexistent/dir/tuning.txt: cannot be written")
     foreach(case IN LISTS bad_cases)
       string(REPLACE "^" ";" fields "${case}")
       list(GET fields 0 name)
