@@ -451,9 +451,12 @@ int main(int argc, char** argv) {
                 bridge::TuneOptions to;
                 if (o.common.smoke)
                     to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.confirmRounds = 1, to.clockRampUp = std::chrono::milliseconds(0);
-                for (const bridge::TuneRecord& t : bridge::tuneGraph(ctx, *device, net.graph, c.variant.flags, tuning, to))
+                to.progress = [](const bridge::TuneRecord& t) {
                     std::printf("    %-7s %-40s %-34s %8.3f ms  [%s]\n", t.confirmation ? "confirm" : "tune", t.node.substr(0, 40).c_str(),
                                 t.candidate.c_str(), t.ms, t.key.c_str());
+                    std::fflush(stdout);
+                };
+                bridge::tuneGraph(ctx, *device, net.graph, c.variant.flags, tuning, to);
                 if (auto saved = tuning.save(o.tune); !saved) throw engine::Error(saved.error().message);
                 device->setTuningTable(std::make_shared<TuningTable>(tuning));
             }

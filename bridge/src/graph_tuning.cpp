@@ -80,6 +80,7 @@ std::vector<TuneRecord> selectCandidates(const std::vector<TunableConvolution>& 
         trial.set(t.key, {candidate, 0});
         const double ms = measure(trial);
         records.push_back({t.node, t.key, candidate, ms, confirmation});
+        if (options.progress) options.progress(records.back());
         return ms;
     };
     for (const TunableConvolution& t : tunables) {

@@ -223,10 +223,12 @@ int run(const Options& o) {
         const size_t known = table.size();
         std::printf("tuning: %s has %zu entries; timing the candidates of the others\n", o.tuning.c_str(), known);
         std::fflush(stdout);
-        const std::vector<bridge::TuneRecord> records = bridge::tuneGraph(ctx, *device, model->graph, 0, table);
-        for (const bridge::TuneRecord& r : records)
+        bridge::TuneOptions options;
+        options.progress = [](const bridge::TuneRecord& r) {
             std::printf("  %-7s %-40s %-34s %8.3f ms\n", r.confirmation ? "confirm" : "tune", r.node.substr(0, 40).c_str(), r.candidate.c_str(), r.ms);
-        if (records.empty())
+            std::fflush(stdout);
+        };
+        if (bridge::tuneGraph(ctx, *device, model->graph, 0, table, options).empty())
             std::printf("tuning: nothing to time (every key known, or no tensor-core candidates on this device)\n");
         if (auto saved = table.save(o.tuning); !saved) {
             std::fprintf(stderr, "mlrun: --tuning: %s\n", saved.error().message.c_str());

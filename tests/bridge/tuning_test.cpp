@@ -72,7 +72,12 @@ TEST(TuningSelection, WithoutTheCheckTheSlowMomentDecides) {
 TEST(TuningSelection, KeepsACandidateThatIsReallyFaster) {
     FakeGpu gpu{.cost = {{"default", 1.0}, {"a", 0.9}, {"b", 0.7}}};
     TuningTable table;
-    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a", "b"})}, table, {}, std::ref(gpu));
+    bridge::TuneOptions options;
+    std::vector<std::string> reported;  // progress: every measurement as it is taken
+    options.progress = [&](const bridge::TuneRecord& r) { reported.push_back(r.candidate); };
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a", "b"})}, table, options, std::ref(gpu));
+    ASSERT_EQ(reported.size(), records.size());
+    for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(reported[i], records[i].candidate);
     EXPECT_EQ(table.find(gpu.key)->candidate, "b");
     EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 0.7);
     EXPECT_EQ(confirmations(records), 6u);

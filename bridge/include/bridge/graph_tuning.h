@@ -17,11 +17,21 @@
 #include "mlplugin/tuning.h"
 
 #include <chrono>
+#include <functional>
 #include <string>
 #include <vector>
 
 BRIDGE_API_BEGIN
 namespace bridge {
+
+/// One measurement of tuneGraph.
+struct TuneRecord {
+    std::string node;       ///< the graph node's label
+    std::string key;        ///< its tuning key
+    std::string candidate;  ///< the kernel configuration timed
+    double ms = 0;          ///< the whole graph's median with this candidate
+    bool confirmation = false;  ///< a re-timing of the default against the sweep's winner
+};
 
 /// How tuneGraph measures.
 struct TuneOptions {
@@ -32,18 +42,12 @@ struct TuneOptions {
     std::chrono::milliseconds clockRampUp{150};  ///< GPU kept busy before each candidate's timing
     /// When a candidate other than the plugin's default wins a key's sweep, the default and the
     /// winner are timed alternately this many times each, and the winner is kept only if the
-    /// median of its re-timings beats the default's (0: no check). A tuned table is then never
-    /// slower than the heuristics because one sweep caught the GPU in a slower moment.
+    /// median of its re-timings beats the default's (0: no check), so that a sweep that caught
+    /// the GPU in a slower moment does not decide.
     uint32_t confirmRounds = 3;
-};
-
-/// One measurement of tuneGraph.
-struct TuneRecord {
-    std::string node;       ///< the graph node's label
-    std::string key;        ///< its tuning key
-    std::string candidate;  ///< the kernel configuration timed
-    double ms = 0;          ///< the whole graph's median with this candidate
-    bool confirmation = false;  ///< a re-timing of the default against the sweep's winner
+    /// Called after each measurement with its record (progress output: a network's tuning takes
+    /// seconds to minutes); on the calling thread.
+    std::function<void(const TuneRecord&)> progress;
 };
 
 /// Tunes `graph` compiled with `flags`; `table` gains an entry per key it lacked (all keys with
