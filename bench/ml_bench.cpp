@@ -42,12 +42,13 @@ struct Options {
     bool fullGrid = false;
     bool profile = false;
     std::string tune;  // tuning table file: measured kernel choices, extended and saved per case
+    uint32_t rounds = 1;  // every selected case timed this many times, round-robin, each in a new session
 };
 
 void usage() {
     std::puts(
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
-        "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE] [--profile]\n"
+        "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE] [--profile] [--rounds N]\n"
         "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser/temporal network\n"
         "  (DIR/upscaler_x2.onnx, DIR/denoiser.onnx, DIR/upscaler_temporal.onnx at half the display size, when\n"
         "  present) and operator sweeps through mlplugin, in every precision and path.\n"
@@ -65,7 +66,10 @@ void usage() {
         "  --assets DIR  where the shipped .onnx networks are looked for (default: assets)\n"
         "  --tune FILE   per-shape kernel selection by measurement: before timing a case, time every candidate\n"
         "              kernel of its convolutions that FILE lacks (bridge::tuneGraph) and save FILE; the case is\n"
-        "              then timed with the measured choices (without --tune: the fixed heuristics)");
+        "              then timed with the measured choices (without --tune: the fixed heuristics)\n"
+        "  --rounds N    time the selected cases N times over (default 1), one round after another, each case in\n"
+        "              a new session; every round is printed and the JSON keeps each case's median round\n"
+        "              (\"rounds_ms\" lists them all): shows drift within a long-lived process");
 }
 
 // --group: network, conv, op, comma-separated.
@@ -93,6 +97,7 @@ bool parse(int argc, char** argv, Options& o) {
                         : args.is("--warmup")    ? args.count(o.warmup)
                         : args.is("--group")     ? (v = args.value()) && validGroups(o.groups = v)
                         : args.is("--tune")      ? (v = args.value()) && !(o.tune = v).empty()
+                        : args.is("--rounds")    ? args.count(o.rounds)
                                                  : args.common(o.common, usage);
         if (!ok) return false;
     }
@@ -121,6 +126,7 @@ struct Row {
     double gflop = 0, bytes = 0, medianMs = 0, minMs = 0, recordUs = 0, tflops = 0, gbs = 0;
     std::optional<double> fmaFraction, tensorFraction, bandwidthFraction;
     uint32_t dispatches = 0;
+    std::vector<double> roundsMs;  // --rounds: every round's median, in order
     // The nearest ceiling: with tensor cores their GEMM peak bounds the FLOPs, not the FMA peak.
     double boundFraction() const {
         double compute = tensorFraction ? *tensorFraction : fmaFraction.value_or(0);
@@ -353,6 +359,17 @@ bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
     return ok;
 }
 
+// --rounds: the round whose median time is the median of the rounds' (the lower middle one for
+// an even count), carrying every round's time.
+Row medianRound(const std::vector<Row>& measured) {
+    std::vector<size_t> order(measured.size());
+    for (size_t i = 0; i < order.size(); ++i) order[i] = i;
+    std::sort(order.begin(), order.end(), [&](size_t a, size_t b) { return measured[a].medianMs < measured[b].medianMs; });
+    Row r = measured[order[(order.size() - 1) / 2]];
+    r.roundsMs.clear();
+    for (const Row& m : measured) r.roundsMs.push_back(m.medianMs);
+    return r;
+}
 
 void writeJson(const std::string& path, const std::string& device, const Options& o, const bench::Ceilings& c, const std::vector<Row>& rows) {
     std::ofstream f(path);
@@ -370,7 +387,13 @@ void writeJson(const std::string& path, const std::string& device, const Options
           << ", \"bytes\": " << bench::jsonNumber(r.bytes) << ", \"median_ms\": " << bench::jsonNumber(r.medianMs) << ", \"min_ms\": " << bench::jsonNumber(r.minMs) << ", \"record_us\": " << bench::jsonNumber(r.recordUs)
           << ", \"tflops\": " << bench::jsonNumber(r.tflops) << ", \"gbs\": " << bench::jsonNumber(r.gbs) << ", \"fraction\": {\"fma\": " << bench::jsonNumber(r.fmaFraction)
           << ", \"tensor\": " << bench::jsonNumber(r.tensorFraction) << ", \"bandwidth\": " << bench::jsonNumber(r.bandwidthFraction)
-          << "}, \"dispatches\": " << r.dispatches << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
+          << "}, \"dispatches\": " << r.dispatches;
+        if (r.roundsMs.size() > 1) {
+            f << ", \"rounds_ms\": [";
+            for (size_t k = 0; k < r.roundsMs.size(); ++k) f << (k ? ", " : "") << bench::jsonNumber(r.roundsMs[k]);
+            f << "]";
+        }
+        f << "}" << (i + 1 < rows.size() ? "," : "") << "\n";
     }
     f << "  ]\n}\n";
 }
@@ -442,17 +465,24 @@ int main(int argc, char** argv) {
             device->setTuningTable(std::make_shared<TuningTable>(tuning));
             std::printf("tuning table %s: %zu entries\n", o.tune.c_str(), tuning.size());
         }
-        std::vector<Row> rows;
-        for (const Case& c : cases(o, caps)) {
+        std::vector<Case> selected;
+        for (Case& c : cases(o, caps)) {
             if (!matchesFilter(c.name + " " + c.variant.label, o.common.filter)) continue;
             if (!o.groups.empty() && ("," + o.groups + ",").find("," + c.group + ",") == std::string::npos) continue;
+            selected.push_back(std::move(c));
+        }
+        std::vector<Row> rows;
+        std::vector<std::vector<Row>> rounds(selected.size());  // per case, one row per round so far
+        for (uint32_t round = 1; round <= o.rounds; ++round)
+        for (size_t ci = 0; ci < selected.size(); ++ci) {
+            const Case& c = selected[ci];
             bench::Network net = c.build();
             if (!o.tune.empty()) {
                 bridge::TuneOptions to;
                 if (o.common.smoke)
-                    to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.confirmRounds = 1, to.clockRampUp = std::chrono::milliseconds(0);
+                    to.runs = 2, to.warmup = 1, to.maxCandidates = 2, to.sweeps = 1, to.confirmRounds = 1, to.clockRampUp = std::chrono::milliseconds(0);
                 to.progress = [](const bridge::TuneRecord& t) {
-                    std::printf("    %-7s %-40s %-34s %8.3f ms  [%s]\n", t.confirmation ? "confirm" : "tune", t.node.substr(0, 40).c_str(),
+                    std::printf("    %-7s %-40s %-34s %8.3f ms  [%s]\n", t.confirmation ? "confirm" : t.sweep ? "again" : "tune", t.node.substr(0, 40).c_str(),
                                 t.candidate.c_str(), t.ms, t.key.c_str());
                     std::fflush(stdout);
                 };
@@ -473,11 +503,24 @@ int main(int argc, char** argv) {
             r.gbs = t.medianGpuMs > 0 ? r.bytes / (t.medianGpuMs * 1e6) : 0.0;
             r.dispatches = session.compiled().report.dispatchablesOut;
             fillFractions(r, ceilings);
+            if (o.rounds > 1) {
+                // What the session compiled to, so that a round slower than the others can be
+                // told apart from a different plan.
+                const GraphCompileReport& report = session.compiled().report;
+                std::string chosen;
+                for (const TunableConvolution& conv : report.tuning) chosen += (chosen.empty() ? "" : ",") + conv.chosen;
+                std::printf("  [round %u] plan: %u dispatches, %llu temporary bytes, kernels %s\n", round, report.dispatchablesOut,
+                            (unsigned long long)report.temporaryBytes, chosen.empty() ? "-" : chosen.c_str());
+                std::printf("  [round %u]", round);
+            }
             std::printf("  %-34s %-18s %9.3f ms (min %7.3f)  %7.2f TFLOP/s  %7.1f GB/s  %5.1f%% of ceiling  record %6.1f us\n", c.name.c_str(),
                         c.variant.label.c_str(), r.medianMs, r.minMs, r.tflops, r.gbs, 100 * r.boundFraction(), r.recordUs);
-            if (o.profile && c.group == "network") profileNetwork(ctx, *device, net.graph, c.variant, o);
+            if (o.profile && c.group == "network" && round == 1) profileNetwork(ctx, *device, net.graph, c.variant, o);
             std::fflush(stdout);
-            rows.push_back(r);
+            rounds[ci].push_back(r);
+            rows.clear();
+            for (const std::vector<Row>& measured : rounds)
+                if (!measured.empty()) rows.push_back(medianRound(measured));
             writeJson(o.common.json, caps.deviceName, o, ceilings, rows);  // a run cut short keeps what it measured
         }
         writeJson(o.common.json, caps.deviceName, o, ceilings, rows);

@@ -156,24 +156,56 @@ void GraphSession::run() {
     });
 }
 
+void GraphSession::recordExecutions(VkCommandBuffer cmd, uint32_t count) {
+    for (uint32_t i = 0; i < count; ++i) {
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+        check(recorder_->record(cmd, *compiled_.op, *table_), "record");
+    }
+}
+
+void GraphSession::rampUpClock(std::chrono::milliseconds minimum, uint32_t warmup) {
+    using Clock = std::chrono::steady_clock;
+    // Batches of about kBatchMs of GPU work, each timed as a whole; the ramp ends once `minimum`
+    // has passed and two batches in a row ran no more than kSettled faster per execution than
+    // the one before them, or after kMaxRamp whatever the clock does.
+    constexpr double kBatchMs = 25.0, kSettled = 0.02;
+    constexpr auto kMaxRamp = std::chrono::milliseconds(3000);
+    vkutil::TimestampPool batchTime;
+    ENGINE_VK(batchTime.create(ctx_.device(), 1, ctx_.features().timestampPeriodNs, ctx_.features().timestampValidBits));
+    const auto start = Clock::now();
+    uint32_t batch = std::max(warmup, 1u);
+    double previous = 0;
+    uint32_t settled = 0;
+    for (;;) {
+        ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+            batchTime.reset(cmd);
+            batchTime.begin(cmd, 0);
+            recordExecutions(cmd, batch);
+            batchTime.end(cmd, 0);
+        });
+        double ms = 0;
+        ENGINE_VK(batchTime.readMs({&ms, 1}, /*wait*/ true));
+        const double perRun = ms / batch;
+        const auto elapsed = Clock::now() - start;
+        settled = previous > 0 && perRun >= previous * (1.0 - kSettled) ? settled + 1 : 0;
+        if (elapsed >= kMaxRamp || (elapsed >= minimum && settled >= 2)) return;
+        previous = perRun;
+        batch = uint32_t(std::clamp(kBatchMs / std::max(perRun, 1e-3), 1.0, 1000.0));
+    }
+}
+
 Timing GraphSession::time(uint32_t runs, uint32_t warmup, std::chrono::milliseconds clockRampUp) {
     if (!ctx_.features().timestamps) throw engine::Error(engine::ErrorCode::Unsupported, "the device's queue has no valid timestamps");
     vkutil::TimestampPool queries;
     ENGINE_VK(queries.create(ctx_.device(), runs, ctx_.features().timestampPeriodNs,
                              ctx_.features().timestampValidBits));
-    // Keep the GPU busy for a while first: an idle GPU runs at a fraction of its boost clock and
-    // needs ~0.1-0.2 s of work to ramp up (H100: 345-700 -> 1980 MHz). Without this, short cases
-    // were timed mid-ramp, 2-3x slow for part of their runs (bench/RESULTS.md).
-    const auto rampStart = std::chrono::steady_clock::now();
-    while (std::chrono::steady_clock::now() - rampStart < clockRampUp) {
-        ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-            for (uint32_t i = 0; i < std::max(warmup, 1u); ++i) {
-                memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                        VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
-                check(recorder_->record(cmd, *compiled_.op, *table_), "record");
-            }
-        });
-    }
+    // Warm the clock first. An idle GPU runs at a fraction of its boost clock, and its governor
+    // raises it only while the GPU stays busy: a process that compiles pipelines between short
+    // bursts of work (the tuner) kept the H100 at 345-1400 MHz, timing candidates 1.5-4x slow.
+    // A fixed stretch of work did not cure that, so the ramp times its own batches and goes on
+    // until the per-execution time stops falling (bench/RESULTS.md, "Clock drift").
+    if (clockRampUp.count() > 0) rampUpClock(clockRampUp, warmup);
 
     std::vector<double> recordUs;
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {

@@ -63,47 +63,42 @@ std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const Gr
 
 namespace detail {
 
-namespace {
-double median(std::vector<double> v) {
-    std::sort(v.begin(), v.end());
-    const size_t n = v.size();
-    return n % 2 ? v[n / 2] : 0.5 * (v[n / 2 - 1] + v[n / 2]);
-}
-}  // namespace
-
 std::vector<TuneRecord> selectCandidates(const std::vector<TunableConvolution>& tunables, TuningTable& table, const TuneOptions& options,
                                          const MeasureGraph& measure) {
     std::vector<TuneRecord> records;
     std::set<std::string> done;
-    auto timeCandidate = [&](const TunableConvolution& t, const std::string& candidate, bool confirmation) {
+    auto timeCandidate = [&](const TunableConvolution& t, const std::string& candidate, bool confirmation, uint32_t sweep) {
         TuningTable trial = table;
         trial.set(t.key, {candidate, 0});
         const double ms = measure(trial);
-        records.push_back({t.node, t.key, candidate, ms, confirmation});
+        records.push_back({t.node, t.key, candidate, ms, confirmation, sweep});
         if (options.progress) options.progress(records.back());
         return ms;
     };
+    constexpr double kUntimed = std::numeric_limits<double>::infinity();
     for (const TunableConvolution& t : tunables) {
         if (t.candidates.empty() || done.count(t.key) || (!options.retune && table.find(t.key))) continue;
         done.insert(t.key);
-        std::string best;
-        double bestMs = std::numeric_limits<double>::infinity();
-        for (size_t c = 0; c < t.candidates.size() && c < options.maxCandidates; ++c) {
-            const double ms = timeCandidate(t, t.candidates[c], false);
-            if (ms < bestMs) bestMs = ms, best = t.candidates[c];
-        }
-        if (best.empty()) continue;  // maxCandidates 0: nothing timed, the heuristic stays
-        // One sweep can crown a candidate that was only timed in a faster moment than the
-        // default: GPU state drifts within a process (bench/RESULTS.md, 2026-11-27, a tuned table
-        // slower than the heuristics). Alternating the two cancels a drift slower than a round.
+        // A drifting GPU only ever slows a measurement, so each candidate counts with its
+        // fastest sweep.
+        const size_t count = std::min<size_t>(t.candidates.size(), options.maxCandidates);
+        std::vector<double> fastest(count, kUntimed);
+        for (uint32_t sweep = 0; sweep < std::max(options.sweeps, 1u); ++sweep)
+            for (size_t c = 0; c < count; ++c) fastest[c] = std::min(fastest[c], timeCandidate(t, t.candidates[c], false, sweep));
+        if (count == 0) continue;  // maxCandidates 0: nothing timed, the heuristic stays
+        const size_t winner = size_t(std::min_element(fastest.begin(), fastest.end()) - fastest.begin());
+        std::string best = t.candidates[winner];
+        double bestMs = fastest[winner];
+        // The sweeps can still crown a candidate that was only timed in faster moments than the
+        // default (bench/RESULTS.md, 2026-11-27: a tuned table slower than the heuristics).
+        // Alternating the two cancels a drift slower than a round.
         const std::string& fallback = t.candidates.front();
         if (best != fallback && options.confirmRounds > 0) {
-            std::vector<double> fallbackMs, bestRetimed;
+            double f = kUntimed, b = kUntimed;
             for (uint32_t r = 0; r < options.confirmRounds; ++r) {
-                fallbackMs.push_back(timeCandidate(t, fallback, true));
-                bestRetimed.push_back(timeCandidate(t, best, true));
+                f = std::min(f, timeCandidate(t, fallback, true, 0));
+                b = std::min(b, timeCandidate(t, best, true, 0));
             }
-            const double f = median(fallbackMs), b = median(bestRetimed);
             if (b < f) bestMs = b;
             else best = fallback, bestMs = f;
         }

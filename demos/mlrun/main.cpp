@@ -225,7 +225,8 @@ int run(const Options& o) {
         std::fflush(stdout);
         bridge::TuneOptions options;
         options.progress = [](const bridge::TuneRecord& r) {
-            std::printf("  %-7s %-40s %-34s %8.3f ms\n", r.confirmation ? "confirm" : "tune", r.node.substr(0, 40).c_str(), r.candidate.c_str(), r.ms);
+            std::printf("  %-7s %-40s %-34s %8.3f ms\n", r.confirmation ? "confirm" : r.sweep ? "again" : "tune", r.node.substr(0, 40).c_str(),
+                        r.candidate.c_str(), r.ms);
             std::fflush(stdout);
         };
         if (bridge::tuneGraph(ctx, *device, model->graph, 0, table, options).empty())

@@ -13,24 +13,25 @@
 #include <algorithm>
 #include <cmath>
 #include <map>
+#include <set>
 
 using namespace mlplugin;
 
 namespace {
 
-// A pretend GPU: each candidate's true cost, plus extra time for the first `slowCalls`
-// measurements (a drifting GPU caught in a slow moment).
+// A pretend GPU: each candidate's true cost, plus extra time for the measurements whose call
+// index is in `slowAt` (a drifting GPU caught in a slow moment).
 struct FakeGpu {
     std::map<std::string, double> cost;
     std::string key = "conv k3x3 test";
-    int slowCalls = 0;
+    std::set<int> slowAt;
     double slowExtra = 1.0;
     int calls = 0;
     double operator()(const TuningTable& table) {
         const TuningEntry* e = table.find(key);
         EXPECT_NE(e, nullptr) << "every measurement names a candidate for the key under test";
         double ms = e ? cost.at(e->candidate) : 0.0;
-        if (calls++ < slowCalls) ms += slowExtra;
+        if (slowAt.count(calls++)) ms += slowExtra;
         return ms;
     }
 };
@@ -45,27 +46,43 @@ size_t confirmations(const std::vector<bridge::TuneRecord>& records) {
     return n;
 }
 
-TEST(TuningSelection, KeepsTheDefaultWhenTheSweepTimedItInASlowMoment) {
-    // The default's one sweep timing lands in a slow spell; the other candidate is truly slower.
-    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowCalls = 1};
+TEST(TuningSelection, TheSecondSweepOutvotesASlowMoment) {
+    // The default's first timing lands in a slow spell; the other candidate is truly slower.
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowAt = {0}};
     TuningTable table;
     auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "other"})}, table, {}, std::ref(gpu));
     ASSERT_NE(table.find(gpu.key), nullptr);
     EXPECT_EQ(table.find(gpu.key)->candidate, "default");
-    EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 1.0);
-    EXPECT_EQ(records.size(), 2u + 6u);  // the sweep, then 3 alternating rounds of default and winner
-    EXPECT_EQ(confirmations(records), 6u);
+    EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 1.0) << "each candidate counts with its fastest sweep";
+    ASSERT_EQ(records.size(), 4u) << "two sweeps; the default won them, so nothing to confirm";
+    EXPECT_EQ(confirmations(records), 0u);
+    EXPECT_EQ(records[0].sweep, 0u);
+    EXPECT_EQ(records[2].sweep, 1u);
     EXPECT_EQ(records[2].candidate, "default");
-    EXPECT_EQ(records[3].candidate, "other");
 }
 
-TEST(TuningSelection, WithoutTheCheckTheSlowMomentDecides) {
-    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowCalls = 1};
+TEST(TuningSelection, KeepsTheDefaultWhenEverySweepTimedItInASlowMoment) {
+    // Both sweeps catch the default slow (calls 0 and 2); the alternating re-timings do not.
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowAt = {0, 2}};
+    TuningTable table;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "other"})}, table, {}, std::ref(gpu));
+    EXPECT_EQ(table.find(gpu.key)->candidate, "default");
+    EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 1.0);
+    EXPECT_EQ(records.size(), 4u + 6u);  // the sweeps, then 3 alternating rounds of default and winner
+    EXPECT_EQ(confirmations(records), 6u);
+    EXPECT_EQ(records[4].candidate, "default");
+    EXPECT_EQ(records[5].candidate, "other");
+}
+
+TEST(TuningSelection, WithOneSweepAndNoCheckTheSlowMomentDecides) {
+    FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowAt = {0}};
     TuningTable table;
     bridge::TuneOptions options;
+    options.sweeps = 1;
     options.confirmRounds = 0;
     auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "other"})}, table, options, std::ref(gpu));
     EXPECT_EQ(table.find(gpu.key)->candidate, "other");
+    EXPECT_EQ(records.size(), 2u);
     EXPECT_EQ(confirmations(records), 0u);
 }
 
@@ -80,6 +97,7 @@ TEST(TuningSelection, KeepsACandidateThatIsReallyFaster) {
     for (size_t i = 0; i < records.size(); ++i) EXPECT_EQ(reported[i], records[i].candidate);
     EXPECT_EQ(table.find(gpu.key)->candidate, "b");
     EXPECT_DOUBLE_EQ(table.find(gpu.key)->ms, 0.7);
+    EXPECT_EQ(records.size(), 2u * 3u + 6u);
     EXPECT_EQ(confirmations(records), 6u);
 }
 
@@ -88,7 +106,7 @@ TEST(TuningSelection, ADefaultThatWinsTheSweepIsNotTimedAgain) {
     TuningTable table;
     auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a"})}, table, {}, std::ref(gpu));
     EXPECT_EQ(table.find(gpu.key)->candidate, "default");
-    EXPECT_EQ(records.size(), 2u);
+    EXPECT_EQ(records.size(), 2u * 2u);
 }
 
 TEST(TuningSelection, EachKeyOnceKnownKeysKeptCandidatesCapped) {
@@ -100,7 +118,7 @@ TEST(TuningSelection, EachKeyOnceKnownKeysKeptCandidatesCapped) {
     auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"default", "a", "b"}), tunable(gpu.key, {"default", "a", "b"}),
                                                      tunable("known", {"default", "a"}), tunable("no candidates", {})},
                                                     table, options, std::ref(gpu));
-    EXPECT_EQ(records.size(), 2u + 6u) << "the repeated key is tuned once; the known key and the empty list not at all";
+    EXPECT_EQ(records.size(), 2u * 2u + 6u) << "the repeated key is tuned once; the known key and the empty list not at all";
     EXPECT_EQ(table.find(gpu.key)->candidate, "a");
     EXPECT_EQ(table.find("known")->candidate, "a");
     EXPECT_DOUBLE_EQ(table.find("known")->ms, 2.0);
@@ -143,7 +161,7 @@ TEST_F(TuneGraphTest, TunesEveryKeyAndTheTableRuns) {
 
     TuningTable table;
     bridge::TuneOptions options;
-    options.runs = 2, options.warmup = 1, options.maxCandidates = 2, options.confirmRounds = 1;
+    options.runs = 2, options.warmup = 1, options.maxCandidates = 2, options.sweeps = 1, options.confirmRounds = 1;
     options.clockRampUp = std::chrono::milliseconds(0);
     auto records = bridge::tuneGraph(ctx(), optest::device(), graph, 0, table, options);
     for (const TunableConvolution& t : tunables) {

@@ -54,8 +54,10 @@ public:
     /// One execution: records, submits and waits.
     void run();
     /// `warmup` untimed, then `runs` timed executions in one command buffer, barriers between them.
-    /// `clockRampUp`: how long to keep the GPU busy before the timed submission (idle GPUs start
-    /// at a low clock); 0 for smoke runs.
+    /// `clockRampUp`: the least time to keep the GPU busy with this network before the timed
+    /// submission (idle GPUs run at a low clock); the ramp then goes on, in timed batches of
+    /// about 25 ms, until two batches in a row run no more than 2% faster per execution than the
+    /// batch before them (the clock has settled), for at most 3 s in all. 0: no ramp (smoke runs).
     Timing time(uint32_t runs, uint32_t warmup = 1, std::chrono::milliseconds clockRampUp = std::chrono::milliseconds(250));
     /// One fp32 vector per graph output, packed in the output's shape.
     std::vector<std::vector<float>> readOutputs();
@@ -63,6 +65,8 @@ public:
 private:
     void initializeWeights();
     void bind();
+    void recordExecutions(VkCommandBuffer cmd, uint32_t count);  // each after a barrier on the previous
+    void rampUpClock(std::chrono::milliseconds minimum, uint32_t warmup);
 
     engine::Context& ctx_;
     mlplugin::Device& device_;

@@ -11,6 +11,12 @@
 /// order the graph reports them; each keeps its fastest candidate before the next is tried, a
 /// candidate other than the plugin's default only once it beat the default again in alternating
 /// re-timings (TuneOptions::confirmRounds).
+///
+/// GPU clocks drift within a process: a GPU left idle while pipelines compile drops its clock and
+/// raises it again only after a while under load (bench/RESULTS.md, "Clock drift"). A drifting
+/// measurement is only ever slower than the truth, so each candidate is timed in several sweeps
+/// over the key's candidates (the first compiles their pipelines; later ones find them cached and
+/// keep the GPU busy) and counts with its fastest; confirmations compare fastest re-timings too.
 /// Errors throw engine::Error with the plugin's code (bridge/errors.h), like GraphSession.
 #include "bridge/export.h"
 #include "bridge/graph_session.h"
@@ -31,6 +37,7 @@ struct TuneRecord {
     std::string candidate;  ///< the kernel configuration timed
     double ms = 0;          ///< the whole graph's median with this candidate
     bool confirmation = false;  ///< a re-timing of the default against the sweep's winner
+    uint32_t sweep = 0;         ///< which sweep over the key's candidates (0-based; 0 for confirmations)
 };
 
 /// How tuneGraph measures.
@@ -39,11 +46,15 @@ struct TuneOptions {
     uint32_t warmup = 2;          ///< untimed executions before them
     uint32_t maxCandidates = 12;  ///< per key, in the order the plugin lists them (its default first)
     bool retune = false;          ///< also keys the table already has
-    std::chrono::milliseconds clockRampUp{150};  ///< GPU kept busy before each candidate's timing
-    /// When a candidate other than the plugin's default wins a key's sweep, the default and the
-    /// winner are timed alternately this many times each, and the winner is kept only if the
-    /// median of its re-timings beats the default's (0: no check), so that a sweep that caught
-    /// the GPU in a slower moment does not decide.
+    /// The least time the GPU is kept busy before each candidate's timing (GraphSession::time
+    /// goes on until the clock has settled).
+    std::chrono::milliseconds clockRampUp{150};
+    /// Sweeps over each key's candidates (at least 1); a candidate counts with its fastest.
+    uint32_t sweeps = 2;
+    /// When a candidate other than the plugin's default wins a key's sweeps, the default and the
+    /// winner are timed alternately this many times each, and the winner is kept only if its
+    /// fastest re-timing beats the default's (0: no check), so that sweeps that caught the GPU
+    /// in a slower moment for the default do not decide.
     uint32_t confirmRounds = 3;
     /// Called after each measurement with its record (progress output: a network's tuning takes
     /// seconds to minutes); on the calling thread.
