@@ -92,7 +92,10 @@ std::vector<TuneRecord> selectCandidates(const std::vector<TunableConvolution>& 
         // The sweeps can still crown a candidate that was only timed in faster moments than the
         // default (bench/RESULTS.md, 2026-11-27: a tuned table slower than the heuristics).
         // Alternating the two cancels a drift slower than a round.
-        const std::string& fallback = t.candidates.front();
+        // The reference is what the compile took without an entry (the heuristic's choice); it
+        // need not be the first candidate (coopmat for image inputs, listed after the tiles).
+        const auto timed = t.candidates.begin() + std::ptrdiff_t(count);
+        const std::string& fallback = std::find(t.candidates.begin(), timed, t.chosen) != timed ? t.chosen : t.candidates.front();
         if (best != fallback && options.confirmRounds > 0) {
             double f = kUntimed, b = kUntimed;
             for (uint32_t r = 0; r < options.confirmRounds; ++r) {

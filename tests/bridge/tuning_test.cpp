@@ -36,8 +36,8 @@ struct FakeGpu {
     }
 };
 
-TunableConvolution tunable(const std::string& key, std::vector<std::string> candidates) {
-    return {.node = "convolution 'c'", .key = key, .candidates = std::move(candidates), .chosen = {}};
+TunableConvolution tunable(const std::string& key, std::vector<std::string> candidates, std::string chosen = {}) {
+    return {.node = "convolution 'c'", .key = key, .candidates = std::move(candidates), .chosen = std::move(chosen)};
 }
 
 size_t confirmations(const std::vector<bridge::TuneRecord>& records) {
@@ -72,6 +72,24 @@ TEST(TuningSelection, KeepsTheDefaultWhenEverySweepTimedItInASlowMoment) {
     EXPECT_EQ(confirmations(records), 6u);
     EXPECT_EQ(records[4].candidate, "default");
     EXPECT_EQ(records[5].candidate, "other");
+}
+
+TEST(TuningSelection, TheReferenceIsTheHeuristicsChoiceNotTheFirstCandidate) {
+    // The compile took "coop" (listed last, as coopmat is after the tiles); it wins, so nothing
+    // needs confirming. A slow first sweep of "coop" against a truly slower "tile" does not
+    // dethrone it either: the re-timings compare against "coop".
+    FakeGpu gpu{.cost = {{"tile", 1.2}, {"coop", 1.0}}};
+    TuningTable table;
+    auto records = bridge::detail::selectCandidates({tunable(gpu.key, {"tile", "coop"}, "coop")}, table, {}, std::ref(gpu));
+    EXPECT_EQ(table.find(gpu.key)->candidate, "coop");
+    EXPECT_EQ(confirmations(records), 0u);
+
+    FakeGpu drifting{.cost = {{"tile", 1.1}, {"coop", 1.0}}, .slowAt = {1, 3}};
+    TuningTable second;
+    records = bridge::detail::selectCandidates({tunable(drifting.key, {"tile", "coop"}, "coop")}, second, {}, std::ref(drifting));
+    EXPECT_EQ(second.find(drifting.key)->candidate, "coop");
+    ASSERT_EQ(confirmations(records), 6u);
+    EXPECT_EQ(records[4].candidate, "coop") << "the re-timings alternate the heuristic's choice and the sweeps' winner";
 }
 
 TEST(TuningSelection, WithOneSweepAndNoCheckTheSlowMomentDecides) {
