@@ -19,6 +19,7 @@
 #include "engine/scene.h"
 #include "bridge/effect_upscaler.h"
 #include "bridge/graph_session.h"
+#include "bridge/graph_tuning.h"
 #include "bridge/ml_pass.h"
 #include "engine/jitter.h"
 #include "mlplugin/mlplugin.h"
@@ -45,6 +46,8 @@ struct Options {
     bool fp32 = false;
     std::string scene;      // glTF file; empty: the procedural scene
     uint32_t sceneSeed = 0;
+    std::string tuning;     // --tuning: measured kernel choices for the ML networks
+    std::shared_ptr<const mlplugin::TuningTable> tuningTable;  // read from `tuning` before any GPU work
 };
 
 // What every configuration draws, loaded once: the scene and the camera path along which the
@@ -57,7 +60,7 @@ struct Content {
 void usage() {
     std::puts(
         "usage: frame_bench [--smoke] [--frames N] [--warmup N] [--json FILE] [--assets DIR] [--filter TEXT] [--fp32]\n"
-        "                   [--device INDEX] [--validation] [--scene FILE | --scene-seed N]\n"
+        "                   [--device INDEX] [--validation] [--scene FILE | --scene-seed N] [--tuning FILE]\n"
         "  Frame times (per pass and total, GPU timestamps) of native rendering vs half resolution + x2 upscale\n"
         "  (ML upscaler and bicubic), at 3840x2160 and 1920x1080 output; native with 1-ray shadows + ML or a-trous denoiser.\n"
         "  --smoke        tiny output size and few frames (CI on lavapipe; times mean nothing)\n"
@@ -69,7 +72,9 @@ void usage() {
         "  --device I     Vulkan device index\n"
         "  --validation   enable the Khronos validation layer\n"
         "  --scene FILE   time a glTF scene (.gltf/.glb) along an automatic orbit instead of the procedural scene\n"
-        "  --scene-seed N the procedural scene's seed (default 0: the classic scene)");
+        "  --scene-seed N the procedural scene's seed (default 0: the classic scene)\n"
+        "  --tuning FILE  measured kernel choices for every ML network (mlrun MODEL.onnx --tuning FILE on this GPU);\n"
+        "                 default: the plugin's fixed heuristics");
 }
 
 // --scene FILE (not empty) and --scene-seed N (0..2^32-1).
@@ -94,10 +99,12 @@ bool sceneOption(bench::ArgParser& args, Options& o) {
 bool parse(int argc, char** argv, Options& o) {
     bench::ArgParser args("frame_bench", argc, argv);
     while (args.next()) {
+        const char* v = nullptr;
         const bool ok = args.is("--fp32")                                ? (o.fp32 = true)
                         : args.is("--frames")                            ? args.count(o.frames)
                         : args.is("--warmup")                            ? args.count(o.warmup)
                         : args.is("--scene") || args.is("--scene-seed") ? sceneOption(args, o)
+                        : args.is("--tuning")                            ? (v = args.value()) && !(o.tuning = v).empty()
                                                                          : args.common(o.common, usage);
         if (!ok) return false;
     }
@@ -215,6 +222,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
         ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
         if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.common.assets + "/upscaler_temporal.onnx";
         ed.preferFp16 = !o.fp32;
+        ed.tuning = o.tuningTable;
         effect = std::make_unique<bridge::EffectUpscaler>(ctx, ed);
         r.upscaler = effects::toString(ed.mode);
     }
@@ -295,6 +303,11 @@ int main(int argc, char** argv) {
         if (!ctx.features().timestamps) throw std::runtime_error("the device's queue has no valid timestamps");
         std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.common.validation);
         std::printf("device: %s\n", ctx.deviceName().c_str());
+        if (!o.tuning.empty()) {
+            o.tuningTable = bridge::loadTuningTable(o.tuning);
+            device->setTuningTable(o.tuningTable);
+            std::printf("tuning table %s: %zu entries\n", o.tuning.c_str(), o.tuningTable->size());
+        }
         Content content;
         content.scene = engine::loadScene({.seed = o.sceneSeed, .gltfPath = o.scene});
         for (const std::string& w : content.scene->warnings) std::fprintf(stderr, "frame_bench: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());

@@ -53,6 +53,7 @@ void EffectUpscaler::prepare(VkExtent2D renderExtent, VkExtent2D outputExtent) {
     }
     effects::UpscalerDesc d;
     d.device = effectDevice(ctx_, desc_.debugChecks);
+    d.device.tuning = desc_.tuning;
     d.maxRenderSize = renderExtent;
     d.displaySize = outputExtent;
     d.outputFormat = kColorFormat;

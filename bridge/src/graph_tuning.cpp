@@ -4,6 +4,7 @@
 #include "bridge/errors.h"
 
 #include <algorithm>
+#include <filesystem>
 #include <limits>
 #include <memory>
 #include <set>
@@ -42,6 +43,16 @@ double timeWith(engine::Context& ctx, Device& device, const GraphDesc& graph, ui
 }
 
 }  // namespace
+
+std::shared_ptr<const TuningTable> loadTuningTable(const std::string& path) {
+    std::error_code ec;
+    if (!std::filesystem::is_regular_file(path, ec))
+        throw engine::Error(engine::ErrorCode::InvalidArgument,
+                            "no tuning table at '" + path + "' (write one on this GPU with: mlrun MODEL.onnx --tuning " + path + ")");
+    auto table = std::make_shared<TuningTable>();
+    check(table->load(path), "tuning table");
+    return table;
+}
 
 std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t flags, TuningTable& table,
                                   const TuneOptions& options) {

@@ -14,6 +14,7 @@ std::unique_ptr<mlplugin::Device> createMlDevice(engine::Context& ctx, const Opt
     std::unique_ptr<mlplugin::Device> device = bridge::createDevice(ctx, o.validation, cache);
     if (device->pipelineCacheOrigin() == mlplugin::PipelineCacheOrigin::Rejected)
         std::printf("pipeline cache: %s ignored, %s\n", o.pipelineCache.c_str(), device->pipelineCacheRejection().c_str());
+    if (o.tuning) device->setTuningTable(o.tuning);
     return device;
 }
 
@@ -35,6 +36,7 @@ bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::Deferr
     d.sharpness = o.sharpness;
     d.debugChecks = o.validation;
     d.retire = retire;
+    d.tuning = o.tuning;
     return d;
 }
 

@@ -1,6 +1,8 @@
 #include "options.h"
 
+#include "bridge/graph_tuning.h"
 #include "engine/camera.h"
+#include "engine/error.h"
 
 #include <charconv>
 #include <cstdio>
@@ -133,6 +135,9 @@ Usage: upscale_demo [options]
   --device INDEX          Vulkan physical device index
   --pipeline-cache FILE   ml modes: restore the plugin's pipeline cache from FILE (when it fits this
                           GPU and driver) and save it there once the networks are compiled
+  --tuning FILE           ml modes: measured kernel choices for every network (write the file on this
+                          GPU with mlrun MODEL.onnx --tuning FILE, once per model); default: the
+                          plugin's fixed heuristics
   --validation            enable the Khronos validation layer (+ synchronization validation)
   --write-golden FILE     render the golden-test frame (96x64, native, path 0, t=2) to FILE
   --resize-test           windowed: resize the window during the run (smoke test)
@@ -201,6 +206,14 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--out", [&](const std::string& v) { if (v.empty()) throw UsageError("--out: empty directory name"); o.outDir = v; }},
         {"--device", [&](const std::string& v) { o.device = parseUint("--device", v, 0, 63); }},
         {"--pipeline-cache", [&](const std::string& v) { if (v.empty()) throw UsageError("--pipeline-cache: empty file name"); o.pipelineCache = v; }},
+        {"--tuning", [&](const std::string& v) {
+             if (v.empty()) throw UsageError("--tuning: empty file name");
+             try {
+                 o.tuning = bridge::loadTuningTable(v);
+             } catch (const engine::Error& e) {
+                 throw UsageError(std::string("--tuning: ") + e.what());
+             }
+         }},
         {"--device-memory-budget", [&](const std::string& v) { o.deviceMemoryBudgetMiB = parseUint("--device-memory-budget", v, 1, 1u << 24); }},
         {"--soak", [&](const std::string& v) { o.soakStepFrames = parseUint("--soak", v, 1, 1000000); }},
         {"--soak-max-rss-slope", [&](const std::string& v) {

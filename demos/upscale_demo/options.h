@@ -2,8 +2,10 @@
 // upscale_demo command line: parsed into Options, or a UsageError naming the bad argument.
 #include "engine/renderer.h"
 #include "mlplugin/tensor_desc.h"
+#include "mlplugin/tuning.h"
 
 #include <cstdint>
+#include <memory>
 #include <optional>
 #include <stdexcept>
 #include <string>
@@ -46,6 +48,7 @@ struct Options {
     std::optional<uint32_t> device;
     bool validation = false;
     std::string pipelineCache;  // file the ML passes' pipeline cache is restored from and saved to
+    std::shared_ptr<const mlplugin::TuningTable> tuning;  // --tuning: measured kernel choices of every ML network
     std::string outDir = "upscale_out";
     uint32_t channels = 0;  // engine::Channel bits written as .npy
     bool writeImages = true;  // false: timing runs write report.json only

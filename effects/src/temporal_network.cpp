@@ -24,6 +24,7 @@ std::string shapeString(const std::vector<uint32_t>& s) {
 Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice& d, const std::string& who) {
     auto device = mlplugin::createDevice(pluginDeviceDesc(d));
     if (!device) return Error{device.error().code, who + ": " + device.error().message, device.error().vkResult};
+    if (d.tuning) (*device)->setTuningTable(d.tuning);
     return std::move(*device);
 }
 

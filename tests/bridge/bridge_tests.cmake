@@ -14,7 +14,10 @@ endif()
 # (tests/bridge/make_upscaler_model.py) as the renderer's upscaler; report.json lists its passes.
 if(TARGET upscale_demo AND TARGET mlplugin_onnx)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/bridge_demo_out)
-  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|64|--height|40|--mode|ml|--model|${PROJECT_SOURCE_DIR}/tests/data/onnx/bridge_upscaler_x2.onnx|--validation|--out|${_out}/ml|--pipeline-cache|${_out}/ml/pipelines.bin")
+  # With --tuning: a table of another GPU's entries (never matched here) is read and handed to
+  # the plugin device; the run is unchanged.
+  file(WRITE ${_out}/other_gpu_tuning.txt "Some GPU|Some driver|conv k3x3 s1x1 d1x1 in1x32v out32v arith\tigemm_t16x16_w4x2_f4x1_ky1\t1.25\n")
+  set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|64|--height|40|--mode|ml|--model|${PROJECT_SOURCE_DIR}/tests/data/onnx/bridge_upscaler_x2.onnx|--validation|--out|${_out}/ml|--pipeline-cache|${_out}/ml/pipelines.bin|--tuning|${_out}/other_gpu_tuning.txt")
   add_test(NAME demo_cli.ml_upscaler
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 3 frame\\(s\\) 32x20 -> 64x40 \\(ml\\)"
                    "-DEXPECT_FILES=${_out}/ml/frame_00002.png|${_out}/ml/report.json|${_out}/ml/pipelines.bin" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)

@@ -1,7 +1,7 @@
 # The soak (docs/RELIABILITY.md): its CPU side, and two runs of tools/soak.sh (included from
 # tests/CMakeLists.txt when the demo is built).
 set(_demo ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
-vkml_test(demo_soak_tests demos/soak_test.cpp ${_demo}/soak.cpp ${_demo}/report.cpp ${_demo}/options.cpp LIBS mlplugin)
+vkml_test(demo_soak_tests demos/soak_test.cpp ${_demo}/soak.cpp ${_demo}/report.cpp ${_demo}/options.cpp LIBS mlplugin bridge)
 target_include_directories(demo_soak_tests PRIVATE ${_demo})
 if(TARGET mlplugin_onnx)
   set(_soak ${PROJECT_SOURCE_DIR}/tools/soak.sh)

@@ -68,6 +68,12 @@ if(TARGET upscale_demo)
     set_tests_properties(demo_cli.out_of_memory_leak_check PROPERTIES SKIP_RETURN_CODE 77 TIMEOUT 300)
   endif()
   demo_cli_test(soak_needs_headless "--soak;5" nonzero "--soak is for the headless demo")
+  # --tuning: a table that is not there, or a malformed line, stops the demo before any GPU work.
+  file(WRITE ${_out}/bad_tuning.txt "conv k3x3 some key\tigemm_t16x16_w4x2_f4x2\t0.5\nno tabs on this line\n")
+  demo_cli_test(tuning_missing "--headless;--tuning;/nonexistent/tuning.txt" nonzero
+                "--tuning: no tuning table at '/nonexistent/tuning.txt' \\(write one on this GPU with: mlrun MODEL.onnx --tuning")
+  demo_cli_test(tuning_malformed "--headless;--tuning;${_out}/bad_tuning.txt" nonzero
+                "--tuning: tuning table: .*bad_tuning.txt:2: expected 'key<TAB>candidate<TAB>milliseconds'")
   demo_cli_test(soak_flags_need_soak "--headless;--soak-device-loss" nonzero "--soak-device-loss and --soak-max-\\*-slope need --soak N")
   demo_cli_test(bad_memory_budget "--headless;--device-memory-budget;0" nonzero "--device-memory-budget: 0 is out of range")
   demo_cli_test(cycle_modes_headless "--headless;--cycle-modes" nonzero "--cycle-modes is for the windowed demo")

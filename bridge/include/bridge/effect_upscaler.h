@@ -45,6 +45,7 @@ struct EffectUpscalerDesc {
     bool preferFp16 = true;  ///< ML modes: fp16 where the device has it
     bool debugChecks = false;  ///< validate every image on each record (EffectDevice::debugChecks)
     engine::DeferredDeletion* retire = nullptr;  ///< where replaced effect objects go (e.g. Frames::deletion())
+    std::shared_ptr<const mlplugin::TuningTable> tuning;  ///< ML modes: measured kernel choices (EffectDevice::tuning)
 };
 
 /// What an EffectUpscaler has done so far.

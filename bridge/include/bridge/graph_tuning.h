@@ -24,6 +24,7 @@
 
 #include <chrono>
 #include <functional>
+#include <memory>
 #include <string>
 #include <vector>
 
@@ -60,6 +61,12 @@ struct TuneOptions {
     /// seconds to minutes); on the calling thread.
     std::function<void(const TuneRecord&)> progress;
 };
+
+/// A table written by tuneGraph or `mlrun MODEL.onnx --tuning FILE`, for Device::setTuningTable
+/// or effects::EffectDevice::tuning. Unlike TuningTable::load, a missing file is an error here
+/// (a table that was asked for and is not there is a mistake, not an empty table). Throws
+/// engine::Error (InvalidArgument) naming the file, and the line of a malformed entry.
+std::shared_ptr<const mlplugin::TuningTable> loadTuningTable(const std::string& path);
 
 /// Tunes `graph` compiled with `flags`; `table` gains an entry per key it lacked (all keys with
 /// `retune`). The device's own table is restored afterwards. Returns every measurement.

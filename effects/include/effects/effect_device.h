@@ -17,10 +17,12 @@
 #include "effects/export.h"
 
 #include "mlplugin/result.h"
+#include "mlplugin/tuning.h"
 
 #include <vulkan/vulkan.h>
 
 #include <cstdint>
+#include <memory>
 
 EFFECTS_API_BEGIN
 namespace effects {
@@ -55,6 +57,12 @@ struct EffectDevice {
     /// of recording its dispatches each time (bench/RESULTS.md, "Recording"). Leave it false when
     /// record() may get a secondary command buffer (a secondary cannot execute another).
     bool primaryCommandBuffers = false;
+    /// Optional: measured kernel choices for the ML modes' network (mlplugin/tuning.h), written
+    /// on this GPU by `mlrun MODEL.onnx --tuning FILE` or bridge::tuneGraph and read with
+    /// TuningTable::load. Null: the plugin's fixed heuristics. Entries of other GPUs or drivers
+    /// are never used (their keys name both); every choice computes the same function, within
+    /// the precision's tolerance. Read at creation; the effect keeps the table alive.
+    std::shared_ptr<const mlplugin::TuningTable> tuning;
 };
 
 /// An image the application hands to record(): a view of a 2D colour (or depth) image, the layout
