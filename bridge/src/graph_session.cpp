@@ -148,6 +148,27 @@ void GraphSession::setInputs(const std::vector<std::vector<float>>& values) {
     }
 }
 
+void GraphSession::copyInputsFrom(const GraphSession& source) {
+    if (&source.ctx_ != &ctx_) throw engine::Error(engine::ErrorCode::InvalidArgument, "copyInputsFrom: the source session is on another context");
+    if (source.inputs_.size() != inputs_.size())
+        throw engine::Error(engine::ErrorCode::InvalidArgument, "copyInputsFrom: the source graph has " + std::to_string(source.inputs_.size()) +
+                                                                    " inputs, this one " + std::to_string(inputs_.size()));
+    for (size_t i = 0; i < inputs_.size(); ++i)
+        if (source.inputs_[i].size() != inputs_[i].size())
+            throw engine::Error(engine::ErrorCode::InvalidArgument, "copyInputsFrom: input '" + graph_->values[graph_->inputs[i]].name + "' holds " +
+                                                                        std::to_string(inputs_[i].size()) + " bytes, the source's " +
+                                                                        std::to_string(source.inputs_[i].size()));
+    ctx_.submitAndWait([&](VkCommandBuffer cmd) {
+        // The source's inputs were last written by an upload (or a copy) and read by its network.
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
+                      VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        for (size_t i = 0; i < inputs_.size(); ++i) {
+            VkBufferCopy copy{0, 0, inputs_[i].size()};
+            vkCmdCopyBuffer(cmd, source.inputs_[i].handle(), inputs_[i].handle(), 1, &copy);
+        }
+    });
+}
+
 void GraphSession::run() {
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,

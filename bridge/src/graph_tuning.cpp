@@ -34,11 +34,13 @@ std::vector<std::vector<float>> tuningInputs(const GraphDesc& graph) {
 // Every candidate's timing starts from a busy GPU: building a session (pipeline compiles, uploads)
 // leaves it idle long enough to drop its clock, and timing right after that measured candidates
 // 1.5-3x slow at random (the first H100 run of the tuner, bench/RESULTS.md).
+// The inputs come from `inputs`, a session built once (copied on the GPU: converting and uploading
+// the temporal network's 265 MB input took about a second per candidate, an idle GPU meanwhile).
 double timeWith(engine::Context& ctx, Device& device, const GraphDesc& graph, uint32_t flags, const TuningTable& table,
-                const std::vector<std::vector<float>>& inputs, const TuneOptions& o) {
+                const GraphSession& inputs, const TuneOptions& o) {
     device.setTuningTable(std::make_shared<TuningTable>(table));
     GraphSession session(ctx, device, graph, flags);
-    session.setInputs(inputs);
+    session.copyInputsFrom(inputs);
     return session.time(o.runs, o.warmup, o.clockRampUp).medianGpuMs;
 }
 
@@ -62,11 +64,12 @@ std::vector<TuneRecord> tuneGraph(engine::Context& ctx, Device& device, const Gr
         ~Restore() { device.setTuningTable(previous); }
     } restore{device, nullptr};
     device.setTuningTable(std::make_shared<TuningTable>(table));
-    auto compiled = take(compileGraph(device, graph, flags), "tuneGraph: compileGraph");
-    const std::vector<TunableConvolution> tunables = compiled.report.tuning;
-    compiled.op.reset();
-
-    const std::vector<std::vector<float>> inputs = tuningInputs(graph);
+    // The graph as the table compiles it today: its tunable convolutions, and the inputs every
+    // candidate's session copies.
+    GraphSession inputs(ctx, device, graph, flags);
+    const std::vector<TunableConvolution> tunables = inputs.compiled().report.tuning;
+    if (tunables.empty()) return {};
+    inputs.setInputs(tuningInputs(graph));
     return detail::selectCandidates(tunables, table, options, [&](const TuningTable& trial) {
         return timeWith(ctx, device, graph, flags, trial, inputs, options);
     });

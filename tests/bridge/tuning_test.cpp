@@ -1,9 +1,11 @@
-// bridge::tuneGraph: the choice among measured candidates (driven with made-up timings, no GPU)
-// and one tuning of a small network on the test device, whose table then compiles and runs
-// (skipped without tensor cores: the candidates are tensor-core kernels).
+// bridge::tuneGraph: the choice among measured candidates (driven with made-up timings, no GPU),
+// the GPU copy of inputs its sessions share (GraphSession::copyInputsFrom), and one tuning of a
+// small network on the test device, whose table then compiles and runs (skipped without tensor
+// cores: the candidates are tensor-core kernels).
 #include "bridge/graph_session.h"
 #include "bridge/graph_tuning.h"
 #include "candidate_selection.h"
+#include "engine/error.h"
 #include "mlplugin/graph_builder.h"
 #include "op_test.h"
 #include "vulkan_test.h"
@@ -154,22 +156,61 @@ TEST(TuningSelection, EachKeyOnceKnownKeysKeptCandidatesCapped) {
     EXPECT_EQ(table.find("known")->candidate, "default") << "retune measures keys the table has";
 }
 
-// On the test device: every key of a small network gets an entry naming one of its candidates,
-// and the network compiled with the table matches the reference.
-class TuneGraphTest : public testsupport::VulkanTest {};
-
-TEST_F(TuneGraphTest, TunesEveryKeyAndTheTableRuns) {
+// Two 3x3 convolutions with a ReLU between them, `channels` wide, on a 13x11 image.
+GraphDesc smallNetwork(DataType type, uint32_t channels = 8) {
     GraphBuilder g;
-    const DataType type = optest::fp16Supported() ? DataType::Float16 : DataType::Float32;
-    Expr x = g.input("image", TensorDesc::make(type, {1, 8, 13, 11}));
+    Expr x = g.input("image", TensorDesc::make(type, {1, channels, 13, 11}));
     auto weights = [&](const std::string& name, std::initializer_list<uint32_t> sizes, uint32_t seed) {
         TensorDesc d = TensorDesc::make(DataType::Float32, sizes);
         HostTensor t = optest::randomTensor(d, seed, -0.3, 0.3);
         return g.constant(name, d, std::vector<float>(t.data.begin(), t.data.begin() + d.elementCount()));
     };
-    Expr y = relu(conv2d(x, weights("w1", {16, 8, 3, 3}, 1), weights("b1", {16}, 2), {.pad = 1}));
+    Expr y = relu(conv2d(x, weights("w1", {16, channels, 3, 3}, 1), weights("b1", {16}, 2), {.pad = 1}));
     g.output(conv2d(y, weights("w2", {8, 16, 3, 3}, 3), weights("b2", {8}, 4), {.pad = 1}));
-    GraphDesc graph = g.finish().value();
+    return g.finish().value();
+}
+
+// The tuner's sessions take their inputs from one session by a GPU copy
+// (GraphSession::copyInputsFrom): the same outputs as inputs set from the host, and a named
+// error for a graph whose inputs differ.
+class GraphSessionTest : public testsupport::VulkanTest {};
+
+TEST_F(GraphSessionTest, CopyInputsFromAnotherSessionOfTheSameNetwork) {
+    const DataType type = optest::fp16Supported() ? DataType::Float16 : DataType::Float32;
+    GraphDesc graph = smallNetwork(type);
+    HostTensor input = optest::randomTensor(graph.values[graph.inputs[0]].desc, 7);
+    bridge::GraphSession source(ctx(), optest::device(), graph);
+    source.setInputs({std::vector<float>(input.data.begin(), input.data.begin() + input.desc.elementCount())});
+    source.run();
+    // Another compile of the same network (no fusion: other dispatches, same function).
+    bridge::GraphSession copy(ctx(), optest::device(), graph, GraphCompileFlagDisableFusion);
+    copy.copyInputsFrom(source);
+    copy.run();
+    const std::vector<float> want = source.readOutputs()[0], got = copy.readOutputs()[0];
+    ASSERT_EQ(got.size(), want.size());
+    double num = 0, den = 0;
+    for (size_t i = 0; i < got.size(); ++i) num += (got[i] - want[i]) * (got[i] - want[i]), den += want[i] * want[i];
+    ASSERT_GT(den, 0.0) << "the source's output is not all zeros";
+    EXPECT_LT(std::sqrt(num / den), type == DataType::Float16 ? 1e-2 : 1e-5);
+
+    GraphDesc wider = smallNetwork(type, 12);
+    bridge::GraphSession other(ctx(), optest::device(), wider);
+    try {
+        other.copyInputsFrom(source);
+        FAIL() << "inputs of another size were copied";
+    } catch (const engine::Error& e) {
+        EXPECT_EQ(e.code(), engine::ErrorCode::InvalidArgument);
+        EXPECT_NE(std::string(e.what()).find("input 'image' holds"), std::string::npos) << e.what();
+    }
+}
+
+// On the test device: every key of a small network gets an entry naming one of its candidates,
+// and the network compiled with the table matches the reference.
+class TuneGraphTest : public testsupport::VulkanTest {};
+
+TEST_F(TuneGraphTest, TunesEveryKeyAndTheTableRuns) {
+    const DataType type = optest::fp16Supported() ? DataType::Float16 : DataType::Float32;
+    GraphDesc graph = smallNetwork(type);
 
     auto compiled = compileGraph(optest::device(), graph);
     ASSERT_TRUE(compiled.ok()) << compiled.error().message;
