@@ -698,6 +698,14 @@ detail::PlanContext coopContext(const Capabilities& caps, bool enabled = true) {
     return pc;
 }
 
+// conv2d_coopmat wherever it can run (ExecutionFlagForceCooperativeMatrix): its configuration is
+// checked on packed inputs that the heuristic gives to the implicit GEMM.
+detail::PlanContext forcedCoopContext(const Capabilities& caps) {
+    detail::PlanContext pc = coopContext(caps);
+    pc.executionFlags = ExecutionFlagForceCooperativeMatrix;
+    return pc;
+}
+
 uint32_t specOf(const detail::Plan& plan, uint32_t id) { return plan.pipelines[plan.execute.back().pipeline].specConstants.at(id); }
 constexpr uint32_t kCoopModeId = 55, kCoopNFId = 59, kCoopNBlocksId = 60, kCoopNPadId = 61, kCoopKPadId = 64;
 constexpr uint32_t kCoopTileHId = 56, kCoopMFId = 58, kCoopIcPadId = 62, kCoopDTileHId = 65, kCoopRawSmemId = 70, kCoopVecInId = 71,
@@ -706,7 +714,7 @@ constexpr uint32_t kCoopTileHId = 56, kCoopMFId = 58, kCoopIcPadId = 62, kCoopDT
 TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     Capabilities caps = coopCaps();
     ConvParams p{.inC = 64, .h = 1080, .w = 1920, .outC = 64, .type = F16};
-    auto plan = detail::planConvolution(coopContext(caps), makeConv(p));
+    auto plan = detail::planConvolution(forcedCoopContext(caps), makeConv(p));
     ASSERT_TRUE(plan.ok()) << plan.error().message;
     EXPECT_STREQ(plan->pipelines[plan->execute.back().pipeline].debugName, "conv2d_coopmat");
     EXPECT_EQ(specOf(*plan, kCoopModeId), 0u) << "64 channels: direct staging";
@@ -717,6 +725,9 @@ TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     ASSERT_EQ(plan->initialize.size(), 2u);
     EXPECT_STREQ(plan->pipelines[plan->initialize[0].pipeline].debugName, "pack_conv_coopmat");
 
+    auto byDefault = detail::planConvolution(coopContext(caps), makeConv(p));
+    ASSERT_TRUE(byDefault.ok());
+    EXPECT_STREQ(kernelOf(*byDefault), "conv2d_igemm") << "unforced, 64 packed channels take the implicit GEMM";
     auto disabled = detail::planConvolution(coopContext(caps, false), makeConv(p));  // ExecutionFlagDisableCooperativeMatrix
     ASSERT_TRUE(disabled.ok());
     EXPECT_STREQ(kernelOf(*disabled), "conv2d_tiled");
@@ -732,9 +743,32 @@ TEST(ConvolutionPlan, CooperativeMatrixWhenAvailable) {
     EXPECT_STREQ(kernelOf(*other), "conv2d_tiled") << "no 16x16x16 shape with fp32 accumulators";
 }
 
+// The fixed heuristic on packed (NCHW) fp16 inputs: images of a few channels to coopmat (its
+// unfold-x fills a K slice with several taps) or the tiled kernel, 8 channels and more to the
+// implicit GEMM, which was ahead on every such shape measured (bench/RESULTS.md, "Clock drift").
+TEST(ConvolutionPlan, PackedInputsOfEightChannelsOrMoreTakeTheImplicitGemm) {
+    Capabilities caps = coopCaps();
+    auto kernel = [&](ConvParams p) {
+        auto r = detail::planConvolution(coopContext(caps), makeConv(p));
+        EXPECT_TRUE(r.ok()) << r.error().message;
+        return std::string(r.ok() ? kernelOf(*r) : "");
+    };
+    EXPECT_EQ(kernel({.inC = 3, .h = 1080, .w = 1920, .outC = 32, .type = F16}), "conv2d_coopmat");
+    EXPECT_EQ(kernel({.inC = 3, .h = 1080, .w = 1920, .outC = 64, .kH = 5, .kW = 5, .padBegin = {2, 2}, .padEnd = {2, 2}, .type = F16}),
+              "conv2d_coopmat");
+    EXPECT_EQ(kernel({.inC = 7, .h = 1080, .w = 1920, .outC = 16, .type = F16}), "conv2d_tiled")
+        << "below 8 channels as before: 3 x 7 = 21 per kernel row, an im2col shape, which the tiled kernel takes";
+    for (uint32_t inC : {8u, 9u, 10u, 16u, 32u, 64u})
+        EXPECT_EQ(kernel({.inC = inC, .h = 1080, .w = 1920, .outC = 16, .type = F16}), "conv2d_igemm") << inC;
+    // Forced, coopmat still takes them; a tuning table entry naming coopmat does too.
+    auto forced = detail::planConvolution(forcedCoopContext(caps), makeConv({.inC = 16, .h = 1080, .w = 1920, .outC = 16, .type = F16}));
+    ASSERT_TRUE(forced.ok());
+    EXPECT_STREQ(kernelOf(*forced), "conv2d_coopmat");
+}
+
 TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
     Capabilities caps = coopCaps();
-    auto plan = [&](const ConvParams& p, uint32_t flags = 0) {
+    auto plan = [&](const ConvParams& p, uint32_t flags = ExecutionFlagForceCooperativeMatrix) {
         detail::PlanContext pc = coopContext(caps);
         pc.executionFlags = flags;
         auto r = detail::planConvolution(pc, makeConv(p));
@@ -754,8 +788,9 @@ TEST(ConvolutionPlan, CooperativeMatrixTilesAndVectorAccess) {
         EXPECT_EQ(narrow.execute.back().groups[1], 68u) << "ceil(1080 / 16)";
         expectDispatchLimits(narrow);
     }
-    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses (forced onto coopmat: by
-    // default such inputs go to the shared-memory implicit GEMM); otherwise per element.
+    // Channels-last fp16 with 8-aligned channel runs: 16-byte accesses; otherwise per element.
+    // (Every plan here is forced onto coopmat: by default these inputs, channels-last or with 8
+    // channels or more, go to the shared-memory implicit GEMM.)
     auto nhwc = plan({.inC = 32, .h = 9, .w = 21, .outC = 24, .nhwc = true, .type = F16}, ExecutionFlagForceCooperativeMatrix);
     EXPECT_EQ(specOf(nhwc, kCoopVecInId), 1u);
     EXPECT_EQ(specOf(nhwc, kCoopVecOutId), 1u);
@@ -800,7 +835,7 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     ConvolutionDesc gathered = makeConv({.inC = 17, .h = 1080, .w = 1920, .outC = 64, .type = F16});
     auto tiled = detail::planConvolution(coopContext(caps), gathered);
     ASSERT_TRUE(tiled.ok());
-    EXPECT_STREQ(kernelOf(*tiled), "conv2d_tiled") << "im2col shapes: the tiled kernel measured faster";
+    EXPECT_STREQ(kernelOf(*tiled), "conv2d_igemm") << "17 channels: the implicit GEMM (ahead of coopmat from 9 channels up)";
     detail::PlanContext force = coopContext(caps);
     force.executionFlags = ExecutionFlagForceCooperativeMatrix;
     auto forced = detail::planConvolution(force, gathered);
@@ -814,13 +849,13 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     ASSERT_TRUE(dilated.ok());
     EXPECT_STREQ(kernelOf(*dilated), "conv2d_coopmat") << "the tiled kernel cannot take it";
     EXPECT_EQ(specOf(*dilated, kCoopModeId), 1u);
-    auto wide = detail::planConvolution(coopContext(caps), makeConv({.inC = 33, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0},
+    auto wide = detail::planConvolution(forcedCoopContext(caps), makeConv({.inC = 33, .outC = 80, .kH = 1, .kW = 1, .padBegin = {0, 0},
                                                                      .padEnd = {0, 0}, .type = F16}));
     ASSERT_TRUE(wide.ok());
     EXPECT_EQ(specOf(*wide, kCoopNBlocksId), 2u);
     EXPECT_EQ(specOf(*wide, kCoopNPadId), 128u);
     // Bound filters are packed per execution into the temporary resource, before the convolution.
-    auto bound = detail::planConvolution(coopContext(caps), makeConv({.inC = 32, .outC = 12, .owned = false, .type = F16}));
+    auto bound = detail::planConvolution(forcedCoopContext(caps), makeConv({.inC = 32, .outC = 12, .owned = false, .type = F16}));
     ASSERT_TRUE(bound.ok());
     ASSERT_EQ(bound->execute.size(), 2u);
     EXPECT_STREQ(bound->pipelines[bound->execute[0].pipeline].debugName, "pack_conv_coopmat");
@@ -828,7 +863,7 @@ TEST(ConvolutionPlan, CooperativeMatrixModesAndFallbacks) {
     EXPECT_EQ(bound->temporaryBytes, 9u * 32 * 16 * 2);
     EXPECT_EQ(specOf(*bound, kCoopNFId), 1u);
     // AllowHalfPrecisionComputation: fp16 accumulators, 8 M fragments with up to 4 N fragments.
-    detail::PlanContext half = coopContext(caps);
+    detail::PlanContext half = forcedCoopContext(caps);
     half.fp16Arithmetic = true;
     for (uint32_t outC : {64u, 32u, 12u}) {
         auto halfPlan = detail::planConvolution(half, makeConv({.inC = 32, .h = 1080, .w = 1920, .outC = outC, .type = F16}));

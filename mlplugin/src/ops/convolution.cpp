@@ -435,11 +435,19 @@ KernelChoice chooseKernel(const PlanContext& pc, const ConvolutionDesc& d, const
         }
     }
     // The fixed heuristic: the implicit GEMM where its loads are 16-byte vectors (channels-last
-    // fp16 intermediates) or a fusion needs it; coopmat for the rest (image inputs: unfold-x).
+    // fp16 intermediates), where the input has kIgemmMinPackedChannels channels or more (packed
+    // NCHW inputs too), or where a fusion needs it; coopmat for the rest, images of a few
+    // channels, whose unfold-x packs several taps into one K slice where the implicit GEMM would
+    // pad 3 channels to 16. Measured on the H100 in whole networks (bench/RESULTS.md, "Clock
+    // drift"): coopmat ahead with 3 channels (ESPCN's 5x5 3->64, the upscaler's 3x3 3->32), the
+    // implicit GEMM ahead with packed inputs of 9, 10, 16 and 32 channels (the U-Net's first
+    // layer, three of the denoiser's: 0.15 ms of its 1.30).
     // ExecutionFlagForceCooperativeMatrix (tests) prefers coopmat wherever it can run.
+    constexpr uint32_t kIgemmMinPackedChannels = 8;
     std::optional<IgemmLayout> igemm = igemmDefault(pc, d, g, f);
     if (!needsIgemm(f)) k.coop = coopConfig(pc, d, g);
-    if (igemm && (needsIgemm(f) || (igemm->vecIn && !(forced && k.coop)))) {
+    const bool igemmLoadsWell = igemm && (igemm->vecIn || g.inC >= kIgemmMinPackedChannels);
+    if (igemm && (needsIgemm(f) || (igemmLoadsWell && !(forced && k.coop)))) {
         k.coop.reset();
         k.igemm = igemm;
     } else if (!k.coop && igemm && (forced || !tiledConfig(d, g))) {
