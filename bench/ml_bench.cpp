@@ -473,8 +473,10 @@ int main(int argc, char** argv) {
         }
         std::vector<Row> rows;
         std::vector<std::vector<Row>> rounds(selected.size());  // per case, one row per round so far
-        for (uint32_t round = 1; round <= o.rounds; ++round)
-        for (size_t ci = 0; ci < selected.size(); ++ci) {
+        // Round-robin: every selected case once per round.
+        for (size_t step = 0; step < size_t(o.rounds) * selected.size(); ++step) {
+            const uint32_t round = uint32_t(step / selected.size()) + 1;
+            const size_t ci = step % selected.size();
             const Case& c = selected[ci];
             bench::Network net = c.build();
             if (!o.tune.empty()) {
