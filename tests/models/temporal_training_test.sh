@@ -40,6 +40,29 @@ PY
 "$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
 "$py" "$train/train_temporal.py" --data data --steps 6 --batch 2 --crop 48 --frames 10 --detach-every 4 --unshuffle 2 \
   --first-kernel 3 --init "$root/assets/upscaler_temporal.npz" --log-every 1 --out trained.npz
+# Distillation: a smaller student learns from the shipped network's output on the student's own
+# features and history (train_temporal.py --teacher); the teacher's output, given the same
+# network, must be the student's own.
+"$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
+  --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 --log-every 1 --out student.npz > student.log
+grep -q "distilling from .*upscaler_temporal.npz (weight 0.5)" student.log || { echo "FAIL: no distillation in:"; cat student.log; exit 1; }
+"$py" - "$train" <<'PY'
+import json, sys
+import numpy as np
+import torch
+sys.path.insert(0, sys.argv[1])
+import temporal, train_temporal
+meta = json.loads(bytes(np.load("student.npz")["meta"]).decode())
+assert meta["teacher"] == "upscaler_temporal.npz" and meta["distill_weight"] == 0.5 and meta["width"] == 16, meta
+net = train_temporal.load_net("student.npz")[0]
+torch.manual_seed(1)
+c, d, m = torch.rand(1, 3, 12, 20), torch.rand(1, 1, 12, 20), torch.randn(1, 2, 12, 20)
+up = temporal.TemporalUpscaler(net, (24, 40), teacher=net)
+with torch.no_grad():
+    for t in range(3):
+        out = up.step(c, d, m, torch.tensor([temporal.halton_jitter(t, 8)]), reset=(t == 0))
+        assert torch.allclose(out, up.teacher_output, atol=1e-6), float((out - up.teacher_output).abs().max())
+PY
 # The largest render / display ratio trained at goes with the weights into the ONNX metadata that
 # the effect clamps the ratio feature to (1.5x here: 2/3).
 "$py" "$train/export_temporal.py" --weights trained.npz --out trained.onnx --no-check

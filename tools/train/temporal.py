@@ -280,8 +280,13 @@ class TemporalUpscaler:
     """Unrolls frames: step() takes one frame's render-res inputs and returns the display-res
     output (sRGB-encoded 0..1, what the PNG frames hold) as the effect does."""
 
-    def __init__(self, net, display_hw):
+    def __init__(self, net, display_hw, teacher=None):
+        """teacher: another network (training only). When set, step() also resolves the frame with
+        the teacher's parameters on the very same features and history, and leaves that output
+        (sRGB 0..1, no gradient) in `teacher_output`: a dense per-pixel target for distillation."""
         self.net = net
+        self.teacher = teacher
+        self.teacher_output = None
         self.display_hw = display_hw
         self.history = None
         self.prev_linear_depth = None
@@ -302,6 +307,9 @@ class TemporalUpscaler:
         feat = features(cur, hist, self.net.ratio_feature_max)
         params = run_network(self.net, feat)
         colour, state = resolve(feat, params)
+        if self.teacher is not None:
+            with torch.no_grad():
+                self.teacher_output = linear_to_srgb(resolve(feat.detach(), run_network(self.teacher, feat.detach()))[0])
         self.history = torch.cat([colour, state], 1)
         self.prev_linear_depth = z
         self.prev_jitter = jitter

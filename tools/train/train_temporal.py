@@ -133,21 +133,26 @@ def charbonnier(a, b):
     return torch.sqrt((a - b) ** 2 + 1e-6).mean()
 
 
-def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0):
+def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=None, distill_weight=0.0):
     """Runs the effect over the batch's frames and back-propagates the loss (mean over the frames
     from `loss_from` on). detach_every > 0 truncates back-propagation through time: every that many
     frames the loss so far is back-propagated and the history detached, so a long unroll (the
-    many-frame accumulation of nearly static content) costs the memory of a short one. Returns
+    many-frame accumulation of nearly static content) costs the memory of a short one. With a
+    teacher network, every counted frame also pays distill_weight times the distance to what the
+    teacher makes of the same features and history (the student's own unroll, so the student
+    learns the teacher's decisions in the states it reaches itself). Returns
     (loss, PSNR of the counted frames) as numbers; gradients are left in the parameters."""
     color, depth, motion, jitter, ref = data
     T = color.shape[0]
     counted = max(T - loss_from, 1)
-    up = temporal.TemporalUpscaler(net, ref.shape[-2:])
+    up = temporal.TemporalUpscaler(net, ref.shape[-2:], teacher if distill_weight > 0 else None)
     loss, total, prev_out, mse = 0.0, 0.0, None, 0.0  # mse stays on the device: no sync per frame
     for t in range(T):
         out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
         if t >= loss_from:
             loss = loss + charbonnier(out, ref[t]) / counted
+            if up.teacher_output is not None:
+                loss = loss + distill_weight * charbonnier(out, up.teacher_output) / counted
             if prev_out is not None and not cuts[t]:
                 loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1]) / counted
             mse = mse + ((out.detach() - ref[t]) ** 2).mean()
@@ -203,6 +208,9 @@ def main():
     ap.add_argument("--temporal-weight", type=float, default=0.5)
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--init", help="start from these weights (.npz)")
+    ap.add_argument("--teacher", help="distil from this trained network (.npz): see --distill-weight")
+    ap.add_argument("--distill-weight", type=float, default=1.0,
+                    help="with --teacher: weight of the distance to the teacher's output on the same features and history")
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     args = ap.parse_args()
@@ -226,6 +234,14 @@ def main():
         net.load_state_dict(init.state_dict())
         if math.isfinite(init.ratio_feature_max):
             ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
+    teacher = None
+    if args.teacher:
+        if args.distill_weight < 0:
+            raise SystemExit(f"--distill-weight must be >= 0, got {args.distill_weight}")
+        teacher = load_net(args.teacher)[0].to(device).eval()
+        for p in teacher.parameters():
+            p.requires_grad_(False)
+        common.log(f"distilling from {args.teacher} (weight {args.distill_weight})")
     opt = torch.optim.Adam(net.parameters(), lr=args.lr)
     warmup = max(1, args.steps // 20)
     budget = args.max_minutes * 60.0 if args.max_minutes > 0 else float("inf")
@@ -240,7 +256,7 @@ def main():
             group["lr"] = args.lr * min(1.0, step / warmup) * 0.5 * (1.0 + math.cos(math.pi * progress(step - 1)))
         data, cuts = batch(sequences, rng, args.batch, args.frames, args.crop, device)
         opt.zero_grad()
-        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight, args.detach_every)
+        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight, args.detach_every, teacher, args.distill_weight)
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         out_of_time = progress(step) >= 1.0 and step < args.steps
@@ -254,7 +270,8 @@ def main():
             break
     meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
             "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
-            "ratio_feature_max": ratio_feature_max}
+            "ratio_feature_max": ratio_feature_max,
+            "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
     save_npz(net.cpu(), args.out, meta)
     common.log(f"wrote {args.out}")
 

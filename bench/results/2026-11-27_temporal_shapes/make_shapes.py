@@ -1,0 +1,34 @@
+#!/usr/bin/python3
+"""Writes random-weight temporal networks of several shapes, each as DIR/<name>/upscaler_temporal.onnx,
+so that frame_bench --assets DIR/<name> times the whole temporal ML pass with that shape (the
+time does not depend on the weights' values)."""
+import os
+import sys
+
+import torch
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "..", "tools", "train"))
+import temporal  # noqa: E402
+from export_temporal import export  # noqa: E402
+
+SHAPES = {  # name: (width, depth, unshuffle, first kernel)
+    "r2w32d3f3": (32, 3, 2, 3),  # the shipped shape
+    "r2w32d3f1": (32, 3, 2, 1),
+    "r2w32d2f1": (32, 2, 2, 1),
+    "r2w32d2f3": (32, 2, 2, 3),
+    "r2w16d3f3": (16, 3, 2, 3),
+    "r2w48d2f1": (48, 2, 2, 1),
+    "r4w32d3f1": (32, 3, 4, 1),
+    "r4w48d3f1": (48, 3, 4, 1),
+    "r4w64d3f1": (64, 3, 4, 1),
+    "r4w64d4f1": (64, 4, 4, 1),
+}
+
+out = sys.argv[1]
+torch.manual_seed(0)
+for name, (w, d, r, f) in SHAPES.items():
+    os.makedirs(os.path.join(out, name), exist_ok=True)
+    net = temporal.TemporalNet(w, d, r, f)
+    export(net, os.path.join(out, name, "upscaler_temporal.onnx"))
+    print(name, sum(p.numel() for p in net.parameters()), "parameters")
