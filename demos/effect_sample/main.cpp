@@ -8,8 +8,9 @@
 // per frame), and writes DIR_OUT/frame_NNNNN.png.
 //
 //   effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S]
-//                 [--validation]
+//                 [--tuning FILE] [--validation]
 #include "effects/upscaler.h"
+#include "mlplugin/device_support.h"
 
 #include <vkutil/barrier.h>
 #include <vkutil/image.h>
@@ -23,6 +24,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <memory>
 #include <optional>
 #include <sstream>
 #include <stdexcept>
@@ -144,7 +146,7 @@ struct Gpu {
     uint32_t family = 0;
     VkQueue queue = VK_NULL_HANDLE;
     VkCommandPool pool = VK_NULL_HANDLE;
-    bool fp16 = false;
+    mlplugin::DeviceSupport support;  // what the device was created with
     VkPhysicalDeviceMemoryProperties memory{};
 
     explicit Gpu(bool validation) {
@@ -171,29 +173,24 @@ struct Gpu {
         for (uint32_t i = 0; i < qn && family == UINT32_MAX; ++i)
             if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
         if (family == UINT32_MAX) fail("no compute queue");
-        // Features the effect needs (and fp16 when the device has it: the ML mode runs faster).
-        VkPhysicalDeviceVulkan11Features have11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-        VkPhysicalDeviceVulkan12Features have12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &have11};
-        VkPhysicalDeviceFeatures2 have{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &have12};
-        vkGetPhysicalDeviceFeatures2(physical, &have);
-        fp16 = have11.storageBuffer16BitAccess && have12.shaderFloat16;
-        VkPhysicalDeviceVulkan11Features f11{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_1_FEATURES};
-        f11.storageBuffer16BitAccess = fp16;
-        VkPhysicalDeviceVulkan12Features f12{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_2_FEATURES, &f11};
-        f12.shaderFloat16 = fp16;
-        VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES, &f12};
-        f13.synchronization2 = VK_TRUE;
-        f13.maintenance4 = VK_TRUE;
-        VkPhysicalDeviceFeatures2 features{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
-        features.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;
+        // What the effects need, and what makes their networks fast (fp16, tensor cores), asked
+        // before the device exists; the chain enables exactly that (an engine with a feature chain
+        // of its own sets the same members in it instead).
+        mlplugin::Result<mlplugin::DeviceSupport> queried = mlplugin::queryDeviceSupport(instance, physical, vkGetInstanceProcAddr);
+        if (!queried) fail(queried.error().message);
+        support = *queried;
+        if (std::string missing = support.missingRequired(); !missing.empty()) fail(missing);
+        mlplugin::DeviceFeatureChain features(support);
         float priority = 1.0f;
         VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
         qci.queueFamilyIndex = family;
         qci.queueCount = 1;
         qci.pQueuePriorities = &priority;
-        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &features};
+        VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, features.head()};
         dci.queueCreateInfoCount = 1;
         dci.pQueueCreateInfos = &qci;
+        dci.enabledExtensionCount = uint32_t(support.extensions.size());
+        dci.ppEnabledExtensionNames = support.extensions.data();
         check(vkCreateDevice(physical, &dci, nullptr, &device), "vkCreateDevice");
         vkGetDeviceQueue(device, family, 0, &queue);
         VkCommandPoolCreateInfo pci{VK_STRUCTURE_TYPE_COMMAND_POOL_CREATE_INFO};
@@ -323,10 +320,20 @@ void writePng(const std::string& path, const std::vector<float>& rgba, VkExtent2
 
 struct Options {
     std::string input, out, model;
+    std::shared_ptr<const mlplugin::TuningTable> tuning;  // --tuning: measured kernel choices for the network
     effects::UpscalerMode mode = effects::UpscalerMode::Taau;
     float sharpness = 0;
     bool validation = false;
 };
+
+// A tuning table the user named: unlike TuningTable::load, a missing file is an error here.
+std::shared_ptr<const mlplugin::TuningTable> readTuningTable(const std::string& path) {
+    if (!std::filesystem::is_regular_file(path))
+        fail("--tuning: no tuning table at '" + path + "' (write one on this GPU with: mlrun MODEL.onnx --tuning FILE)");
+    auto table = std::make_shared<mlplugin::TuningTable>();
+    if (mlplugin::Status s = table->load(path); !s) fail("--tuning: " + s.error().message);
+    return table;
+}
 
 Options parse(int argc, char** argv) {
     Options o;
@@ -340,6 +347,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--out") o.out = value();
         else if (a == "--model") o.model = value();
         else if (a == "--validation") o.validation = true;
+        else if (a == "--tuning") o.tuning = readTuningTable(value());
         else if (a == "--sharpness") o.sharpness = std::stof(value());
         else if (a == "--mode") {
             std::string m = value();
@@ -347,8 +355,10 @@ Options parse(int argc, char** argv) {
             else if (m == "ml-temporal") o.mode = effects::UpscalerMode::MlTemporal;
             else fail("--mode: '" + m + "' is not one of taau, ml-temporal");
         } else if (a == "--help" || a == "-h") {
-            std::puts("usage: effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S] [--validation]\n"
-                      "  upscales a sequence written by upscale_demo --headless --mode taau --channels color,depth,motion --out DIR");
+            std::puts("usage: effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S] [--tuning FILE]\n"
+                      "                     [--validation]\n"
+                      "  upscales a sequence written by upscale_demo --headless --mode taau --channels color,depth,motion --out DIR\n"
+                      "  --tuning FILE  measured kernel choices for the network (mlrun MODEL.onnx --tuning FILE on this GPU)");
             std::exit(0);
         } else fail("unknown option '" + a + "' (see --help)");
     }
@@ -370,7 +380,13 @@ int run(const Options& o) {
     Gpu gpu(o.validation);
 
     effects::UpscalerDesc desc;
-    desc.device = {gpu.instance, gpu.physical, gpu.device, gpu.family, vkGetInstanceProcAddr, true, gpu.fp16, gpu.fp16, false};
+    desc.device.instance = gpu.instance;
+    desc.device.physicalDevice = gpu.physical;
+    desc.device.device = gpu.device;
+    desc.device.queueFamilyIndex = gpu.family;
+    desc.device.getInstanceProcAddr = vkGetInstanceProcAddr;
+    gpu.support.describeEnabled(desc.device);
+    desc.device.tuning = o.tuning;
     desc.device.primaryCommandBuffers = true;  // this sample records into primaries: the network runs as a bundle
     desc.maxRenderSize = render;
     desc.displaySize = display;
@@ -383,9 +399,10 @@ int run(const Options& o) {
     if (!created) fail(created.error().message);
     std::unique_ptr<effects::Upscaler> upscaler = std::move(*created);
     effects::EffectRequirements needs = upscaler->requirements();
-    std::printf("upscaler %s: %ux%u -> %ux%u, %.1f MiB device memory, %u descriptor sets%s\n", effects::toString(o.mode), render.width,
+    std::printf("upscaler %s: %ux%u -> %ux%u, %.1f MiB device memory, %u descriptor sets%s%s\n", effects::toString(o.mode), render.width,
                 render.height, display.width, display.height, double(needs.deviceLocalBytes) / 1048576.0, needs.descriptorSets,
-                upscaler->usesFp16() ? ", fp16 network" : "");
+                upscaler->usesFp16() ? ", fp16 network" : "",
+                o.mode == effects::UpscalerMode::MlTemporal && gpu.support.cooperativeMatrixNV ? ", tensor cores" : "");
 
     Image color(gpu, VK_FORMAT_R32G32B32A32_SFLOAT, render, 4, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     Image depth(gpu, VK_FORMAT_D32_SFLOAT, render, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);

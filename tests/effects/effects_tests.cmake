@@ -19,6 +19,19 @@ if(TARGET effect_sample AND TARGET upscale_demo)
                    -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled/frame_00004.png"
                    -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
   set_tests_properties(effect_sample.upscales_the_sequence PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  # The temporal ML mode, on a device the sample creates from mlplugin::queryDeviceSupport and
+  # DeviceFeatureChain (tensor cores where offered), with a tuning table of another GPU's entries
+  # (never matched here: the run is unchanged).
+  file(WRITE ${_fx_out}/other_gpu_tuning.txt "Some GPU|Some driver|conv k3x3 s1x1 d1x1 in1x32v out32v arith\tigemm_t16x16_w4x2_f4x1_ky1\t1.25\n")
+  add_test(NAME effect_sample.ml_temporal
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_ml|--mode|ml-temporal|--model|${PROJECT_SOURCE_DIR}/assets/upscaler_temporal.onnx|--tuning|${_fx_out}/other_gpu_tuning.txt|--validation"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaler ml-temporal: 32x20 -> 64x40.*upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled_ml/frame_00004.png"
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  set_tests_properties(effect_sample.ml_temporal PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  add_test(NAME effect_sample.tuning_missing
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--tuning|/nonexistent/tuning.txt"
+                   -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--tuning: no tuning table at '/nonexistent/tuning.txt' \\(write one on this GPU with: mlrun MODEL.onnx --tuning FILE\\)"
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
   add_test(NAME effect_sample.missing_frames_json
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/nonexistent|--out|${_fx_out}/none"
                    -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open '.*nonexistent/frames.json'" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)

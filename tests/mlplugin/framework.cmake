@@ -6,7 +6,7 @@ target_include_directories(mlp_op_test PUBLIC ${CMAKE_CURRENT_SOURCE_DIR})
 target_link_libraries(mlp_op_test PUBLIC test_support mlplugin engine)
 vkml_warnings(mlp_op_test)
 
-vkml_test(mlplugin_framework_tests device_test.cpp pipeline_cache_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
+vkml_test(mlplugin_framework_tests device_test.cpp device_support_test.cpp pipeline_cache_test.cpp binding_test.cpp recorder_test.cpp initializer_test.cpp op_test_test.cpp
   threading_test.cpp LIBS mlp_op_test GTest::gmock Threads::Threads)
 target_include_directories(mlplugin_framework_tests PRIVATE ${PROJECT_SOURCE_DIR}/mlplugin/src)
 

@@ -6,6 +6,7 @@
 #include "mlplugin/command_recorder.h"
 #include "mlplugin/cpu_reference.h"
 #include "mlplugin/device.h"
+#include "mlplugin/device_support.h"
 #include "mlplugin/dispatchable.h"
 #include "mlplugin/graph.h"
 #include "mlplugin/graph_builder.h"

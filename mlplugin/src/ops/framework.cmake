@@ -7,6 +7,7 @@ list(APPEND MLP_SOURCES
   src/cpu_reference.cpp
   src/vulkan_functions.cpp
   src/device.cpp
+  src/device_support.cpp
   src/pipelines.cpp
   src/pipeline_cache_data.cpp
   src/compiled_operator.cpp
