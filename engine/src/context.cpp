@@ -294,7 +294,9 @@ void Context::createDevice(const ContextDesc& desc) {
     if (hasExtension(exts, VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME)) {
         VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &coopSupported};
         vkGetPhysicalDeviceFeatures2(physicalDevice_, &f2);
-        if (coopSupported.cooperativeMatrix) {
+        // Cooperative-matrix shaders with scoped barriers declare the VulkanMemoryModel
+        // capability: the extension is only usable together with that feature (enabled above).
+        if (coopSupported.cooperativeMatrix && e12.vulkanMemoryModel) {
             coopEnabled.cooperativeMatrix = VK_TRUE;
             e11.pNext = &coopEnabled;
             extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);

@@ -58,7 +58,10 @@ Result<DeviceSupport> queryDeviceSupport(VkInstance instance, VkPhysicalDevice p
     s.maintenance4 = s.vulkan13 && f13.maintenance4;
     s.storageBuffer16BitAccess = f11.storageBuffer16BitAccess;
     s.shaderFloat16 = f12.shaderFloat16;
-    s.cooperativeMatrixNV = hasCooperativeMatrix && coop.cooperativeMatrix;
+    // The tensor-core shaders declare the VulkanMemoryModel capability (their scoped barriers), so
+    // the extension is only usable with that 1.2 feature enabled too.
+    s.cooperativeMatrixNV = hasCooperativeMatrix && coop.cooperativeMatrix && f12.vulkanMemoryModel;
+    s.vulkanMemoryModelDeviceScope = f12.vulkanMemoryModelDeviceScope;
     if (s.cooperativeMatrixNV) s.extensions.push_back(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
     return s;
 }
@@ -83,6 +86,8 @@ DeviceFeatureChain::DeviceFeatureChain(const DeviceSupport& support, void* next)
     vulkan13_.maintenance4 = support.maintenance4;
     vulkan12_.pNext = &vulkan13_;
     vulkan12_.shaderFloat16 = support.fp16();
+    vulkan12_.vulkanMemoryModel = support.cooperativeMatrixNV;
+    vulkan12_.vulkanMemoryModelDeviceScope = support.cooperativeMatrixNV && support.vulkanMemoryModelDeviceScope;
     vulkan11_.pNext = &vulkan12_;
     vulkan11_.storageBuffer16BitAccess = support.fp16();
     features_.pNext = &vulkan11_;

@@ -79,6 +79,7 @@ TEST_F(DeviceSupportTest, ChainEnablesExactlyWhatIsOffered) {
                                                 VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_PIPELINE_EXECUTABLE_PROPERTIES_FEATURES_KHR}));
         EXPECT_FALSE(chain.vulkan11().storageBuffer16BitAccess);
         EXPECT_FALSE(chain.vulkan12().shaderFloat16);
+        EXPECT_FALSE(chain.vulkan12().vulkanMemoryModel);  // only for the tensor cores
         EXPECT_TRUE(chain.vulkan13().synchronization2 && chain.vulkan13().maintenance4);
         EXPECT_TRUE(chain.features().features.shaderStorageBufferArrayDynamicIndexing);
         EXPECT_FALSE(chain.features().features.robustBufferAccess);
@@ -91,6 +92,9 @@ TEST_F(DeviceSupportTest, ChainEnablesExactlyWhatIsOffered) {
     EXPECT_EQ(types.back(), VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_COOPERATIVE_MATRIX_FEATURES_NV);
     EXPECT_TRUE(static_cast<const VkPhysicalDeviceCooperativeMatrixFeaturesNV*>(chain.vulkan13().pNext)->cooperativeMatrix);
     EXPECT_TRUE(chain.vulkan11().storageBuffer16BitAccess && chain.vulkan12().shaderFloat16);
+    // The tensor-core shaders declare the VulkanMemoryModel capability: the chain enables it.
+    EXPECT_TRUE(chain.vulkan12().vulkanMemoryModel);
+    EXPECT_FALSE(chain.vulkan12().vulkanMemoryModelDeviceScope);  // not offered in `s`
 }
 
 // An application's own device, created only from the query and the chain (the validation layer

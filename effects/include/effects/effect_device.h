@@ -41,11 +41,14 @@ struct EffectDevice {
     PFN_vkGetInstanceProcAddr getInstanceProcAddr = nullptr;  ///< required
     /// Needed by the ML modes (the network runs through mlplugin): storage-buffer arrays indexed
     /// dynamically. fp16 storage + arithmetic make the network run in fp16 (the default where
-    /// present); VK_NV_cooperative_matrix lets it use tensor cores.
+    /// present); VK_NV_cooperative_matrix lets it use tensor cores. mlplugin/device_support.h says
+    /// what the physical device offers, builds the feature chain that enables it, and fills these
+    /// members (DeviceSupport::describeEnabled).
     bool shaderStorageBufferArrayDynamicIndexingEnabled = false;
     bool storageBuffer16BitAccessEnabled = false;  ///< storageBuffer16BitAccess was enabled
     bool shaderFloat16Enabled = false;  ///< shaderFloat16 was enabled
-    bool cooperativeMatrixNVEnabled = false;  ///< VK_NV_cooperative_matrix and its feature were enabled
+    /// VK_NV_cooperative_matrix, its feature and the Vulkan 1.2 feature vulkanMemoryModel were enabled
+    bool cooperativeMatrixNVEnabled = false;
     /// Optional: pipelines are created through this cache (no shader-compile stalls on a warm start).
     VkPipelineCache pipelineCache = VK_NULL_HANDLE;
     /// Validate every image against the declared formats and sizes with named errors on each

@@ -47,11 +47,14 @@ struct DeviceDesc {
     /// plugin records vkCmdPipelineBarrier2) and maintenance4 (its shaders size their workgroups
     /// with specialization constants, SPIR-V LocalSizeId); every Vulkan 1.3 desktop driver has
     /// them. The plugin uses fp16 only when both 16-bit storage and shaderFloat16 were enabled,
-    /// and tensor cores only when VK_NV_cooperative_matrix was enabled.
+    /// and tensor cores only when VK_NV_cooperative_matrix was enabled. mlplugin/device_support.h
+    /// says what a physical device offers and builds the feature chain that enables it.
     bool shaderStorageBufferArrayDynamicIndexingEnabled = false;
     bool storageBuffer16BitAccessEnabled = false;  ///< VkPhysicalDevice16BitStorageFeatures::storageBuffer16BitAccess was enabled
     bool shaderFloat16Enabled = false;  ///< VkPhysicalDeviceShaderFloat16Int8Features::shaderFloat16 was enabled
-    bool cooperativeMatrixNVEnabled = false;  ///< VK_NV_cooperative_matrix and its feature were enabled
+    /// VK_NV_cooperative_matrix, its cooperativeMatrix feature and the Vulkan 1.2 feature
+    /// vulkanMemoryModel were enabled (the tensor-core shaders declare the VulkanMemoryModel capability)
+    bool cooperativeMatrixNVEnabled = false;
     uint32_t flags = DeviceFlagNone;  ///< DeviceFlags bits
 
     /// Pipeline caching (optional), way 1: a VkPipelineCache the application owns. Creating

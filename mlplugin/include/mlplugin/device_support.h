@@ -43,8 +43,12 @@ struct DeviceSupport {
     /// Optional, fp16 tensors and arithmetic (networks run in fp16 where both are enabled).
     bool storageBuffer16BitAccess = false;  ///< Vulkan 1.1 feature
     bool shaderFloat16 = false;  ///< Vulkan 1.2 feature
-    /// Optional, tensor-core kernels: the VK_NV_cooperative_matrix extension with its feature.
+    /// Optional, tensor-core kernels: the VK_NV_cooperative_matrix extension with its feature, and
+    /// the Vulkan 1.2 feature vulkanMemoryModel (the tensor-core shaders declare the
+    /// VulkanMemoryModel capability); true only when all three are offered.
     bool cooperativeMatrixNV = false;
+    /// Vulkan 1.2 vulkanMemoryModelDeviceScope: enabled beside vulkanMemoryModel when offered.
+    bool vulkanMemoryModelDeviceScope = false;
     /// The device extensions to enable for what is offered (VK_NV_cooperative_matrix when
     /// cooperativeMatrixNV): string literals, valid for the program's lifetime.
     std::vector<const char*> extensions;
@@ -73,7 +77,7 @@ Result<DeviceSupport> queryDeviceSupport(VkInstance instance, VkPhysicalDevice p
 /// The feature structures that enable every required feature and every offered optional one,
 /// for VkDeviceCreateInfo::pNext (pEnabledFeatures must then be null): VkPhysicalDeviceFeatures2,
 /// the Vulkan 1.1, 1.2 and 1.3 feature structures, and VkPhysicalDeviceCooperativeMatrixFeaturesNV
-/// when offered, then `next`. It enables nothing else (the application ORs in what it needs, or
+/// when offered (with vulkanMemoryModel, and vulkanMemoryModelDeviceScope where offered), then `next`. It enables nothing else (the application ORs in what it needs, or
 /// sets the same members in a chain of its own: Vulkan forbids two structures of one type).
 /// The structures point at each other, so the object is neither copied nor moved; it must live
 /// until vkCreateDevice returns.
