@@ -67,6 +67,7 @@ struct Gpu {
     uint32_t family = 0;
     VkQueue queue = VK_NULL_HANDLE;
     std::string name;
+    mlplugin::DeviceSupport support;  // what `device` was created with
 
     explicit Gpu(bool validation);
     ~Gpu();
@@ -107,45 +108,44 @@ Gpu::Gpu(bool validation) {
         VK_CHECK(create(instance, &mci, nullptr, &messenger));
     }
 
-    // The first Vulkan 1.3 device with a compute queue and the features mlplugin requires.
+    // The first device with a compute queue and what mlplugin requires (mlplugin::queryDeviceSupport
+    // asks before the device exists; missingRequired() names what a device lacks).
     uint32_t count = 0;
     VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, nullptr));
     std::vector<VkPhysicalDevice> devices(count);
     VK_CHECK(vkEnumeratePhysicalDevices(instance, &count, devices.data()));
+    std::string rejected;
     for (VkPhysicalDevice pd : devices) {
         VkPhysicalDeviceProperties props;
         vkGetPhysicalDeviceProperties(pd, &props);
-        VkPhysicalDeviceVulkan13Features f13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-        VkPhysicalDeviceFeatures2 f2{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &f13};
-        vkGetPhysicalDeviceFeatures2(pd, &f2);
-        if (props.apiVersion < VK_API_VERSION_1_3 || !f13.synchronization2 || !f13.maintenance4 ||
-            !f2.features.shaderStorageBufferArrayDynamicIndexing)
+        mlplugin::Result<mlplugin::DeviceSupport> offered = mlplugin::queryDeviceSupport(instance, pd, vkGetInstanceProcAddr);
+        if (!offered) throw std::runtime_error(offered.error().message);
+        if (std::string missing = offered->missingRequired(); !missing.empty()) {
+            rejected += std::string("; ") + props.deviceName + ": " + missing;
             continue;
+        }
         uint32_t familyCount = 0;
         vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, nullptr);
         std::vector<VkQueueFamilyProperties> families(familyCount);
         vkGetPhysicalDeviceQueueFamilyProperties(pd, &familyCount, families.data());
         for (uint32_t i = 0; i < familyCount && !physicalDevice; ++i)
-            if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) physicalDevice = pd, family = i, name = props.deviceName;
+            if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) physicalDevice = pd, family = i, name = props.deviceName, support = *offered;
         if (physicalDevice) break;
     }
-    if (!physicalDevice)
-        throw std::runtime_error("no Vulkan 1.3 device with a compute queue, synchronization2, maintenance4 and "
-                                 "shaderStorageBufferArrayDynamicIndexing (" + std::to_string(count) + " devices)");
+    if (!physicalDevice) throw std::runtime_error("no Vulkan device mlplugin can use (" + std::to_string(count) + " devices" + rejected + ")");
 
     float priority = 1.0f;
     VkDeviceQueueCreateInfo qci{VK_STRUCTURE_TYPE_DEVICE_QUEUE_CREATE_INFO};
     qci.queueFamilyIndex = family;
     qci.queueCount = 1;
     qci.pQueuePriorities = &priority;
-    VkPhysicalDeviceVulkan13Features enable13{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_VULKAN_1_3_FEATURES};
-    enable13.synchronization2 = VK_TRUE;  // mlplugin records vkCmdPipelineBarrier2
-    enable13.maintenance4 = VK_TRUE;      // its shaders size workgroups with specialization constants (LocalSizeId)
-    VkPhysicalDeviceFeatures2 enable{VK_STRUCTURE_TYPE_PHYSICAL_DEVICE_FEATURES_2, &enable13};
-    enable.features.shaderStorageBufferArrayDynamicIndexing = VK_TRUE;  // required by mlplugin
-    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, &enable};
+    // Exactly what the plugin uses: its requirements, fp16 and tensor cores where offered.
+    mlplugin::DeviceFeatureChain enable(support);
+    VkDeviceCreateInfo dci{VK_STRUCTURE_TYPE_DEVICE_CREATE_INFO, enable.head()};
     dci.queueCreateInfoCount = 1;
     dci.pQueueCreateInfos = &qci;
+    dci.enabledExtensionCount = uint32_t(support.extensions.size());
+    dci.ppEnabledExtensionNames = support.extensions.data();
     VK_CHECK(vkCreateDevice(physicalDevice, &dci, nullptr, &device));
     vkGetDeviceQueue(device, family, 0, &queue);
 }
@@ -301,7 +301,7 @@ int run(bool validation) {
     dd.device = gpu.device;
     dd.queueFamilyIndex = gpu.family;
     dd.getInstanceProcAddr = vkGetInstanceProcAddr;
-    dd.shaderStorageBufferArrayDynamicIndexingEnabled = true;
+    gpu.support.describeEnabled(dd);  // what the Gpu enabled
     dd.flags = DeviceFlagDebug;
     std::unique_ptr<Device> device = take(createDevice(dd), "createDevice");
 
