@@ -83,6 +83,7 @@ Result<DeviceSupport> queryDeviceSupport(VkInstance instance, VkPhysicalDevice p
 /// until vkCreateDevice returns.
 class DeviceFeatureChain {
 public:
+    /// The chain for `support`; `next` (optional) is linked after the last structure.
     explicit DeviceFeatureChain(const DeviceSupport& support, void* next = nullptr);
     DeviceFeatureChain(const DeviceFeatureChain&) = delete;
     DeviceFeatureChain& operator=(const DeviceFeatureChain&) = delete;
