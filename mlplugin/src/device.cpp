@@ -131,6 +131,9 @@ Status DeviceImpl::queryCapabilities(const DeviceDesc& desc) {
     if (desc.cooperativeMatrixNVEnabled) {
         if (!hasExtension(VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME))
             return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but the physical device does not support " VK_NV_COOPERATIVE_MATRIX_EXTENSION_NAME);
+        if (!f12.vulkanMemoryModel)
+            return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but the physical device does not support vulkanMemoryModel, "
+                                   "which the tensor-core shaders declare");
         if (!fns_.vkGetPhysicalDeviceCooperativeMatrixPropertiesNV)
             return invalidArgument("createDevice: cooperativeMatrixNVEnabled is set but vkGetPhysicalDeviceCooperativeMatrixPropertiesNV is unavailable");
         uint32_t n = 0;
