@@ -402,7 +402,7 @@ int run(const Options& o) {
     std::printf("upscaler %s: %ux%u -> %ux%u, %.1f MiB device memory, %u descriptor sets%s%s\n", effects::toString(o.mode), render.width,
                 render.height, display.width, display.height, double(needs.deviceLocalBytes) / 1048576.0, needs.descriptorSets,
                 upscaler->usesFp16() ? ", fp16 network" : "",
-                o.mode == effects::UpscalerMode::MlTemporal && gpu.support.cooperativeMatrixNV ? ", tensor cores" : "");
+                upscaler->usesTensorCores() ? ", tensor cores" : "");
 
     Image color(gpu, VK_FORMAT_R32G32B32A32_SFLOAT, render, 4, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     Image depth(gpu, VK_FORMAT_D32_SFLOAT, render, 1, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);

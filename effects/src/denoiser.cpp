@@ -65,6 +65,7 @@ public:
     const DenoiserDesc& desc() const override { return desc_; }
     EffectRequirements requirements() const override { return requirementsFor(desc_.framesInFlight, 10); }
     bool usesFp16() const override { return network_->fp16(); }
+    bool usesTensorCores() const override { return network_->tensorCores(); }
     Status recordInitialization(VkCommandBuffer cmd) override { return initializeNetwork(cmd, kWho); }
     Status record(VkCommandBuffer cmd, const DenoiserInputs& in) override;
 

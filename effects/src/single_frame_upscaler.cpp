@@ -45,6 +45,7 @@ public:
     const UpscalerDesc& desc() const override { return desc_; }
     EffectRequirements requirements() const override { return requirementsFor(desc_.framesInFlight, 4); }
     bool usesFp16() const override { return network_->fp16(); }
+    bool usesTensorCores() const override { return network_->tensorCores(); }
     Status recordInitialization(VkCommandBuffer cmd) override { return initializeNetwork(cmd, kWho); }
     Status record(VkCommandBuffer cmd, const UpscalerInputs& in) override;
     Status resize(VkExtent2D displaySize) override {

@@ -53,6 +53,9 @@ public:
     const GpuBuffer& output(uint32_t i) const { return outputs_[i]; }
     const std::vector<uint32_t>& outputShape(uint32_t i) const { return outputShapes_[i]; }
     bool fp16() const { return fp16_; }
+    // Whether its convolutions may run on tensor cores: fp16 on a plugin device that has them
+    // enabled (the tensor-core kernels are fp16 only).
+    bool tensorCores() const { return fp16_ && device_.capabilities().cooperativeMatrixNV; }
     bool channelsLast() const { return channelsLast_; }
     // Whether every channelOrder of the desc was applied. The orders are applied all or none:
     // a model whose tensors are not read and written by plain convolutions keeps its own order.

@@ -142,6 +142,7 @@ public:
     const UpscalerDesc& desc() const override { return desc_; }
     EffectRequirements requirements() const override;
     bool usesFp16() const override { return network_ && network_->fp16(); }
+    bool usesTensorCores() const override { return network_ && network_->tensorCores(); }
     Status recordInitialization(VkCommandBuffer cmd) override;
     Status record(VkCommandBuffer cmd, const UpscalerInputs& inputs) override;
     Status resize(VkExtent2D displaySize) override;

@@ -96,6 +96,7 @@ TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
                 worst = std::max(worst, std::fabs(expect - got[(size_t(y) * maxSize.width + x) * 4 + c]));
             }
     EXPECT_LT(worst, dn.usesFp16() ? 2e-2 : 1e-4);
+    EXPECT_EQ(dn.usesTensorCores(), dn.usesFp16() && ctx().features().cooperativeMatrixNV);
 }
 
 // The output store in every output format: the R32G32B32A32_SFLOAT result within the format's

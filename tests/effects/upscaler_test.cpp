@@ -146,6 +146,7 @@ TEST_F(VulkanTest, UpscalerReprojectionIsExactForAKnownTranslation) {
 
 TEST_F(VulkanTest, UpscalerConvergesToTheReferenceOnAStaticCamera) {
     Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    EXPECT_FALSE(rig.upscaler->usesTensorCores());  // no network
     std::vector<float> ref = fxtest::reference(kDisplay.width, kDisplay.height, {0, 0});
     std::vector<double> quality;
     for (uint32_t i = 0; i < 16; ++i) {
@@ -564,6 +565,10 @@ TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
         Rig fp32(ctx(), effects::UpscalerMode::MlTemporal, display, render, model, 0.0f, true, false);
         Rig fp16(ctx(), effects::UpscalerMode::MlTemporal, display, render, model, 0.0f, true, true);
         ASSERT_FALSE(fp32.upscaler->usesFp16());
+        // Tensor cores for fp16 exactly where the device has them enabled (the harness passes the
+        // context's features); the tensor-core kernels are fp16 only.
+        EXPECT_FALSE(fp32.upscaler->usesTensorCores());
+        EXPECT_EQ(fp16.upscaler->usesTensorCores(), ctx().features().cooperativeMatrixNV);
         if (!fp16.upscaler->usesFp16()) GTEST_SKIP() << "the device has no fp16 arithmetic";
         for (uint32_t i = 0; i < 5; ++i) {
             SCOPED_TRACE("frame " + std::to_string(i));

@@ -76,6 +76,9 @@ public:
     virtual EffectRequirements requirements() const = 0;
     /// The network precision in use.
     virtual bool usesFp16() const = 0;
+    /// Whether the network runs on tensor cores (EffectDevice::cooperativeMatrixNVEnabled on a GPU
+    /// that has them). Without them it runs several times slower.
+    virtual bool usesTensorCores() const = 0;
     /// Records the weight upload once; record() fails until it was recorded.
     virtual Status recordInitialization(VkCommandBuffer cmd) = 0;
     /// Records one frame. Errors name the image and the numbers; nothing is recorded then.

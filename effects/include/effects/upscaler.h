@@ -148,6 +148,9 @@ public:
     virtual EffectRequirements requirements() const = 0;
     /// The network precision actually used (ML modes; false for Taau).
     virtual bool usesFp16() const = 0;
+    /// Whether the network runs on tensor cores (ML modes, EffectDevice::cooperativeMatrixNVEnabled
+    /// on a GPU that has them; false for Taau). Without them it runs several times slower.
+    virtual bool usesTensorCores() const = 0;
 
     /// Records the one-time initialization: clears the history and (ML modes) uploads the weights
     /// through the plugin's operator initializer from the effect's staging buffer. Record it once
