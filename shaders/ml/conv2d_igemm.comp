@@ -29,7 +29,11 @@
 // fused activation or per-channel PReLU slope, the depth-to-space remap of the store, a residual
 // read at the stored position (nearest- or bilinearly upsampled by RES_SCALE), a clamp, then 8
 // channels per 16-byte store
-// (VEC_OUT) or strided scalar stores. With POOL (2x2 max pooling folded into the store) the
+// (VEC_OUT) or strided scalar stores. With FRAG_STORE (the planner sets it where the output is
+// fp16 channels-last with OUT_C % 16 == 0, no depth-to-space, any residual read 1:1, no PReLU, and
+// the tile has one N fragment per subgroup) every fragment lying wholly inside the image skips the
+// patch: bias, activation, residual and clamp are applied to the accumulator's own elements and it
+// is stored with one cooperative-matrix store (epilogueFragments). With POOL (2x2 max pooling folded into the store) the
 // subgroup pools its own pairs of rows and stores only the pooled tensor.
 #include "conv2d_params.glsl"
 
@@ -76,11 +80,14 @@ layout(constant_id = 111) const uint RES_W = 1;
 layout(constant_id = 112) const uint CLAMP = 0;     // 1: clamp to [CLAMP_MIN, CLAMP_MAX] after the residual
 layout(constant_id = 113) const float CLAMP_MIN = 0.0;
 layout(constant_id = 114) const float CLAMP_MAX = 0.0;
+layout(constant_id = 115) const uint FRAG_STORE = 0;  // 1: whole fragments stored from the accumulators (epilogueFragments)
 
 #ifdef ACC_F16
 #define ACC_BITS 16
+#define ACC_T float16_t
 #else
 #define ACC_BITS 32
+#define ACC_T float
 #endif
 #define F 16u
 
@@ -277,53 +284,121 @@ void storeAccumulator(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> m, uint pat) 
     subgroupBarrier();
 }
 
-// Lane l takes pixel m = l % 16 and channel half g = l / 16 of each 16 x 16 accumulator.
-void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
-    uint pat = sg * 64, l = gl_SubgroupInvocationID, m = l % F, g = l / F;
-    [[unroll]] for (uint i = 0; i < MF; ++i) {
-        uint f = wm * MF + i;
-        uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F + m;
-        [[unroll]] for (uint j = 0; j < NF; ++j) {
-            uint oc0 = nBase + (wn * NF + j) * F;
-            storeAccumulator(acc[i][j], pat);
-            if (VEC_OUT != 0) {
-                vec4 lo, hi;
-                finished8(pat, m, 8 * g, oc0 + 8 * g, lo, hi);
-                subgroupBarrier();  // read before the next accumulator overwrites the pat
-                uint oc = oc0 + 8 * g;
-                if (oy < OUT_H && ox < OUT_W && oc < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none
-                    uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc) / 8;
-                    if (RES_SLOT != 0xffffffffu) {  // VEC_OUT: the residual is vectorizable too
-                        uint rq = (n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8;
-                        uvec4 r = heapU4[RES_SLOT].v[rq];
-                        lo += vec4(unpackHalf2x16(r.x), unpackHalf2x16(r.y));
-                        hi += vec4(unpackHalf2x16(r.z), unpackHalf2x16(r.w));
-                    }
-                    if (CLAMP != 0) {
-                        lo = clamp(lo, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
-                        hi = clamp(hi, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
-                    }
-                    heapU4[OUT_SLOT].v[q] = uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
-                }
-            } else {
-                // Channels g, g + 2, ..., g + 14: each store instruction writes 16 consecutive
-                // pixels of two channels (whole sectors for NCHW).
-                vec4 lo, hi;
-                [[unroll]] for (uint q = 0; q < 4; ++q) {
-                    lo[q] = patchAt(pat, g + 2 * q, m);
-                    hi[q] = patchAt(pat, g + 8 + 2 * q, m);
-                }
-                subgroupBarrier();
-                lo = finish4(lo, oc0 + g, 2);
-                hi = finish4(hi, oc0 + g + 8, 2);
-                if (oy < OUT_H && ox < OUT_W) {
-                    [[unroll]] for (uint q = 0; q < 4; ++q) {
-                        if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q]);
-                        if (oc0 + g + 8 + 2 * q < OUT_C) storeOne(n, oc0 + g + 8 + 2 * q, oy, ox, hi[q]);
-                    }
-                }
+// Accumulator (i, j) through the subgroup's patch: lane l takes pixel m = l % 16 and channel half
+// g = l / 16 of the 16 x 16 accumulator of output pixels (oy, ox0f .. + 15), channels oc0 .. + 15.
+void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uint pat) {
+    uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
+    uint ox = ox0f + m;
+    storeAccumulator(acc[i][j], pat);
+    if (VEC_OUT != 0) {
+        vec4 lo, hi;
+        finished8(pat, m, 8 * g, oc0 + 8 * g, lo, hi);
+        subgroupBarrier();  // read before the next accumulator overwrites the pat
+        uint oc = oc0 + 8 * g;
+        if (oy < OUT_H && ox < OUT_W && oc < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none
+            uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc) / 8;
+            if (RES_SLOT != 0xffffffffu) {  // VEC_OUT: the residual is vectorizable too
+                uint rq = (n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8;
+                uvec4 r = heapU4[RES_SLOT].v[rq];
+                lo += vec4(unpackHalf2x16(r.x), unpackHalf2x16(r.y));
+                hi += vec4(unpackHalf2x16(r.z), unpackHalf2x16(r.w));
+            }
+            if (CLAMP != 0) {
+                lo = clamp(lo, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
+                hi = clamp(hi, vec4(CLAMP_MIN), vec4(CLAMP_MAX));
+            }
+            heapU4[OUT_SLOT].v[q] = uvec4(packHalf2x16(lo.xy), packHalf2x16(lo.zw), packHalf2x16(hi.xy), packHalf2x16(hi.zw));
+        }
+    } else {
+        // Channels g, g + 2, ..., g + 14: each store instruction writes 16 consecutive
+        // pixels of two channels (whole sectors for NCHW).
+        vec4 lo, hi;
+        [[unroll]] for (uint q = 0; q < 4; ++q) {
+            lo[q] = patchAt(pat, g + 2 * q, m);
+            hi[q] = patchAt(pat, g + 8 + 2 * q, m);
+        }
+        subgroupBarrier();
+        lo = finish4(lo, oc0 + g, 2);
+        hi = finish4(hi, oc0 + g + 8, 2);
+        if (oy < OUT_H && ox < OUT_W) {
+            [[unroll]] for (uint q = 0; q < 4; ++q) {
+                if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q]);
+                if (oc0 + g + 8 + 2 * q < OUT_C) storeOne(n, oc0 + g + 8 + 2 * q, oy, ox, hi[q]);
             }
         }
+    }
+}
+
+void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
+    [[unroll]] for (uint i = 0; i < MF; ++i) {
+        uint f = wm * MF + i;
+        [[unroll]] for (uint j = 0; j < NF; ++j)
+            storeThroughPatch(i, j, n, oy0 + f / FW, ox0 + (f % FW) * F, nBase + (wn * NF + j) * F, sg * 64);
+    }
+}
+
+// FRAG_STORE: a 16 x 16 matrix of the accumulators' type whose column c holds channel oc0 + c's
+// bias, built in the subgroup's patch (pat: 64 uvec4 of sA). Elements at the same index of two
+// cooperative matrices of one type sit at the same row and column, so it adds to an accumulator
+// element by element without knowing the mapping.
+fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0) {
+    [[unroll]] for (uint u = gl_SubgroupInvocationID; u < 64; u += 32)  // uvec4 u of the column-major patch: column u / 4
+        sA[pat + u] = uvec4(floatBitsToUint(biasFor(min(oc0 + u / 4, OUT_C - 1))));
+    subgroupMemoryBarrierShared();
+    subgroupBarrier();
+    fcoopmatNV<32, gl_ScopeSubgroup, F, F> m;
+    coopMatLoadNV(m, sA, pat, F / 4, true);
+    subgroupBarrier();  // loaded before the patch is written again
+#ifdef ACC_F16
+    return fcoopmatNV<16, gl_ScopeSubgroup, F, F>(m);
+#else
+    return m;  // (glslang 12 cannot translate a same-type matrix conversion: "unknown glslang unary")
+#endif
+}
+
+// FRAG_STORE (one N fragment per subgroup, no PReLU: the planner's rule): fragments wholly inside
+// the output take bias, activation, residual and clamp on their own elements (in fp32) and go out
+// in one cooperative-matrix store of 16 pixels x 16 channels; the ones the image's right edge cuts
+// go through the patch as above. Measured on the H100 (fp16 arithmetic, 1920x1080; results
+// 2026-11-27_fragstore): the temporal network 1.26 -> 1.10 ms, the denoiser 1.17 -> 1.09 ms. Not
+// taken where it lost: with two or more N fragments per subgroup (3x3 64->64 0.88 -> 0.90 ms with
+// the bias as the accumulators' starting value, 4.98 ms with a bias matrix carried across the
+// fragment loop), with PReLU (a slope matrix per fragment: SRVGG 4.15 -> 4.76 ms), and in
+// conv2d_coopmat (ESPCN's 5x5 3->64, 16 accumulators per subgroup: 0.48 -> 0.89 ms).
+void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
+    uint pat = sg * 64, oc0 = nBase + wn * F;
+    if (oc0 >= OUT_C) return;  // OUT_C % 16 == 0: a fragment's channels are all real or all padding
+    fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> bias = channelMatrix(pat, oc0);
+    [[unroll]] for (uint i = 0; i < MF; ++i) {
+        uint f = wm * MF + i;
+        uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
+        if (oy >= OUT_H) continue;  // uniform across the subgroup, like every branch here
+        if (ox + F > OUT_W) {
+            storeThroughPatch(i, 0, n, oy, ox, oc0, pat);
+            continue;
+        }
+        fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][0], r = v;
+        if (RES_SLOT != 0xffffffffu) {
+            fcoopmatNV<16, gl_ScopeSubgroup, F, F> r16;
+            coopMatLoadNV(r16, heapU4[RES_SLOT].v, (n * RES_STRIDE_N + oy * RES_STRIDE_H + ox * RES_STRIDE_W + oc0) / 8, RES_STRIDE_W / 8, false);
+#ifdef ACC_F16
+            r = r16;
+#else
+            r = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(r16);
+#endif
+        }
+        for (uint e = 0; e < v.length(); ++e) {
+            float x = applyActivation(ACT, ACT_ALPHA, ACT_BETA, float(v[e]) + float(bias[e]));
+            if (RES_SLOT != 0xffffffffu) x += float(r[e]);
+            if (CLAMP != 0) x = clamp(x, CLAMP_MIN, CLAMP_MAX);
+            v[e] = ACC_T(x);
+        }
+        uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc0) / 8;
+#ifdef ACC_F16
+        coopMatStoreNV(v, heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
+#else
+        coopMatStoreNV(fcoopmatNV<16, gl_ScopeSubgroup, F, F>(v), heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
+#endif
     }
 }
 
@@ -384,5 +459,6 @@ void main() {
     }
     barrier();  // sA becomes the epilogue's patches
     if (POOL != 0) epiloguePooled(n, oy0, ox0, nb * BN, wm, wn, sg);
+    else if (FRAG_STORE != 0) epilogueFragments(n, oy0, ox0, nb * BN, wm, wn, sg);
     else epilogue(n, oy0, ox0, nb * BN, wm, wn, sg);
 }

@@ -917,6 +917,7 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     expectDispatchLimits(*plan);
     EXPECT_EQ(specOf(*plan, 88), 1u) << "VEC_IN";
     EXPECT_EQ(specOf(*plan, 89), 1u) << "VEC_OUT";
+    EXPECT_EQ(specOf(*plan, 115), 0u) << "FRAG_STORE: not with two N fragments per subgroup";
     detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
     EXPECT_EQ(t.key, "test gpu|driver 1|conv k3x3 s1x1 d1x1 in1x64v out64v");
     ASSERT_GE(t.candidates.size(), 4u);
@@ -968,6 +969,27 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
         EXPECT_EQ(tile->mf % 2, 0u) << c;
     }
     EXPECT_TRUE(detail::convolutionTakesFusion(pc, d, pool));
+    // Fragment stores: 16 real channels per fragment, 16-byte rows, no remap in the store, a
+    // residual read 1:1.
+    auto fragStore = [&](const ConvolutionDesc& desc, const detail::ConvolutionFusion& f) {
+        auto p = detail::planConvolution(pc, desc, f);
+        EXPECT_TRUE(p.ok()) << p.error().message;
+        return p.ok() ? specOf(*p, 115) : 2u;
+    };
+    ConvolutionDesc to32 = makeConv({.inC = 64, .h = 1080, .w = 1920, .outC = 32, .nhwc = true, .type = F16});
+    EXPECT_EQ(fragStore(to32, {}), 1u) << "32 channels-last outputs: one N fragment per subgroup";
+    detail::ConvolutionFusion pool32{.pooledOutput = optest::nhwc(F16, 1, 32, 540, 960)};
+    EXPECT_EQ(fragStore(to32, pool32), 0u) << "pooled in the store";
+    ConvolutionDesc narrow = makeConv({.inC = 64, .h = 64, .w = 64, .outC = 24, .nhwc = true, .type = F16});
+    EXPECT_EQ(fragStore(narrow, {}), 0u) << "24 channels: the second fragment is half padding";
+    ConvolutionDesc nchw = makeConv({.inC = 64, .h = 64, .w = 64, .outC = 32, .type = F16});
+    EXPECT_EQ(fragStore(nchw, {}), 0u) << "NCHW output";
+    detail::ConvolutionFusion same{.residual = optest::nhwc(F16, 1, 32, 1080, 1920), .residualScale = 1};
+    EXPECT_EQ(fragStore(to32, same), 1u) << "a residual read 1:1";
+    detail::ConvolutionFusion upsampled{.residual = optest::nhwc(F16, 1, 32, 540, 960), .residualScale = 2};
+    EXPECT_EQ(fragStore(to32, upsampled), 0u) << "a residual read at half size";
+    detail::ConvolutionFusion slopes32{.preluSlope = TensorDesc::make(DataType::Float32, {32}, TensorFlagOwnedByPlugin)};
+    EXPECT_EQ(fragStore(to32, slopes32), 0u) << "PReLU";
     EXPECT_FALSE(detail::convolutionTakesFusion(coopContext(caps, false), d, pool)) << "no tensor cores";
     // Image inputs (3 channels, NCHW) keep coopmat's unfold-x unless a fusion needs the implicit GEMM.
     ConvolutionDesc rgb = makeConv({.inC = 3, .h = 540, .w = 960, .outC = 64, .type = F16});

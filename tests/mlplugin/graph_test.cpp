@@ -432,6 +432,34 @@ TEST_F(GraphCompile, BilinearResidualAndClipInTheStore) {
     optest::checkGraph(n.g, half);
 }
 
+// conv2d_igemm's fragment stores (FRAG_STORE: 16-channel fragments of channels-last outputs
+// stored straight from the accumulators) with every epilogue they take: bias, ReLU, a residual
+// read 1:1 and a clip, at widths that leave a partial fragment at the right edge (which goes
+// through the patch instead), next to a PReLU layer (which keeps the patch), with fp32 and fp16
+// accumulators.
+TEST_F(GraphCompile, WholeFragmentStoresTakeEveryEpilogue) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
+    for (auto [h, w] : {std::pair{13u, 37u}, std::pair{16u, 32u}}) {
+        SCOPED_TRACE(std::to_string(h) + "x" + std::to_string(w));
+        Net n{{}, DataType::Float16};
+        ValueId x = n.g.addInput("x", n.t({1, 16, h, w}));
+        ValueId a = n.act(n.conv(x, 16, 32, 3, "a"), relu(), "relu");
+        ValueId b = prelu(n, n.conv(a, 32, 32, 3, "b"), 32, "prelu");
+        ValueId sum = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {n.conv(b, 32, 32, 1, "c"), a}).value()[0];
+        ValueId clipped = n.g.addNode(ElementWiseDesc{.name = "clip", .op = ElementWiseOp::Clip, .clipMin = -0.25f, .clipMax = 0.5f}, {sum}).value()[0];
+        n.g.markOutput(n.conv(clipped, 32, 3, 3, "out"));
+        auto compiled = compileGraph(optest::device(), n.g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        EXPECT_EQ(fusionsContaining(*compiled, "PReLU in the convolution's epilogue"), 1u);
+        EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue"), 1u);
+        EXPECT_EQ(compiled->report.dispatchablesOut, 4u) << "one dispatch per convolution";
+        optest::checkGraph(n.g, {});
+        optest::RunOptions half;
+        half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+        optest::checkGraph(n.g, half);
+    }
+}
+
 TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {

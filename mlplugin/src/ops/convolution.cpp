@@ -526,9 +526,9 @@ enum IgemmConst : uint32_t {
     kIgTileH = 75, kIgFw, kIgWgM, kIgWgN, kIgMf, kIgNf, kIgNBlocks, kIgCc, kIgSlices, kIgKyStage, kIgHaloH, kIgHaloW, kIgASmem,
     kIgVecIn, kIgVecOut, kIgPreluOffset, kIgResSlot, kIgResType, kIgResStrideN, kIgResStrideC, kIgResStrideH, kIgResStrideW,
     kIgResScale, kIgPool, kIgIn2Slot, kIgIn1C, kIgIn1Scale, kIgIn1StrideN, kIgIn1StrideC, kIgIn1StrideH, kIgIn1StrideW,
-    kIgIn1H, kIgIn1W, kIgVecIn2, kIgResLinear, kIgResH, kIgResW, kIgClamp, kIgClampMin, kIgClampMax, kIgConstCount
+    kIgIn1H, kIgIn1W, kIgVecIn2, kIgResLinear, kIgResH, kIgResW, kIgClamp, kIgClampMin, kIgClampMax, kIgFragStore, kIgConstCount
 };
-static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108 && kIgClampMax == 114, "conv2d_igemm.comp's constant ids");
+static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108 && kIgFragStore == 115, "conv2d_igemm.comp's constant ids");
 
 void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, const ConvolutionFusion& f, const IgemmLayout& l,
                         uint32_t preluOffset) {
@@ -538,7 +538,7 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
     spec[kIgTileH] = t.tileH, spec[kIgFw] = t.fw, spec[kIgWgM] = t.wgM, spec[kIgWgN] = t.wgN, spec[kIgMf] = t.mf, spec[kIgNf] = t.nf;
     spec[kIgNBlocks] = l.nBlocks, spec[kIgCc] = IgemmLayout::kSliceChannels, spec[kIgSlices] = l.slices, spec[kIgKyStage] = l.kyStage;
     spec[kIgHaloH] = l.haloH, spec[kIgHaloW] = l.haloW, spec[kIgASmem] = l.aSmem;
-    spec[kIgVecIn] = l.vecIn, spec[kIgVecIn2] = l.vecIn2, spec[kIgVecOut] = l.vecOut;
+    spec[kIgVecIn] = l.vecIn, spec[kIgVecIn2] = l.vecIn2, spec[kIgVecOut] = l.vecOut, spec[kIgFragStore] = l.fragStore;
     spec[kIgPreluOffset] = preluOffset;
     spec[kIgResSlot] = UINT32_MAX;
     if (f.residual) {

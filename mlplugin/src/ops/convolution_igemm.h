@@ -32,6 +32,7 @@ struct IgemmLayout {
     uint32_t nBlocks = 1, slices = 1, taps = 1, kyStage = 1, haloH = 1, haloW = 1;
     uint32_t aSmem = 0, bSmem = 0;  // uvec4 (16 bytes) each
     bool vecIn = false, vecIn2 = false, vecOut = false, vecResidual = false;  // 16-byte accesses: input 0 / source, concat part, output, residual
+    bool fragStore = false;  // whole 16 x 16 fragments stored straight from the accumulators (conv2d_igemm.comp FRAG_STORE)
     std::array<uint32_t, 3> groups{};
     static constexpr uint32_t kSliceChannels = 16;  // input channels per K slice (CC)
     uint32_t kRows() const { return slices * taps * kSliceChannels; }  // packed B rows per N block
