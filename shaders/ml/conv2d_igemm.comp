@@ -338,12 +338,14 @@ void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg)
 }
 
 // FRAG_STORE: a 16 x 16 matrix of the accumulators' type whose column c holds channel oc0 + c's
-// bias, built in the subgroup's patch (pat: 64 uvec4 of sA). Elements at the same index of two
-// cooperative matrices of one type sit at the same row and column, so it adds to an accumulator
-// element by element without knowing the mapping.
-fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0) {
-    [[unroll]] for (uint u = gl_SubgroupInvocationID; u < 64; u += 32)  // uvec4 u of the column-major patch: column u / 4
-        sA[pat + u] = uvec4(floatBitsToUint(biasFor(min(oc0 + u / 4, OUT_C - 1))));
+// bias (slope = false) or PReLU slope, built in the subgroup's patch (pat: 64 uvec4 of sA).
+// Elements at the same index of two cooperative matrices of one type sit at the same row and
+// column, so it combines with an accumulator element by element without knowing the mapping.
+fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0, bool slope) {
+    [[unroll]] for (uint u = gl_SubgroupInvocationID; u < 64; u += 32) {  // uvec4 u of the column-major patch: column u / 4
+        uint oc = min(oc0 + u / 4, OUT_C - 1);
+        sA[pat + u] = uvec4(floatBitsToUint(slope ? preluSlope(oc) : biasFor(oc)));
+    }
     subgroupMemoryBarrierShared();
     subgroupBarrier();
     fcoopmatNV<32, gl_ScopeSubgroup, F, F> m;
@@ -356,49 +358,60 @@ fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0) {
 #endif
 }
 
-// FRAG_STORE (one N fragment per subgroup, no PReLU: the planner's rule): fragments wholly inside
-// the output take bias, activation, residual and clamp on their own elements (in fp32) and go out
-// in one cooperative-matrix store of 16 pixels x 16 channels; the ones the image's right edge cuts
-// go through the patch as above. Measured on the H100 (fp16 arithmetic, 1920x1080; results
-// 2026-11-27_fragstore): the temporal network 1.26 -> 1.10 ms, the denoiser 1.17 -> 1.09 ms. Not
-// taken where it lost: with two or more N fragments per subgroup (3x3 64->64 0.88 -> 0.90 ms with
-// the bias as the accumulators' starting value, 4.98 ms with a bias matrix carried across the
-// fragment loop), with PReLU (a slope matrix per fragment: SRVGG 4.15 -> 4.76 ms), and in
-// conv2d_coopmat (ESPCN's 5x5 3->64, 16 accumulators per subgroup: 0.48 -> 0.89 ms).
+// FRAG_STORE (the planner's rule: at most two N fragments per subgroup): fragments wholly inside
+// the output take bias, activation, PReLU, residual and clamp on their own elements (in fp32) and
+// go out in one cooperative-matrix store of 16 pixels x 16 channels; the ones the image's right
+// edge cuts go through the patch as above. The bias and slope matrices of the subgroup's N
+// fragments are built once, before the fragment loop (M outer, N inner, as in epilogue()).
+// Measured on the H100 (bench/RESULTS.md, "Thirteenth session"): the temporal network 1.26 ->
+// 1.11 ms, the denoiser 1.17 -> 1.09 ms at 1920x1080. Variants that lost: a bias matrix built per
+// N fragment inside an N-outer loop (3x3 64->64 5.7x slower), the accumulators starting from the
+// bias (built per accumulator: SRVGG 15% slower with a slope matrix per accumulator), and the same
+// store in conv2d_coopmat (ESPCN's 5x5 3->64, 16 accumulators per subgroup: 0.48 -> 0.89 ms).
 void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
-    uint pat = sg * 64, oc0 = nBase + wn * F;
-    if (oc0 >= OUT_C) return;  // OUT_C % 16 == 0: a fragment's channels are all real or all padding
-    fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> bias = channelMatrix(pat, oc0);
+    const bool prelu = PRELU_OFFSET != 0xffffffffu;
+    uint pat = sg * 64;
+    fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> bias[NF], slope[NF];
+    [[unroll]] for (uint j = 0; j < NF; ++j) {
+        uint oc0 = nBase + (wn * NF + j) * F;
+        bias[j] = channelMatrix(pat, oc0, false);
+        slope[j] = prelu ? channelMatrix(pat, oc0, true) : bias[j];
+    }
     [[unroll]] for (uint i = 0; i < MF; ++i) {
         uint f = wm * MF + i;
         uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
-        if (oy >= OUT_H) continue;  // uniform across the subgroup, like every branch here
-        if (ox + F > OUT_W) {
-            storeThroughPatch(i, 0, n, oy, ox, oc0, pat);
-            continue;
-        }
-        fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][0], r = v;
-        if (RES_SLOT != 0xffffffffu) {
-            fcoopmatNV<16, gl_ScopeSubgroup, F, F> r16;
-            coopMatLoadNV(r16, heapU4[RES_SLOT].v, (n * RES_STRIDE_N + oy * RES_STRIDE_H + ox * RES_STRIDE_W + oc0) / 8, RES_STRIDE_W / 8, false);
+        [[unroll]] for (uint j = 0; j < NF; ++j) {
+            uint oc0 = nBase + (wn * NF + j) * F;
+            // Uniform across the subgroup. OUT_C % 16 == 0: a fragment's channels are all real or all padding.
+            if (oy >= OUT_H || oc0 >= OUT_C) continue;
+            if (ox + F > OUT_W) {
+                storeThroughPatch(i, j, n, oy, ox, oc0, pat);
+                continue;
+            }
+            fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][j], r = v;
+            if (RES_SLOT != 0xffffffffu) {
+                fcoopmatNV<16, gl_ScopeSubgroup, F, F> r16;
+                coopMatLoadNV(r16, heapU4[RES_SLOT].v, (n * RES_STRIDE_N + oy * RES_STRIDE_H + ox * RES_STRIDE_W + oc0) / 8, RES_STRIDE_W / 8, false);
 #ifdef ACC_F16
-            r = r16;
+                r = r16;
 #else
-            r = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(r16);
+                r = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(r16);
+#endif
+            }
+            for (uint e = 0; e < v.length(); ++e) {
+                float x = applyActivation(ACT, ACT_ALPHA, ACT_BETA, float(v[e]) + float(bias[j][e]));
+                if (prelu && x < 0.0) x *= float(slope[j][e]);
+                if (RES_SLOT != 0xffffffffu) x += float(r[e]);
+                if (CLAMP != 0) x = clamp(x, CLAMP_MIN, CLAMP_MAX);
+                v[e] = ACC_T(x);
+            }
+            uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc0) / 8;
+#ifdef ACC_F16
+            coopMatStoreNV(v, heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
+#else
+            coopMatStoreNV(fcoopmatNV<16, gl_ScopeSubgroup, F, F>(v), heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
 #endif
         }
-        for (uint e = 0; e < v.length(); ++e) {
-            float x = applyActivation(ACT, ACT_ALPHA, ACT_BETA, float(v[e]) + float(bias[e]));
-            if (RES_SLOT != 0xffffffffu) x += float(r[e]);
-            if (CLAMP != 0) x = clamp(x, CLAMP_MIN, CLAMP_MAX);
-            v[e] = ACC_T(x);
-        }
-        uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc0) / 8;
-#ifdef ACC_F16
-        coopMatStoreNV(v, heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
-#else
-        coopMatStoreNV(fcoopmatNV<16, gl_ScopeSubgroup, F, F>(v), heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
-#endif
     }
 }
 

@@ -917,7 +917,7 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     expectDispatchLimits(*plan);
     EXPECT_EQ(specOf(*plan, 88), 1u) << "VEC_IN";
     EXPECT_EQ(specOf(*plan, 89), 1u) << "VEC_OUT";
-    EXPECT_EQ(specOf(*plan, 115), 0u) << "FRAG_STORE: not with two N fragments per subgroup";
+    EXPECT_EQ(specOf(*plan, 115), 1u) << "FRAG_STORE: 64 channels-last outputs, two N fragments per subgroup";
     detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, {});
     EXPECT_EQ(t.key, "test gpu|driver 1|conv k3x3 s1x1 d1x1 in1x64v out64v");
     ASSERT_GE(t.candidates.size(), 4u);
@@ -989,7 +989,13 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     detail::ConvolutionFusion upsampled{.residual = optest::nhwc(F16, 1, 32, 540, 960), .residualScale = 2};
     EXPECT_EQ(fragStore(to32, upsampled), 0u) << "a residual read at half size";
     detail::ConvolutionFusion slopes32{.preluSlope = TensorDesc::make(DataType::Float32, {32}, TensorFlagOwnedByPlugin)};
-    EXPECT_EQ(fragStore(to32, slopes32), 0u) << "PReLU";
+    EXPECT_EQ(fragStore(to32, slopes32), 1u) << "PReLU";
+    // More than two N fragments per subgroup (one subgroup across a 64-channel block) keep the patch.
+    auto wholeBlock = detail::IgemmTile::parse("igemm_t8x16_w4x1_f2x4");
+    ASSERT_TRUE(wholeBlock.has_value());
+    auto wide = detail::igemmLayout(pc, d, detail::convolutionGeometry(d), {}, *wholeBlock);
+    ASSERT_TRUE(wide.has_value());
+    EXPECT_FALSE(wide->fragStore) << "four N fragments per subgroup";
     EXPECT_FALSE(detail::convolutionTakesFusion(coopContext(caps, false), d, pool)) << "no tensor cores";
     // Image inputs (3 channels, NCHW) keep coopmat's unfold-x unless a fusion needs the implicit GEMM.
     ConvolutionDesc rgb = makeConv({.inC = 3, .h = 540, .w = 960, .outC = 64, .type = F16});

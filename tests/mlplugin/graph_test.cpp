@@ -434,9 +434,8 @@ TEST_F(GraphCompile, BilinearResidualAndClipInTheStore) {
 
 // conv2d_igemm's fragment stores (FRAG_STORE: 16-channel fragments of channels-last outputs
 // stored straight from the accumulators) with every epilogue they take: bias, ReLU, a residual
-// read 1:1 and a clip, at widths that leave a partial fragment at the right edge (which goes
-// through the patch instead), next to a PReLU layer (which keeps the patch), with fp32 and fp16
-// accumulators.
+// read 1:1, a clip and a per-channel PReLU, at widths that leave a partial fragment at the right
+// edge (which goes through the patch instead), with fp32 and fp16 accumulators.
 TEST_F(GraphCompile, WholeFragmentStoresTakeEveryEpilogue) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{13u, 37u}, std::pair{16u, 32u}}) {

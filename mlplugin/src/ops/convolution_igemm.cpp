@@ -99,7 +99,7 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     // The epilogue without the patch (conv2d_igemm.comp, epilogueFragments: where it was measured
     // faster): 16 real channels per fragment, the residual read 1:1, one N fragment per subgroup,
     // no PReLU.
-    l.fragStore = l.vecOut && g.outC % kFrag == 0 && (!f.residual || f.residualScale == 1) && t.nf == 1 && !f.preluSlope;
+    l.fragStore = l.vecOut && g.outC % kFrag == 0 && (!f.residual || f.residualScale == 1) && t.nf <= 2;
     uint64_t z = uint64_t(g.batch) * l.nBlocks;
     l.groups = {ceilDiv(g.outW, t.fw * kFrag), ceilDiv(g.outH, t.tileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
     if (l.groups[0] > 65535 || l.groups[1] > 65535 || z > 65535 || l.weightBytes() > UINT32_MAX) return std::nullopt;
