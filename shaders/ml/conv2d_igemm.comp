@@ -30,11 +30,12 @@
 // read at the stored position (nearest- or bilinearly upsampled by RES_SCALE), a clamp, then 8
 // channels per 16-byte store
 // (VEC_OUT) or strided scalar stores. With FRAG_STORE (the planner sets it where the output is
-// fp16 channels-last with OUT_C % 16 == 0, no depth-to-space, any residual read 1:1, no PReLU, and
-// the tile has one N fragment per subgroup) every fragment lying wholly inside the image skips the
-// patch: bias, activation, residual and clamp are applied to the accumulator's own elements and it
-// is stored with one cooperative-matrix store (epilogueFragments). With POOL (2x2 max pooling folded into the store) the
-// subgroup pools its own pairs of rows and stores only the pooled tensor.
+// fp16 channels-last with OUT_C % 16 == 0, no depth-to-space or pooling, any residual read 1:1, and
+// the tile has at most two N fragments per subgroup) every fragment lying wholly inside the image
+// skips the patch: bias, activation, PReLU, residual and clamp are applied to the accumulator's own
+// elements and it is stored with one cooperative-matrix store (epilogueFragments). With POOL (2x2
+// max pooling folded into the store) the subgroup pools its own pairs of rows and stores only the
+// pooled tensor.
 #include "conv2d_params.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // WG_M * WG_N * 32
