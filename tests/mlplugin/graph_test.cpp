@@ -297,6 +297,15 @@ size_t fusionsContaining(const CompiledGraph& c, const std::string& text) {
     return size_t(std::count_if(c.report.fusions.begin(), c.report.fusions.end(), [&](const std::string& f) { return f.find(text) != std::string::npos; }));
 }
 
+// The graph against the reference with fp32 arithmetic and with fp16 arithmetic allowed (the
+// kernels' F16_ARITH builds).
+void checkBothArithmetics(const GraphDesc& g) {
+    optest::checkGraph(g, {});
+    optest::RunOptions half;
+    half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+    optest::checkGraph(g, half);
+}
+
 ValueId prelu(Net& n, ValueId x, uint32_t channels, const std::string& name) {
     ValueId slope = n.g.addConstant(name + ".slope", TensorDesc::make(DataType::Float32, {1, channels, 1, 1}), randomData(channels, n.seed++, 0.5f));
     return n.g.addNode(ElementWiseDesc{.name = name, .op = ElementWiseOp::PRelu}, {x, slope}).value()[0];
@@ -349,10 +358,7 @@ TEST_F(GraphCompile, SrvggEpiloguesFoldIntoTheConvolutions) {
         EXPECT_EQ(fusionsContaining(*compiled, "PReLU in the convolution's epilogue"), 4u);
         EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue (nearest x2"), 1u);
         EXPECT_EQ(compiled->report.dispatchablesOut, 5u) << "one dispatch per convolution";
-        optest::checkGraph(g, {});
-        optest::RunOptions half;
-        half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
-        optest::checkGraph(g, half);
+        checkBothArithmetics(g);
     }
 }
 
@@ -426,16 +432,15 @@ TEST_F(GraphCompile, BilinearResidualAndClipInTheStore) {
     EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue (bilinear x2"), 1u);
     EXPECT_EQ(fusionsContaining(*compiled, "in its read), clipped"), 1u);
     EXPECT_EQ(compiled->report.dispatchablesOut, 3u) << "one dispatch per convolution";
-    optest::checkGraph(n.g, {});
-    optest::RunOptions half;
-    half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
-    optest::checkGraph(n.g, half);
+    checkBothArithmetics(n.g);
 }
 
 // conv2d_igemm's fragment stores (FRAG_STORE: 16-channel fragments of channels-last outputs
 // stored straight from the accumulators) with every epilogue they take: bias, ReLU, a residual
 // read 1:1, a clip and a per-channel PReLU, at widths that leave a partial fragment at the right
-// edge (which goes through the patch instead), with fp32 and fp16 accumulators.
+// edge (which goes through the patch instead), with and without fp16 arithmetic. (The tiles with
+// fp16 accumulators, which only a tuning table picks, take fragment stores in
+// Convolution.ImplicitGemmEveryCandidate.)
 TEST_F(GraphCompile, WholeFragmentStoresTakeEveryEpilogue) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{13u, 37u}, std::pair{16u, 32u}}) {
@@ -452,10 +457,7 @@ TEST_F(GraphCompile, WholeFragmentStoresTakeEveryEpilogue) {
         EXPECT_EQ(fusionsContaining(*compiled, "PReLU in the convolution's epilogue"), 1u);
         EXPECT_EQ(fusionsContaining(*compiled, "residual add in the convolution's epilogue"), 1u);
         EXPECT_EQ(compiled->report.dispatchablesOut, 4u) << "one dispatch per convolution";
-        optest::checkGraph(n.g, {});
-        optest::RunOptions half;
-        half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
-        optest::checkGraph(n.g, half);
+        checkBothArithmetics(n.g);
     }
 }
 
