@@ -100,9 +100,11 @@ Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc&);
 
 // Graph compilation: what a convolution does besides convolving, folded into its kernel.
 // Slots: input 0, filter 1, bias 2, output 3 as for a plain convolution; then the PReLU slopes
-// kConvSlopeSlot (owned: packed at initialization), the residual kConvResidualSlot and the
-// concat's second part kConvConcatSlot.
+// kConvSlopeSlot (owned: packed at initialization), the residual kConvResidualSlot, the
+// concat's second part kConvConcatSlot, and a fused 1x1 projection's filter and bias
+// (kConvProjectionFilterSlot, kConvProjectionBiasSlot; owned, packed at initialization).
 inline constexpr uint32_t kConvSlopeSlot = 4, kConvResidualSlot = 5, kConvConcatSlot = 6;
+inline constexpr uint32_t kConvProjectionFilterSlot = 7, kConvProjectionBiasSlot = 8;
 struct ConvolutionFusion {
     // The store lands in this depth-to-space's output (any kernel); the output slot takes it.
     std::optional<DepthToSpaceDesc> depthToSpace;
@@ -127,10 +129,20 @@ struct ConvolutionFusion {
     // The output slot takes the 2x2 stride-2 max pooling (floor) of the activated output instead.
     // Tensor-core implicit GEMM only.
     std::optional<TensorDesc> pooledOutput;
+    // A 1x1 convolution (stride 1, ungrouped, no padding) that alone reads the activated output:
+    // the kernel applies it to each tile's activations in shared memory and the output slot
+    // takes its output instead (the intermediate is never stored). Its filter and bias are
+    // owned (kConvProjectionFilterSlot, kConvProjectionBiasSlot); its own activation applies.
+    // Tensor-core implicit GEMM only, where one workgroup holds every channel of its pixels.
+    std::optional<ConvolutionDesc> projection;
 
-    bool any() const { return depthToSpace || preluSlope || residual || source || pooledOutput; }
+    bool any() const { return depthToSpace || preluSlope || residual || source || pooledOutput || projection; }
     // Fusions only conv2d_igemm takes (the others run on every tensor-core kernel).
-    bool needsImplicitGemm() const { return source.has_value() || pooledOutput.has_value(); }
+    bool needsImplicitGemm() const { return source.has_value() || pooledOutput.has_value() || projection.has_value(); }
+    // The tensor the output slot takes.
+    const TensorDesc& stored(const ConvolutionDesc& d) const {
+        return projection ? projection->output : pooledOutput ? *pooledOutput : depthToSpace ? depthToSpace->output : d.output;
+    }
 };
 Result<Plan> planConvolution(const PlanContext&, const ConvolutionDesc& d, const ConvolutionFusion& fusion);
 // Whether planConvolution would put `d` on a tensor-core kernel (conv2d_igemm, conv2d_coopmat, or

@@ -35,7 +35,10 @@
 // skips the patch: bias, activation, PReLU, residual and clamp are applied to the accumulator's own
 // elements and it is stored with one cooperative-matrix store (epilogueFragments). With POOL (2x2
 // max pooling folded into the store) the subgroup pools its own pairs of rows and stores only the
-// pooled tensor.
+// pooled tensor. With PROJ_C (a 1x1 convolution of the activated output, fused by the graph
+// compiler) each subgroup, holding every channel of its pixels, multiplies its activated
+// accumulators by the 1x1 weights in registers and stores only that product
+// (epilogueProjected).
 #include "conv2d_params.glsl"
 
 layout(local_size_x_id = 0, local_size_y_id = 1, local_size_z_id = 2) in;  // WG_M * WG_N * 32
@@ -82,6 +85,15 @@ layout(constant_id = 112) const uint CLAMP = 0;     // 1: clamp to [CLAMP_MIN, C
 layout(constant_id = 113) const float CLAMP_MIN = 0.0;
 layout(constant_id = 114) const float CLAMP_MAX = 0.0;
 layout(constant_id = 115) const uint FRAG_STORE = 0;  // 1: whole fragments stored from the accumulators (epilogueFragments)
+// A fused 1x1 projection (epilogueProjected): what is stored is PROJ_C channels of
+// PROJ_ACT(W2 x + b2) per pixel, x the activated output. OUT_* describe the stored tensor
+// except OUT_C, OUT_H, OUT_W (this convolution's; the projection keeps H and W).
+layout(constant_id = 116) const uint PROJ_C = 0;                   // 0: none
+layout(constant_id = 117) const uint PROJ_W_OFFSET = 0;            // uvec4 offset in the persistent slot of W2^T: [OUT_C][PROJ_FRAGS * 16] fp16
+layout(constant_id = 118) const uint PROJ_B_OFFSET = 0xffffffffu;  // fp32 element offset of b2 in the persistent slot; ~0: none
+layout(constant_id = 119) const uint PROJ_ACT = 0;
+layout(constant_id = 120) const float PROJ_ALPHA = 0.0;
+layout(constant_id = 121) const float PROJ_BETA = 0.0;
 
 #ifdef ACC_F16
 #define ACC_BITS 16
@@ -338,14 +350,19 @@ void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg)
     }
 }
 
+float projectionBias(uint oc) { return PROJ_B_OFFSET == 0xffffffffu ? 0.0 : heapF32[PERSISTENT_SLOT].v[PROJ_B_OFFSET + oc]; }
+
+const uint CHANNEL_BIAS = 0, CHANNEL_SLOPE = 1, CHANNEL_PROJECTION_BIAS = 2;
+
 // FRAG_STORE: a 16 x 16 matrix of the accumulators' type whose column c holds channel oc0 + c's
-// bias (slope = false) or PReLU slope, built in the subgroup's patch (pat: 64 uvec4 of sA).
-// Elements at the same index of two cooperative matrices of one type sit at the same row and
-// column, so it combines with an accumulator element by element without knowing the mapping.
-fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0, bool slope) {
+// bias, PReLU slope or projection bias (`what`), built in the subgroup's patch (pat: 64 uvec4 of
+// sA). Elements at the same index of two cooperative matrices of one type sit at the same row
+// and column, so it combines with an accumulator element by element without knowing the mapping.
+fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> channelMatrix(uint pat, uint oc0, uint what) {
     [[unroll]] for (uint u = gl_SubgroupInvocationID; u < 64; u += 32) {  // uvec4 u of the column-major patch: column u / 4
-        uint oc = min(oc0 + u / 4, OUT_C - 1);
-        sA[pat + u] = uvec4(floatBitsToUint(slope ? preluSlope(oc) : biasFor(oc)));
+        uint oc = min(oc0 + u / 4, (what == CHANNEL_PROJECTION_BIAS ? PROJ_C : OUT_C) - 1);
+        float v = what == CHANNEL_BIAS ? biasFor(oc) : what == CHANNEL_SLOPE ? preluSlope(oc) : projectionBias(oc);
+        sA[pat + u] = uvec4(floatBitsToUint(v));
     }
     subgroupMemoryBarrierShared();
     subgroupBarrier();
@@ -375,8 +392,8 @@ void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn,
     fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> bias[NF], slope[NF];
     [[unroll]] for (uint j = 0; j < NF; ++j) {
         uint oc0 = nBase + (wn * NF + j) * F;
-        bias[j] = channelMatrix(pat, oc0, false);
-        slope[j] = prelu ? channelMatrix(pat, oc0, true) : bias[j];
+        bias[j] = channelMatrix(pat, oc0, CHANNEL_BIAS);
+        slope[j] = prelu ? channelMatrix(pat, oc0, CHANNEL_SLOPE) : bias[j];
     }
     [[unroll]] for (uint i = 0; i < MF; ++i) {
         uint f = wm * MF + i;
@@ -412,6 +429,81 @@ void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn,
 #else
             coopMatStoreNV(fcoopmatNV<16, gl_ScopeSubgroup, F, F>(v), heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
 #endif
+        }
+    }
+}
+
+// PROJ_C > 0 (the planner's rule: one subgroup along N, WG_N == 1, holding all of OUT_C, a
+// multiple of 16, in NF <= 2 fragments; PROJ_C <= 64). Each subgroup holds every channel of its
+// pixels, so the projection needs neither shared memory nor a barrier: the activated
+// accumulators of M fragment i, converted to fp16, are the A operands of the K = OUT_C product
+// with W2^T (read from the persistent slot: 2 KiB for 32 x 32, it stays in the L1). Stored like
+// the fragment stores: whole fragments straight from the accumulator (FRAG_STORE), the others
+// through the subgroup's patch. The intermediate never reaches memory (the temporal upscaler's
+// 3x3 32->32 -> 1x1 32->32 at 1920x1080: 133 MB written and read again).
+const uint PROJ_FRAGS = PROJ_C == 0 ? 1 : (PROJ_C + F - 1) / F;  // 1 without a projection: no array has length 0
+const uint PROJ_NV = PROJ_FRAGS * 2;  // uvec4 per row of W2^T
+
+// Fragment r (16 pixels from (oy, ox0), projection channels oc0 .. + 15) through the patch.
+void storeProjectedThroughPatch(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> r, uint pat, uint n, uint oy, uint ox0, uint oc0) {
+    storeAccumulator(r, pat);
+    uint l = gl_SubgroupInvocationID, m = l % F, g = l / F, ox = ox0 + m;
+    float v[8];
+    [[unroll]] for (uint q = 0; q < 8; ++q) v[q] = patchAt(pat, g + 2 * q, m);
+    subgroupBarrier();  // read before the patch is written again
+    if (ox >= OUT_W) return;
+    [[unroll]] for (uint q = 0; q < 8; ++q) {
+        uint oc = oc0 + g + 2 * q;
+        if (oc < PROJ_C) storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W, v[q]);
+    }
+}
+
+void epilogueProjected(uint n, uint oy0, uint ox0, uint wm, uint sg) {
+    const bool prelu = PRELU_OFFSET != 0xffffffffu;
+    const uint pat = sg * 64;
+    fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> bias[NF], slope[NF], pbias[PROJ_FRAGS];
+    [[unroll]] for (uint k = 0; k < NF; ++k) {
+        bias[k] = channelMatrix(pat, k * F, CHANNEL_BIAS);
+        slope[k] = prelu ? channelMatrix(pat, k * F, CHANNEL_SLOPE) : bias[k];
+    }
+    [[unroll]] for (uint j = 0; j < PROJ_FRAGS; ++j) pbias[j] = channelMatrix(pat, j * F, CHANNEL_PROJECTION_BIAS);
+    [[unroll]] for (uint i = 0; i < MF; ++i) {
+        uint f = wm * MF + i;
+        uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
+        if (oy >= OUT_H || ox >= OUT_W) continue;  // uniform across the subgroup
+        fcoopmatNV<16, gl_ScopeSubgroup, F, F> a[NF];
+        [[unroll]] for (uint k = 0; k < NF; ++k) {
+            fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][k];
+            for (uint e = 0; e < v.length(); ++e) {
+                float x = applyActivation(ACT, ACT_ALPHA, ACT_BETA, float(v[e]) + float(bias[k][e]));
+                if (prelu && x < 0.0) x *= float(slope[k][e]);
+                v[e] = ACC_T(x);
+            }
+#ifdef ACC_F16
+            a[k] = v;
+#else
+            a[k] = fcoopmatNV<16, gl_ScopeSubgroup, F, F>(v);
+#endif
+        }
+        [[unroll]] for (uint j = 0; j < PROJ_FRAGS; ++j) {
+            fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> r = pbias[j];
+            fcoopmatNV<16, gl_ScopeSubgroup, F, F> b;
+            [[unroll]] for (uint k = 0; k < NF; ++k) {
+                if (k * F >= OUT_C) break;  // padding channels of the N block
+                coopMatLoadNV(b, heapU4[PERSISTENT_SLOT].v, PROJ_W_OFFSET + k * F * PROJ_NV + j * 2, PROJ_NV, false);
+                r = coopMatMulAddNV(a[k], b, r);
+            }
+            for (uint e = 0; e < r.length(); ++e) r[e] = ACC_T(applyActivation(PROJ_ACT, PROJ_ALPHA, PROJ_BETA, float(r[e])));
+            if (FRAG_STORE != 0 && ox + F <= OUT_W) {
+                uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + j * F) / 8;
+#ifdef ACC_F16
+                coopMatStoreNV(r, heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
+#else
+                coopMatStoreNV(fcoopmatNV<16, gl_ScopeSubgroup, F, F>(r), heapU4[OUT_SLOT].v, q, OUT_STRIDE_W / 8, false);
+#endif
+            } else {
+                storeProjectedThroughPatch(r, pat, n, oy, ox, j * F);
+            }
         }
     }
 }
@@ -472,7 +564,8 @@ void main() {
         mmaPhase(p, wm, wn);
     }
     barrier();  // sA becomes the epilogue's patches
-    if (POOL != 0) epiloguePooled(n, oy0, ox0, nb * BN, wm, wn, sg);
+    if (PROJ_C != 0) epilogueProjected(n, oy0, ox0, wm, sg);
+    else if (POOL != 0) epiloguePooled(n, oy0, ox0, nb * BN, wm, wn, sg);
     else if (FRAG_STORE != 0) epilogueFragments(n, oy0, ox0, nb * BN, wm, wn, sg);
     else epilogue(n, oy0, ox0, nb * BN, wm, wn, sg);
 }

@@ -1013,6 +1013,78 @@ TEST(ConvolutionPlan, ImplicitGemmTilesCandidatesAndTuning) {
     EXPECT_NE(bad.error().message.find("fused PReLU slope"), std::string::npos) << bad.error().message;
 }
 
+// A 1x1 projection fused into the implicit GEMM's epilogue (graph compilation's foldProjection):
+// the stored tensor is the projection's output, its weights are packed at initialization, only
+// tiles holding every channel of their pixels in one N block qualify, and a projection that is
+// not a pointwise convolution of the output is an error that names it.
+TEST(ConvolutionPlan, ProjectionInTheImplicitGemmEpilogue) {
+    Capabilities caps = coopCaps();
+    caps.deviceName = "test gpu";
+    caps.driverInfo = "driver 1";
+    detail::PlanContext pc = coopContext(caps);
+    ConvolutionDesc d = makeConv({.inC = 32, .h = 1080, .w = 1920, .outC = 32, .nhwc = true, .type = F16, .activation = relu()});
+    auto projection = [&](uint32_t outC, bool nhwc) {
+        ConvParams p{.inC = 32, .h = 1080, .w = 1920, .outC = outC, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = nhwc, .type = F16};
+        return detail::ConvolutionFusion{.projection = makeConv(p, "head")};
+    };
+    constexpr uint32_t kFragStoreId = 115, kProjCId = 116, kProjWOffsetId = 117, kProjBOffsetId = 118, kOutStrideWId = 31;
+    detail::ConvolutionFusion head = projection(32, true);
+    ASSERT_TRUE(detail::convolutionTakesFusion(pc, d, head));
+    auto plan = detail::planConvolution(pc, d, head);
+    ASSERT_TRUE(plan.ok()) << plan.error().message;
+    EXPECT_STREQ(kernelOf(*plan), "conv2d_igemm");
+    expectDispatchLimits(*plan);
+    EXPECT_EQ(specOf(*plan, kProjCId), 32u);
+    EXPECT_EQ(specOf(*plan, kFragStoreId), 1u) << "32 channels-last projection outputs: whole fragments";
+    EXPECT_EQ(specOf(*plan, kOutStrideWId), 32u) << "the stored tensor is the projection's";
+    EXPECT_LT(specOf(*plan, kProjWOffsetId) * 16, plan->persistentBytes) << "W2^T in the persistent resource";
+    EXPECT_NE(specOf(*plan, kProjBOffsetId), UINT32_MAX) << "the projection's bias";
+    bool packed = false;
+    for (const detail::Launch& l : plan->initialize) packed |= std::string(plan->pipelines[l.pipeline].debugName) == "pack_conv_projection";
+    EXPECT_TRUE(packed);
+    detail::ConvolutionTuning t = detail::convolutionTuning(pc, d, head);
+    EXPECT_NE(t.key.find(" proj32v"), std::string::npos) << t.key;
+    for (const std::string& c : t.candidates) {
+        SCOPED_TRACE(c);
+        auto tile = detail::IgemmTile::parse(c);
+        ASSERT_TRUE(tile.has_value()) << "only implicit-GEMM tiles";
+        auto layout = detail::igemmLayout(pc, d, detail::convolutionGeometry(d), head, *tile);
+        ASSERT_TRUE(layout.has_value());
+        EXPECT_EQ(tile->wgN, 1u) << "each subgroup holds every channel of its pixels";
+        EXPECT_EQ(tile->nf, 2u);
+        EXPECT_EQ(layout->nBlocks, 1u);
+        EXPECT_LE((layout->aSmem + layout->bSmem) * 16, caps.maxComputeSharedMemoryBytes);
+    }
+    // Three NCHW output channels (an RGB head): stored element by element through the patch.
+    auto rgb = detail::planConvolution(pc, d, projection(3, false));
+    ASSERT_TRUE(rgb.ok()) << rgb.error().message;
+    EXPECT_EQ(specOf(*rgb, kProjCId), 3u);
+    EXPECT_EQ(specOf(*rgb, kFragStoreId), 0u);
+    // 128 channels take two N blocks: no tile holds a pixel's every channel.
+    ConvolutionDesc wide = makeConv({.inC = 32, .h = 64, .w = 64, .outC = 128, .nhwc = true, .type = F16});
+    ConvParams wideHead{.inC = 128, .h = 64, .w = 64, .outC = 16, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16};
+    EXPECT_FALSE(detail::convolutionTakesFusion(pc, wide, {.projection = makeConv(wideHead, "head")}));
+    // More than two fragments per subgroup, or more than 64 projection outputs: declined.
+    ConvolutionDesc to64 = makeConv({.inC = 32, .h = 64, .w = 64, .outC = 64, .nhwc = true, .type = F16});
+    ConvParams head64{.inC = 64, .h = 64, .w = 64, .outC = 16, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16};
+    EXPECT_FALSE(detail::convolutionTakesFusion(pc, to64, {.projection = makeConv(head64, "head")}));
+    EXPECT_FALSE(detail::convolutionTakesFusion(pc, d, projection(80, true)));
+    EXPECT_TRUE(detail::convolutionTakesFusion(pc, d, projection(64, true)));
+    // 24 channels: the second fragment would be half padding.
+    ConvolutionDesc narrow = makeConv({.inC = 32, .h = 64, .w = 64, .outC = 24, .nhwc = true, .type = F16});
+    ConvParams narrowHead{.inC = 24, .h = 64, .w = 64, .outC = 16, .kH = 1, .kW = 1, .padBegin = {0, 0}, .padEnd = {0, 0}, .nhwc = true, .type = F16};
+    EXPECT_FALSE(detail::convolutionTakesFusion(pc, narrow, {.projection = makeConv(narrowHead, "head")}));
+    EXPECT_FALSE(detail::convolutionTakesFusion(coopContext(caps, false), d, head)) << "no tensor cores";
+    // Not a pointwise convolution of the output: named.
+    detail::ConvolutionFusion bad = projection(32, true);
+    bad.projection->filter = TensorDesc::make(F16, {32, 32, 3, 3}, TensorFlagOwnedByPlugin);
+    bad.projection->padBegin = bad.projection->padEnd = {1, 1};
+    auto rejected = detail::planConvolution(pc, d, bad);
+    ASSERT_FALSE(rejected.ok());
+    EXPECT_NE(rejected.error().message.find("projection 'head'"), std::string::npos) << rejected.error().message;
+    EXPECT_NE(rejected.error().message.find("not a 1x1 convolution"), std::string::npos) << rejected.error().message;
+}
+
 // Winograd's planning: listed as candidates for 3x3 stride-1 fp16 shapes only, taken from a
 // table entry (never by the heuristic), its weights transformed at initialization, declined for
 // the fusions it does not take.

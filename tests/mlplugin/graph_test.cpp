@@ -461,6 +461,40 @@ TEST_F(GraphCompile, WholeFragmentStoresTakeEveryEpilogue) {
     }
 }
 
+// A 1x1 convolution that alone reads a convolution's activated output runs in that
+// convolution's epilogue (conv2d_igemm PROJ_C): 32 channels-last outputs in whole fragments,
+// three NCHW outputs (an RGB head with its own sigmoid) element by element after a PReLU, 16
+// channels widened to 64, at widths with a partial fragment; against the unfused reference with and without fp16
+// arithmetic. A 1x1 whose input has another reader stays a convolution of its own.
+TEST_F(GraphCompile, PointwiseHeadsRunInTheEpilogue) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: this fusion needs conv2d_igemm";
+    for (auto [h, w] : {std::pair{13u, 37u}, std::pair{16u, 32u}}) {
+        SCOPED_TRACE(std::to_string(h) + "x" + std::to_string(w));
+        Net n{{}, DataType::Float16};
+        ValueId x = n.g.addInput("x", n.t({1, 16, h, w}));
+        ValueId params = n.conv(n.act(n.conv(x, 16, 32, 3, "a"), relu(), "relu"), 32, 32, 1, "params");
+        n.g.markOutput(params);
+        ASSERT_TRUE(n.g.setLayout(params, TensorDesc::strided(DataType::Float16, {1, 32, h, w}, {h * w * 32, 1, w * 32, 32})).ok());
+        ValueId rgb = n.act(n.conv(prelu(n, n.conv(x, 16, 32, 3, "b"), 32, "prelu"), 32, 3, 1, "rgb"), sigmoid(), "sigmoid");
+        n.g.markOutput(rgb);
+        n.g.markOutput(n.conv(n.act(n.conv(x, 16, 16, 3, "c"), leakyRelu(0.1f), "lrelu"), 16, 64, 1, "wide"));
+        auto compiled = compileGraph(optest::device(), n.g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        EXPECT_EQ(fusionsContaining(*compiled, "1x1 convolution in the convolution's epilogue"), 3u);
+        EXPECT_EQ(compiled->report.dispatchablesOut, 3u) << "one dispatch per 3x3 convolution";
+        checkBothArithmetics(n.g);
+    }
+    Net n{{}, DataType::Float16};
+    ValueId x = n.g.addInput("x", n.t({1, 16, 9, 21}));
+    ValueId shared = n.act(n.conv(x, 16, 32, 3, "a"), relu(), "relu");
+    n.g.markOutput(n.conv(shared, 32, 16, 1, "head"));
+    n.g.markOutput(n.conv(shared, 32, 16, 3, "other"));
+    auto compiled = compileGraph(optest::device(), n.g);
+    ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+    EXPECT_EQ(fusionsContaining(*compiled, "1x1 convolution in the convolution's epilogue"), 0u) << "its input has two readers";
+    optest::checkGraph(n.g, {});
+}
+
 TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {

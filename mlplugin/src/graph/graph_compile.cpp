@@ -131,6 +131,15 @@ struct GraphBuilder {
             f.preluSlope = blobDesc(pn.node.inputs[3]);
             f.preluSlope->flags = TensorFlagOwnedByPlugin;
         }
+        if (f.projection) {  // its filter and bias: inputs 6 and 7
+            f.projection->filter = blobDesc(pn.node.inputs[6]);
+            f.projection->filter.flags = TensorFlagOwnedByPlugin;
+            f.projection->bias.reset();
+            if (ValueId b = pn.node.inputs[7]; b != kNoValue) {
+                f.projection->bias = blobDesc(b);
+                f.projection->bias->flags = TensorFlagOwnedByPlugin;
+            }
+        }
         return f;
     }
 
@@ -251,9 +260,10 @@ struct GraphBuilder {
             uint32_t firstOutputSlot = !pn.chain.empty() ? kChainOutputSlot : !pn.convChain.empty() ? kConvChainOutputSlot : uint32_t(ins.size());
             for (size_t k = 0; k < pn.node.inputs.size(); ++k) {
                 bool owned = (k < ins.size() && ins[k] && ins[k]->ownedByPlugin()) || (!pn.convChain.empty() && k > 0);
-                // Fused convolution tensors (slopes, residual, concat part) sit after the output slot.
+                // Fused convolution tensors (slopes, residual, concat part, projection filter and
+                // bias) sit after the output slot; the slopes and the projection's are owned.
                 bool fusedTensor = pn.fusion.any() && k >= 3;
-                owned = owned || (fusedTensor && k == 3);
+                owned = owned || (fusedTensor && (k == 3 || k == 6 || k == 7));
                 uint32_t slot = uint32_t(fusedTensor ? k + 1 : k);
                 if (pn.node.inputs[k] != kNoValue) targetValue(i, slot, pn.node.inputs[k], owned);
             }

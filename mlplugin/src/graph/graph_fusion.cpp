@@ -291,6 +291,8 @@ bool seenAsIs(const std::vector<PlannedNode>& nodes, ValueId v, const TensorDesc
         return true;
     };
     for (const PlannedNode& pn : nodes) {
+        // A fused projection's output is not its convolution's output desc.
+        if (pn.fusion.projection && std::count(pn.node.outputs.begin(), pn.node.outputs.end(), v)) return false;
         std::vector<const TensorDesc*> ins = operatorInputs(pn.node.op);
         if (!pn.convChain.empty()) ins = {&pn.convChain[0].input};  // the rest are its constants
         for (size_t k = 0; k < pn.node.inputs.size(); ++k)
@@ -574,7 +576,7 @@ bool foldDepthToSpaceIntoConvolution(FusionState& s) {
         PlannedNode& conv = s.nodes[i];
         const auto* c = std::get_if<ConvolutionDesc>(&conv.node.op);
         if (!c || !conv.convChain.empty() || !conv.chain.empty() || conv.node.outputs.size() != 1) continue;
-        if (conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput) continue;  // the store is taken
+        if (conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput || conv.fusion.projection) continue;  // the store is taken
         ValueId mid = conv.node.outputs[0];
         int d = s.singleUse(mid) ? s.consumerOf(mid) : -1;
         // A plain depth-to-space node: a fused convolution chain ending in one also has it as its op.
@@ -592,9 +594,10 @@ bool foldDepthToSpaceIntoConvolution(FusionState& s) {
 }
 
 
-// The fused node's input k (slopes 3, residual 4, concat part 5; kernel.h ConvolutionFusion).
+// The fused node's input k (slopes 3, residual 4, concat part 5, projection filter 6 and bias 7;
+// kernel.h ConvolutionFusion).
 void setFusedInput(PlannedNode& conv, size_t k, ValueId v) {
-    conv.node.inputs.resize(std::max<size_t>(conv.node.inputs.size(), 6), kNoValue);
+    conv.node.inputs.resize(std::max<size_t>(conv.node.inputs.size(), std::max<size_t>(6, k + 1)), kNoValue);
     conv.node.inputs[k] = v;
 }
 
@@ -607,11 +610,8 @@ int soleConsumer(const FusionState& s, const PlannedNode& conv) {
 
 bool plainConvolution(const PlannedNode& pn) { return pn.convChain.empty() && pn.chain.empty() && std::holds_alternative<ConvolutionDesc>(pn.node.op); }
 
-// The tensor a convolution's output becomes after its fused store (depth-to-space / pool).
-const TensorDesc& storedDesc(const PlannedNode& pn) {
-    const ConvolutionFusion& f = pn.fusion;
-    return f.pooledOutput ? *f.pooledOutput : f.depthToSpace ? f.depthToSpace->output : std::get<ConvolutionDesc>(pn.node.op).output;
-}
+// The tensor a convolution's output becomes after its fused store (depth-to-space, pool, projection).
+const TensorDesc& storedDesc(const PlannedNode& pn) { return pn.fusion.stored(std::get<ConvolutionDesc>(pn.node.op)); }
 
 // conv -> PReLU with constant per-channel slopes: the slopes go into the convolution's epilogue.
 bool foldPRelu(FusionState& s, const GraphPlanOptions& o) {
@@ -682,7 +682,7 @@ int producerOf(const FusionState& s, ValueId v) {
 bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         PlannedNode& conv = s.nodes[i];
-        if (!plainConvolution(conv) || conv.fusion.residual || conv.fusion.pooledOutput) continue;
+        if (!plainConvolution(conv) || conv.fusion.residual || conv.fusion.pooledOutput || conv.fusion.projection) continue;
         int c = soleConsumer(s, conv);
         const auto* add = c >= 0 ? std::get_if<ElementWiseDesc>(&s.nodes[c].node.op) : nullptr;
         if (!add || !s.nodes[c].chain.empty() || add->op != ElementWiseOp::Add || add->inputScaleBias || add->activation.type != ActivationType::None)
@@ -760,7 +760,8 @@ bool foldResidual(FusionState& s, const GraphPlanOptions& o) {
 bool foldMaxPool(FusionState& s, const GraphPlanOptions& o) {
     for (size_t i = 0; i < s.nodes.size(); ++i) {
         PlannedNode& conv = s.nodes[i];
-        if (!plainConvolution(conv) || conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput) continue;
+        if (!plainConvolution(conv) || conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput || conv.fusion.projection)
+            continue;
         int c = soleConsumer(s, conv);
         const auto* pool = c >= 0 ? std::get_if<PoolingDesc>(&s.nodes[c].node.op) : nullptr;
         if (!pool || pool->type != PoolingType::Max || pool->global || pool->window != std::array<uint32_t, 2>{2, 2} ||
@@ -775,6 +776,41 @@ bool foldMaxPool(FusionState& s, const GraphPlanOptions& o) {
         if (!o.convFusion(d, f)) continue;
         s.log.push_back(conv.label + " + " + s.nodes[c].label + " -> 2x2 max pool in the convolution's store");
         conv.fusion = f;
+        conv.node.outputs = s.nodes[c].node.outputs;
+        conv.label += " + " + s.nodes[c].label;
+        s.nodes.erase(s.nodes.begin() + c);
+        return true;
+    }
+    return false;
+}
+
+// conv [+ PReLU] -> a plain 1x1 convolution (stride 1, ungrouped, no padding, constant filter
+// and bias) that alone reads it: the 1x1 runs on each tile's activations in the convolution's
+// epilogue and the intermediate is never stored (a network's per-pixel head, e.g. the temporal
+// upscaler's 3x3 -> ReLU -> 1x1). Tried last, so the 1x1's own epilogue fusions win.
+bool foldProjection(FusionState& s, const GraphPlanOptions& o) {
+    for (size_t i = 0; i < s.nodes.size(); ++i) {
+        PlannedNode& conv = s.nodes[i];
+        if (!plainConvolution(conv) || conv.fusion.depthToSpace || conv.fusion.residual || conv.fusion.pooledOutput || conv.fusion.projection)
+            continue;
+        int c = soleConsumer(s, conv);
+        if (c < 0 || !plainConvolution(s.nodes[c]) || s.nodes[c].fusion.any() || s.nodes[c].node.outputs.size() != 1) continue;
+        const auto& p = std::get<ConvolutionDesc>(s.nodes[c].node.op);
+        const auto& in = s.nodes[c].node.inputs;
+        const bool pointwise = !p.transposed && p.groups == 1 && p.filter.rank == 4 && p.filter.sizes[2] == 1 && p.filter.sizes[3] == 1 &&
+                               p.strides == std::array<uint32_t, 2>{1, 1} && p.padBegin == std::array<uint32_t, 2>{0, 0} &&
+                               p.padEnd == std::array<uint32_t, 2>{0, 0};
+        const bool constantWeights = in.size() >= 2 && in[0] == conv.node.outputs[0] && s.constant(in[1]) &&
+                                     (in.size() < 3 || in[2] == kNoValue || s.constant(in[2]));
+        if (!pointwise || !constantWeights) continue;
+        const auto& d = std::get<ConvolutionDesc>(conv.node.op);
+        ConvolutionFusion f = conv.fusion;
+        f.projection = p;
+        if (!o.convFusion(d, f)) continue;
+        s.log.push_back(conv.label + " + " + s.nodes[c].label + " -> 1x1 convolution in the convolution's epilogue");
+        conv.fusion = f;
+        setFusedInput(conv, 6, in[1]);
+        setFusedInput(conv, 7, in.size() > 2 ? in[2] : kNoValue);
         conv.node.outputs = s.nodes[c].node.outputs;
         conv.label += " + " + s.nodes[c].label;
         s.nodes.erase(s.nodes.begin() + c);
@@ -845,7 +881,7 @@ void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     while (foldDepthToSpaceIntoConvolution(s)) {}
     if (options.convFusion)
         while (foldPRelu(s, options) || foldDepthToSpaceIntoConvolution(s) || foldResidual(s, options) || foldMaxPool(s, options) ||
-               foldConcatUpsample(s, options)) {}
+               foldConcatUpsample(s, options) || foldProjection(s, options)) {}
     while (fuseElementWiseChains(s)) {}
     plan.views.assign(plan.values.size(), {});
     std::vector<bool> isBase(plan.values.size(), false);

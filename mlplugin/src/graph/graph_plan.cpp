@@ -258,7 +258,8 @@ void chooseChannelsLast(GraphPlan& plan, const std::function<bool(const Convolut
         for (auto [i, k] : readers[v]) ok = ok && readDesc(i, k);
         if (!ok) continue;
         const TensorDesc nhwc = d.channelsLast();
-        TensorDesc& written = writerNode.fusion.pooledOutput ? *plan.nodes[w].fusion.pooledOutput : writer->output;
+        ConvolutionFusion& wf = plan.nodes[w].fusion;
+        TensorDesc& written = wf.projection ? wf.projection->output : wf.pooledOutput ? *wf.pooledOutput : writer->output;
         if (!fusedKernel(w)) {
             ConvolutionDesc writes = *writer;
             writes.output = nhwc;

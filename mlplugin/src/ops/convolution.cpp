@@ -399,6 +399,10 @@ std::string tuningKey(const PlanContext& pc, const ConvolutionDesc& d, const Con
     if (f.pooledOutput) k += " pool";
     if (f.residualLinear) k += " bilinear-residual";
     if (f.source) k += f.concat ? " concat" : " upsampled";
+    if (f.projection) {
+        add("proj", f.projection->output.sizes[1]);
+        k += tensorClass(f.projection->output);
+    }
     if (pc.fp16Arithmetic) k += " arith";
     return k;
 }
@@ -498,14 +502,14 @@ struct FilterPacking {
 
 // Packs the filter as `p` says at `slot`, element offset `dstOffset`.
 void addPackFilter(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const FilterPacking& p,
-                   uint32_t slot, uint32_t dstOffset) {
+                   uint32_t slot, uint32_t dstOffset, uint32_t srcSlot = kFilterSlot) {
     auto s = d.filter.effectiveStrides();
     std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
     spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
     spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
     spec[kCPackMode] = p.mode, spec[kCPackIcPad] = p.icPad, spec[kCPackKRows] = p.kRows;
     spec[kCPackNPad] = p.nBlocks * p.bn;
-    spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
+    spec[kCPackSrcSlot] = srcSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
     spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
     spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
     spec[kCPackConstCount] = p.bn;
@@ -526,12 +530,19 @@ enum IgemmConst : uint32_t {
     kIgTileH = 75, kIgFw, kIgWgM, kIgWgN, kIgMf, kIgNf, kIgNBlocks, kIgCc, kIgSlices, kIgKyStage, kIgHaloH, kIgHaloW, kIgASmem,
     kIgVecIn, kIgVecOut, kIgPreluOffset, kIgResSlot, kIgResType, kIgResStrideN, kIgResStrideC, kIgResStrideH, kIgResStrideW,
     kIgResScale, kIgPool, kIgIn2Slot, kIgIn1C, kIgIn1Scale, kIgIn1StrideN, kIgIn1StrideC, kIgIn1StrideH, kIgIn1StrideW,
-    kIgIn1H, kIgIn1W, kIgVecIn2, kIgResLinear, kIgResH, kIgResW, kIgClamp, kIgClampMin, kIgClampMax, kIgFragStore, kIgConstCount
+    kIgIn1H, kIgIn1W, kIgVecIn2, kIgResLinear, kIgResH, kIgResW, kIgClamp, kIgClampMin, kIgClampMax, kIgFragStore, kIgProjC,
+    kIgProjWOffset, kIgProjBOffset, kIgProjAct, kIgProjAlpha, kIgProjBeta, kIgConstCount
 };
-static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108 && kIgFragStore == 115, "conv2d_igemm.comp's constant ids");
+static_assert(kIgTileH > kD2sCrd && kIgVecIn2 == 108 && kIgFragStore == 115 && kIgProjBeta == 121, "conv2d_igemm.comp's constant ids");
+
+// Where a fused projection's packed weights and bias sit in the persistent resource.
+struct ProjectionPlacement {
+    uint32_t weightVec4 = 0;              // uvec4 offset of W2^T [outC][nPad] fp16
+    uint32_t biasOffset = UINT32_MAX;     // fp32 element offset of b2; ~0: none
+};
 
 void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, const ConvolutionFusion& f, const IgemmLayout& l,
-                        uint32_t preluOffset) {
+                        uint32_t preluOffset, const ProjectionPlacement& projection) {
     spec.resize(kIgConstCount, 0);
     const IgemmTile& t = l.tile;
     spec[0] = t.subgroups() * 32, spec[1] = spec[2] = 1;
@@ -555,6 +566,17 @@ void fillIgemmConstants(std::vector<uint32_t>& spec, const ConvolutionDesc& d, c
         spec[kIgClampMax] = std::bit_cast<uint32_t>((*f.clampAfterResidual)[1]);
     }
     spec[kIgPool] = f.pooledOutput.has_value();
+    spec[kIgProjBOffset] = UINT32_MAX;
+    if (f.projection) {  // the stored tensor is the projection's output
+        const ConvolutionDesc& p = *f.projection;
+        auto out = p.output.effectiveStrides();
+        spec[kOutType] = shaderType(p.output.dataType);
+        spec[kOutStrideN] = out[0], spec[kOutStrideC] = out[1], spec[kOutStrideH] = out[2], spec[kOutStrideW] = out[3];
+        spec[kIgProjC] = p.output.sizes[1];
+        spec[kIgProjWOffset] = projection.weightVec4, spec[kIgProjBOffset] = projection.biasOffset;
+        spec[kIgProjAct] = uint32_t(p.activation.type);
+        spec[kIgProjAlpha] = std::bit_cast<uint32_t>(p.activation.alpha), spec[kIgProjBeta] = std::bit_cast<uint32_t>(p.activation.beta);
+    }
     spec[kIgIn2Slot] = UINT32_MAX;
     spec[kIgIn1Scale] = 1;
     if (f.source) {
@@ -639,6 +661,23 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
         preluOffset = uint32_t(offset / 4);
         addPackTensor(plan, *fusion.preluSlope, kConvSlopeSlot, DataType::Float32, offset, f16);
     }
+    ProjectionPlacement projection;
+    if (fusion.projection) {  // W2^T as the implicit GEMM's B matrix of a 1x1 filter (one N block), fp32 b2
+        const ConvolutionDesc& p = *fusion.projection;
+        if (!igemm || !p.filter.ownedByPlugin() || (p.bias && !p.bias->ownedByPlugin()))
+            return unsupported(describe("convolution", d.name) + ": a fused 1x1 projection needs owned weights and the tensor-core implicit GEMM");
+        const ConvGeometry pg = convolutionGeometry(p);
+        const uint32_t nPad = (pg.outC + 15) / 16 * 16;
+        uint64_t offset = persistent.allocate(uint64_t(g.outC) * nPad * 2);
+        projection.weightVec4 = uint32_t(offset / 16);
+        addPackFilter(plan, plan.initialize, p, pg, {3, IgemmLayout::kSliceChannels, g.outC, 1, nPad, "pack_conv_projection"}, kPersistentSlot,
+                      uint32_t(offset / 2), kConvProjectionFilterSlot);
+        if (p.bias) {
+            offset = persistent.allocate(uint64_t(pg.outC) * 4);
+            projection.biasOffset = uint32_t(offset / 4);
+            addPackTensor(plan, *p.bias, kConvProjectionBiasSlot, DataType::Float32, offset, f16);
+        }
+    }
     plan.persistentBytes = persistent.totalBytes();
 
     std::vector<uint32_t> spec = convSpecConstants(d, g, weights, bias);
@@ -680,7 +719,7 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
                                       : (f4 ? "conv2d_winograd4" : "conv2d_winograd");
         plan.pipelines[0] = {spirv, std::move(spec), name};
     } else if (igemm) {
-        fillIgemmConstants(spec, d, fusion, *igemm, preluOffset);
+        fillIgemmConstants(spec, d, fusion, *igemm, preluOffset, projection);
         launch.groups = igemm->groups;
         launch.barrierBefore = !plan.execute.empty();  // reads the weights packed by the launch before
         if (igemm->tile.acc16) plan.pipelines[0] = {shaders::conv2d_igemm_acc16_f16(), std::move(spec), "conv2d_igemm_acc16"};
@@ -775,6 +814,17 @@ Status checkFusion(const PlanContext& pc, const ConvolutionDesc& d, const ConvGe
         if (f.depthToSpace || !sameShape(*f.pooledOutput, {g.batch, g.outC, g.outH / 2, g.outW / 2}))
             return bad("2x2 max-pool output", *f.pooledOutput);
         MLP_TRY(checkTensor(*f.pooledOutput, op, "pooled output", true, pc));
+    }
+    if (f.projection) {
+        const ConvolutionDesc& p = *f.projection;
+        MLP_TRY(validateConvolution(p, pc));
+        const ConvGeometry pg = convolutionGeometry(p);
+        bool pointwise = !p.transposed && p.groups == 1 && pg.kH == 1 && pg.kW == 1 && p.strides == std::array<uint32_t, 2>{1, 1} &&
+                         p.padBegin == std::array<uint32_t, 2>{0, 0} && p.padEnd == std::array<uint32_t, 2>{0, 0};
+        if (!pointwise || f.depthToSpace || f.pooledOutput || f.residual || !sameShape(p.input, {g.batch, g.outC, g.outH, g.outW}) ||
+            p.input.dataType != d.output.dataType)
+            return invalidArgument(op + ": fused projection '" + p.name + "' (" + p.input.toString() + " -> " + p.output.toString() +
+                                   ") is not a 1x1 convolution of " + d.output.toString());
     }
     return {};
 }

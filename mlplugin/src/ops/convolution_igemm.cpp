@@ -15,6 +15,7 @@ namespace {
 
 constexpr uint32_t kFrag = 16, kSubgroupSize = 32, kSlice = 16;
 constexpr uint32_t kMaxAccumulators = 8, kMaxAccumulators16 = 16;  // per subgroup: register budget
+constexpr uint32_t kMaxProjection = 64;  // output channels of a fused 1x1 projection (its bias matrices stay in registers)
 
 bool hasShape(const Capabilities& caps, DataType acc) {
     for (const CooperativeMatrixShape& s : caps.cooperativeMatrixShapes)
@@ -71,6 +72,13 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
     // Pooling pairs tile rows inside one subgroup: rows 2r, 2r + 1 are fragments i, i + 1.
     if (f.pooledOutput && (t.fw != 1 || t.mf % 2 || t.tileH % 2 || f.depthToSpace || f.residual)) return std::nullopt;
+    // A fused 1x1 projection multiplies each subgroup's own activated accumulators (the
+    // epilogue's registers, no shared memory): one subgroup along N holding every channel in at
+    // most two whole fragments, and at most four fragments of projection outputs.
+    const bool projected = f.projection.has_value();
+    if (projected && (f.depthToSpace || f.pooledOutput || f.residual || f.clampAfterResidual || g.outC % kFrag || t.wgN != 1 || t.nf > 2 ||
+                      t.bn() < g.outC || f.projection->output.rank != 4 || f.projection->output.sizes[1] > kMaxProjection))
+        return std::nullopt;
     IgemmLayout l;
     l.tile = t;
     l.taps = g.kH * g.kW;
@@ -92,14 +100,15 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     } else {
         l.vecIn = vectorizable16(d.input);
     }
-    const TensorDesc& stored = f.pooledOutput ? *f.pooledOutput : f.depthToSpace ? f.depthToSpace->output : d.output;
+    const TensorDesc& stored = f.stored(d);
     l.vecOut = !f.pooledOutput && !f.depthToSpace && vectorizable16(stored) &&
                (!f.residual || (vectorizable16(*f.residual) && f.residualScale >= 1 && !f.residualLinear));
     l.vecResidual = l.vecOut && f.residual;
     // The epilogue without the patch (conv2d_igemm.comp, epilogueFragments: where it was measured
-    // faster): 16 real channels per fragment, the residual read 1:1, one N fragment per subgroup,
-    // no PReLU.
-    l.fragStore = l.vecOut && g.outC % kFrag == 0 && (!f.residual || f.residualScale == 1) && t.nf <= 2;
+    // faster): 16 real channels per fragment, the residual read 1:1, at most two N fragments per
+    // subgroup. With a projection: its fragments, 16 real channels each, stored whole.
+    const uint32_t storedC = projected ? stored.sizes[1] : g.outC;
+    l.fragStore = l.vecOut && storedC % kFrag == 0 && (!f.residual || f.residualScale == 1) && t.nf <= 2;
     uint64_t z = uint64_t(g.batch) * l.nBlocks;
     l.groups = {ceilDiv(g.outW, t.fw * kFrag), ceilDiv(g.outH, t.tileH), uint32_t(std::min<uint64_t>(z, UINT32_MAX))};
     if (l.groups[0] > 65535 || l.groups[1] > 65535 || z > 65535 || l.weightBytes() > UINT32_MAX) return std::nullopt;
@@ -156,6 +165,13 @@ std::optional<IgemmLayout> firstFitting(const PlanContext& pc, const Convolution
 std::optional<IgemmLayout> igemmDefault(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g, const ConvolutionFusion& f) {
     if (!igemmQualifies(pc, d, f)) return std::nullopt;
     uint32_t frags = ceilDiv(g.outC, kFrag);
+    if (f.projection) {  // every channel in each subgroup (igemmLayout's rule), 8 subgroups along M
+        IgemmTile t = tileFor(frags, false);
+        t.wgN = 1, t.nf = frags, t.wgM = 8, t.rowStages = false;
+        t.mf = std::clamp<uint32_t>(kMaxAccumulators / t.nf, 1, 4);
+        t.tileH = t.wgM * t.mf;
+        return firstFitting(pc, d, g, f, t);
+    }
     // Up to 4 N fragments per block (64 channels); wider outputs take several N blocks.
     uint32_t bnFrags = frags <= 4 ? frags : (frags % 4 == 0 || frags > 8 ? 4 : frags % 3 == 0 ? 3 : 4);
     return firstFitting(pc, d, g, f, tileFor(bnFrags, false));

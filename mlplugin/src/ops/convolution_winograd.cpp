@@ -71,7 +71,7 @@ bool winogradApplies(const ConvolutionDesc& d, const ConvGeometry& g, const Conv
     if (d.strides[0] != 1 || d.strides[1] != 1 || d.dilations[0] != 1 || d.dilations[1] != 1) return false;
     if (d.input.dataType != DataType::Float16 || d.output.dataType != DataType::Float16 || d.input.rank != 4) return false;
     // The epilogue takes bias, activation and PReLU; the other fusions stay on conv2d_igemm.
-    return !f.depthToSpace && !f.residual && !f.source && !f.concat && !f.pooledOutput;
+    return !f.depthToSpace && !f.residual && !f.source && !f.concat && !f.pooledOutput && !f.projection;
 }
 
 std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const ConvolutionDesc& d, const ConvGeometry& g,
