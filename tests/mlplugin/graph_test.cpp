@@ -495,6 +495,42 @@ TEST_F(GraphCompile, PointwiseHeadsRunInTheEpilogue) {
     optest::checkGraph(n.g, {});
 }
 
+// Every tile a tuner may pick for a projected convolution (fp32 and fp16 accumulators, B staged
+// whole or by rows, 16- and 32-pixel-wide tiles), forced through a tuning table: the outputs must
+// match the reference whatever the table says.
+TEST_F(GraphCompile, PointwiseHeadsOnEveryCandidateTile) {
+    if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: this fusion needs conv2d_igemm";
+    Device& dev = optest::device();
+    Net n{{}, DataType::Float16};
+    ValueId x = n.g.addInput("x", n.t({2, 16, 19, 45}));
+    ValueId params = n.conv(n.act(n.conv(x, 16, 32, 3, "a"), relu(), "relu"), 32, 32, 1, "params");
+    n.g.markOutput(params);
+    ASSERT_TRUE(n.g.setLayout(params, TensorDesc::strided(DataType::Float16, {2, 32, 19, 45}, {19 * 45 * 32, 1, 45 * 32, 32})).ok());
+    n.g.markOutput(n.conv(n.act(n.conv(x, 16, 16, 3, "b"), relu(), "relu b"), 16, 3, 1, "rgb"));
+    const uint32_t flags = ExecutionFlagAllowHalfPrecisionComputation;
+    auto plain = compileGraph(dev, n.g, flags);
+    ASSERT_TRUE(plain.ok()) << plain.error().message;
+    size_t projected = 0;
+    for (const TunableConvolution& t : plain->report.tuning) {
+        if (t.key.find(" proj") == std::string::npos) continue;
+        ++projected;
+        for (const std::string& tile : t.candidates) {
+            SCOPED_TRACE(t.key + ": " + tile);
+            auto table = std::make_shared<TuningTable>();
+            table->set(t.key, {tile, 0});
+            dev.setTuningTable(table);
+            auto tuned = compileGraph(dev, n.g, flags);
+            ASSERT_TRUE(tuned.ok()) << tuned.error().message;
+            EXPECT_EQ(fusionsContaining(*tuned, "1x1 convolution in the convolution's epilogue"), 2u);
+            optest::RunOptions options;
+            options.executionFlags = flags;
+            optest::checkGraph(n.g, options);
+            dev.setTuningTable(nullptr);
+        }
+    }
+    EXPECT_EQ(projected, 2u);
+}
+
 TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {
