@@ -53,6 +53,12 @@ Swapchain::Swapchain(const Context& ctx, VkSurfaceKHR surface, VkExtent2D desire
 }
 
 Swapchain::~Swapchain() {
+    // The last presents may still wait on render-done semaphores, and without a present fence
+    // (VK_EXT_swapchain_maintenance1) only an idle queue says they are done: Frames' fences cover
+    // the submissions, not the presents queued after them. Shutdown only; the result is ignored
+    // (a lost device returns at once, and everything is destroyed either way). The validation
+    // layer reported VUID-vkDestroySemaphore-semaphore-01137 here under ASan's slower timing.
+    vkQueueWaitIdle(ctx_.queue());
     destroyImages();
     destroySemaphores();
     if (swapchain_) vkDestroySwapchainKHR(ctx_.device(), swapchain_, nullptr);

@@ -17,7 +17,9 @@
 ///   frames.endFrame(semaphores.submit());      // waits for image->acquired, signals image->renderDone
 ///   if (!swapchain.present(*image)) recreate;  // out of date or suboptimal
 ///
-/// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first).
+/// recreate() requires that the GPU no longer uses the old images (Frames::waitIdle first). The
+/// destructor waits for the main queue to go idle (the last presents' semaphore waits included)
+/// before it destroys the semaphores: destroy it at shutdown, not per frame.
 #include "engine/export.h"
 #include "engine/frames.h"
 
