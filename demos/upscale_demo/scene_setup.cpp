@@ -10,6 +10,8 @@ SceneSetup loadSceneSetup(const Options& o) {
     for (const std::string& w : s.scene->warnings) std::fprintf(stderr, "upscale_demo: warning: glTF '%s': %s\n", o.scene.c_str(), w.c_str());
     if (!o.cameraPath.empty()) {
         s.path = engine::CameraPath::load(o.cameraPath);
+        for (const std::string& w : s.path.warnings())
+            std::fprintf(stderr, "upscale_demo: warning: camera path '%s': %s\n", o.cameraPath.c_str(), w.c_str());
         if (s.path.fitClipPlanesTo(s.scene->boundsMin, s.scene->boundsMax) > 1.0f)
             std::printf("camera path '%s' sets no clip planes and the scene reaches past the default far plane: near %g, far %g\n",
                         o.cameraPath.c_str(), s.path.zNear(), s.path.zFar());

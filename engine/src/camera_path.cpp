@@ -8,6 +8,7 @@
 #include <cmath>
 #include <filesystem>
 #include <fstream>
+#include <initializer_list>
 #include <iterator>
 
 namespace engine {
@@ -71,16 +72,33 @@ float readNumber(const nlohmann::json& j, const std::string& field, const std::s
     return v;
 }
 
-CameraKeyframe readKeyframe(const nlohmann::json& j, size_t index, const std::string& fail) {
+// Fields this format does not know are ignored and named in `warnings`, once per field (the first
+// keyframe that has it stands for the rest): a file written for another tool (an "up" vector, a
+// frame rate) still plays, and a misspelt field is reported rather than dropped silently.
+struct UnknownFields {
+    std::vector<std::string> warnings;
+    std::vector<std::string> seen;  // "scope/field"
+
+    void check(const nlohmann::json& object, std::initializer_list<const char*> known, const std::string& scope,
+               const std::string& where) {
+        for (const auto& item : object.items()) {
+            // A plain reference, not a structured binding: clang before 16 cannot capture those.
+            const std::string& key = item.key();
+            if (std::any_of(known.begin(), known.end(), [&](const char* k) { return key == k; })) continue;
+            std::string id = scope + "/" + key;
+            if (std::find(seen.begin(), seen.end(), id) != seen.end() || warnings.size() >= kMaxCameraPathWarnings) continue;
+            seen.push_back(std::move(id));
+            std::string expected;
+            for (const char* k : known) expected += (expected.empty() ? "" : ", ") + std::string(k);
+            warnings.push_back(where + "unknown field '" + key + "' ignored (expected " + expected + ")");
+        }
+    }
+};
+
+CameraKeyframe readKeyframe(const nlohmann::json& j, size_t index, const std::string& fail, UnknownFields& unknown) {
     std::string at = "keyframes[" + std::to_string(index) + "]";
     if (!j.is_object()) throw Error(fail + at + ": expected an object");
-    for (const auto& item : j.items()) {
-        // A plain reference, not a structured binding: clang before 16 cannot capture those.
-        const std::string& key = item.key();
-        static const char* known[] = {"time", "position", "target", "fov_y_deg", "cut"};
-        if (std::none_of(std::begin(known), std::end(known), [&](const char* k) { return key == k; }))
-            throw Error(fail + at + ": unknown field '" + key + "' (expected time, position, target, fov_y_deg, cut)");
-    }
+    unknown.check(j, {"time", "position", "target", "fov_y_deg", "cut"}, "keyframes", at + ": ");
     for (const char* required : {"time", "position", "target"})
         if (!j.contains(required)) throw Error(fail + at + "." + required + ": missing");
     CameraKeyframe k;
@@ -159,9 +177,8 @@ CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
         throw Error(fail + "not valid JSON: " + e.what());
     }
     if (!root.is_object()) throw Error(fail + "expected a JSON object with a \"keyframes\" array");
-    for (const auto& [key, value] : root.items())
-        if (key != "keyframes" && key != "name" && key != "near" && key != "far")
-            throw Error(fail + "unknown field '" + key + "' (expected keyframes, name, near, far)");
+    UnknownFields unknown;
+    unknown.check(root, {"keyframes", "name", "near", "far"}, "", "");
     if (!root.contains("keyframes")) throw Error(fail + "keyframes: missing");
     const nlohmann::json& list = root["keyframes"];
     if (!list.is_array()) throw Error(fail + "keyframes: expected an array");
@@ -169,7 +186,7 @@ CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
         throw Error(fail + "keyframes: " + std::to_string(list.size()) + " keyframes exceed the limit of " + std::to_string(kMaxCameraKeyframes));
     std::vector<CameraKeyframe> keys;
     keys.reserve(list.size());
-    for (size_t i = 0; i < list.size(); ++i) keys.push_back(readKeyframe(list[i], i, fail));
+    for (size_t i = 0; i < list.size(); ++i) keys.push_back(readKeyframe(list[i], i, fail, unknown));
     std::string name = what;
     if (root.contains("name")) {
         if (!root["name"].is_string()) throw Error(fail + "name: expected a string");
@@ -186,6 +203,7 @@ CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
     p.zNear_ = zNear;
     p.zFar_ = zFar;
     p.clipPlanesGiven_ = root.contains("near") || root.contains("far");
+    p.warnings_ = std::move(unknown.warnings);
     return p;
 }
 

@@ -299,7 +299,6 @@ TEST(CameraPathFile, MalformedFilesGetErrorsNamingTheField) {
     expectFileError("{}", "keyframes: missing");
     expectFileError("{\"keyframes\": 3}", "keyframes: expected an array");
     expectFileError("{\"keyframes\": []}", "keyframes: needs at least one keyframe");
-    expectFileError("{\"keyframes\": [], \"speed\": 2}", "unknown field 'speed'");
     const std::string k0 = R"({"time": 0, "position": [0, 2, 10], "target": [0, 1, 0]})";
     auto file = [&](const std::string& k1) { return "{\"keyframes\": [" + k0 + ", " + k1 + "]}"; };
     expectFileError(file(R"({"time": 1, "position": [1, 2], "target": [0, 1, 0]})"),
@@ -310,13 +309,36 @@ TEST(CameraPathFile, MalformedFilesGetErrorsNamingTheField) {
     expectFileError(file(R"({"position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: missing");
     expectFileError(file(R"({"time": "1", "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: expected a number");
     expectFileError(file(R"({"time": 0, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 0.000000 does not increase strictly");
-    expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "fov": 40})"), "keyframes[1]: unknown field 'fov'");
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "fov_y_deg": -5})"), "keyframes[1].fov_y_deg");
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "cut": 1})"), "keyframes[1].cut: expected true or false");
     expectFileError(file(R"({"time": 1e300, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 1e+300 is out of the float range");
     expectFileError(file("7"), "keyframes[1]: expected an object");
     expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 0}", "near: must be a positive number");
     expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 1, \"far\": 0.5}", "far: must be larger than near");
+}
+
+TEST(CameraPathFile, UnknownFieldsAreNamedWarningsNotErrors) {
+    // A file written for another tool, or with a misspelt field: it plays, and each unknown field
+    // is named once, at the first keyframe that has it.
+    CameraPath p = CameraPath::parse(R"({"fps": 30, "keyframes": [
+        {"time": 0, "position": [0, 2, 10], "target": [0, 1, 0], "up": [0, 1, 0]},
+        {"time": 1, "position": [1, 2, 10], "target": [0, 1, 0], "up": [0, 1, 0], "fov": 40},
+        {"time": 2, "position": [2, 2, 10], "target": [0, 1, 0], "up": [0, 1, 0], "fov": 40}]})",
+                                     "other_tool.json");
+    ASSERT_EQ(p.keyframes().size(), 3u);
+    EXPECT_EQ(p.keyframes()[1].fovYDegrees, 60.0f);  // the misspelt "fov" did not set it
+    ASSERT_EQ(p.warnings().size(), 3u);
+    EXPECT_EQ(p.warnings()[0], "unknown field 'fps' ignored (expected keyframes, name, near, far)");
+    EXPECT_EQ(p.warnings()[1], "keyframes[0]: unknown field 'up' ignored (expected time, position, target, fov_y_deg, cut)");
+    EXPECT_EQ(p.warnings()[2], "keyframes[1]: unknown field 'fov' ignored (expected time, position, target, fov_y_deg, cut)");
+    // A clean file has none, and neither do the other kinds of path.
+    EXPECT_TRUE(CameraPath::parse(R"({"keyframes": [{"time": 0, "position": [0, 2, 10], "target": [0, 1, 0]}]})", "p").warnings().empty());
+    EXPECT_TRUE(CameraPath::builtIn(0).warnings().empty());
+    // Thousands of distinct unknown fields keep at most kMaxCameraPathWarnings lines.
+    std::string many = R"({"keyframes": [{"time": 0, "position": [0, 2, 10], "target": [0, 1, 0])";
+    for (int i = 0; i < 1000; ++i) many += ", \"x" + std::to_string(i) + "\": 1";
+    many += "}]}";
+    EXPECT_EQ(CameraPath::parse(many, "p").warnings().size(), engine::kMaxCameraPathWarnings);
 }
 
 TEST(CameraPathFile, CapsFileSizeAndKeyframeCount) {

@@ -13,7 +13,8 @@
 ///                   "cut": false}, ...],
 ///    "name": "optional", "near": 0.05, "far": 200}
 /// `fov_y_deg` (default 60), `cut` (default false), `name`, `near` and `far` are optional;
-/// unknown fields are errors (a misspelt field must not be ignored silently).
+/// unknown fields are ignored with a named warning (warnings()): a file written for another tool
+/// still plays, and a misspelt field is reported rather than dropped silently.
 ///
 /// Errors: construction and loading throw engine::Error naming the file and the field
 /// ("camera path 'x.json': keyframes[3].position: expected an array of 3 numbers").
@@ -44,6 +45,7 @@ struct CameraKeyframe {
 /// Limits on keyframed paths (files larger or longer are rejected with an error).
 inline constexpr uint64_t kMaxCameraPathFileBytes = 1u << 20;
 inline constexpr uint32_t kMaxCameraKeyframes = 10000;  ///< keyframes of one path
+inline constexpr uint32_t kMaxCameraPathWarnings = 32;  ///< warnings kept per file (one per unknown field)
 
 /// A camera as a function of time: a built-in named path, keyframes (spline-interpolated, with
 /// cuts) or an orbit around a scene.
@@ -92,6 +94,11 @@ public:
     uint32_t builtInIndex() const { return builtIn_; }
     /// The keyframes (empty for built-in paths and orbits).
     const std::vector<CameraKeyframe>& keyframes() const { return keys_; }
+    /// What a loaded file had that this format ignores, one line per unknown field, naming the
+    /// first keyframe that has it ("keyframes[2]: unknown field 'up' ignored (expected ...)"),
+    /// for the caller to print.
+    /// Empty for other paths and for files without such fields.
+    const std::vector<std::string>& warnings() const { return warnings_; }
 
 private:
     enum class Kind { BuiltIn, Keyframed, Orbit };
@@ -105,6 +112,7 @@ private:
     float zNear_ = CameraPose{}.zNear, zFar_ = CameraPose{}.zFar;
     bool clipPlanesGiven_ = false;  ///< set by the file (or keyframed()'s caller)
     std::string name_;
+    std::vector<std::string> warnings_;
 };
 
 }  // namespace engine
