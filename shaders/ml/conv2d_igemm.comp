@@ -266,10 +266,17 @@ float residual(uint n, uint oc, uint y, uint x) {
     return mix(top, bottom, ty);
 }
 
-// Stores one finished element (after remapping); adds the residual, clamps.
-void storeOne(uint n, uint oc, uint y, uint x, float v) {
+// The residual that output element (oc, y, x) adds at its stored position (0 without one).
+float residualFor(uint n, uint oc, uint y, uint x) {
+    if (RES_SLOT == 0xffffffffu || oc >= OUT_C) return 0.0;
     storePosition(oc, y, x);
-    if (RES_SLOT != 0xffffffffu) v += residual(n, oc, y, x);
+    return residual(n, oc, y, x);
+}
+
+// Stores one finished element (after remapping) plus its residual (residualFor), clamped.
+void storeOne(uint n, uint oc, uint y, uint x, float v, float res) {
+    storePosition(oc, y, x);
+    v += res;
     if (CLAMP != 0) v = clamp(v, CLAMP_MIN, CLAMP_MAX);
     storeElem(OUT_SLOT, OUT_DTYPE, n * OUT_STRIDE_N + oc * OUT_STRIDE_C + y * OUT_STRIDE_H + x * OUT_STRIDE_W, v);
 }
@@ -302,17 +309,19 @@ void storeAccumulator(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> m, uint pat) 
 void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uint pat) {
     uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
     uint ox = ox0f + m;
-    storeAccumulator(acc[i][j], pat);
     if (VEC_OUT != 0) {
+        uint oc = oc0 + 8 * g;
+        const bool inside = oy < OUT_H && ox < OUT_W && oc < OUT_C;  // OUT_C % 8 == 0: all 8 channels or none
+        uvec4 r = uvec4(0);  // the residual, read before the patch and the store (see below)
+        if (RES_SLOT != 0xffffffffu && inside)  // VEC_OUT: the residual is vectorizable too
+            r = heapU4[RES_SLOT].v[(n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8];
+        storeAccumulator(acc[i][j], pat);
         vec4 lo, hi;
         finished8(pat, m, 8 * g, oc0 + 8 * g, lo, hi);
         subgroupBarrier();  // read before the next accumulator overwrites the pat
-        uint oc = oc0 + 8 * g;
-        if (oy < OUT_H && ox < OUT_W && oc < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none
+        if (inside) {
             uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc) / 8;
-            if (RES_SLOT != 0xffffffffu) {  // VEC_OUT: the residual is vectorizable too
-                uint rq = (n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8;
-                uvec4 r = heapU4[RES_SLOT].v[rq];
+            if (RES_SLOT != 0xffffffffu) {
                 lo += vec4(unpackHalf2x16(r.x), unpackHalf2x16(r.y));
                 hi += vec4(unpackHalf2x16(r.z), unpackHalf2x16(r.w));
             }
@@ -324,7 +333,20 @@ void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uin
         }
     } else {
         // Channels g, g + 2, ..., g + 14: each store instruction writes 16 consecutive
-        // pixels of two channels (whole sectors for NCHW).
+        // pixels of two channels (whole sectors for NCHW). The lane's residual reads are all
+        // issued first, before the patch: the compiler cannot move a load above a store to
+        // another heap slot (they may alias), so reads interleaved with the stores each waited
+        // out the memory latency (the shipped x2 upscaler's tail, bilinear residual: 0.175 ms of
+        // its 1.29 ms at 1080p on the H100; bench/RESULTS.md, "Fifteenth session").
+        const bool inside = oy < OUT_H && ox < OUT_W;
+        vec4 rlo = vec4(0.0), rhi = vec4(0.0);
+        if (RES_SLOT != 0xffffffffu && inside) {
+            [[unroll]] for (uint q = 0; q < 4; ++q) {
+                rlo[q] = residualFor(n, oc0 + g + 2 * q, oy, ox);
+                rhi[q] = residualFor(n, oc0 + g + 8 + 2 * q, oy, ox);
+            }
+        }
+        storeAccumulator(acc[i][j], pat);
         vec4 lo, hi;
         [[unroll]] for (uint q = 0; q < 4; ++q) {
             lo[q] = patchAt(pat, g + 2 * q, m);
@@ -333,10 +355,10 @@ void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uin
         subgroupBarrier();
         lo = finish4(lo, oc0 + g, 2);
         hi = finish4(hi, oc0 + g + 8, 2);
-        if (oy < OUT_H && ox < OUT_W) {
+        if (inside) {
             [[unroll]] for (uint q = 0; q < 4; ++q) {
-                if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q]);
-                if (oc0 + g + 8 + 2 * q < OUT_C) storeOne(n, oc0 + g + 8 + 2 * q, oy, ox, hi[q]);
+                if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q], rlo[q]);
+                if (oc0 + g + 8 + 2 * q < OUT_C) storeOne(n, oc0 + g + 8 + 2 * q, oy, ox, hi[q], rhi[q]);
             }
         }
     }
