@@ -14,6 +14,7 @@
 #include <cmath>
 #include <cstring>
 #include <initializer_list>
+#include <memory>
 #include <optional>
 #include <span>
 
@@ -25,10 +26,7 @@ constexpr int kByte = TINYGLTF_COMPONENT_TYPE_BYTE, kUByte = TINYGLTF_COMPONENT_
               kInt = TINYGLTF_COMPONENT_TYPE_INT, kUInt = TINYGLTF_COMPONENT_TYPE_UNSIGNED_INT, kFloat = TINYGLTF_COMPONENT_TYPE_FLOAT;
 constexpr int kScalar = TINYGLTF_TYPE_SCALAR, kVec2 = TINYGLTF_TYPE_VEC2, kVec3 = TINYGLTF_TYPE_VEC3;
 
-// Required extensions that change how geometry or images are stored: without them the file
-// cannot be drawn at all.
-const char* const kStorageExtensions[] = {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_mesh_quantization",
-                                          "KHR_texture_basisu", "EXT_texture_webp", "EXT_texture_avif"};
+constexpr const char* kMeshQuantization = "KHR_mesh_quantization";  // supported: integer attribute types
 
 uint32_t componentSize(int componentType) {
     switch (componentType) {
@@ -101,24 +99,46 @@ struct Accessor {
     int componentType = 0;
     uint32_t components = 0;  // per element: 1 (SCALAR) .. 4 (VEC4)
     bool normalized = false;
+    // A sparse accessor's elements with its substitutions applied (data points into it); shared
+    // so that copies of the view stay valid.
+    std::shared_ptr<const std::vector<uint8_t>> owned;
 
+    // Component k of the element at p as a float: the spec's conversions for normalized
+    // integers (signed ones clamped at -1), plain values otherwise (KHR_mesh_quantization).
+    float component(const uint8_t* p, uint32_t k) const {
+        switch (componentType) {
+        case kByte: {
+            const float v = float(int8_t(p[k]));
+            return normalized ? std::max(v / 127.0f, -1.0f) : v;
+        }
+        case kUByte: return normalized ? p[k] / 255.0f : float(p[k]);
+        case kShort: {
+            int16_t v;
+            std::memcpy(&v, p + 2 * k, 2);
+            return normalized ? std::max(v / 32767.0f, -1.0f) : float(v);
+        }
+        case kUShort: {
+            uint16_t v;
+            std::memcpy(&v, p + 2 * k, 2);
+            return normalized ? v / 65535.0f : float(v);
+        }
+        default: {
+            float v;
+            std::memcpy(&v, p + 4 * k, 4);
+            return v;
+        }
+        }
+    }
     glm::vec3 vec3(uint64_t i) const {
-        float v[3] = {0, 0, 0};
-        if (data) std::memcpy(v, data + i * stride, sizeof v);
-        return {v[0], v[1], v[2]};
+        if (!data) return glm::vec3(0.0f);
+        const uint8_t* p = data + i * stride;
+        return {component(p, 0), component(p, 1), component(p, 2)};
     }
     glm::vec2 uv(uint64_t i) const {
         if (!data) return glm::vec2(0.0f);
         const uint8_t* p = data + i * stride;
-        if (componentType == kFloat) {
-            float v[2];
-            std::memcpy(v, p, sizeof v);
-            return {std::isfinite(v[0]) ? v[0] : 0.0f, std::isfinite(v[1]) ? v[1] : 0.0f};
-        }
-        if (componentType == kUByte) return glm::vec2(p[0], p[1]) / (normalized ? 255.0f : 1.0f);
-        uint16_t v[2];
-        std::memcpy(v, p, sizeof v);
-        return glm::vec2(v[0], v[1]) / (normalized ? 65535.0f : 1.0f);
+        const float u = component(p, 0), v = component(p, 1);
+        return {std::isfinite(u) ? u : 0.0f, std::isfinite(v) ? v : 0.0f};
     }
     // A COLOR_n element (float, or unsigned byte / short, which the spec requires normalized) as
     // the Vertex::color tint: RGBA8, linear values clamped to [0, 1], alpha 1 for VEC3.
@@ -186,9 +206,14 @@ private:
 
     void checkModelFeatures() {
         for (const std::string& e : m_.extensionsRequired)
-            if (std::find(std::begin(kStorageExtensions), std::end(kStorageExtensions), e) != std::end(kStorageExtensions))
+            if (isStorageExtension(e))
                 error("requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
-        for (const std::string& e : m_.extensionsUsed) warn("extension " + e + " (ignored)");
+        for (const std::string& e : m_.extensionsUsed) {
+            if (e == kMeshQuantization) quantized_ = true;
+            else warn("extension " + e + " (ignored)");
+        }
+        if (std::find(m_.extensionsRequired.begin(), m_.extensionsRequired.end(), kMeshQuantization) != m_.extensionsRequired.end())
+            quantized_ = true;
         if (!m_.animations.empty()) warn("animations (the scene is drawn static)");
         if (!m_.skins.empty()) warn("skins (meshes drawn unskinned with their node transforms)");
         if (!m_.cameras.empty()) warn("cameras (the engine's camera paths are used)");
@@ -237,7 +262,7 @@ private:
         if (a.bufferView < 0) {  // all zeros (the spec's accessor without a buffer view)
             if (a.count > limits_.maxVertices + limits_.maxIndices)
                 error(at + ": count " + str(a.count) + " without a buffer view exceeds the vertex and index limits");
-            return out;
+            return a.sparse.isSparse ? applySparse(a, at, out, elementSize) : out;
         }
         std::span<const uint8_t> view = bufferViewBytes(a.bufferView, at);
         const uint64_t declared = m_.bufferViews[size_t(a.bufferView)].byteStride;
@@ -254,7 +279,47 @@ private:
                   str(a.byteOffset) + " need bytes [" + str(a.byteOffset) + ", " + (overflow ? std::string("beyond 2^64") : str(end)) +
                   ") of bufferViews[" + std::to_string(a.bufferView) + "], which has " + str(view.size()) + " bytes");
         out.data = view.data() + a.byteOffset;
-        return out;
+        return a.sparse.isSparse ? applySparse(a, at, out, elementSize) : out;
+    }
+
+    // A sparse accessor: a copy of its dense elements (zeros without a buffer view) with the
+    // listed elements replaced, every range checked as for dense accessors. The dense count is
+    // already bounded (by its buffer view, or by the limits without one) before the copy.
+    Accessor applySparse(const tinygltf::Accessor& a, const std::string& at, Accessor dense, uint64_t elementSize) {
+        const auto& sp = a.sparse;
+        const std::string where = at + ".sparse";
+        if (sp.count < 1 || uint64_t(sp.count) > a.count)
+            error(where + ".count: " + std::to_string(sp.count) + " is not in [1, " + str(a.count) + "] (the accessor's count)");
+        const int indexType = sp.indices.componentType;
+        if (indexType != kUByte && indexType != kUShort && indexType != kUInt)
+            error(where + ".indices: component type " + componentTypeName(indexType) + ", expected UNSIGNED_BYTE or UNSIGNED_SHORT or UNSIGNED_INT");
+        auto range = [&](int bufferView, int byteOffset, uint64_t bytes, const std::string& what) {
+            std::span<const uint8_t> view = bufferViewBytes(bufferView, what);
+            if (byteOffset < 0 || uint64_t(byteOffset) > view.size() || bytes > view.size() - uint64_t(byteOffset))
+                error(what + ": " + str(bytes) + " bytes from byte offset " + std::to_string(byteOffset) + " exceed bufferViews[" +
+                      std::to_string(bufferView) + "], which has " + str(view.size()) + " bytes");
+            return view.data() + byteOffset;
+        };
+        const uint64_t n = uint64_t(sp.count);
+        const uint8_t* indices = range(sp.indices.bufferView, sp.indices.byteOffset, n * componentSize(indexType), where + ".indices");
+        const uint8_t* values = range(sp.values.bufferView, sp.values.byteOffset, n * elementSize, where + ".values");
+        auto owned = std::make_shared<std::vector<uint8_t>>(size_t(a.count * elementSize), uint8_t(0));
+        if (dense.data)
+            for (uint64_t i = 0; i < a.count; ++i) std::memcpy(owned->data() + i * elementSize, dense.data + i * dense.stride, size_t(elementSize));
+        Accessor indexReader;
+        indexReader.data = indices;
+        indexReader.stride = componentSize(indexType);
+        indexReader.componentType = indexType;
+        for (uint64_t k = 0; k < n; ++k) {
+            const uint32_t target = indexReader.index(k);
+            if (target >= a.count)
+                error(where + ".indices: index " + str(target) + " at position " + str(k) + " is not below the accessor's count " + str(a.count));
+            std::memcpy(owned->data() + target * elementSize, values + k * elementSize, size_t(elementSize));
+        }
+        dense.data = owned->data();
+        dense.stride = elementSize;
+        dense.owned = std::move(owned);
+        return dense;
     }
 
     glm::dmat4 localMatrix(const tinygltf::Node& n, const std::string& at) const {
@@ -328,13 +393,6 @@ private:
             addPrimitive(mesh.primitives[p], "meshes[" + std::to_string(index) + "].primitives[" + str(p) + "]", world);
     }
 
-    bool usesSparse(const tinygltf::Primitive& p, const std::string& where) {
-        for (const auto& [name, index] : p.attributes)
-            if ((name == "POSITION" || name == "NORMAL" || name == "TEXCOORD_0") && accessorAt(index, where + ".attributes." + name).sparse.isSparse)
-                return true;
-        return p.indices >= 0 && accessorAt(p.indices, where + ".indices").sparse.isSparse;
-    }
-
     // The primitive's triangles as vertex indices, three per triangle, in the spec's corner order:
     // lists as stored, strips and fans unrolled. Counts are checked before the list is allocated.
     std::vector<uint32_t> triangleCorners(const tinygltf::Primitive& p, const std::string& where, const Accessor& indices,
@@ -388,19 +446,20 @@ private:
             warn("primitives without POSITION (skipped)");
             return;
         }
-        if (usesSparse(p, where)) {
-            warn("sparse accessors (their primitives are skipped)");
-            return;
-        }
-        const Accessor positions = accessor(positionIndex, where + ".attributes.POSITION", {kVec3}, {kFloat});
+        // KHR_mesh_quantization adds integer types (normalized or not) for these three. (The
+        // lists live until the end of each call's full expression, which is all accessor() needs.)
+        using Types = std::initializer_list<int>;
+        const Accessor positions = accessor(positionIndex, where + ".attributes.POSITION", {kVec3},
+                                            quantized_ ? Types{kFloat, kByte, kUByte, kShort, kUShort} : Types{kFloat});
         const uint64_t n = positions.count;
         Accessor normals, uvs, indices;
         if (normalIndex >= 0) {
-            normals = accessor(normalIndex, where + ".attributes.NORMAL", {kVec3}, {kFloat});
+            normals = accessor(normalIndex, where + ".attributes.NORMAL", {kVec3}, quantized_ ? Types{kFloat, kByte, kShort} : Types{kFloat});
             if (normals.count != n) error(where + ".attributes.NORMAL: count " + str(normals.count) + " differs from POSITION's " + str(n));
         }
         if (uvIndex >= 0) {
-            uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2}, {kFloat, kUByte, kUShort});
+            uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2},
+                           quantized_ ? Types{kFloat, kByte, kUByte, kShort, kUShort} : Types{kFloat, kUByte, kUShort});
             if (uvs.count != n) error(where + ".attributes.TEXCOORD_0: count " + str(uvs.count) + " differs from POSITION's " + str(n));
         }
         std::optional<Accessor> colors;  // COLOR_0 multiplies the base colour; none: white
@@ -592,9 +651,18 @@ private:
     std::map<std::pair<int, int>, int32_t> textureMap_;  // (image, sampler) -> scene texture (-1: none)
     uint64_t indexTotal_ = 0;
     uint64_t texelsLeft_;
+    bool quantized_ = false;  // KHR_mesh_quantization: integer POSITION, NORMAL and TEXCOORD types
 };
 
 }  // namespace
+
+bool isStorageExtension(const std::string& name) {
+    // Extensions that change how geometry or images are stored: without them the file cannot
+    // be drawn at all (KHR_mesh_quantization, which only widens the attribute types, is read).
+    static const char* const kStorageExtensions[] = {"KHR_draco_mesh_compression", "EXT_meshopt_compression", "KHR_texture_basisu",
+                                                     "EXT_texture_webp", "EXT_texture_avif"};
+    return std::find(std::begin(kStorageExtensions), std::end(kStorageExtensions), name) != std::end(kStorageExtensions);
+}
 
 SceneGeometry convert(const tinygltf::Model& model, const std::string& path, const GltfLimits& limits, Warnings& warnings) {
     return Converter(model, path, limits, warnings).run();

@@ -24,6 +24,10 @@ private:
 // Throws engine::Error "glTF '<path>': <message>".
 [[noreturn]] void fail(const std::string& path, const std::string& message);
 
+// Whether a required extension changes how geometry or images are stored (Draco, meshopt,
+// texture formats), so that the file cannot be drawn without it.
+bool isStorageExtension(const std::string& name);
+
 // Converts a parsed model. Images with a bufferView are decoded from their (validated) range;
 // the others carry their encoded bytes in Image::image (the loader's image callback defers
 // decoding so only base colour textures are decoded, after their size is checked).

@@ -10,6 +10,7 @@
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <nlohmann/json.hpp>
 #include <span>
 #include <string_view>
 
@@ -192,6 +193,44 @@ std::string trimmed(std::string s) {
     return printable(s);
 }
 
+// A file that is neither a .glb nor JSON (an image, a text file, an empty file) gets a message
+// that says so, not a JSON parser's complaint about its first byte.
+void checkLooksLikeJson(const std::string& path, std::span<const uint8_t> text) {
+    if (text.empty()) fail(path, "the file is empty (expected a .gltf JSON object or a binary .glb)");
+    size_t at = text.size() >= 3 && text[0] == 0xEF && text[1] == 0xBB && text[2] == 0xBF ? 3 : 0;  // UTF-8 byte order mark
+    while (at < text.size() && (text[at] == ' ' || text[at] == '\t' || text[at] == '\n' || text[at] == '\r')) ++at;
+    if (at < text.size() && text[at] == '{') {
+        if (text.size() - at < 4)  // tinygltf would say "JSON string too short."
+            fail(path, "the file has " + std::to_string(text.size()) + " bytes, too few for a glTF JSON object (it needs at least \"asset\")");
+        return;
+    }
+    std::string start;
+    for (size_t i = 0; i < std::min<size_t>(text.size(), 4); ++i) {
+        char hex[4];
+        std::snprintf(hex, sizeof hex, "%02X", unsigned(text[i]));
+        start += (i ? " " : "") + std::string(hex);
+    }
+    fail(path, "not a glTF file: neither a binary .glb (starting with 'glTF') nor a JSON object (it starts with bytes " + start + ")");
+}
+
+// tinygltf fails on files whose geometry is compressed before convert() could name the
+// extension (Draco accessors have no buffer view; meshopt buffers no data): name it here.
+std::string compressionHint(std::span<const uint8_t> json, bool& required) {
+    nlohmann::json j = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+    required = false;
+    if (!j.is_object()) return {};
+    for (const char* list : {"extensionsRequired", "extensionsUsed"}) {
+        auto it = j.find(list);
+        if (it == j.end() || !it->is_array()) continue;
+        for (const auto& e : *it)
+            if (e.is_string() && gltf::isStorageExtension(e.get<std::string>())) {
+                required = std::string(list) == "extensionsRequired";
+                return e.get<std::string>();
+            }
+    }
+    return {};
+}
+
 }  // namespace
 
 SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
@@ -203,6 +242,7 @@ SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
     std::span<const uint8_t> json = binary ? checkGlb(path, bytes) : std::span<const uint8_t>(bytes);
     if (json.size() > limits.maxJsonBytes)
         fail(path, "the JSON has " + std::to_string(json.size()) + " bytes, more than the limit of " + std::to_string(limits.maxJsonBytes));
+    if (!binary) checkLooksLikeJson(path, json);
     checkJsonDepth(path, json, limits.maxJsonDepth);
 
     Sandbox box;
@@ -226,7 +266,16 @@ SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
         fail(path, std::string("malformed file: ") + e.what());
     }
     if (!box.error.empty()) fail(path, box.error);
-    if (!ok) fail(path, err.empty() ? "malformed file" : trimmed(err));
+    if (!ok) {
+        std::string message = err.empty() ? "malformed file" : trimmed(err);
+        bool required = false;
+        if (std::string e = compressionHint(json, required); !e.empty()) {
+            if (required)
+                fail(path, "requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
+            message += " (the file uses extension " + e + ", which is not supported)";
+        }
+        fail(path, message);
+    }
     bytes = {};  // the buffers hold what convert() needs
 
     gltf::Warnings warnings;

@@ -315,6 +315,45 @@ TEST(GltfErrors, RequiredStorageExtensionsAreErrors) {
     b.json["extensionsUsed"] = {"KHR_draco_mesh_compression"};
     b.json["extensionsRequired"] = {"KHR_draco_mesh_compression"};
     EXPECT_LOAD_ERROR(b.write(dir / "draco", GltfStorage::Glb), "requires extension KHR_draco_mesh_compression, which is not supported");
+
+    // As Draco files are written: the compressed primitive's accessors have no buffer view, which
+    // tinygltf refuses for indices before the model reaches the converter. The message still
+    // names the extension, required or only used.
+    b.json["accessors"][3].erase("bufferView");
+    b.json["meshes"][0]["primitives"][0]["extensions"] = {{"KHR_draco_mesh_compression", {{"bufferView", 0}, {"attributes", {{"POSITION", 0}}}}}};
+    EXPECT_LOAD_ERROR(b.write(dir / "draco_real", GltfStorage::Glb), "requires extension KHR_draco_mesh_compression, which is not supported");
+    b.json.erase("extensionsRequired");
+    EXPECT_LOAD_ERROR(b.write(dir / "draco_used", GltfStorage::DataUris), "(the file uses extension KHR_draco_mesh_compression, which is not supported)");
+
+    // EXT_meshopt_compression: the fallback buffer has no data (no uri), which tinygltf refuses.
+    GltfBuilder m = quad();
+    m.json["extensionsUsed"] = {"EXT_meshopt_compression"};
+    m.json["extensionsRequired"] = {"EXT_meshopt_compression"};
+    fs::path meshopt = m.write(dir / "meshopt", GltfStorage::DataUris);
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(meshopt));
+    j["buffers"].push_back({{"byteLength", 64}, {"extensions", {{"EXT_meshopt_compression", {{"fallback", true}}}}}});
+    std::ofstream(meshopt) << j.dump();
+    EXPECT_LOAD_ERROR(meshopt, "requires extension EXT_meshopt_compression, which is not supported");
+}
+
+// Files that are not glTF at all (an image or text under a .glb or .gltf name, an empty file)
+// are named as such, not reported as a JSON parser's complaint about their first byte.
+TEST(GltfErrors, FilesThatAreNotGltf) {
+    ScratchDirectory dir;
+    writeBytes(dir / "empty.glb", {});
+    EXPECT_LOAD_ERROR(dir / "empty.glb", "the file is empty (expected a .gltf JSON object or a binary .glb)");
+    writeBytes(dir / "image.glb", testsupport::encodePng(2, 2, std::vector<uint8_t>(16, 200)));
+    EXPECT_LOAD_ERROR(dir / "image.glb", "not a glTF file: neither a binary .glb (starting with 'glTF') nor a JSON object (it starts with bytes 89 50 4E 47)");
+    writeBytes(dir / "text.gltf", {'h', 'i', '\n'});
+    EXPECT_LOAD_ERROR(dir / "text.gltf", "not a glTF file: neither a binary .glb (starting with 'glTF') nor a JSON object (it starts with bytes 68 69 0A)");
+    writeBytes(dir / "braces.gltf", {'{', '}'});
+    EXPECT_LOAD_ERROR(dir / "braces.gltf", "the file has 2 bytes, too few for a glTF JSON object (it needs at least \"asset\")");
+    // A byte order mark and leading white space are fine.
+    fs::path ok = quad().write(dir / "bom", GltfStorage::DataUris);
+    std::vector<uint8_t> text = readBytes(ok);
+    text.insert(text.begin(), {0xEF, 0xBB, 0xBF, ' ', '\r', '\n'});
+    writeBytes(ok, text);
+    EXPECT_EQ(loadError(ok), "(loaded without an error)");
 }
 
 // External URIs: only relative paths inside the model's folder.

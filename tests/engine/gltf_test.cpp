@@ -15,6 +15,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <functional>
 
 namespace {
 
@@ -547,6 +548,106 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
         "vertex colours beyond COLOR_0 (ignored) (3 occurrences)",
     };
     EXPECT_EQ(scene.warnings, expected);
+}
+
+// Sparse accessors (the SimpleSparseAccessor sample): the listed elements replace the dense
+// ones, or the zeros of an accessor without a buffer view; the primitive is drawn.
+TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1)))}}));
+    const uint16_t which[] = {2};
+    const vec3 moved[] = {{3, 4, 0}};
+    auto sparse = [&](int count) {
+        return nlohmann::json{{"count", count},
+                              {"indices", {{"bufferView", b.addBufferView(which, sizeof which)}, {"componentType", 5123}}},
+                              {"values", {{"bufferView", b.addBufferView(moved, sizeof moved)}}}};
+    };
+    b.json["accessors"][0]["sparse"] = sparse(1);  // POSITION: corner 2 (1, 1, 0) moves to (3, 4, 0)
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "sparse", GltfStorage::Glb).string());
+    EXPECT_TRUE(scene.warnings.empty()) << scene.warnings.front();
+    const vec3 expected[] = {{-1, -1, 0}, {1, -1, 0}, {3, 4, 0}, {-1, 1, 0}};
+    ASSERT_EQ(scene.vertices.size(), 4u);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(scene.vertices[size_t(i)].position, expected[i]) << "vertex " << i;
+    EXPECT_EQ(scene.indices.size(), 6u);
+    EXPECT_EQ(scene.boundsMax, vec3(3, 4, 0));
+
+    // Without a buffer view the dense elements are zeros: only vertex 2 leaves the origin.
+    b.json["accessors"][0].erase("bufferView");
+    scene = engine::loadGltfScene(b.write(dir / "zeros", GltfStorage::DataUris).string());
+    ASSERT_EQ(scene.vertices.size(), 4u);
+    for (int i = 0; i < 4; ++i) EXPECT_EQ(scene.vertices[size_t(i)].position, i == 2 ? vec3(3, 4, 0) : vec3(0)) << "vertex " << i;
+
+    // Bad sparse data is an error naming the field.
+    const uint16_t past[] = {7};
+    const int pastView = b.addBufferView(past, sizeof past);
+    auto error = [&](const std::function<void(nlohmann::json&)>& edit) {
+        GltfBuilder c = b;
+        edit(c.json["accessors"][0]["sparse"]);
+        try {
+            engine::loadGltfScene(c.write(dir / "bad", GltfStorage::Glb).string());
+        } catch (const engine::Error& e) {
+            return std::string(e.what());
+        }
+        return std::string("(loaded without an error)");
+    };
+    auto contains = [](const std::string& message, const std::string& part) {
+        return ::testing::AssertionResult(message.find(part) != std::string::npos) << message;
+    };
+    EXPECT_TRUE(contains(error([](nlohmann::json& s) { s["count"] = 5; }), "attributes.POSITION).sparse.count: 5 is not in [1, 4]"));
+    EXPECT_TRUE(contains(error([](nlohmann::json& s) { s["indices"]["componentType"] = 5126; }),
+                         "sparse.indices: component type FLOAT, expected UNSIGNED_BYTE or UNSIGNED_SHORT or UNSIGNED_INT"));
+    EXPECT_TRUE(contains(error([](nlohmann::json& s) { s["values"]["byteOffset"] = 4; }), "sparse.values: 12 bytes from byte offset 4 exceed"));
+    EXPECT_TRUE(contains(error([&](nlohmann::json& s) { s["indices"]["bufferView"] = pastView; }),
+                         "sparse.indices: index 7 at position 0 is not below the accessor's count 4"));
+}
+
+// KHR_mesh_quantization (gltfpack's output): integer positions, normals and texture
+// coordinates, normalized or not, with the node's transform dequantizing the positions.
+TEST(GltfGeometry, QuantizedAttributesAreDequantized) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    const int16_t positions[] = {-100, -100, 0, 0, 100, -100, 0, 0, 100, 100, 0, 0, -100, 100, 0, 0};  // SHORT VEC3, 8-byte stride
+    const int8_t normals[] = {0, 0, 127, 0, -128, 0, 0, 0, 0, 127, 0, 0, 0, 0, 64, 0};                 // BYTE VEC3 normalized
+    const uint8_t uvs[] = {0, 255, 255, 255, 255, 0, 0, 0};                                              // UNSIGNED_BYTE normalized
+    const int16_t uvsShort[] = {0, 2, 2, 2, 2, 0, 0, 0};                                                 // SHORT, not normalized
+    int pos = b.addAccessor(b.addBufferView(positions, sizeof positions, 8), 5122, 4, "VEC3");
+    int nrm = b.addAccessor(b.addBufferView(normals, sizeof normals, 4), 5120, 4, "VEC3", 0, true);
+    int uv = b.addAccessor(b.addBufferView(uvs, sizeof uvs), 5121, 4, "VEC2", 0, true);
+    int uv2 = b.addAccessor(b.addBufferView(uvsShort, sizeof uvsShort), 5122, 4, "VEC2");
+    int mat = b.addMaterial(vec4(1));
+    int indices = b.addIndices({0, 1, 2, 0, 2, 3}, 5123);
+    int mesh = b.addMesh({{"POSITION", pos}, {"NORMAL", nrm}, {"TEXCOORD_0", uv}}, indices, mat);
+    int mesh2 = b.addMesh({{"POSITION", pos}, {"TEXCOORD_0", uv2}}, indices, mat);
+    b.addRootNode(b.addNode({{"mesh", mesh}, {"scale", {0.01, 0.01, 0.01}}}));
+    b.addRootNode(b.addNode({{"mesh", mesh2}, {"scale", {0.01, 0.01, 0.01}}, {"translation", {5, 0, 0}}}));
+    b.json["extensionsUsed"] = {"KHR_mesh_quantization"};
+    b.json["extensionsRequired"] = {"KHR_mesh_quantization"};
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "quantized", GltfStorage::Glb).string());
+    EXPECT_TRUE(scene.warnings.empty()) << scene.warnings.front();  // supported: no "extension ... (ignored)"
+    ASSERT_EQ(scene.vertices.size(), 4u + 6u);  // the second mesh has no normals: flat, three vertices per triangle
+    const vec3 corners[] = {{-1, -1, 0}, {1, -1, 0}, {1, 1, 0}, {-1, 1, 0}};
+    const vec3 unitNormals[] = {{0, 0, 1}, {-1, 0, 0}, {0, 1, 0}, {0, 0, 1}};  // -128 clamps to -1
+    const glm::vec2 expectedUv[] = {{0, 1}, {1, 1}, {1, 0}, {0, 0}};
+    for (int i = 0; i < 4; ++i) {
+        const engine::Vertex& v = scene.vertices[size_t(i)];
+        EXPECT_NEAR(glm::distance(v.position, corners[i]), 0.0f, 1e-6f) << "vertex " << i;
+        EXPECT_NEAR(glm::distance(v.normal, unitNormals[i]), 0.0f, 1e-6f) << "vertex " << i;
+        EXPECT_NEAR(glm::distance(v.uv, expectedUv[i]), 0.0f, 1e-6f) << "vertex " << i;
+    }
+    EXPECT_NEAR(glm::distance(scene.vertices[4].position, vec3(4, -1, 0)), 0.0f, 1e-6f);
+    EXPECT_EQ(scene.vertices[4].uv, glm::vec2(0, 2));  // not normalized: the plain integer
+    EXPECT_EQ(scene.vertices[5].uv, glm::vec2(2, 2));
+
+    // Without the extension, integer positions stay an error naming the accessor.
+    b.json.erase("extensionsUsed");
+    b.json.erase("extensionsRequired");
+    try {
+        engine::loadGltfScene(b.write(dir / "plain", GltfStorage::Glb).string());
+        ADD_FAILURE() << "loaded without an error";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("attributes.POSITION): component type SHORT, expected FLOAT"), std::string::npos) << e.what();
+    }
 }
 
 TEST(GltfTextures, MipChainAveragesInLinearLightAndSamplersMapGltfModes) {
