@@ -116,6 +116,15 @@ void expectLoads(const NodeModel& model) {
     EXPECT_TRUE(r.ok()) << r.error().message;
 }
 
+// A Concat whose inputs disagree outside the axis (a U-Net at a size its levels do not divide)
+// names both shapes, not just the dim.
+TEST(OnnxConverterErrors, ConcatMismatchNamesTheShapes) {
+    auto concat = [](std::vector<int64_t> second) { return NodeModel(13, "Concat").input("up", {1, 8, 14, 18}).input("skip", second).attr("axis", int64_t(1)); };
+    expectLoads(concat({1, 5, 14, 18}));
+    expectError(concat({1, 5, 15, 19}), ErrorCode::InvalidModel, {"input 1 [1,5,15,19] and input 0 [1,8,14,18] differ in dim 2", "only dim 1"});
+    expectError(concat({1, 5, 14}), ErrorCode::InvalidModel, {"input 1 [1,5,14] and input 0 [1,8,14,18] differ in rank"});
+}
+
 TEST(OnnxConverterErrors, GridSample) {
     auto gs = [](int64_t opset) { return NodeModel(opset, "GridSample").input("x", {1, 2, 5, 6}).input("grid", {1, 3, 4, 2}); };
     expectLoads(gs(16));

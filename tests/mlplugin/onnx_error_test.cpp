@@ -8,6 +8,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
@@ -375,6 +376,100 @@ TEST(OnnxPatterns, SixDimChainsMatchTheirDefinition) {
                     ASSERT_EQ(got->at(0).data[size_t((c * H * r + y) * W * r + xx)], want) << "c " << c << " y " << y << " x " << xx;
                 }
     }
+}
+
+// OIDN-style dynamic models pad H and W up to a multiple (`(m - h % m) % m`): PyTorch exports the
+// `%` on shape values as Mod (fmod = 0). The chain folds at load time and the Pad gets the
+// computed amounts: x [1, 1, 5, 7] padded (edge) to a multiple of 4 is [1, 1, 8, 8].
+TEST(OnnxPatterns, PadToMultipleWithModFolds) {
+    onnx::ModelProto m;
+    m.set_ir_version(8);
+    m.add_opset_import()->set_version(13);
+    auto* g = m.mutable_graph();
+    auto* in = g->add_input();
+    in->set_name("x");
+    auto* tt = in->mutable_type()->mutable_tensor_type();
+    tt->set_elem_type(onnx::TensorProto::FLOAT);
+    for (int64_t d : {1, 1, 5, 7}) tt->mutable_shape()->add_dim()->set_dim_value(d);
+    g->add_output()->set_name("y");
+    *g->add_initializer() = int64Tensor("two", {2});
+    *g->add_initializer() = int64Tensor("four", {4});
+    *g->add_initializer() = int64Tensor("m", {4});
+    *g->add_initializer() = int64Tensor("zeros", {0, 0, 0, 0, 0, 0});
+    addNode(m, "Shape", {"x"}, {"shape"});
+    addNode(m, "Slice", {"shape", "two", "four"}, {"hw"});
+    addNode(m, "Mod", {"hw", "m"}, {"rem"});
+    addNode(m, "Sub", {"m", "rem"}, {"short"});
+    addNode(m, "Mod", {"short", "m"}, {"extra"});  // [3, 1]
+    addNode(m, "Concat", {"zeros", "extra"}, {"pads"})->add_attribute()->set_name("axis");
+    g->mutable_node(5)->mutable_attribute(0)->set_type(onnx::AttributeProto::INT);
+    g->mutable_node(5)->mutable_attribute(0)->set_i(0);
+    auto* mode = addNode(m, "Pad", {"x", "pads"}, {"y"})->add_attribute();
+    mode->set_name("mode");
+    mode->set_type(onnx::AttributeProto::STRING);
+    mode->set_s("edge");
+
+    auto model = loadProto(m);
+    ASSERT_TRUE(model.ok()) << model.error().message;
+    ASSERT_EQ(model->graph.nodes.size(), 1u);  // the Pad; all shape arithmetic folded
+    EXPECT_EQ(model->graph.values[model->graph.outputs[0]].desc.toString(), "fp32[1,1,8,8]");
+    HostTensor x{model->graph.values[model->graph.inputs[0]].desc, {}};
+    for (int k = 0; k < 35; ++k) x.data.push_back(double(k));
+    auto got = referenceEvaluateGraph(model->graph, {x});
+    ASSERT_TRUE(got.ok()) << got.error().message;
+    ASSERT_EQ(got->at(0).data.size(), 64u);
+    for (int r = 0; r < 8; ++r)
+        for (int c = 0; c < 8; ++c) EXPECT_EQ(got->at(0).data[size_t(r * 8 + c)], double(std::min(r, 4) * 7 + std::min(c, 6))) << r << "," << c;
+}
+
+// Mod's two definitions on load-time tensors (fmod = 0: the divisor's sign, integers only;
+// fmod = 1: the dividend's sign), added to x [1, 4] to observe them; and its errors.
+TEST(OnnxPatterns, ModFoldsWithBothSignConventions) {
+    auto build = [](int64_t fmod, bool floats) {
+        auto m = tinyModel(13);
+        if (floats) {
+            for (auto [name, values] : {std::pair<const char*, std::vector<float>>{"a", {-7.5f, 7.5f, -7.5f, 7.5f}}, {"b", {2, 2, -2, -2}}}) {
+                auto* t = m.mutable_graph()->add_initializer();
+                t->set_name(name);
+                t->set_data_type(onnx::TensorProto::FLOAT);
+                t->add_dims(4);
+                for (float v : values) t->add_float_data(v);
+            }
+        } else {
+            *m.mutable_graph()->add_initializer() = int64Tensor("a", {-7, 7, -7, 7});
+            *m.mutable_graph()->add_initializer() = int64Tensor("b", {3, 3, -3, -3});
+        }
+        auto* a = addNode(m, "Mod", {"a", "b"}, {"r"})->add_attribute();
+        a->set_name("fmod");
+        a->set_type(onnx::AttributeProto::INT);
+        a->set_i(fmod);
+        auto* to = addNode(m, "Cast", {"r"}, {"rf"})->add_attribute();
+        to->set_name("to");
+        to->set_type(onnx::AttributeProto::INT);
+        to->set_i(onnx::TensorProto::FLOAT);
+        addNode(m, "Add", {"x", "rf"}, {"y"});
+        return m;
+    };
+    auto expectAdds = [](const onnx::ModelProto& m, std::vector<double> want) {
+        auto model = loadProto(m);
+        ASSERT_TRUE(model.ok()) << model.error().message;
+        HostTensor x{model->graph.values[model->graph.inputs[0]].desc, {10, 20, 30, 40}};
+        auto got = referenceEvaluateGraph(model->graph, {x});
+        ASSERT_TRUE(got.ok()) << got.error().message;
+        for (size_t i = 0; i < 4; ++i) EXPECT_EQ(got->at(0).data[i], x.data[i] + want[i]) << i;
+    };
+    expectAdds(build(0, false), {2, 1, -1, -2});  // Python: -7 % 3 = 2, 7 % -3 = -2
+    expectAdds(build(1, false), {-1, 1, -1, 1});  // C: fmod(-7, 3) = -1
+    expectAdds(build(1, true), {-1.5, 1.5, -1.5, 1.5});
+    expectError(loadProto(build(0, true)), ErrorCode::InvalidModel, {"(Mod)", "fmod = 0 on floating-point"});
+    expectError(loadProto(build(2, false)), ErrorCode::InvalidModel, {"(Mod)", "'fmod' = 2"});
+    auto byZero = build(0, false);
+    *byZero.mutable_graph()->mutable_initializer(1) = int64Tensor("b", {3, 0, 3, 3});
+    expectError(loadProto(byZero), ErrorCode::InvalidModel, {"(Mod)", "by zero"});
+    auto runtime = tinyModel(13);
+    *runtime.mutable_graph()->add_initializer() = int64Tensor("b", {3});
+    addNode(runtime, "Mod", {"x", "b"}, {"y"});
+    expectError(loadProto(runtime), ErrorCode::Unsupported, {"(Mod)", "must be known at load time"});
 }
 
 // Structure-aware fuzzing: attribute values, int64 constants and node inputs replaced by

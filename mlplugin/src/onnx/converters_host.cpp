@@ -1,8 +1,9 @@
 // Operators that only appear in shape-computing subgraphs (comparisons, Where, rounding,
-// Range): evaluated at load time on host tensors. A runtime input is an error naming the node:
+// Range, Mod): evaluated at load time on host tensors. A runtime input is an error naming the node:
 // the plugin has no GPU kernels for them.
 #include "onnx/loader.h"
 
+#include <algorithm>
 #include <cmath>
 
 namespace mlplugin::onnx_detail {
@@ -56,6 +57,32 @@ Status foldWhere(Loader& l) {
     return {};
 }
 
+// Mod: torch exports Python's `%` on shapes as Mod (fmod=0, the result takes the divisor's sign),
+// e.g. OIDN-style dynamic models padding H and W up to a multiple of 16 with
+// `(16 - h % 16) % 16`. fmod=1 is C's fmod (the dividend's sign).
+Status foldMod(Loader& l) {
+    MLP_TRY(l.onlyAttributes({"fmod"}));
+    auto fmod = l.intAttr("fmod", 0);
+    if (!fmod) return fmod.error();
+    if (*fmod != 0 && *fmod != 1) return l.invalid("attribute 'fmod' = " + std::to_string(*fmod) + " is not 0 or 1");
+    auto a = hostOperand(l, 0);
+    if (!a) return a.error();
+    auto b = hostOperand(l, 1);
+    if (!b) return b.error();
+    if (*fmod == 0 && !(a->integer && b->integer)) return l.invalid("fmod = 0 on floating-point inputs (the operator requires fmod = 1 for them)");
+    // Integer division by zero is undefined in ONNX; refusing it beats folding a made-up shape.
+    if (a->integer && b->integer && std::find(b->data.begin(), b->data.end(), 0.0) != b->data.end()) return l.invalid("integer Mod by zero");
+    double (*cMod)(double, double) = [](double x, double y) { return std::fmod(x, y); };
+    double (*pythonMod)(double, double) = [](double x, double y) {
+        double m = std::fmod(x, y);
+        return m != 0 && (m < 0) != (y < 0) ? m + y : m;
+    };
+    auto r = broadcastHost(l, *a, *b, *fmod ? cMod : pythonMod);
+    if (!r) return r.error();
+    l.setHostOutput(0, std::move(*r));
+    return {};
+}
+
 Status foldRange(Loader& l) {
     MLP_TRY(l.onlyAttributes({}));
     double v[3];
@@ -87,6 +114,7 @@ void registerHostConverters(std::unordered_map<std::string, Converter>& t) {
     t["Ceil"] = [](Loader& l, const onnx::NodeProto&) { return foldUnary(l, [](double a) { return std::ceil(a); }, false); };
     t["Where"] = [](Loader& l, const onnx::NodeProto&) { return foldWhere(l); };
     t["Range"] = [](Loader& l, const onnx::NodeProto&) { return foldRange(l); };
+    t["Mod"] = [](Loader& l, const onnx::NodeProto&) { return foldMod(l); };
 }
 
 }  // namespace mlplugin::onnx_detail

@@ -182,9 +182,15 @@ Status convertConcat(Loader& l) {
         allHost &= bool((*v)->host);
         auto d = dimsOfInput(l, i);
         if (!d) return d.error();
-        if (d->size() != rank) return l.invalid("inputs differ in rank");
+        // Both shapes in the message: the usual cause is a U-Net run at a size its pooling levels
+        // do not divide (the upsampled tensor one row short of its skip), which the shapes show.
+        auto mismatch = [&](const std::string& what) {
+            return l.invalid("input " + std::to_string(i) + " " + dimsString(*d) + " and input 0 " + dimsString(*first) + " differ in " + what +
+                             " (only dim " + std::to_string(*axis) + ", the axis, may differ)");
+        };
+        if (d->size() != rank) return mismatch("rank");
         for (uint32_t k = 0; k < rank; ++k)
-            if (k != *axis && (*d)[k] != (*first)[k]) return l.invalid("input " + std::to_string(i) + " differs in dim " + std::to_string(k));
+            if (k != *axis && (*d)[k] != (*first)[k]) return mismatch("dim " + std::to_string(k));
     }
     if (allHost) {
         HostTensorValue out;
