@@ -296,6 +296,18 @@ void main() {
     uint patch0 = sg * F * F;
     uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
     uint cStep = VEC_OUT != 0 ? 1 : 2, cFirst = VEC_OUT != 0 ? 8 * g : g;
+    // The lane's biases of every N fragment, read before the first store: a read after a store
+    // to another heap slot waits for it (the two may alias), so reading them per accumulator
+    // waited out the memory latency once per accumulator (bench/RESULTS.md, "Fifteenth session").
+    vec4 biasLo[MAX_NF], biasHi[MAX_NF];
+    [[unroll]] for (uint j = 0; j < MAX_NF; ++j) {
+        if (j >= NF) continue;
+        uint oc0 = nBase + j * F + cFirst;
+        [[unroll]] for (uint q = 0; q < 4; ++q) {
+            biasLo[j][q] = oc0 + q * cStep < OUT_C ? biasFor(oc0 + q * cStep) : 0.0;
+            biasHi[j][q] = oc0 + (q + 4) * cStep < OUT_C ? biasFor(oc0 + (q + 4) * cStep) : 0.0;
+        }
+    }
     [[unroll]] for (uint i = 0; i < MAX_MF; ++i) {
         if (i >= MF) continue;
         uint f = sg * MF + i;
@@ -316,15 +328,10 @@ void main() {
             }
             subgroupBarrier();  // read before the next accumulator overwrites the patch
             uint oc0 = nBase + j * F + cFirst;
-            vec4 bLo, bHi;
-            [[unroll]] for (uint q = 0; q < 4; ++q) {
-                bLo[q] = oc0 + q * cStep < OUT_C ? biasFor(oc0 + q * cStep) : 0.0;
-                bHi[q] = oc0 + (q + 4) * cStep < OUT_C ? biasFor(oc0 + (q + 4) * cStep) : 0.0;
-            }
             // Bias and activation once per vec4 (applyActivation4): a per-element activation
             // switch made conv2d_tiled ~10x slower on NVIDIA.
-            lo = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, lo + bLo);
-            hi = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, hi + bHi);
+            lo = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, lo + biasLo[j]);
+            hi = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, hi + biasHi[j]);
             if (oy >= OUT_H || ox >= OUT_W) {
             } else if (VEC_OUT != 0) {
                 if (oc0 < OUT_C) {  // OUT_C % 8 == 0: all 8 channels or none

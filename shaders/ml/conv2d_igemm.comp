@@ -221,18 +221,47 @@ void mmaPhase(uint p, uint wm, uint wn) {
 
 float preluSlope(uint oc) { return heapF32[PERSISTENT_SLOT].v[PRELU_OFFSET + oc]; }  // packed as fp32
 
-// Bias, activation / PReLU; channels c .. c + 3 (c + q * step) of one pixel. Padding channels
-// (>= OUT_C) come back as anything: they are never stored.
-vec4 finish4(vec4 v, uint c, uint step) {
+// The bias and PReLU slope (1 without PReLU) of channels c + q * step, q = 0 .. 3. Padding
+// channels (>= OUT_C) read the last channel's: their results are never stored.
+struct ChannelParams4 {
     vec4 bias, slope;
+};
+ChannelParams4 channelParams4(uint c, uint step) {
+    ChannelParams4 p;
     [[unroll]] for (uint q = 0; q < 4; ++q) {
         uint oc = min(c + q * step, OUT_C - 1);
-        bias[q] = biasFor(oc);
-        slope[q] = PRELU_OFFSET != 0xffffffffu ? preluSlope(oc) : 1.0;
+        p.bias[q] = biasFor(oc);
+        p.slope[q] = PRELU_OFFSET != 0xffffffffu ? preluSlope(oc) : 1.0;
     }
-    v = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, v + bias);
-    if (PRELU_OFFSET != 0xffffffffu) v = mix(v * slope, v, greaterThanEqual(v, vec4(0.0)));
+    return p;
+}
+
+// Bias, activation / PReLU of four channels of one pixel.
+vec4 finish4(vec4 v, ChannelParams4 p) {
+    v = applyActivation4(ACT, ACT_ALPHA, ACT_BETA, v + p.bias);
+    if (PRELU_OFFSET != 0xffffffffu) v = mix(v * p.slope, v, greaterThanEqual(v, vec4(0.0)));
     return v;
+}
+
+// The eight channels a lane finishes of one N fragment starting at channel oc0 in the patch
+// epilogue (storeThroughPatch): 8g .. 8g + 7 for 16-byte stores (VEC_OUT), else g, g + 2, ...,
+// g + 14. The epilogues read them once per N fragment, before the first store: a read after a
+// store to another heap slot waits for the store (the two may alias), so reads per accumulator
+// each waited out the memory latency (bench/RESULTS.md, "Fifteenth session").
+struct LaneParams {
+    ChannelParams4 lo, hi;
+};
+LaneParams laneParams(uint oc0) {
+    const uint g = gl_SubgroupInvocationID / F;
+    LaneParams p;
+    if (VEC_OUT != 0) {
+        p.lo = channelParams4(oc0 + 8 * g, 1);
+        p.hi = channelParams4(oc0 + 8 * g + 4, 1);
+    } else {
+        p.lo = channelParams4(oc0 + g, 2);
+        p.hi = channelParams4(oc0 + g + 8, 2);
+    }
+    return p;
 }
 
 // Where the convolution's output element (oc, y, x) is stored (depth-to-space remap).
@@ -285,13 +314,13 @@ void storeOne(uint n, uint oc, uint y, uint x, float v, float res) {
 float patchAt(uint pat, uint c, uint m) { return uintBitsToFloat(sA[pat + (c * F + m) / 4][m % 4]); }
 
 // 8 channels c .. c + 7 of pixel m, finished.
-void finished8(uint pat, uint m, uint c, uint oc0, out vec4 lo, out vec4 hi) {
+void finished8(uint pat, uint m, uint c, LaneParams params, out vec4 lo, out vec4 hi) {
     [[unroll]] for (uint q = 0; q < 4; ++q) {
         lo[q] = patchAt(pat, c + q, m);
         hi[q] = patchAt(pat, c + 4 + q, m);
     }
-    lo = finish4(lo, oc0, 1);
-    hi = finish4(hi, oc0 + 4, 1);
+    lo = finish4(lo, params.lo);
+    hi = finish4(hi, params.hi);
 }
 
 void storeAccumulator(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> m, uint pat) {
@@ -305,8 +334,9 @@ void storeAccumulator(fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> m, uint pat) 
 }
 
 // Accumulator (i, j) through the subgroup's patch: lane l takes pixel m = l % 16 and channel half
-// g = l / 16 of the 16 x 16 accumulator of output pixels (oy, ox0f .. + 15), channels oc0 .. + 15.
-void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uint pat) {
+// g = l / 16 of the 16 x 16 accumulator of output pixels (oy, ox0f .. + 15), channels oc0 .. + 15
+// (params: laneParams(oc0)).
+void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uint pat, LaneParams params) {
     uint l = gl_SubgroupInvocationID, m = l % F, g = l / F;
     uint ox = ox0f + m;
     if (VEC_OUT != 0) {
@@ -317,7 +347,7 @@ void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uin
             r = heapU4[RES_SLOT].v[(n * RES_STRIDE_N + (oy / RES_SCALE) * RES_STRIDE_H + (ox / RES_SCALE) * RES_STRIDE_W + oc) / 8];
         storeAccumulator(acc[i][j], pat);
         vec4 lo, hi;
-        finished8(pat, m, 8 * g, oc0 + 8 * g, lo, hi);
+        finished8(pat, m, 8 * g, params, lo, hi);
         subgroupBarrier();  // read before the next accumulator overwrites the pat
         if (inside) {
             uint q = (n * OUT_STRIDE_N + oy * OUT_STRIDE_H + ox * OUT_STRIDE_W + oc) / 8;
@@ -353,8 +383,8 @@ void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uin
             hi[q] = patchAt(pat, g + 8 + 2 * q, m);
         }
         subgroupBarrier();
-        lo = finish4(lo, oc0 + g, 2);
-        hi = finish4(hi, oc0 + g + 8, 2);
+        lo = finish4(lo, params.lo);
+        hi = finish4(hi, params.hi);
         if (inside) {
             [[unroll]] for (uint q = 0; q < 4; ++q) {
                 if (oc0 + g + 2 * q < OUT_C) storeOne(n, oc0 + g + 2 * q, oy, ox, lo[q], rlo[q]);
@@ -365,10 +395,12 @@ void storeThroughPatch(uint i, uint j, uint n, uint oy, uint ox0f, uint oc0, uin
 }
 
 void epilogue(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
+    LaneParams params[NF];
+    [[unroll]] for (uint j = 0; j < NF; ++j) params[j] = laneParams(nBase + (wn * NF + j) * F);
     [[unroll]] for (uint i = 0; i < MF; ++i) {
         uint f = wm * MF + i;
         [[unroll]] for (uint j = 0; j < NF; ++j)
-            storeThroughPatch(i, j, n, oy0 + f / FW, ox0 + (f % FW) * F, nBase + (wn * NF + j) * F, sg * 64);
+            storeThroughPatch(i, j, n, oy0 + f / FW, ox0 + (f % FW) * F, nBase + (wn * NF + j) * F, sg * 64, params[j]);
     }
 }
 
@@ -425,7 +457,7 @@ void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn,
             // Uniform across the subgroup. OUT_C % 16 == 0: a fragment's channels are all real or all padding.
             if (oy >= OUT_H || oc0 >= OUT_C) continue;
             if (ox + F > OUT_W) {
-                storeThroughPatch(i, j, n, oy, ox, oc0, pat);
+                storeThroughPatch(i, j, n, oy, ox, oc0, pat, laneParams(oc0));  // the right edge only
                 continue;
             }
             fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][j], r = v;
@@ -538,6 +570,8 @@ void epilogueProjected(uint n, uint oy0, uint ox0, uint wm, uint sg) {
 void epiloguePooled(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, uint sg) {
     uint pat = sg * 64, l = gl_SubgroupInvocationID;
     uint px = l % 8, cq = l / 8;  // pooled column, channel quarter (4 channels each)
+    ChannelParams4 params[NF];  // read before any store (laneParams says why)
+    [[unroll]] for (uint j = 0; j < NF; ++j) params[j] = channelParams4(nBase + (wn * NF + j) * F + 4 * cq, 1);
     [[unroll]] for (uint i = 0; i < MF; i += 2) {
         uint f = wm * MF + i;
         uint oy = oy0 + f, ox = ox0 + 2 * px;  // top-left of the 2 x 2 window
@@ -549,7 +583,7 @@ void epiloguePooled(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn, ui
                 [[unroll]] for (uint dx = 0; dx < 2; ++dx) {
                     vec4 v;
                     [[unroll]] for (uint q = 0; q < 4; ++q) v[q] = patchAt(pat, 4 * cq + q, 2 * px + dx);
-                    v = finish4(v, oc0 + 4 * cq, 1);
+                    v = finish4(v, params[j]);
                     // Outside the convolution's output: never part of a pooled window (floor mode).
                     bool inside = oy + r < OUT_H && ox + dx < OUT_W;
                     best = inside ? max(best, v) : best;
