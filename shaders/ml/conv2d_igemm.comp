@@ -521,6 +521,11 @@ void epilogueProjected(uint n, uint oy0, uint ox0, uint wm, uint sg) {
         slope[k] = prelu ? channelMatrix(pat, k * F, CHANNEL_SLOPE) : bias[k];
     }
     [[unroll]] for (uint j = 0; j < PROJ_FRAGS; ++j) pbias[j] = channelMatrix(pat, j * F, CHANNEL_PROJECTION_BIAS);
+    // W2^T's fragments, read once before the first store (laneParams says why).
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> w2[NF][PROJ_FRAGS];
+    [[unroll]] for (uint k = 0; k < NF; ++k)
+        [[unroll]] for (uint j = 0; j < PROJ_FRAGS; ++j)
+            if (k * F < OUT_C) coopMatLoadNV(w2[k][j], heapU4[PERSISTENT_SLOT].v, PROJ_W_OFFSET + k * F * PROJ_NV + j * 2, PROJ_NV, false);
     [[unroll]] for (uint i = 0; i < MF; ++i) {
         uint f = wm * MF + i;
         uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
@@ -541,11 +546,9 @@ void epilogueProjected(uint n, uint oy0, uint ox0, uint wm, uint sg) {
         }
         [[unroll]] for (uint j = 0; j < PROJ_FRAGS; ++j) {
             fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> r = pbias[j];
-            fcoopmatNV<16, gl_ScopeSubgroup, F, F> b;
             [[unroll]] for (uint k = 0; k < NF; ++k) {
                 if (k * F >= OUT_C) break;  // padding channels of the N block
-                coopMatLoadNV(b, heapU4[PERSISTENT_SLOT].v, PROJ_W_OFFSET + k * F * PROJ_NV + j * 2, PROJ_NV, false);
-                r = coopMatMulAddNV(a[k], b, r);
+                r = coopMatMulAddNV(a[k], w2[k][j], r);
             }
             for (uint e = 0; e < r.length(); ++e) r[e] = ACC_T(applyActivation(PROJ_ACT, PROJ_ALPHA, PROJ_BETA, float(r[e])));
             if (FRAG_STORE != 0 && ox + F <= OUT_W) {
