@@ -28,6 +28,10 @@ void main() {
     ivec2 o = ivec2(gl_GlobalInvocationID.xy);
     if (o.x >= int(pc.displayWidth) || o.y >= int(pc.displayHeight)) return;
     ivec2 valid = ivec2(pc.renderWidth, pc.renderHeight) * int(pc.scale);
+    if (valid == ivec2(pc.displayWidth, pc.displayHeight)) {  // the usual case: an identity, one texel (3 reads, not 12)
+        imageStore(outputImage, o, vec4(fromWorkingSpace(srgbToLinear(texel(o, valid)), pc.flags, pc.exposure), 1.0));
+        return;
+    }
     vec2 pos = (vec2(o) + 0.5) * vec2(valid) / vec2(pc.displayWidth, pc.displayHeight) - 0.5;
     ivec2 b = ivec2(floor(pos));
     vec2 f = pos - vec2(b);
