@@ -6,6 +6,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <initializer_list>
@@ -21,6 +22,14 @@ constexpr float kOrbitElevation = 0.436332f;  // 25 degrees
 
 bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
 
+// A number as a person wrote it ("2", "0.001", "1e-07"), not std::to_string's fixed six decimals,
+// which print 1e-7 as "0.000000".
+std::string number(float v) {
+    char text[32];
+    std::snprintf(text, sizeof text, "%.7g", double(v));
+    return text;
+}
+
 void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::string& what, float zNear, float zFar) {
     auto fail = [&](const std::string& msg) { throw Error("camera path '" + what + "': " + msg); };
     if (keys.empty()) fail("keyframes: needs at least one keyframe");
@@ -33,14 +42,13 @@ void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::strin
         std::string at = "keyframes[" + std::to_string(i) + "]";
         if (!std::isfinite(k.time)) fail(at + ".time: must be a finite number");
         if (i > 0 && !(k.time > keys[i - 1].time))
-            fail(at + ".time: " + std::to_string(k.time) + " does not increase strictly (previous keyframe at " +
-                 std::to_string(keys[i - 1].time) + ")");
+            fail(at + ".time: " + number(k.time) + " does not increase strictly (previous keyframe at " + number(keys[i - 1].time) + ")");
         if (!finite(k.position)) fail(at + ".position: must be finite");
         if (!finite(k.target)) fail(at + ".target: must be finite");
         glm::vec3 view = k.target - k.position;
         float len = glm::length(view);
         if (!(len > 1e-6f)) fail(at + ": position and target are the same point");
-        if (!(k.fovYDegrees > 0.0f && k.fovYDegrees < 180.0f)) fail(at + ".fov_y_deg: " + std::to_string(k.fovYDegrees) + " is not in (0, 180)");
+        if (!(k.fovYDegrees > 0.0f && k.fovYDegrees < 180.0f)) fail(at + ".fov_y_deg: " + number(k.fovYDegrees) + " is not in (0, 180)");
     }
 }
 

@@ -251,13 +251,13 @@ TEST(CameraPathFile, FarPlaneReachesAScenePastTheDefaultOnlyWhenTheFileSetsNone)
 TEST(CameraPath, RejectsBadKeyframes) {
     auto keys = fourKeys();
     keys[2].time = 2.0f;
-    expectError([&] { CameraPath::keyframed(keys, "p"); }, "camera path 'p': keyframes[2].time: 2.000000 does not increase strictly");
+    expectError([&] { CameraPath::keyframed(keys, "p"); }, "camera path 'p': keyframes[2].time: 2 does not increase strictly (previous keyframe at 2)");
     keys = fourKeys();
     keys[1].target = keys[1].position;
     expectError([&] { CameraPath::keyframed(keys, "p"); }, "keyframes[1]: position and target are the same point");
     keys = fourKeys();
     keys[3].fovYDegrees = 180.0f;
-    expectError([&] { CameraPath::keyframed(keys, "p"); }, "keyframes[3].fov_y_deg: 180.000000 is not in (0, 180)");
+    expectError([&] { CameraPath::keyframed(keys, "p"); }, "keyframes[3].fov_y_deg: 180 is not in (0, 180)");
     expectError([&] { CameraPath::keyframed({}, "p"); }, "needs at least one keyframe");
 }
 
@@ -308,7 +308,11 @@ TEST(CameraPathFile, MalformedFilesGetErrorsNamingTheField) {
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3]})"), "keyframes[1].target: missing");
     expectFileError(file(R"({"position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: missing");
     expectFileError(file(R"({"time": "1", "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: expected a number");
-    expectFileError(file(R"({"time": 0, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 0.000000 does not increase strictly");
+    expectFileError(file(R"({"time": 0, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 0 does not increase strictly");
+    // Small numbers are printed as written, not rounded to six decimals.
+    expectFileError(R"({"keyframes": [{"time": 2e-7, "position": [0, 2, 10], "target": [0, 1, 0]},
+                                      {"time": 1e-7, "position": [1, 2, 3], "target": [0, 1, 0]}]})",
+                    "keyframes[1].time: 1e-07 does not increase strictly (previous keyframe at 2e-07)");
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "fov_y_deg": -5})"), "keyframes[1].fov_y_deg");
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "cut": 1})"), "keyframes[1].cut: expected true or false");
     expectFileError(file(R"({"time": 1e300, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 1e+300 is out of the float range");
