@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace mlplugin::onnx_detail {
 namespace {
@@ -750,6 +751,18 @@ Status convertDepthSpace(Loader& l, bool hasMode) {
     if (*bs <= 0 || *bs > 256) return l.invalid("blocksize " + std::to_string(*bs) + " is out of range");
     Desc d;
     d.blockSize = uint32_t(*bs);
+    // The block must divide what it splits: H and W for SpaceToDepth, C by blocksize^2 for
+    // DepthToSpace (a pixel (un)shuffle at a size it does not divide).
+    const auto& in = x->view.sizes;
+    if constexpr (std::is_same_v<Desc, SpaceToDepthDesc>) {
+        for (uint32_t k : {2u, 3u})
+            if (in[k] % d.blockSize)
+                return l.invalid("blocksize " + std::to_string(*bs) + " does not divide the input " + (k == 2 ? "height " : "width ") +
+                                 std::to_string(in[k]) + " (input " + dimsString(dimsOf(x->view)) + ")");
+    } else if (in[1] % (uint64_t(d.blockSize) * d.blockSize)) {
+        return l.invalid("blocksize^2 = " + std::to_string(*bs * *bs) + " does not divide the input channels " + std::to_string(in[1]) +
+                         " (input " + dimsString(dimsOf(x->view)) + ")");
+    }
     if (hasMode) {
         auto m = l.stringAttr("mode", "DCR");
         if (!m) return m.error();
