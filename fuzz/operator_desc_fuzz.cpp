@@ -180,8 +180,10 @@ struct Gen {
             return d;
         }
         case 4: {
-            ResampleDesc d{.name = name, .mode = enumValue<ResampleMode>(2), .transform = enumValue<CoordinateTransform>(4),
+            ResampleDesc d{.name = name, .mode = enumValue<ResampleMode>(3), .transform = enumValue<CoordinateTransform>(4),
                            .rounding = enumValue<NearestRounding>(4)};
+            if (p.ConsumeBool()) d.cubicCoeffA = value();
+            d.excludeOutside = p.ConsumeBool();
             auto s = sizes(4, 8);
             d.input = tensor(4, s);
             d.output = tensor(4, {s[0], s[1], dim(17), dim(17)});

@@ -71,7 +71,6 @@ EXPECTED_UNSUPPORTED = {
     "test_gridsample_bicubic_opset19": "'mode' = 'bicubic' is not supported",
     "matmul_rank6_four_batch_groups": "needs 4 batch dims after merging",
     "resize18_antialias_downsample": "'antialias' = 1 when downsampling",
-    "resize19_cubic": _CUBIC,
     "test_resize_tf_crop_and_resize": "'tf_crop_and_resize' is not supported",
     "test_resize_tf_crop_and_resize_opset19": "'tf_crop_and_resize' is not supported",
     "test_batchnorm_epsilon_training_mode": "training_mode = 1 is not supported",
@@ -98,11 +97,6 @@ EXPECTED_UNSUPPORTED = {
     "test_split_zero_size_splits": "empty tensors are not supported",
     "test_slice_start_out_of_bounds": "empty slices are not supported",
 }
-for _name in ("downsample_scales_cubic", "downsample_scales_cubic_A_n0p5_exclude_outside", "downsample_scales_cubic_align_corners",
-              "downsample_sizes_cubic", "upsample_scales_cubic", "upsample_scales_cubic_A_n0p5_exclude_outside",
-              "upsample_scales_cubic_align_corners", "upsample_scales_cubic_asymmetric", "upsample_sizes_cubic"):
-    EXPECTED_UNSUPPORTED["test_resize_" + _name] = _CUBIC
-    EXPECTED_UNSUPPORTED["test_resize_" + _name + "_opset19"] = _CUBIC
 
 # Cases left out, with the reason (documented deviations).
 EXCLUDED = {
@@ -342,10 +336,8 @@ def resize_cases():
                                   ("scales", np.array([1, 1, s, s], dtype=np.float32))], mode=mode,
                                   coordinate_transformation_mode="half_pixel_symmetric")
         yield f"resize19_half_pixel_symmetric_{mode}", model, [x], [y]
-    # cubic stays unsupported.
-    model = single_node_model("Resize", [("X", x)], [("Y", np.zeros((1, 2, 10, 14), np.float32))], 19,
-                              [("roi", np.array([], dtype=np.float32)), ("scales", np.array([1, 1, 2, 2], dtype=np.float32))], mode="cubic")
-    yield "resize19_cubic", model, [x], [np.zeros((1, 2, 10, 14), np.float32)]
+    # Cubic (every transform, exclude_outside, cubic_coeff_a) is covered by upstream's
+    # test_resize_*_cubic* cases and their _opset19 forms.
 
 
 def pad_cases():

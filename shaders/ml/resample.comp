@@ -2,6 +2,7 @@
 // Resample of the two innermost dims of NCHW (ONNX Resize semantics): one invocation per output
 // element. Source coordinates are computed in fp32 exactly as the CPU reference does
 // (mlplugin/src/ops/resample.cpp), so nearest-neighbour ties round the same way on both.
+// Cubic: 4x4 taps around the source coordinate, separable weights from Keys' kernel.
 #extension GL_GOOGLE_include_directive : require
 #include "common.glsl"
 
@@ -11,8 +12,11 @@ layout(constant_id = 4) const uint TRANSFORM = 0;  // mlplugin::CoordinateTransf
 layout(constant_id = 5) const uint ROUNDING = 0;   // mlplugin::NearestRounding
 layout(constant_id = 6) const uint IN_DTYPE = DTYPE_F32;
 layout(constant_id = 7) const uint OUT_DTYPE = DTYPE_F32;
+layout(constant_id = 8) const float CUBIC_A = -0.75;  // cubic: the kernel's coefficient a
+layout(constant_id = 9) const uint EXCLUDE_OUTSIDE = 0;  // cubic: 1 = taps outside get weight 0, the rest renormalised
 
 #define MODE_NEAREST 0u
+#define MODE_LINEAR 1u
 #define HALF_PIXEL 0u
 #define ALIGN_CORNERS 1u
 #define ASYMMETRIC 2u
@@ -60,6 +64,28 @@ uint nearestIndex(float coordinate, uint inLen) {
     return uint(clamp(r, 0.0, float(inLen - 1)));
 }
 
+// The four taps of a cubic resize around coordinate c along a dim of length len: indices
+// floor(c) - 1 .. floor(c) + 2 clamped to the border, and their weights. Mirrors cubicTaps() in
+// resample.cpp. The distances are 1 + t, t, 1 - t, 2 - t: the outer two taps use the kernel's
+// 1 <= |x| <= 2 piece, the inner two its |x| <= 1 piece.
+void cubicTaps(float c, uint len, out uvec4 index, out vec4 weight) {
+    float f = floor(c);
+    float t = c - f;
+    const float a = CUBIC_A;
+    vec2 inner = vec2(t, 1.0 - t);
+    vec2 outer = vec2(1.0 + t, 2.0 - t);
+    vec2 wi = ((a + 2.0) * inner - (a + 3.0)) * inner * inner + 1.0;
+    vec2 wo = ((a * outer - 5.0 * a) * outer + 8.0 * a) * outer - 4.0 * a;
+    weight = vec4(wo.x, wi.x, wi.y, wo.y);
+    ivec4 i = ivec4(int(f)) + ivec4(-1, 0, 1, 2);
+    if (EXCLUDE_OUTSIDE != 0u) {
+        weight *= vec4(greaterThanEqual(i, ivec4(0))) * vec4(lessThan(i, ivec4(len)));
+        float sum = weight.x + weight.y + weight.z + weight.w;
+        if (sum != 0.0) weight /= sum;  // 0 only when all four taps lie outside (see resample.cpp)
+    }
+    index = uvec4(clamp(i, ivec4(0), ivec4(len - 1)));
+}
+
 float texel(uint base, uint y, uint x) {
     return loadElem(IN_SLOT, IN_DTYPE, base + y * pc.inStrides.z + x * pc.inStrides.w);
 }
@@ -80,6 +106,16 @@ void main() {
     float result;
     if (MODE == MODE_NEAREST) {
         result = texel(base, nearestIndex(cy, pc.inSize.x), nearestIndex(cx, pc.inSize.y));
+    } else if (MODE != MODE_LINEAR) {  // cubic: the coordinate is not clamped, the taps are
+        uvec4 iy, ix;
+        vec4 wy, wx;
+        cubicTaps(cy, pc.inSize.x, iy, wy);
+        cubicTaps(cx, pc.inSize.y, ix, wx);
+        result = 0.0;
+        for (int j = 0; j < 4; ++j) {
+            vec4 row = vec4(texel(base, iy[j], ix.x), texel(base, iy[j], ix.y), texel(base, iy[j], ix.z), texel(base, iy[j], ix.w));
+            result += wy[j] * dot(wx, row);
+        }
     } else {
         cy = clamp(cy, 0.0, float(pc.inSize.x - 1));
         cx = clamp(cx, 0.0, float(pc.inSize.y - 1));

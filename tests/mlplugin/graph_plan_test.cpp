@@ -578,3 +578,33 @@ TEST(GraphFusion, BilinearResidualAndClipFoldIntoTheStore) {
         for (const auto& pn : plan->nodes) EXPECT_FALSE(pn.fusion.clampAfterResidual.has_value()) << "the sum is an output too: no clip in the store";
     }
 }
+
+// A super-resolution tail whose global skip is a bicubic x2 of the input (PyTorch's
+// F.interpolate(mode='bicubic')): the residual read has no cubic sampling, so the resize stays
+// its own node, and the add still folds into the convolution's store as a plain residual (its
+// output read at the stored size).
+TEST(GraphFusion, BicubicResidualStaysItsOwnNode) {
+    for (CoordinateTransform t : {CoordinateTransform::HalfPixel, CoordinateTransform::PytorchHalfPixel, CoordinateTransform::AlignCorners}) {
+        SCOPED_TRACE(int(t));
+        GraphDesc g;
+        ValueId x = g.addInput("x", f32({1, 3, 10, 14}));
+        ValueId c = g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {conv3x3(g, x, 3, 12, "tail", 1)}).value()[0];
+        ValueId base = g.addNode(ResampleDesc{.name = "base", .mode = ResampleMode::Cubic, .transform = t, .scales = {2.0f, 2.0f}}, {x}).value()[0];
+        ValueId sum = g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {base, c}).value()[0];
+        g.markOutput(sum);
+        auto plan = planGraph(g, {.convFusion = [](const ConvolutionDesc&, const detail::ConvolutionFusion&) { return true; }});
+        ASSERT_TRUE(plan.ok()) << plan.error().message;
+        int resizes = 0;
+        for (const auto& pn : plan->nodes) {
+            if (const auto* r = std::get_if<ResampleDesc>(&pn.node.op)) {
+                ++resizes;
+                EXPECT_EQ(r->mode, ResampleMode::Cubic);
+                EXPECT_EQ(pn.node.outputs.at(0), base);
+            }
+            EXPECT_FALSE(pn.fusion.residualLinear) << pn.label;
+            EXPECT_LE(pn.fusion.residualScale, 1u) << pn.label << ": a resize folded into a residual read";
+            EXPECT_LE(pn.fusion.sourceScale, 1u) << pn.label;
+        }
+        EXPECT_EQ(resizes, 1) << "the cubic resize runs as its own dispatch";
+    }
+}

@@ -435,6 +435,30 @@ TEST_F(GraphCompile, BilinearResidualAndClipInTheStore) {
     checkBothArithmetics(n.g);
 }
 
+// A VDSR/EDSR-style global skip through a bicubic x2 of the input (PyTorch's
+// F.interpolate(mode='bicubic') exported as Resize cubic): the resize runs as its own dispatch
+// (no convolution reads through a cubic filter) and the graph matches the unfused reference, at
+// odd sizes, fp32 and fp16.
+TEST_F(GraphCompile, BicubicResidualRunsAsItsOwnDispatch) {
+    for (DataType type : {DataType::Float32, DataType::Float16}) {
+        if (type == DataType::Float16 && !optest::fp16Supported()) continue;
+        SCOPED_TRACE(type == DataType::Float16 ? "fp16" : "fp32");
+        Net n{{}, type};
+        ValueId x = n.g.addInput("x", n.t({1, 3, 9, 13}));
+        ValueId body = n.act(n.conv(x, 3, 8, 3, "head"), relu(), "relu");
+        ValueId tail = n.g.addNode(DepthToSpaceDesc{.name = "shuffle", .blockSize = 2}, {n.conv(body, 8, 12, 3, "tail")}).value()[0];
+        ValueId base = n.g.addNode(ResampleDesc{.name = "base", .mode = ResampleMode::Cubic, .transform = CoordinateTransform::HalfPixel,
+                                                .scales = {2.0f, 2.0f}}, {x}).value()[0];
+        ValueId sum = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {base, tail}).value()[0];
+        n.g.markOutput(n.g.addNode(ElementWiseDesc{.name = "clip", .op = ElementWiseOp::Clip, .clipMin = 0.0f, .clipMax = 1.0f}, {sum}).value()[0]);
+        auto compiled = compileGraph(optest::device(), n.g);
+        ASSERT_TRUE(compiled.ok()) << compiled.error().message;
+        EXPECT_EQ(fusionsContaining(*compiled, "'base'"), 0u) << "the cubic resize is folded nowhere";
+        EXPECT_GE(compiled->report.dispatchablesOut, 3u) << "two convolutions and the resize";
+        checkBothArithmetics(n.g);
+    }
+}
+
 // conv2d_igemm's fragment stores (FRAG_STORE: 16-channel fragments of channels-last outputs
 // stored straight from the accumulators) with every epilogue they take: bias, ReLU, a residual
 // read 1:1, a clip and a per-channel PReLU, at widths that leave a partial fragment at the right

@@ -17,6 +17,8 @@ if(TARGET mlplugin_onnx)
 
   # GPU: every model through compileGraph and the recorder, fp32 and fp16, against PyTorch.
   vkml_test(mlplugin_onnx_gpu_tests onnx_gpu_test.cpp LIBS onnx_test_models bridge mlp_op_test)
+  # Resize cubic: a model built in the test, CPU reference and GPU against PyTorch's bicubic.
+  vkml_test(mlplugin_onnx_resize_cubic_tests onnx_resize_cubic_test.cpp LIBS onnx_test_models bridge mlp_op_test mlplugin_onnx_proto)
   # ONNX's backend node tests (tests/data/onnx_node, ~570 cases): CPU (load + reference) and GPU
   # (fp32). One ctest each: a process per case would spend 20 times the run time starting up
   # (18 s vs 1 s on CPU, 2 min vs 7 s on lavapipe); the gtest output names every failing case.

@@ -1,4 +1,5 @@
 // Bad attributes and shapes for the converters of GridSample, LayerNormalization, Tile, MatMul,
+// SpaceToDepth / DepthToSpace / Reshape (sizes the block or shape does not divide),
 // the opset 18-21 forms (Resize, Pad, Split, Reduce*, Gelu, AveragePool) and the rank limit: each
 // fails with InvalidModel (outside the operator's definition) or Unsupported (valid but not
 // handled), naming the node and the attribute or input.
@@ -123,6 +124,20 @@ TEST(OnnxConverterErrors, ConcatMismatchNamesTheShapes) {
     expectLoads(concat({1, 5, 14, 18}));
     expectError(concat({1, 5, 15, 19}), ErrorCode::InvalidModel, {"input 1 [1,5,15,19] and input 0 [1,8,14,18] differ in dim 2", "only dim 1"});
     expectError(concat({1, 5, 14}), ErrorCode::InvalidModel, {"input 1 [1,5,14] and input 0 [1,8,14,18] differ in rank"});
+}
+
+// A pixel (un)shuffle at a size its block does not divide names the block and the dim; a
+// Reshape whose -1 cannot be inferred names the target shape and the input's.
+TEST(OnnxConverterErrors, DepthSpaceBlockMustDivide) {
+    expectLoads(NodeModel(13, "SpaceToDepth").input("x", {1, 3, 20, 58}).attr("blocksize", int64_t(2)));
+    expectError(NodeModel(13, "SpaceToDepth").input("x", {1, 3, 20, 57}).attr("blocksize", int64_t(2)), ErrorCode::InvalidModel,
+                {"blocksize 2 does not divide the input width 57 (input [1,3,20,57])"});
+    expectError(NodeModel(13, "SpaceToDepth").input("x", {1, 3, 22, 57}).attr("blocksize", int64_t(3)), ErrorCode::InvalidModel,
+                {"blocksize 3 does not divide the input height 22"});
+    expectError(NodeModel(13, "DepthToSpace").input("x", {1, 12, 5, 7}).attr("blocksize", int64_t(3)), ErrorCode::InvalidModel,
+                {"blocksize^2 = 9 does not divide the input channels 12 (input [1,12,5,7])"});
+    expectError(NodeModel(13, "Reshape").input("x", {1, 3, 20, 57}).ints("shape", {1, 3, 10, 2, -1, 2}), ErrorCode::InvalidModel,
+                {"cannot infer the -1 dim of shape [1,3,10,2,-1,2] for input [1,3,20,57]: 3420 elements are not divisible by 120"});
 }
 
 TEST(OnnxConverterErrors, GridSample) {

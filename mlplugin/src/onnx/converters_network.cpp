@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <type_traits>
 
 namespace mlplugin::onnx_detail {
 namespace {
@@ -326,7 +327,7 @@ Status convertPool(Loader& l, PoolingType type, bool global) {
 Result<ResampleMode> resampleMode(const Loader& l, const std::string& mode) {
     if (mode == "nearest") return ResampleMode::Nearest;
     if (mode == "linear" || mode == "bilinear") return ResampleMode::Linear;
-    if (mode == "cubic") return l.unsupportedHere("attribute 'mode' = 'cubic' is not supported (nearest, linear)");
+    if (mode == "cubic") return ResampleMode::Cubic;
     return l.invalid("attribute 'mode' = '" + mode + "' is not one of nearest, linear, cubic");
 }
 
@@ -377,6 +378,9 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     r.rounding = NearestRounding::Floor;
     if (!resize || l.opset() < 11) {
         MLP_TRY(l.onlyAttributes({"mode", "scales"}));
+        if (r.mode == ResampleMode::Cubic)  // cubic came with Resize-11
+            return l.invalid("attribute 'mode' = 'cubic' is not valid for " + std::string(resize ? "Resize" : "Upsample") + " at opset " +
+                             std::to_string(l.opset()) + " (nearest, linear; cubic needs Resize at opset 11 or later)");
         std::vector<double> scales;
         if (!resize && l.opset() < 9) {
             auto s = l.floatsAttr("scales");
@@ -412,9 +416,17 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     else if (*nm == "floor") r.rounding = NearestRounding::Floor;
     else if (*nm == "ceil") r.rounding = NearestRounding::Ceil;
     else return l.invalid("attribute 'nearest_mode' = '" + *nm + "' is not valid");
+    // exclude_outside changes only cubic: nearest reads one tap inside the input, and linear's
+    // taps past the border (clamped here) would get weight 0 with all the weight on the edge
+    // tap, which reads the same value.
     auto exclude = l.intAttr("exclude_outside", 0);
     if (!exclude) return exclude.error();
-    if (*exclude) return l.unsupportedHere("attribute 'exclude_outside' = 1 is not supported");
+    if (*exclude != 0 && *exclude != 1) return l.invalid("attribute 'exclude_outside' is " + std::to_string(*exclude) + " (0 or 1)");
+    r.excludeOutside = *exclude == 1 && r.mode == ResampleMode::Cubic;
+    auto coeffA = l.floatAttr("cubic_coeff_a", -0.75f);
+    if (!coeffA) return coeffA.error();
+    if (!std::isfinite(*coeffA)) return l.invalid("attribute 'cubic_coeff_a' is " + std::to_string(*coeffA) + ", expected a finite number");
+    r.cubicCoeffA = *coeffA;
     auto antialias = l.intAttr("antialias", 0);
     if (!antialias) return antialias.error();
     if (*antialias != 0 && *antialias != 1) return l.invalid("attribute 'antialias' is " + std::to_string(*antialias) + " (0 or 1)");
@@ -469,10 +481,10 @@ Status convertUpsampleOrResize(Loader& l, bool resize) {
     } else {
         MLP_TRY(setScales(l, r, scales));
     }
-    // Antialiasing widens the linear filter by 1 / scale when downsampling; upsampling is unchanged.
+    // Antialiasing widens the linear or cubic filter by 1 / scale when downsampling; upsampling is unchanged.
     float minScale = std::min(r.scales[0] != 0 ? r.scales[0] : float(r.output.sizes[2]) / x->view.sizes[2],
                               r.scales[1] != 0 ? r.scales[1] : float(r.output.sizes[3]) / x->view.sizes[3]);
-    if (*antialias && r.mode == ResampleMode::Linear && minScale < 1.0f)
+    if (*antialias && r.mode != ResampleMode::Nearest && minScale < 1.0f)
         return l.unsupportedHere("attribute 'antialias' = 1 when downsampling (scale " + std::to_string(minScale) + ") is not supported");
     return l.emit(r, {*x});
 }
@@ -739,6 +751,18 @@ Status convertDepthSpace(Loader& l, bool hasMode) {
     if (*bs <= 0 || *bs > 256) return l.invalid("blocksize " + std::to_string(*bs) + " is out of range");
     Desc d;
     d.blockSize = uint32_t(*bs);
+    // The block must divide what it splits: H and W for SpaceToDepth, C by blocksize^2 for
+    // DepthToSpace (a pixel (un)shuffle at a size it does not divide).
+    const auto& in = x->view.sizes;
+    if constexpr (std::is_same_v<Desc, SpaceToDepthDesc>) {
+        for (uint32_t k : {2u, 3u})
+            if (in[k] % d.blockSize)
+                return l.invalid("blocksize " + std::to_string(*bs) + " does not divide the input " + (k == 2 ? "height " : "width ") +
+                                 std::to_string(in[k]) + " (input " + dimsString(dimsOf(x->view)) + ")");
+    } else if (in[1] % (uint64_t(d.blockSize) * d.blockSize)) {
+        return l.invalid("blocksize^2 = " + std::to_string(*bs * *bs) + " does not divide the input channels " + std::to_string(in[1]) +
+                         " (input " + dimsString(dimsOf(x->view)) + ")");
+    }
     if (hasMode) {
         auto m = l.stringAttr("mode", "DCR");
         if (!m) return m.error();

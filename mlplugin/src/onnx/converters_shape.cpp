@@ -176,7 +176,9 @@ Result<std::vector<int64_t>> resolveReshapeDims(const Loader& l, const std::vect
         if (known > kMaxOnnxTensorElements) return l.invalid("shape is too large");
     }
     if (inferred >= 0) {
-        if (count % known) return l.invalid("cannot infer the -1 dim: " + std::to_string(count) + " elements are not divisible by " + std::to_string(known));
+        if (count % known)
+            return l.invalid("cannot infer the -1 dim of shape " + dimsString(dims) + " for input " + dimsString(in) + ": " + std::to_string(count) +
+                             " elements are not divisible by " + std::to_string(known));
         dims[size_t(inferred)] = int64_t(count / known);
     }
     return dims;

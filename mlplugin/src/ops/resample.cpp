@@ -1,5 +1,6 @@
 // Resample (ONNX Resize on the two innermost dims of NCHW): nearest with four rounding modes,
-// bilinear; half-pixel, align-corners, asymmetric, pytorch-half-pixel and half-pixel-symmetric coordinates; any
+// bilinear, bicubic (4x4 taps, Keys' kernel with coefficient a, border taps clamped or excluded
+// and the rest renormalised); half-pixel, align-corners, asymmetric, pytorch-half-pixel and half-pixel-symmetric coordinates; any
 // positive scale. Given scales must agree with the sizes: out = floor(in * scale) (or round, for
 // ONNX Resize-18 keep_aspect_ratio_policy).
 //
@@ -11,6 +12,7 @@
 #include "ml_shaders.h"
 
 #include <algorithm>
+#include <array>
 #include <cmath>
 
 namespace mlplugin::detail {
@@ -28,8 +30,10 @@ Status checkResample(const PlanContext& pc, const ResampleDesc& d) {
     MLP_TRY(checkTensor(d.input, op, "input", false, pc));
     MLP_TRY(checkTensor(d.output, op, "output", true, pc));
     MLP_TRY(checkRank(op, "input", d.input, 4));
-    if (d.mode != ResampleMode::Nearest && d.mode != ResampleMode::Linear)
+    if (uint32_t(d.mode) > uint32_t(ResampleMode::Cubic))
         return invalidArgument(op + ": unknown mode " + str(uint32_t(d.mode)));
+    if (d.mode == ResampleMode::Cubic && !std::isfinite(d.cubicCoeffA))
+        return invalidArgument(op + ": cubicCoeffA is " + std::to_string(d.cubicCoeffA) + ", expected a finite number");
     if (uint32_t(d.transform) > uint32_t(CoordinateTransform::HalfPixelSymmetric))
         return invalidArgument(op + ": unknown coordinate transform " + str(uint32_t(d.transform)));
     if (uint32_t(d.rounding) > uint32_t(NearestRounding::Ceil))
@@ -95,12 +99,57 @@ uint32_t nearestIndex(NearestRounding r, float coordinate, uint32_t inLen) {
     return uint32_t(std::clamp(i, 0.0, double(inLen - 1)));
 }
 
+// Keys' cubic convolution kernel with coefficient a at distance t (|t| < 2; 0 beyond).
+double cubicKernel(double a, double t) {
+    t = std::fabs(t);
+    if (t <= 1) return ((a + 2) * t - (a + 3)) * t * t + 1;
+    if (t < 2) return ((a * t - 5 * a) * t + 8 * a) * t - 4 * a;
+    return 0;
+}
+
+// The four taps of a cubic resize around coordinate c along a dim of length len: indices
+// floor(c) - 1 .. floor(c) + 2 (clamped to the border), and their weights (those of taps outside
+// the input zeroed and the rest renormalised when excludeOutside). In double; mirrors
+// cubicTaps() in resample.comp.
+struct CubicTaps {
+    std::array<uint32_t, 4> index;
+    std::array<double, 4> weight;
+};
+CubicTaps cubicTaps(const ResampleDesc& d, float c, uint32_t len) {
+    CubicTaps taps;
+    double floorC = std::floor(double(c)), t = double(c) - floorC, sum = 0;
+    for (int k = 0; k < 4; ++k) {
+        double i = floorC - 1 + k;
+        bool outside = i < 0 || i > double(len - 1);
+        taps.index[k] = uint32_t(std::clamp(i, 0.0, double(len - 1)));
+        taps.weight[k] = d.excludeOutside && outside ? 0.0 : cubicKernel(d.cubicCoeffA, t + 1 - k);
+        sum += taps.weight[k];
+    }
+    // The tap at floor(c) or the next lies inside for every coordinate a transform gives, except
+    // align_corners with a rounded output size above the resized length (keep_aspect_ratio_policy),
+    // which can map past the input: all four taps excluded give 0 (the shader does the same).
+    if (d.excludeOutside && sum != 0)
+        for (double& w : taps.weight) w /= sum;
+    return taps;
+}
+
 double resampleOne(const ResampleDesc& d, const HostTensor& in, const Index& o) {
     uint32_t inH = d.input.sizes[2], inW = d.input.sizes[3];
     float cy = sourceCoord(d.transform, o[2], resizedLength(d, 0), inH, scaleOf(d, 0), symmetricOffset(d, 0));
     float cx = sourceCoord(d.transform, o[3], resizedLength(d, 1), inW, scaleOf(d, 1), symmetricOffset(d, 1));
     auto at = [&](uint32_t y, uint32_t x) { return in.data[offsetOf(d.input, Index{o[0], o[1], y, x, 0})]; };
     if (d.mode == ResampleMode::Nearest) return at(nearestIndex(d.rounding, cy, inH), nearestIndex(d.rounding, cx, inW));
+    if (d.mode == ResampleMode::Cubic) {
+        // No clamping of the coordinate: taps past the border read it (or are excluded).
+        CubicTaps ty = cubicTaps(d, cy, inH), tx = cubicTaps(d, cx, inW);
+        double sum = 0;
+        for (int j = 0; j < 4; ++j) {
+            double row = 0;
+            for (int k = 0; k < 4; ++k) row += tx.weight[k] * at(ty.index[j], tx.index[k]);
+            sum += ty.weight[j] * row;
+        }
+        return sum;
+    }
     double y = std::clamp(double(cy), 0.0, double(inH - 1)), x = std::clamp(double(cx), 0.0, double(inW - 1));
     uint32_t y0 = uint32_t(y), x0 = uint32_t(x);
     uint32_t y1 = std::min(y0 + 1, inH - 1), x1 = std::min(x0 + 1, inW - 1);
@@ -117,8 +166,10 @@ Result<Plan> planResample(const PlanContext& pc, const ResampleDesc& d) {
     Plan plan;
     PipelineSpec spec;
     spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::resample_f16() : shaders::resample_f32();
+    // The cubic coefficient and exclude_outside only matter (and only vary the pipeline) for cubic.
+    bool cubic = d.mode == ResampleMode::Cubic;
     spec.specConstants = {kLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.transform), uint32_t(d.rounding), dtypeCode(d.input),
-                          dtypeCode(d.output)};
+                          dtypeCode(d.output), asUint(cubic ? d.cubicCoeffA : -0.75f), uint32_t(cubic && d.excludeOutside)};
     spec.debugName = "resample";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
