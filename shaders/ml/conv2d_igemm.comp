@@ -449,6 +449,21 @@ void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn,
         bias[j] = channelMatrix(pat, oc0, CHANNEL_BIAS);
         slope[j] = prelu ? channelMatrix(pat, oc0, CHANNEL_SLOPE) : bias[j];
     }
+    // The residual's fragments (MF x NF <= 8 here), read before the first store (laneParams says
+    // why); the ones the patch stores read their own.
+    fcoopmatNV<16, gl_ScopeSubgroup, F, F> res[MF][NF];
+    if (RES_SLOT != 0xffffffffu) {
+        [[unroll]] for (uint i = 0; i < MF; ++i) {
+            uint f = wm * MF + i;
+            uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
+            [[unroll]] for (uint j = 0; j < NF; ++j) {
+                uint oc0 = nBase + (wn * NF + j) * F;
+                if (oy < OUT_H && oc0 < OUT_C && ox + F <= OUT_W)  // uniform across the subgroup
+                    coopMatLoadNV(res[i][j], heapU4[RES_SLOT].v, (n * RES_STRIDE_N + oy * RES_STRIDE_H + ox * RES_STRIDE_W + oc0) / 8,
+                                  RES_STRIDE_W / 8, false);
+            }
+        }
+    }
     [[unroll]] for (uint i = 0; i < MF; ++i) {
         uint f = wm * MF + i;
         uint oy = oy0 + f / FW, ox = ox0 + (f % FW) * F;
@@ -462,12 +477,10 @@ void epilogueFragments(uint n, uint oy0, uint ox0, uint nBase, uint wm, uint wn,
             }
             fcoopmatNV<ACC_BITS, gl_ScopeSubgroup, F, F> v = acc[i][j], r = v;
             if (RES_SLOT != 0xffffffffu) {
-                fcoopmatNV<16, gl_ScopeSubgroup, F, F> r16;
-                coopMatLoadNV(r16, heapU4[RES_SLOT].v, (n * RES_STRIDE_N + oy * RES_STRIDE_H + ox * RES_STRIDE_W + oc0) / 8, RES_STRIDE_W / 8, false);
 #ifdef ACC_F16
-                r = r16;
+                r = res[i][j];
 #else
-                r = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(r16);
+                r = fcoopmatNV<32, gl_ScopeSubgroup, F, F>(res[i][j]);
 #endif
             }
             for (uint e = 0; e < v.length(); ++e) {
