@@ -279,7 +279,8 @@ report: [quality/temporal.md](quality/temporal.md) at 2x, at other upscale ratio
 [quality/temporal_x1.5.md](quality/temporal_x1.5.md) and [quality/temporal_x3.md](quality/temporal_x3.md),
 and at larger outputs [quality/temporal_960x540.md](quality/temporal_960x540.md),
 [quality/temporal_1920x1080.md](quality/temporal_1920x1080.md) and
-[quality/temporal_3840x2160.md](quality/temporal_3840x2160.md), written by
+[quality/temporal_3840x2160.md](quality/temporal_3840x2160.md), on static and slow cameras
+[quality/temporal_static.md](quality/temporal_static.md), written by
 `tools/train/evaluate_temporal.py` (rendered on the H100 since 2026-11-26: every report names
 its Vulkan device). This page covers the single-frame networks.
 

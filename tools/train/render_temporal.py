@@ -205,7 +205,8 @@ def main():
     p.add_argument("--seeds", default="1:6")
     p.add_argument("--procedural-seeds", default="1:4", help="seeds of the engine's procedural scene ('' for none)")
     p.add_argument("--paths", default=",".join(common.TRAIN_PATHS), help="named camera paths for the procedural scenes")
-    p.add_argument("--held-out", nargs="*", default=[os.path.join(os.path.dirname(os.path.abspath(__file__)), "heldout_temporal.json")],
+    here = os.path.dirname(os.path.abspath(__file__))
+    p.add_argument("--held-out", nargs="*", default=[os.path.join(here, "heldout_temporal.json"), os.path.join(here, "heldout_static.json")],
                    help="held-out plans whose scenes this plan must not render")
     p.add_argument("--display", default="384x216")
     p.add_argument("--displays", help="display sizes dealt out to the sequences (e.g. 384x216,768x432); overrides --display")
