@@ -718,6 +718,36 @@ TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
                          "sparse.indices: index 7 at position 0 is not below the accessor's count 4"));
 }
 
+// An index accessor without a buffer view (the spec allows it: all zeros unless sparse). Plain,
+// every triangle is (0, 0, 0): loaded, nothing read out of bounds, nothing drawn. Sparse, the
+// substitutions give the real indices and the quad is drawn.
+TEST_F(GltfRender, IndexAccessorWithoutABufferView) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(0.2f, 0.8f, 0.3f, 1)))}}));
+    const int indexAccessor = b.json["meshes"][0]["primitives"][0]["indices"].get<int>();
+    b.json["accessors"][size_t(indexAccessor)].erase("bufferView");
+    b.json["accessors"][size_t(indexAccessor)].erase("byteOffset");
+    for (GltfStorage storage : {GltfStorage::Glb, GltfStorage::DataUris}) {
+        auto zeros = load(b.write(dir / "zeros", storage));
+        ASSERT_EQ(zeros->indices.size(), 6u);
+        for (uint32_t i : zeros->indices) EXPECT_EQ(i, 0u);
+        Frame f = render(zeros);
+        EXPECT_EQ(f.depth(kWidth / 2, kHeight / 2), 1.0f);  // degenerate triangles: nothing drawn
+    }
+    const uint8_t which[] = {1, 2, 3, 4, 5};
+    const uint16_t values[] = {1, 2, 0, 2, 3};  // with the zero at position 0: (0, 1, 2), (0, 2, 3)
+    b.json["accessors"][size_t(indexAccessor)]["sparse"] = {
+        {"count", 5},
+        {"indices", {{"bufferView", b.addBufferView(which, sizeof which)}, {"componentType", 5121}}},
+        {"values", {{"bufferView", b.addBufferView(values, sizeof values)}}}};
+    ASSERT_EQ(b.json["accessors"][size_t(indexAccessor)]["componentType"].get<int>(), 5123);  // values are UNSIGNED_SHORT
+    auto sparse = load(b.write(dir / "sparse", GltfStorage::Glb));
+    EXPECT_EQ(sparse->indices, (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));
+    Frame f = render(sparse);
+    EXPECT_NEAR(f.albedo(kWidth / 2, kHeight / 2).g, 0.8f, 0.02f);
+}
+
 // KHR_mesh_quantization (gltfpack's output): integer positions, normals and texture
 // coordinates, normalized or not, with the node's transform dequantizing the positions.
 TEST(GltfGeometry, QuantizedAttributesAreDequantized) {
