@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -218,9 +219,12 @@ private:
         g_.origin = glm::length(centre) > 1024.0 * radius ? centre : glm::dvec3(0.0);
         for (size_t i = 0; i < world_.size(); ++i) {
             const glm::vec3 local(world_[i] - g_.origin);
-            if (!std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z))
-                error("a vertex at (" + std::to_string(world_[i].x) + ", " + std::to_string(world_[i].y) + ", " + std::to_string(world_[i].z) +
-                      ") is out of the float range around the scene's centre after its node transforms");
+            if (!std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z)) {
+                char text[160];
+                std::snprintf(text, sizeof text, "(%g, %g, %g) is beyond the float range from (%g, %g, %g)", world_[i].x, world_[i].y,
+                              world_[i].z, g_.origin.x, g_.origin.y, g_.origin.z);
+                error(std::string("a vertex is not finite after its node transforms: ") + text);
+            }
             g_.vertices[i].position = local;
         }
         g_.boundsMin = lo;

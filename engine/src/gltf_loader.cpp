@@ -314,7 +314,10 @@ SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
     };
     bool ok = parse(bytes);
     std::vector<RemovedIndices> removed;
-    if (!ok && box.error.empty() && err.find("invalid bufferView") != std::string::npos) {
+    // (Not for files that use a compression extension: their accessors have no buffer view
+    // because the data is compressed, which is named below.)
+    bool compressed = false;
+    if (!ok && box.error.empty() && err.find("invalid bufferView") != std::string::npos && compressionHint(json, compressed).empty()) {
         if (auto edited = withoutViewlessIndices(bytes, binary, json, removed)) {
             model = {};
             err.clear();
