@@ -205,9 +205,9 @@ private:
     [[noreturn]] void error(const std::string& message) const { fail(path_, message); }
 
     // Vertices were placed in double (world_): geo-referenced files put their geometry 1e5..1e7 m
-    // from the origin, where floats step by centimetres to a metre. A scene that far out for
-    // its size is stored relative to its centre (SceneGeometry::origin); others keep world
-    // coordinates, as before.
+    // from the origin, where floats step by centimetres to a metre. A scene whose centre is more
+    // than 1 km out (a float step of 0.1 mm there) or far out for its size is stored relative to
+    // its centre (SceneGeometry::origin); others keep world coordinates, as before.
     void placeRelativeToOrigin() {
         glm::dvec3 lo = world_.front(), hi = lo;
         for (const glm::dvec3& w : world_) {
@@ -216,7 +216,7 @@ private:
         }
         const glm::dvec3 centre = 0.5 * (lo + hi);
         const double radius = 0.5 * glm::length(hi - lo);
-        g_.origin = glm::length(centre) > 1024.0 * radius ? centre : glm::dvec3(0.0);
+        g_.origin = glm::length(centre) > std::min(1024.0 * radius, 1024.0) ? centre : glm::dvec3(0.0);
         for (size_t i = 0; i < world_.size(); ++i) {
             const glm::vec3 local(world_[i] - g_.origin);
             if (!std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z)) {

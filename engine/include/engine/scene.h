@@ -97,8 +97,9 @@ struct SceneGeometry {
     gpu::SceneData data{};  ///< lights, SDF primitives (none for glTF), sky
     /// Where vertex positions (and SceneData's point lights and primitives) are measured from:
     /// world = origin + position. (0, 0, 0) unless the scene lies far from the world origin
-    /// for its size (more than 1024 radii: geo-referenced and large-world content), then the
-    /// centre of its bounds, so the floats stay small; cameraMatrices() takes it into account.
+    /// (its centre more than 1 km or 1024 radii out: geo-referenced and large-world content),
+    /// then the centre of its bounds, so the floats stay small; cameraMatrices() takes it into
+    /// account.
     glm::dvec3 origin{0.0};
     glm::dvec3 boundsMin{0.0};  ///< smallest corner of the box around all vertices, world space
     glm::dvec3 boundsMax{0.0};  ///< largest corner of the box around all vertices, world space
