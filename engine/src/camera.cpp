@@ -87,19 +87,29 @@ glm::vec3 cameraUp(glm::vec3 forward) {
     return glm::vec3(0, 0, forward.y > 0.0f ? 1.0f : -1.0f);
 }
 
-CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height, glm::vec2 jitterPixels) {
-    CameraMatrices m;
-    m.position = pose.position;
-    m.view = glm::lookAt(pose.position, pose.target, cameraUp(pose.target - pose.position));
-    float aspect = float(width) / float(height);
-    m.proj = glm::perspective(glm::radians(pose.fovYDegrees), aspect, pose.zNear, pose.zFar);
-    m.proj[1][1] *= -1.0f;  // Vulkan clip space has +y down
+
+CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height, glm::vec2 jitterPixels, glm::dvec3 origin) {
+    // Everything in double, rounded to float once at the end: the view's translation
+    // origin - eye is small wherever the camera is near the geometry, however far both are from
+    // the world origin (at 1e6 m a float step is 6 cm; composing there in float made geometry
+    // wobble and motion vectors wrong).
+    const glm::dvec3 forward = pose.target - pose.position;
+    const glm::dmat4 rotation = glm::lookAt(glm::dvec3(0.0), forward, glm::dvec3(cameraUp(glm::vec3(glm::normalize(forward)))));
+    const glm::dmat4 view = glm::translate(rotation, origin - pose.position);
+    const double aspect = double(width) / double(height);
+    glm::dmat4 proj = glm::perspective(glm::radians(double(pose.fovYDegrees)), aspect, double(pose.zNear), double(pose.zFar));
+    proj[1][1] *= -1.0;  // Vulkan clip space has +y down
     // A sub-pixel shift in NDC is 2 * pixels / size. Column 2 multiplies view-space z, and
     // clip w = -z, so subtracting here shifts NDC by +jitter.
-    m.proj[2][0] -= 2.0f * jitterPixels.x / float(width);
-    m.proj[2][1] -= 2.0f * jitterPixels.y / float(height);
-    m.viewProj = m.proj * m.view;
-    m.invViewProj = glm::inverse(m.viewProj);
+    proj[2][0] -= 2.0 * double(jitterPixels.x) / double(width);
+    proj[2][1] -= 2.0 * double(jitterPixels.y) / double(height);
+    const glm::dmat4 viewProj = proj * view;
+    CameraMatrices m;
+    m.position = glm::vec3(pose.position - origin);
+    m.view = glm::mat4(view);
+    m.proj = glm::mat4(proj);
+    m.viewProj = glm::mat4(viewProj);
+    m.invViewProj = glm::mat4(glm::inverse(viewProj));
     return m;
 }
 

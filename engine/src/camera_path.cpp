@@ -20,14 +20,25 @@ constexpr float kOrbitPeriodSeconds = 40.0f;
 constexpr float kOrbitFovDegrees = 50.0f;
 constexpr float kOrbitElevation = 0.436332f;  // 25 degrees
 
-bool finite(glm::vec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool finite(glm::dvec3 v) { return std::isfinite(v.x) && std::isfinite(v.y) && std::isfinite(v.z); }
+bool validBox(glm::dvec3 lo, glm::dvec3 hi) { return finite(lo) && finite(hi) && !glm::any(glm::greaterThan(lo, hi)); }
 
 // A number as a person wrote it ("2", "0.001", "1e-07"), not std::to_string's fixed six decimals,
 // which print 1e-7 as "0.000000".
-std::string number(float v) {
+std::string number(double v, int digits = 7) {
     char text[32];
-    std::snprintf(text, sizeof text, "%.7g", double(v));
+    std::snprintf(text, sizeof text, "%.*g", digits, v);
     return text;
+}
+
+// The first coordinate of `v` that is not finite or beyond kMaxCameraCoordinate, or "".
+std::string coordinateProblem(glm::dvec3 v) {
+    for (int c = 0; c < 3; ++c) {
+        if (!std::isfinite(v[c])) return "must be finite";
+        if (std::fabs(v[c]) > kMaxCameraCoordinate)
+            return "coordinate " + number(v[c], 10) + " is beyond " + number(kMaxCameraCoordinate) + " m";
+    }
+    return "";
 }
 
 void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::string& what, float zNear, float zFar) {
@@ -35,42 +46,44 @@ void validateKeyframes(const std::vector<CameraKeyframe>& keys, const std::strin
     if (keys.empty()) fail("keyframes: needs at least one keyframe");
     if (keys.size() > kMaxCameraKeyframes)
         fail("keyframes: " + std::to_string(keys.size()) + " keyframes exceed the limit of " + std::to_string(kMaxCameraKeyframes));
-    if (!(zNear > 0.0f && std::isfinite(zNear))) fail("near: must be a positive number");
-    if (!(zFar > zNear && std::isfinite(zFar))) fail("far: must be larger than near");
+    if (!(zNear > 0.0f && std::isfinite(zNear))) fail("near: " + number(zNear) + " is not a positive number");
+    if (!(zFar > zNear && std::isfinite(zFar))) fail("far: " + number(zFar) + " is not larger than near (" + number(zNear) + ")");
     for (size_t i = 0; i < keys.size(); ++i) {
         const CameraKeyframe& k = keys[i];
         std::string at = "keyframes[" + std::to_string(i) + "]";
         if (!std::isfinite(k.time)) fail(at + ".time: must be a finite number");
         if (i > 0 && !(k.time > keys[i - 1].time))
             fail(at + ".time: " + number(k.time) + " does not increase strictly (previous keyframe at " + number(keys[i - 1].time) + ")");
-        if (!finite(k.position)) fail(at + ".position: must be finite");
-        if (!finite(k.target)) fail(at + ".target: must be finite");
-        glm::vec3 view = k.target - k.position;
-        float len = glm::length(view);
-        if (!(len > 1e-6f)) fail(at + ": position and target are the same point");
+        if (std::string problem = coordinateProblem(k.position); !problem.empty()) fail(at + ".position: " + problem);
+        if (std::string problem = coordinateProblem(k.target); !problem.empty()) fail(at + ".target: " + problem);
+        // Distinct at the positions' own precision (a camera 1e6 m out still needs a direction).
+        const double len = glm::length(k.target - k.position);
+        const double scale = std::max({1.0, glm::length(k.position), glm::length(k.target)});
+        if (!(len > 1e-12 * scale)) fail(at + ": position and target are the same point");
         if (!(k.fovYDegrees > 0.0f && k.fovYDegrees < 180.0f)) fail(at + ".fov_y_deg: " + number(k.fovYDegrees) + " is not in (0, 180)");
     }
 }
 
 // Tangents (units per second) of a time-parameterised Catmull-Rom spline: central differences
 // inside a shot, one-sided at its first and last keyframe. A cut keyframe starts a new shot.
-glm::vec3 tangent(const std::vector<CameraKeyframe>& keys, size_t k, glm::vec3 CameraKeyframe::*field) {
+glm::dvec3 tangent(const std::vector<CameraKeyframe>& keys, size_t k, glm::dvec3 CameraKeyframe::*field) {
     bool hasPrev = k > 0 && !keys[k].cut;
     bool hasNext = k + 1 < keys.size() && !keys[k + 1].cut;
     size_t a = hasPrev ? k - 1 : k, b = hasNext ? k + 1 : k;
-    if (a == b) return glm::vec3(0.0f);
-    return (keys[b].*field - keys[a].*field) / (keys[b].time - keys[a].time);
+    if (a == b) return glm::dvec3(0.0);
+    return (keys[b].*field - keys[a].*field) / double(keys[b].time - keys[a].time);
 }
 
-glm::vec3 hermite(glm::vec3 p0, glm::vec3 m0, glm::vec3 p1, glm::vec3 m1, float h, float s) {
-    float s2 = s * s, s3 = s2 * s;
+// In double: keyframes 1e6 m out keep sub-millimetre steps between frames.
+glm::dvec3 hermite(glm::dvec3 p0, glm::dvec3 m0, glm::dvec3 p1, glm::dvec3 m1, double h, double s) {
+    double s2 = s * s, s3 = s2 * s;
     return (2 * s3 - 3 * s2 + 1) * p0 + (s3 - 2 * s2 + s) * h * m0 + (-2 * s3 + 3 * s2) * p1 + (s3 - s2) * h * m1;
 }
 
-glm::vec3 readVec3(const nlohmann::json& j, const std::string& field, const std::string& fail) {
+glm::dvec3 readVec3(const nlohmann::json& j, const std::string& field, const std::string& fail) {
     if (!j.is_array() || j.size() != 3 || !std::all_of(j.begin(), j.end(), [](const nlohmann::json& v) { return v.is_number(); }))
         throw Error(fail + field + ": expected an array of 3 numbers");
-    return {j[0].get<float>(), j[1].get<float>(), j[2].get<float>()};
+    return {j[0].get<double>(), j[1].get<double>(), j[2].get<double>()};
 }
 
 float readNumber(const nlohmann::json& j, const std::string& field, const std::string& fail) {
@@ -147,17 +160,22 @@ CameraPath CameraPath::keyframed(std::vector<CameraKeyframe> keyframes, std::str
     return p;
 }
 
-CameraPath CameraPath::orbitAround(glm::vec3 boundsMin, glm::vec3 boundsMax) {
-    if (!finite(boundsMin) || !finite(boundsMax) || glm::any(glm::greaterThan(boundsMin, boundsMax)))
-        throw Error("automatic orbit: the scene's bounds are empty or not finite");
+CameraPath CameraPath::orbitAround(glm::dvec3 boundsMin, glm::dvec3 boundsMax) {
+    if (!validBox(boundsMin, boundsMax)) throw Error("automatic orbit: the scene's bounds are empty or not finite");
     CameraPath p;
     p.kind_ = Kind::Orbit;
     p.name_ = "auto_orbit";
-    p.orbitCentre_ = 0.5f * (boundsMin + boundsMax);
-    p.orbitRadius_ = std::max(0.5f * glm::length(boundsMax - boundsMin), 1e-4f);
-    float distance = p.orbitRadius_ / std::sin(0.5f * glm::radians(kOrbitFovDegrees));
-    p.zNear_ = std::max(0.5f * (distance - p.orbitRadius_), 1e-5f);
-    p.zFar_ = 2.0f * (distance + p.orbitRadius_);
+    p.orbitCentre_ = 0.5 * (boundsMin + boundsMax);
+    // Scale-free: a model in micrometres or one 100 km across gets the same framing and a
+    // far/near ratio of about 10. A point (or a box too thin for the centre's precision) gets
+    // a radius just above that precision, so the camera never sits on the centre.
+    const double ulpScale = 1e-12 * std::max(1.0, glm::length(p.orbitCentre_));
+    p.orbitRadius_ = std::max({0.5 * glm::length(boundsMax - boundsMin), 1e3 * ulpScale, 1e-9});
+    const double distance = p.orbitRadius_ / std::sin(0.5 * glm::radians(double(kOrbitFovDegrees)));
+    p.zNear_ = float(0.5 * (distance - p.orbitRadius_));
+    p.zFar_ = float(2.0 * (distance + p.orbitRadius_));
+    if (!(p.zNear_ > 0.0f) || !std::isfinite(p.zFar_))
+        throw Error("automatic orbit: the scene's bounds (radius " + number(p.orbitRadius_) + " m) give no usable clip planes");
     return p;
 }
 
@@ -215,27 +233,42 @@ CameraPath CameraPath::parse(const std::string& text, const std::string& what) {
     return p;
 }
 
-float CameraPath::fitClipPlanesTo(glm::vec3 boundsMin, glm::vec3 boundsMax) {
-    if (kind_ != Kind::Keyframed || clipPlanesGiven_ || !finite(boundsMin) || !finite(boundsMax) ||
-        glm::any(glm::greaterThan(boundsMin, boundsMax)))
-        return 1.0f;
+float CameraPath::fitClipPlanesTo(glm::dvec3 boundsMin, glm::dvec3 boundsMax) {
+    if (kind_ != Kind::Keyframed || !validBox(boundsMin, boundsMax)) return 1.0f;
     // Keyframes and points between them (the spline may bulge past its keyframes a little).
     constexpr int kSamplesPerSegment = 8;
-    float farthest = 0.0f;
+    double farthest = 0.0;
     for (size_t k = 0; k < keys_.size(); ++k) {
         const int samples = k + 1 < keys_.size() ? kSamplesPerSegment : 1;
         for (int i = 0; i < samples; ++i) {
             float t = k + 1 < keys_.size() ? keys_[k].time + (keys_[k + 1].time - keys_[k].time) * float(i) / samples : keys_[k].time;
-            glm::vec3 eye = pose(t).position;
-            glm::vec3 corner = glm::mix(boundsMax, boundsMin, glm::vec3(glm::greaterThan(glm::abs(eye - boundsMin), glm::abs(eye - boundsMax))));
+            glm::dvec3 eye = pose(t).position;
+            glm::dvec3 corner = glm::mix(boundsMax, boundsMin, glm::dvec3(glm::greaterThan(glm::abs(eye - boundsMin), glm::abs(eye - boundsMax))));
             farthest = std::max(farthest, glm::distance(eye, corner));
         }
     }
-    const float scale = 1.05f * farthest / zFar_;
-    if (!(scale > 1.0f) || !std::isfinite(scale)) return 1.0f;
-    zNear_ *= scale;
-    zFar_ *= scale;
-    return scale;
+    const double reach = 1.05 * farthest;  // the far plane that covers the whole scene
+    if (!(reach > 0.0) || !std::isfinite(reach)) return 1.0f;
+    const float oldNear = zNear_, oldFar = zFar_;
+    if (!clipPlanesGiven_) {
+        // Scale both defaults: out for a scene past 200 m, in for one within 2 m (there the
+        // 5 cm near plane would be more than 1/40 of the way to the scene's farthest point).
+        constexpr double kSmallReach = double(kCameraFar) / 100.0;
+        double scale = reach > zFar_ ? reach / zFar_ : reach < kSmallReach ? reach / kSmallReach : 1.0;
+        if (scale == 1.0 || !std::isfinite(float(zNear_ * scale)) || !(float(zNear_ * scale) > 0.0f)) return 1.0f;
+        zNear_ = float(zNear_ * scale);
+        zFar_ = float(zFar_ * scale);
+        return zFar_ / oldFar;
+    }
+    // The file's own planes: kept unless too far apart for the depth buffer.
+    if (!(zFar_ / zNear_ > kMaxClipPlaneRatio)) return 1.0f;
+    if (reach < zFar_) zFar_ = std::max(float(reach), zNear_ * 2.0f);  // nothing lies beyond the scene
+    if (zFar_ / zNear_ > kMaxClipPlaneRatio) zNear_ = zFar_ / kMaxClipPlaneRatio;
+    if (warnings_.size() < kMaxCameraPathWarnings)
+        warnings_.push_back("near " + number(oldNear) + " and far " + number(oldFar) + " are more than " + number(kMaxClipPlaneRatio) +
+                            " apart, beyond the precision of the depth buffer: rendering with near " + number(zNear_) + ", far " +
+                            number(zFar_) + " (the scene reaches " + number(reach) + " m from the path)");
+    return zFar_ / oldFar;
 }
 
 CameraPose CameraPath::pose(float t) const {
@@ -244,10 +277,10 @@ CameraPose CameraPath::pose(float t) const {
     case Kind::Keyframed: return keyframedPose(t);
     case Kind::Orbit: break;
     }
-    float angle = kTwoPi * t / kOrbitPeriodSeconds;
-    float distance = orbitRadius_ / std::sin(0.5f * glm::radians(kOrbitFovDegrees));
-    glm::vec3 direction{std::cos(kOrbitElevation) * std::sin(angle), std::sin(kOrbitElevation),
-                        std::cos(kOrbitElevation) * std::cos(angle)};
+    const double angle = double(kTwoPi) * double(t) / kOrbitPeriodSeconds;
+    const double distance = orbitRadius_ / std::sin(0.5 * glm::radians(double(kOrbitFovDegrees)));
+    const double elevation = kOrbitElevation;
+    glm::dvec3 direction{std::cos(elevation) * std::sin(angle), std::sin(elevation), std::cos(elevation) * std::cos(angle)};
     CameraPose pose;
     pose.position = orbitCentre_ + distance * direction;
     pose.target = orbitCentre_;
@@ -274,16 +307,16 @@ CameraPose CameraPath::keyframedPose(float t) const {
                       keys_.begin()) - 1;
     const CameraKeyframe &a = keys_[i], &b = keys_[i + 1];
     if (b.cut) return poseOf(a);  // hold until the cut
-    float h = b.time - a.time, s = (t - a.time) / h;
+    const double h = double(b.time) - double(a.time), s = (double(t) - double(a.time)) / h;
     CameraPose p = poseOf(a);
     p.position = hermite(a.position, tangent(keys_, i, &CameraKeyframe::position), b.position,
                          tangent(keys_, i + 1, &CameraKeyframe::position), h, s);
     p.target = hermite(a.target, tangent(keys_, i, &CameraKeyframe::target), b.target,
                        tangent(keys_, i + 1, &CameraKeyframe::target), h, s);
-    p.fovYDegrees = a.fovYDegrees + (b.fovYDegrees - a.fovYDegrees) * s;
+    p.fovYDegrees = a.fovYDegrees + (b.fovYDegrees - a.fovYDegrees) * float(s);
     // The splines of position and target may meet between keyframes whose views differ
     // (a camera passing through the point it looks at): look along the nearer keyframe's view.
-    if (!(glm::length(p.target - p.position) > 1e-6f)) {
+    if (!(glm::length(p.target - p.position) > 1e-12 * std::max(1.0, glm::length(p.position)))) {
         const CameraKeyframe& nearer = s < 0.5f ? a : b;
         p.target = p.position + glm::normalize(nearer.target - nearer.position);
     }

@@ -12,6 +12,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <initializer_list>
 #include <memory>
@@ -195,13 +196,41 @@ public:
         }
         buildDrawRanges(g_, trianglesByMaterial_);
         g_.data = defaultSceneLighting();
-        computeBounds(g_);
+        placeRelativeToOrigin();
         g_.name = path_;
         return std::move(g_);
     }
 
 private:
     [[noreturn]] void error(const std::string& message) const { fail(path_, message); }
+
+    // Vertices were placed in double (world_): geo-referenced files put their geometry 1e5..1e7 m
+    // from the origin, where floats step by centimetres to a metre. A scene whose centre is more
+    // than 1 km out (a float step of 0.1 mm there) or far out for its size is stored relative to
+    // its centre (SceneGeometry::origin); others keep world coordinates, as before.
+    void placeRelativeToOrigin() {
+        glm::dvec3 lo = world_.front(), hi = lo;
+        for (const glm::dvec3& w : world_) {
+            lo = glm::min(lo, w);
+            hi = glm::max(hi, w);
+        }
+        const glm::dvec3 centre = 0.5 * (lo + hi);
+        const double radius = 0.5 * glm::length(hi - lo);
+        g_.origin = glm::length(centre) > std::min(1024.0 * radius, 1024.0) ? centre : glm::dvec3(0.0);
+        for (size_t i = 0; i < world_.size(); ++i) {
+            const glm::vec3 local(world_[i] - g_.origin);
+            if (!std::isfinite(local.x) || !std::isfinite(local.y) || !std::isfinite(local.z)) {
+                char text[160];
+                std::snprintf(text, sizeof text, "(%g, %g, %g) is beyond the float range from (%g, %g, %g)", world_[i].x, world_[i].y,
+                              world_[i].z, g_.origin.x, g_.origin.y, g_.origin.z);
+                error(std::string("a vertex is not finite after its node transforms: ") + text);
+            }
+            g_.vertices[i].position = local;
+        }
+        g_.boundsMin = lo;
+        g_.boundsMax = hi;
+        world_ = {};
+    }
     void warn(const std::string& feature) { warnings_.add(feature); }
 
     void checkModelFeatures() {
@@ -480,12 +509,11 @@ private:
                 error(where + ".attributes.POSITION: element " + str(i) + " is not finite");
 
         const uint32_t material = materialIndex(p.material, where);
-        const glm::mat4 toWorld(world);
         const glm::mat3 normalMatrix(glm::transpose(glm::inverse(glm::dmat3(world))));
         if (glm::determinant(glm::dmat3(world)) < 0.0)  // mirrored: keep front faces counter-clockwise
             for (size_t t = 0; t + 2 < corners.size(); t += 3) std::swap(corners[t + 1], corners[t + 2]);
         auto place = [&](glm::vec3 local) {
-            glm::vec3 w = glm::vec3(toWorld * glm::vec4(local, 1.0f));
+            glm::dvec3 w = glm::dvec3(world * glm::dvec4(glm::dvec3(local), 1.0));
             if (!std::isfinite(w.x) || !std::isfinite(w.y) || !std::isfinite(w.z))
                 error(where + ": a vertex is not finite after its node transforms");
             return w;
@@ -497,19 +525,21 @@ private:
                 glm::vec3 normal = normalMatrix * normals.vec3(i);
                 float len = glm::length(normal);
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
-                g_.vertices.push_back({place(positions.vec3(i)), normal, uvs.uv(i), gpu::MATERIAL_PAINT, tint(i)});
+                world_.push_back(place(positions.vec3(i)));
+                g_.vertices.push_back({glm::vec3(0.0f), normal, uvs.uv(i), gpu::MATERIAL_PAINT, tint(i)});  // position: run()
             }
             for (uint32_t c : corners) out.push_back(base + c);
         } else {  // flat normals (the spec's rule when NORMAL is missing)
             for (size_t t = 0; t + 2 < corners.size(); t += 3) {
                 const uint32_t* c = &corners[t];
-                glm::vec3 w[3] = {place(positions.vec3(c[0])), place(positions.vec3(c[1])), place(positions.vec3(c[2]))};
-                glm::vec3 normal = glm::cross(w[1] - w[0], w[2] - w[0]);
-                float len = glm::length(normal);
-                normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
+                glm::dvec3 w[3] = {place(positions.vec3(c[0])), place(positions.vec3(c[1])), place(positions.vec3(c[2]))};
+                glm::dvec3 cross = glm::cross(w[1] - w[0], w[2] - w[0]);  // in double: exact far from the origin too
+                double len = glm::length(cross);
+                glm::vec3 normal = std::isfinite(len) && len > 0.0 ? glm::vec3(cross / len) : glm::vec3(0, 1, 0);
                 for (int k = 0; k < 3; ++k) {
                     out.push_back(uint32_t(g_.vertices.size()));
-                    g_.vertices.push_back({w[k], normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, tint(c[k])});
+                    world_.push_back(w[k]);
+                    g_.vertices.push_back({glm::vec3(0.0f), normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, tint(c[k])});  // position: run()
                 }
             }
         }
@@ -646,6 +676,7 @@ private:
     const GltfLimits& limits_;
     Warnings& warnings_;
     SceneGeometry g_;
+    std::vector<glm::dvec3> world_;  // world positions of g_.vertices, until placeRelativeToOrigin()
     std::vector<std::vector<uint32_t>> trianglesByMaterial_;
     std::map<int, uint32_t> materialMap_;                 // glTF material (-1: default) -> scene material
     std::map<std::pair<int, int>, int32_t> textureMap_;  // (image, sampler) -> scene texture (-1: none)

@@ -11,6 +11,8 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
+
+#include <optional>
 #include <span>
 #include <string_view>
 
@@ -231,6 +233,50 @@ std::string compressionHint(std::span<const uint8_t> json, bool& required) {
     return {};
 }
 
+// tinygltf refuses an index accessor without a buffer view ("accessor[N] invalid bufferView"),
+// which the spec allows (its indices are zeros, unless sparse substitutions replace some). Such
+// primitives lose their "indices" for tinygltf, listed in `removed` as (mesh, primitive,
+// accessor) to be put back after parsing; returns the file's bytes with the edited JSON (a .glb
+// rebuilt around it, its BIN chunk unchanged), or nothing when no primitive has such indices.
+struct RemovedIndices {
+    size_t mesh, primitive;
+    int accessor;
+};
+std::optional<std::vector<uint8_t>> withoutViewlessIndices(const std::vector<uint8_t>& bytes, bool binary, std::span<const uint8_t> json,
+                                                           std::vector<RemovedIndices>& removed) {
+    nlohmann::json j = nlohmann::json::parse(json.begin(), json.end(), nullptr, false);
+    if (!j.is_object() || !j.contains("meshes") || !j["meshes"].is_array() || !j.contains("accessors") || !j["accessors"].is_array())
+        return std::nullopt;
+    const nlohmann::json& accessors = j["accessors"];
+    for (size_t m = 0; m < j["meshes"].size(); ++m) {
+        nlohmann::json& mesh = j["meshes"][m];
+        if (!mesh.is_object() || !mesh.contains("primitives") || !mesh["primitives"].is_array()) continue;
+        for (size_t p = 0; p < mesh["primitives"].size(); ++p) {
+            nlohmann::json& prim = mesh["primitives"][p];
+            if (!prim.is_object() || !prim.contains("indices") || !prim["indices"].is_number_unsigned()) continue;
+            const uint64_t a = prim["indices"].get<uint64_t>();
+            if (a >= accessors.size() || !accessors[a].is_object() || accessors[a].contains("bufferView")) continue;
+            removed.push_back({m, p, int(a)});
+            prim.erase("indices");
+        }
+    }
+    if (removed.empty()) return std::nullopt;
+    std::string text = j.dump();
+    if (!binary) return std::vector<uint8_t>(text.begin(), text.end());
+    text.append((4 - text.size() % 4) % 4, ' ');
+    const size_t binAt = 20 + json.size();  // the rest of the container (checked by checkGlb)
+    std::vector<uint8_t> out(20);
+    std::memcpy(out.data(), bytes.data(), 12);
+    const uint32_t jsonLength = uint32_t(text.size()), jsonType = kChunkJson;
+    std::memcpy(out.data() + 12, &jsonLength, 4);
+    std::memcpy(out.data() + 16, &jsonType, 4);
+    out.insert(out.end(), text.begin(), text.end());
+    out.insert(out.end(), bytes.begin() + std::ptrdiff_t(binAt), bytes.end());
+    const uint32_t length = uint32_t(out.size());
+    std::memcpy(out.data() + 8, &length, 4);
+    return out;
+}
+
 }  // namespace
 
 SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
@@ -257,13 +303,31 @@ SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
     loader.SetFsCallbacks({&anyFileExists, &noExpansion, &readInsideFolder, &noWrites, &box});
     tinygltf::Model model;
     std::string err, warn;
-    bool ok = false;
-    try {
-        ok = binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, bytes.data(), unsigned(bytes.size()), box.root.string())
-                    : loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(bytes.data()), unsigned(bytes.size()),
-                                                 box.root.string());
-    } catch (const std::exception& e) {
-        fail(path, std::string("malformed file: ") + e.what());
+    auto parse = [&](const std::vector<uint8_t>& data) {
+        try {
+            return binary ? loader.LoadBinaryFromMemory(&model, &err, &warn, data.data(), unsigned(data.size()), box.root.string())
+                          : loader.LoadASCIIFromString(&model, &err, &warn, reinterpret_cast<const char*>(data.data()), unsigned(data.size()),
+                                                       box.root.string());
+        } catch (const std::exception& e) {
+            fail(path, std::string("malformed file: ") + e.what());
+        }
+    };
+    bool ok = parse(bytes);
+    std::vector<RemovedIndices> removed;
+    // (Not for files that use a compression extension: their accessors have no buffer view
+    // because the data is compressed, which is named below.)
+    bool compressed = false;
+    if (!ok && box.error.empty() && err.find("invalid bufferView") != std::string::npos && compressionHint(json, compressed).empty()) {
+        if (auto edited = withoutViewlessIndices(bytes, binary, json, removed)) {
+            model = {};
+            err.clear();
+            warn.clear();
+            box.remainingBytes = limits.maxTotalBytes > bytes.size() ? limits.maxTotalBytes - bytes.size() : 0;
+            ok = parse(*edited);
+            for (const RemovedIndices& r : removed)  // the same JSON, so these exist
+                if (ok && r.mesh < model.meshes.size() && r.primitive < model.meshes[r.mesh].primitives.size())
+                    model.meshes[r.mesh].primitives[r.primitive].indices = r.accessor;
+        }
     }
     if (!box.error.empty()) fail(path, box.error);
     if (!ok) {

@@ -102,7 +102,7 @@ const SceneGeometry& defaultScene() {
 
 Renderer::Impl::Impl(Context& c, const RendererDesc& d)
     : ctx(c), desc(d), pipelines(c), scene(c, d.scene ? *d.scene : defaultScene(), pipelines.gbuffer.setLayout),
-      descriptors(c.device()) {}
+      descriptors(c.device()), sceneOrigin(d.scene ? d.scene->origin : glm::dvec3(0.0)) {}
 
 
 void Renderer::Impl::computeExtents() {
@@ -397,8 +397,10 @@ void Renderer::record(VkCommandBuffer cmd, uint32_t slot, const FrameParams& par
         throw Error("frame slot " + std::to_string(slot) + " is out of range (built for " +
                     std::to_string(r.target.framesInFlight) + " frames in flight)");
     r.frame = params;
-    r.camera = cameraMatrices(params.camera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
-    r.previousCamera = cameraMatrices(params.previousCamera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels);
+    // Relative to the scene's origin, composed in double (camera.h): both frames' matrices, so
+    // motion vectors stay right far from the world origin.
+    r.camera = cameraMatrices(params.camera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels, r.sceneOrigin);
+    r.previousCamera = cameraMatrices(params.previousCamera, r.renderExtent.width, r.renderExtent.height, params.jitterPixels, r.sceneOrigin);
     r.updateMotionMatrices();
     if (!r.target.headless) {
         if (!targetImage || !targetView) throw Error("Renderer::record: a windowed target needs this frame's swapchain image and view");

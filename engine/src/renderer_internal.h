@@ -46,6 +46,7 @@ struct Renderer::Impl {
     std::vector<ReadbackImage> channelReadbacks;  // requested float channels
 
     FrameParams frame;  // the frame being recorded (read by the pass callbacks)
+    glm::dvec3 sceneOrigin{0.0};  // SceneGeometry::origin: the matrices act on positions relative to it
     CameraMatrices camera, previousCamera;
     glm::mat4 previousViewProjPixels{1};  // previous view-projection, clip -> render pixels
     glm::mat4 skyReprojection{1};         // this frame's NDC at the far plane -> previous pixels

@@ -34,14 +34,16 @@ void buildDrawRanges(SceneGeometry& g, const std::vector<std::vector<uint32_t>>&
 
 void computeBounds(SceneGeometry& g) {
     if (g.vertices.empty()) {
-        g.boundsMin = g.boundsMax = glm::vec3(0.0f);
+        g.boundsMin = g.boundsMax = g.origin;
         return;
     }
-    g.boundsMin = g.boundsMax = g.vertices.front().position;
+    glm::vec3 lo = g.vertices.front().position, hi = lo;
     for (const Vertex& v : g.vertices) {
-        g.boundsMin = glm::min(g.boundsMin, v.position);
-        g.boundsMax = glm::max(g.boundsMax, v.position);
+        lo = glm::min(lo, v.position);
+        hi = glm::max(hi, v.position);
     }
+    g.boundsMin = g.origin + glm::dvec3(lo);
+    g.boundsMax = g.origin + glm::dvec3(hi);
 }
 
 std::shared_ptr<const SceneGeometry> loadScene(const SceneDesc& desc) {

@@ -92,15 +92,15 @@ TEST(CameraPath, CatmullRomIsSmoothThroughInteriorKeyframes) {
     // the segments have different durations.
     const float h = 1e-3f;
     for (float t : {2.0f, 3.0f}) {
-        vec3 before = (p.pose(t).position - p.pose(t - h).position) / h;
-        vec3 after = (p.pose(t + h).position - p.pose(t).position) / h;
+        vec3 before = (vec3(p.pose(t).position) - vec3(p.pose(t - h).position)) / h;
+        vec3 after = (vec3(p.pose(t + h).position) - vec3(p.pose(t).position)) / h;
         expectNear(before, after, 0.05f * glm::length(before) + 0.01f);
-        vec3 targetBefore = (p.pose(t).target - p.pose(t - h).target) / h;
-        vec3 targetAfter = (p.pose(t + h).target - p.pose(t).target) / h;
+        vec3 targetBefore = (vec3(p.pose(t).target) - vec3(p.pose(t - h).target)) / h;
+        vec3 targetAfter = (vec3(p.pose(t + h).target) - vec3(p.pose(t).target)) / h;
         expectNear(targetBefore, targetAfter, 0.05f * glm::length(targetBefore) + 0.01f);
     }
     // Interior tangent = central difference: velocity at keyframe 1 = (p2 - p0) / (t2 - t0).
-    vec3 velocity = (p.pose(2.0f + h).position - p.pose(2.0f - h).position) / (2 * h);
+    vec3 velocity = (vec3(p.pose(2.0f + h).position) - vec3(p.pose(2.0f - h).position)) / (2 * h);
     expectNear(velocity, (vec3(8, 2, 0) - vec3(0, 2, 10)) / 3.0f, 0.01f);
     // Collinear, evenly spaced keyframes give a straight line at constant speed.
     CameraPath line = CameraPath::keyframed({{0, {0, 1, 0}, {0, 1, -5}}, {1, {1, 1, 0}, {1, 1, -5}}, {2, {2, 1, 0}, {2, 1, -5}}});
@@ -169,7 +169,7 @@ TEST(CameraPath, OrbitFramesTheBoundsAndFitsClipPlanes) {
     for (float t : {0.0f, 10.0f, 25.0f}) {
         engine::CameraPose pose = p.pose(t);
         expectNear(pose.target, centre);
-        float d = glm::distance(pose.position, centre);
+        float d = glm::distance(vec3(pose.position), centre);
         EXPECT_GT(d, radius * 1.5f);
         EXPECT_GT(pose.position.y, centre.y);
         EXPECT_LT(pose.zNear, d - radius);
@@ -177,6 +177,39 @@ TEST(CameraPath, OrbitFramesTheBoundsAndFitsClipPlanes) {
     }
     EXPECT_GT(glm::distance(p.pose(0).position, p.pose(10).position), radius);
     expectError([] { CameraPath::orbitAround(vec3(1), vec3(0)); }, "bounds are empty");
+}
+
+// Orbits of any scale and place: a model in micrometres, one 100 km across, one 1e7 m out.
+// The bounding sphere fills the same part of the view, the planes hold it with a far/near
+// ratio near 10, and the camera moves smoothly (float centres rounded a 1e7 m one to 1 m).
+TEST(CameraPath, OrbitsAnyScaleAndPlace) {
+    struct Box {
+        glm::dvec3 lo, hi;
+    };
+    const Box boxes[] = {{glm::dvec3(-1e-6), glm::dvec3(1e-6)},
+                         {glm::dvec3(0.0), glm::dvec3(1e-4, 2e-4, 5e-5)},
+                         {glm::dvec3(-5e4, 0, -5e4), glm::dvec3(5e4, 2e3, 5e4)},
+                         {glm::dvec3(1e7, 200, -3e6), glm::dvec3(1e7 + 2, 201, -3e6 + 1)}};
+    for (const Box& box : boxes) {
+        CameraPath p = CameraPath::orbitAround(box.lo, box.hi);
+        const glm::dvec3 centre = 0.5 * (box.lo + box.hi);
+        const double radius = 0.5 * glm::length(box.hi - box.lo);
+        for (float t : {0.0f, 10.0f, 25.0f}) {
+            engine::CameraPose pose = p.pose(t);
+            const double d = glm::distance(pose.position, centre);
+            EXPECT_NEAR(radius / d, std::sin(glm::radians(25.0)), 1e-6) << "radius " << radius;
+            EXPECT_NEAR(glm::distance(pose.target, centre), 0.0, 1e-9 * std::max(1.0, glm::length(centre)));
+            EXPECT_LT(pose.zNear, d - radius);
+            EXPECT_GT(pose.zFar, d + radius);
+            EXPECT_LT(pose.zFar / pose.zNear, 20.0f);
+        }
+        // 1/30 s apart: the camera moves by the orbit's arc, smoothly.
+        const double arc = glm::distance(p.pose(0.0f).position, centre) * std::cos(glm::radians(25.0)) * 2.0 * M_PI / 40.0 / 30.0;
+        for (int f = 1; f < 4; ++f) {
+            double step = glm::distance(p.pose(float(f) / 30.0f).position, p.pose(float(f - 1) / 30.0f).position);
+            EXPECT_NEAR(step, arc, 1e-3 * arc) << "radius " << radius << ", frame " << f;
+        }
+    }
 }
 
 // The view matrix of `pose` (64x40, no jitter) has finite entries and an orthonormal basis.
@@ -248,6 +281,58 @@ TEST(CameraPathFile, FarPlaneReachesAScenePastTheDefaultOnlyWhenTheFileSetsNone)
     EXPECT_EQ(small.fitClipPlanesTo(vec3(1e5f), vec3(-1e5f)), 1.0f);
 }
 
+// A model in millimetres seen from a few millimetres: the 5 cm default near plane would clip all
+// of it, so both planes come in (near at most 1/40 of the way to its farthest point).
+TEST(CameraPathFile, ClipPlanesComeInForASceneWithinTwoMetres) {
+    CameraPath p = CameraPath::parse(R"({"keyframes": [{"time": 0, "position": [0, 0.002, 0.004], "target": [0, 0, 0]},
+                                                       {"time": 2, "position": [0.003, 0.002, 0.003], "target": [0, 0, 0]}]})",
+                                     "mm");
+    const glm::dvec3 lo(-0.001, 0, -0.001), hi(0.001, 0.001, 0.001);
+    float moved = p.fitClipPlanesTo(lo, hi);
+    EXPECT_LT(moved, 1.0f);
+    for (float t : {0.0f, 1.0f, 2.0f}) {
+        engine::CameraPose pose = p.pose(t);
+        const glm::dvec3 eye = pose.position;
+        const glm::dvec3 closest = glm::clamp(eye, lo, hi);
+        EXPECT_LT(pose.zNear, 0.5 * glm::distance(eye, closest)) << "t = " << t;  // nothing in front of the box is clipped
+        for (int corner = 0; corner < 8; ++corner)
+            EXPECT_GT(pose.zFar, glm::distance(eye, glm::dvec3(corner & 1 ? hi.x : lo.x, corner & 2 ? hi.y : lo.y, corner & 4 ? hi.z : lo.z)));
+        EXPECT_NEAR(pose.zFar / pose.zNear, engine::kCameraFar / engine::kCameraNear, 1.0f);
+    }
+    EXPECT_TRUE(p.warnings().empty());
+    // A scene of a few metres keeps the defaults (the training distribution of the upscalers).
+    CameraPath room = CameraPath::parse(R"({"keyframes": [{"time": 0, "position": [0, 1.6, 3], "target": [0, 1, 0]}]})", "room");
+    EXPECT_EQ(room.fitClipPlanesTo(glm::dvec3(-3, 0, -3), glm::dvec3(3, 3, 3)), 1.0f);
+    EXPECT_EQ(room.zNear(), engine::kCameraNear);
+}
+
+// A file's own planes 1e15 apart: with standard-Z fp32 depth, everything beyond ~17 m of a 1e-6
+// near plane rounds onto the far plane and vanishes. The far plane comes in to the scene, the
+// near plane out to far / kMaxClipPlaneRatio, and a warning says so with the numbers.
+TEST(CameraPathFile, ExtremeClipPlaneRatiosAreBroughtWithinTheDepthPrecision) {
+    const char* text = R"({"near": 1e-6, "far": 1e9, "keyframes": [{"time": 0, "position": [0, 2, 40], "target": [0, 0, 0]},
+                                                                   {"time": 4, "position": [30, 2, 30], "target": [0, 0, 0]}]})";
+    CameraPath p = CameraPath::parse(text, "extreme");
+    EXPECT_EQ(p.zNear(), 1e-6f);  // parsed as written
+    p.fitClipPlanesTo(glm::dvec3(-50, 0, -50), glm::dvec3(50, 10, 50));
+    const float farthest = glm::distance(vec3(30, 2, 30), vec3(-50, 10, -50));  // from the path's end
+    EXPECT_GT(p.zFar(), farthest);
+    EXPECT_LT(p.zFar(), 1.1f * farthest);
+    EXPECT_NEAR(p.zFar() / p.zNear(), engine::kMaxClipPlaneRatio, 1.0f);
+    ASSERT_EQ(p.warnings().size(), 1u);
+    EXPECT_NE(p.warnings()[0].find("near 1e-06 and far 1e+09 are more than 1000000 apart"), std::string::npos) << p.warnings()[0];
+    // The geometry 90 m away has a depth below 1 with these planes.
+    engine::CameraPose pose = p.pose(0.0f);
+    engine::CameraMatrices m = engine::cameraMatrices(pose, 64, 40);
+    glm::vec4 clip = m.viewProj * glm::vec4(0, 0, -50, 1);
+    EXPECT_LT(clip.z / clip.w, 1.0f);
+    // Wide but within the limit: kept as the file says.
+    CameraPath ok = CameraPath::parse(R"({"near": 0.001, "far": 900, "keyframes": [{"time": 0, "position": [0, 2, 40], "target": [0, 0, 0]}]})", "ok");
+    EXPECT_EQ(ok.fitClipPlanesTo(glm::dvec3(-50, 0, -50), glm::dvec3(50, 10, 50)), 1.0f);
+    EXPECT_EQ(ok.zNear(), 0.001f);
+    EXPECT_EQ(ok.zFar(), 900.0f);
+}
+
 TEST(CameraPath, RejectsBadKeyframes) {
     auto keys = fourKeys();
     keys[2].time = 2.0f;
@@ -317,8 +402,56 @@ TEST(CameraPathFile, MalformedFilesGetErrorsNamingTheField) {
     expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1, 0], "cut": 1})"), "keyframes[1].cut: expected true or false");
     expectFileError(file(R"({"time": 1e300, "position": [1, 2, 3], "target": [0, 1, 0]})"), "keyframes[1].time: 1e+300 is out of the float range");
     expectFileError(file("7"), "keyframes[1]: expected an object");
-    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 0}", "near: must be a positive number");
-    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 1, \"far\": 0.5}", "far: must be larger than near");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 0}", "near: 0 is not a positive number");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": -2.5}", "near: -2.5 is not a positive number");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 1, \"far\": 0.5}", "far: 0.5 is not larger than near (1)");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"near\": 1, \"far\": 1}", "far: 1 is not larger than near (1)");
+    expectFileError("{\"keyframes\": [" + k0 + "], \"far\": 1e39}", "far: 1e+39 is out of the float range");
+    // Coordinates are doubles (large-world scenes), up to 1e12 m.
+    expectFileError(file(R"({"time": 1, "position": [1, 2e13, 3], "target": [0, 1, 0]})"),
+                    "keyframes[1].position: coordinate 2e+13 is beyond 1e+12 m");
+    expectFileError(file(R"({"time": 1, "position": [1, 2, 3], "target": [0, 1e300, 0]})"),
+                    "keyframes[1].target: coordinate 1e+300 is beyond 1e+12 m");
+}
+
+// Geo-referenced paths: keyframes 1e7 m from the origin keep millimetres (a float rounds to 1 m
+// there), so a slow camera moves smoothly rather than in metre jumps.
+TEST(CameraPathFile, LargeCoordinatesKeepTheirPrecision) {
+    CameraPath p = CameraPath::parse(R"({"keyframes": [
+        {"time": 0, "position": [10000000.0, 500.0, -4000000.0], "target": [10000010.0, 500.0, -4000000.0]},
+        {"time": 1, "position": [10000000.01, 500.002, -4000000.0], "target": [10000010.0, 500.0, -4000000.0]}]})",
+                                     "geo");
+    for (int i = 0; i <= 10; ++i) {
+        float t = 0.1f * float(i);
+        engine::CameraPose pose = p.pose(t);
+        const double s = double(t);  // one shot of two keyframes: a straight line at constant speed
+        EXPECT_NEAR(pose.position.x - 1e7, 0.01 * s, 1e-6) << "t = " << t;
+        EXPECT_NEAR(pose.position.y - 500.0, 0.002 * s, 1e-6) << "t = " << t;
+        // The view of consecutive poses: the target stays at the image centre.
+        engine::CameraMatrices m = engine::cameraMatrices(pose, 64, 40, glm::vec2(0), pose.target);
+        glm::vec4 clip = m.viewProj * glm::vec4(0, 0, 0, 1);
+        EXPECT_NEAR(clip.x / clip.w, 0.0f, 1e-5f);
+        EXPECT_NEAR(clip.y / clip.w, 0.0f, 1e-5f);
+    }
+}
+
+// cameraMatrices() with an origin: the same image of the same relative geometry wherever it is.
+TEST(CameraPath, MatricesAreCameraRelative) {
+    engine::CameraPose near;
+    near.position = {0.3, 0.2, 1.2};
+    near.target = {0.0, 0.1, 0.0};
+    engine::CameraMatrices reference = engine::cameraMatrices(near, 64, 40, glm::vec2(0.25f, -0.5f));
+    for (double offset : {1e5, 1e6, 1e7, 1e9}) {
+        engine::CameraPose far = near;
+        far.position += glm::dvec3(offset, -offset, 0.5 * offset);
+        far.target += glm::dvec3(offset, -offset, 0.5 * offset);
+        engine::CameraMatrices m = engine::cameraMatrices(far, 64, 40, glm::vec2(0.25f, -0.5f), glm::dvec3(offset, -offset, 0.5 * offset));
+        for (int c = 0; c < 4; ++c) {
+            for (int r = 0; r < 4; ++r) EXPECT_NEAR(m.viewProj[c][r], reference.viewProj[c][r], 1e-6f) << offset;
+            for (int r = 0; r < 4; ++r) EXPECT_NEAR(m.invViewProj[c][r], reference.invViewProj[c][r], 1e-4f) << offset;
+        }
+        expectNear(m.position, reference.position, 1e-6f);
+    }
 }
 
 TEST(CameraPathFile, UnknownFieldsAreNamedWarningsNotErrors) {

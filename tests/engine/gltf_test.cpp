@@ -508,6 +508,135 @@ TEST_F(GltfRender, AutomaticOrbitSeesTheScene) {
     }
 }
 
+// A checkered quad (16x16 texels, nearest) with a second, smaller quad 0.5 m in front of it,
+// the whole model translated by `offset` (as geo-referenced files place their content).
+// `behind`: a 20 km quad 5 km behind the camera too (a large model, out of view).
+GltfBuilder checkerModel(glm::dvec3 offset, bool behind = false) {
+    GltfBuilder b;
+    std::vector<glm::u8vec4> texels;
+    for (int y = 0; y < 16; ++y)
+        for (int x = 0; x < 16; ++x) texels.push_back((x + y) % 2 ? kWhite : kBlue);
+    int tex = b.addTexture(b.addImage(testsupport::encodePng(16, 16, pixels(texels)), "image/png"), b.addSampler(kNearest, kNearest, kClamp, kClamp));
+    int back = b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}});
+    int front = b.addNode({{"mesh", b.addQuad(0.15f, b.addMaterial(vec4(0.9f, 0.3f, 0.1f, 1)))}, {"translation", {0.2, -0.1, 0.5}}});
+    std::vector<int> children{back, front};
+    if (behind) children.push_back(b.addNode({{"mesh", b.addQuad(1e4f, b.addMaterial(vec4(1)))}, {"translation", {0.0, 0.0, 5000.0}}}));
+    b.addRootNode(b.addNode({{"translation", {offset.x, offset.y, offset.z}}, {"children", children}}));
+    return b;
+}
+
+// Geo-referenced content: the same model and the same camera relative to it, 1e5, 1e6 and 1e7 m
+// from the world origin, must render as at the origin (the matrices are composed in double,
+// camera-relative), with the same motion vectors for a camera moving by a millimetre a frame.
+// With float world-space matrices, 1e6 m rounds vertices and the camera to 6 cm steps.
+TEST_F(GltfRender, ScenesFarFromTheOriginRenderAsAtTheOrigin) {
+    ScratchDirectory dir;
+    auto renderAt = [&](glm::dvec3 offset, bool behind = false) {
+        auto scene = load(checkerModel(offset, behind).write(dir / "far", GltfStorage::Glb));
+        if (glm::length(offset) > 0.0) {
+            EXPECT_NE(scene->origin, glm::dvec3(0.0));  // stored relative to its centre
+        }
+        engine::RendererDesc d;
+        d.outputWidth = kWidth;
+        d.outputHeight = kHeight;
+        d.upscale = engine::UpscaleMode::Native;
+        d.lighting = true;
+        d.shadows = engine::ShadowMode::Off;
+        d.scene = scene;
+        engine::Renderer r(ctx(), d);
+        engine::FrameParams params;
+        params.camera.position = offset + glm::dvec3(0.3, 0.2, 1.2);
+        params.camera.target = offset + glm::dvec3(0.05, 0.0, 0.0);
+        params.camera.zNear = 0.01f;
+        params.camera.zFar = 10.0f;
+        params.previousCamera = params.camera;
+        params.previousCamera.position += glm::dvec3(0.001, 0.0005, 0.0);  // 1 mm: about 0.05 px
+        params.previousCamera.target += glm::dvec3(0.001, 0.0, 0.0);
+        uint32_t channels = engine::Channel::Albedo | engine::Channel::Depth | engine::Channel::Motion | engine::Channel::Color;
+        return Frame{engine::renderSingleFrame(ctx(), r, params, channels)};
+    };
+    auto maxDifference = [](const Frame& a, const Frame& b, engine::Channel c) {
+        const auto &x = a.channel(c).data, &y = b.channel(c).data;
+        float worst = 0.0f;
+        for (size_t i = 0; i < x.size(); ++i) worst = std::max(worst, std::fabs(x[i] - y[i]));
+        return worst;
+    };
+    auto differingPixels = [](const Frame& a, const Frame& b) {  // colour differs by more than 2/255
+        const auto &x = a.channel(engine::Channel::Color).data, &y = b.channel(engine::Channel::Color).data;
+        size_t n = 0;
+        for (size_t i = 0; i < x.size(); i += 3)
+            n += std::max({std::fabs(x[i] - y[i]), std::fabs(x[i + 1] - y[i + 1]), std::fabs(x[i + 2] - y[i + 2])}) > 2.0f / 255.0f;
+        return n;
+    };
+    const Frame reference = renderAt(glm::dvec3(0.0));
+    // The motion of the reference: the camera's millimetre, a fraction of a pixel, not zero.
+    float referenceMotion = maxDifference(reference, reference, engine::Channel::Motion);
+    for (float v : reference.channel(engine::Channel::Motion).data) referenceMotion = std::max(referenceMotion, std::fabs(v));
+    EXPECT_GT(referenceMotion, 0.01f);
+    // The last: a 20 km model 1e6 m out (out for its size by only 70 radii). One origin serves the
+    // whole model, so the checker, 2.5 km from its centre, keeps float steps of 0.24 mm there:
+    // motion within a few hundredths of a pixel, a pixel or two flipping at edges, depth within 1e-3.
+    for (glm::dvec4 offset : {glm::dvec4(1e5, 0, 0, 0), glm::dvec4(0, 1e6, 0, 0), glm::dvec4(-3e6, 2e5, 1e7, 0), glm::dvec4(1e6, 0, 0, 1)}) {
+        const Frame far = renderAt(glm::dvec3(offset), offset.w != 0.0);
+        const size_t differing = differingPixels(reference, far);
+        const float motion = maxDifference(reference, far, engine::Channel::Motion);
+        const float depth = maxDifference(reference, far, engine::Channel::Depth);
+        std::printf("offset (%g, %g, %g)%s: %zu of %u pixels differ, motion differs by %.2g px (reference motion up to %.2g px), depth by %.2g\n",
+                    offset.x, offset.y, offset.z, offset.w != 0.0 ? " in a 20 km model" : "", differing, kWidth * kHeight, motion,
+                    referenceMotion, depth);
+        const std::string where = "offset " + std::to_string(offset.x) + ", " + std::to_string(offset.y) + ", " + std::to_string(offset.z);
+        EXPECT_LE(differing, size_t(kWidth * kHeight / 200)) << where;
+        const bool large = offset.w != 0.0;  // (depth 1 - near/z amplifies the 0.24 mm steps: 1e-3 is ~5 mm here)
+        EXPECT_LT(motion, large ? 0.05f : 0.01f) << where;
+        EXPECT_LT(depth, large ? 1e-3f : 1e-4f) << where;
+    }
+}
+
+// The automatic orbit of a model 2e6 m out renders frame for frame as the orbit of the same model
+// at the origin, motion vectors included (float camera positions moved the image in 25 cm jumps
+// or not at all, and rounded the model itself to 25 cm).
+TEST_F(GltfRender, OrbitFarFromTheOriginMatchesTheOrbitAtTheOrigin) {
+    ScratchDirectory dir;
+    constexpr uint32_t kFrames = 4;
+    auto orbitFrames = [&](glm::dvec3 offset) {
+        auto scene = load(checkerModel(offset).write(dir / "orbit", GltfStorage::Glb));
+        engine::CameraPath orbit = engine::CameraPath::orbitAround(scene->boundsMin, scene->boundsMax);
+        engine::RendererDesc d;
+        d.outputWidth = kWidth;
+        d.outputHeight = kHeight;
+        d.upscale = engine::UpscaleMode::Native;
+        d.lighting = true;
+        d.shadows = engine::ShadowMode::Off;
+        d.scene = scene;
+        engine::Renderer r(ctx(), d);
+        std::vector<Frame> frames;
+        for (uint32_t frame = 0; frame < kFrames; ++frame)
+            frames.push_back({engine::renderSingleFrame(ctx(), r, engine::FrameParams::onPath(orbit, frame, 30.0f, 3.0f),
+                                                        engine::Channel::Color | engine::Channel::Motion)});
+        return frames;
+    };
+    const std::vector<Frame> reference = orbitFrames(glm::dvec3(0.0)), far = orbitFrames(glm::dvec3(2e6, 3e5, -1e6));
+    for (uint32_t frame = 0; frame < kFrames; ++frame) {
+        const auto &a = reference[frame].channel(engine::Channel::Color).data, &b = far[frame].channel(engine::Channel::Color).data;
+        size_t differing = 0;
+        for (size_t i = 0; i < a.size(); i += 3)
+            differing += std::max({std::fabs(a[i] - b[i]), std::fabs(a[i + 1] - b[i + 1]), std::fabs(a[i + 2] - b[i + 2])}) > 2.0f / 255.0f;
+        const auto &ma = reference[frame].channel(engine::Channel::Motion).data, &mb = far[frame].channel(engine::Channel::Motion).data;
+        float motionError = 0.0f, motion = 0.0f;
+        for (size_t i = 0; i < ma.size(); ++i) {
+            motionError = std::max(motionError, std::fabs(ma[i] - mb[i]));
+            motion = std::max(motion, std::fabs(ma[i]));
+        }
+        std::printf("orbit frame %u: %zu of %u pixels differ, motion differs by %.2g px (motion up to %.2g px)\n", frame, differing,
+                    kWidth * kHeight, motionError, motion);
+        EXPECT_LE(differing, size_t(kWidth * kHeight / 200)) << "frame " << frame;
+        EXPECT_LT(motionError, 0.01f) << "frame " << frame;
+        if (frame > 0) {
+            EXPECT_GT(motion, 0.02f) << "frame " << frame;
+        }
+    }
+}
+
 // Every unsupported feature: one named warning, however often it occurs; the rest still loads.
 TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
     ScratchDirectory dir;
@@ -570,7 +699,7 @@ TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
     ASSERT_EQ(scene.vertices.size(), 4u);
     for (int i = 0; i < 4; ++i) EXPECT_EQ(scene.vertices[size_t(i)].position, expected[i]) << "vertex " << i;
     EXPECT_EQ(scene.indices.size(), 6u);
-    EXPECT_EQ(scene.boundsMax, vec3(3, 4, 0));
+    EXPECT_EQ(scene.boundsMax, glm::dvec3(3, 4, 0));
 
     // Without a buffer view the dense elements are zeros: only vertex 2 leaves the origin.
     b.json["accessors"][0].erase("bufferView");
@@ -600,6 +729,36 @@ TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
     EXPECT_TRUE(contains(error([](nlohmann::json& s) { s["values"]["byteOffset"] = 4; }), "sparse.values: 12 bytes from byte offset 4 exceed"));
     EXPECT_TRUE(contains(error([&](nlohmann::json& s) { s["indices"]["bufferView"] = pastView; }),
                          "sparse.indices: index 7 at position 0 is not below the accessor's count 4"));
+}
+
+// An index accessor without a buffer view (the spec allows it: all zeros unless sparse). Plain,
+// every triangle is (0, 0, 0): loaded, nothing read out of bounds, nothing drawn. Sparse, the
+// substitutions give the real indices and the quad is drawn.
+TEST_F(GltfRender, IndexAccessorWithoutABufferView) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(0.2f, 0.8f, 0.3f, 1)))}}));
+    const int indexAccessor = b.json["meshes"][0]["primitives"][0]["indices"].get<int>();
+    b.json["accessors"][size_t(indexAccessor)].erase("bufferView");
+    b.json["accessors"][size_t(indexAccessor)].erase("byteOffset");
+    for (GltfStorage storage : {GltfStorage::Glb, GltfStorage::DataUris}) {
+        auto zeros = load(b.write(dir / "zeros", storage));
+        ASSERT_EQ(zeros->indices.size(), 6u);
+        for (uint32_t i : zeros->indices) EXPECT_EQ(i, 0u);
+        Frame f = render(zeros);
+        EXPECT_EQ(f.depth(kWidth / 2, kHeight / 2), 1.0f);  // degenerate triangles: nothing drawn
+    }
+    const uint8_t which[] = {1, 2, 3, 4, 5};
+    const uint16_t values[] = {1, 2, 0, 2, 3};  // with the zero at position 0: (0, 1, 2), (0, 2, 3)
+    b.json["accessors"][size_t(indexAccessor)]["sparse"] = {
+        {"count", 5},
+        {"indices", {{"bufferView", b.addBufferView(which, sizeof which)}, {"componentType", 5121}}},
+        {"values", {{"bufferView", b.addBufferView(values, sizeof values)}}}};
+    ASSERT_EQ(b.json["accessors"][size_t(indexAccessor)]["componentType"].get<int>(), 5123);  // values are UNSIGNED_SHORT
+    auto sparse = load(b.write(dir / "sparse", GltfStorage::Glb));
+    EXPECT_EQ(sparse->indices, (std::vector<uint32_t>{0, 1, 2, 0, 2, 3}));
+    Frame f = render(sparse);
+    EXPECT_NEAR(f.albedo(kWidth / 2, kHeight / 2).g, 0.8f, 0.02f);
 }
 
 // KHR_mesh_quantization (gltfpack's output): integer positions, normals and texture

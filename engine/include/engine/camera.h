@@ -19,10 +19,12 @@ namespace engine {
 inline constexpr float kCameraNear = 0.05f;  ///< near clip plane, metres
 inline constexpr float kCameraFar = 200.0f;  ///< far clip plane, metres
 
-/// Where a camera is and where it looks.
+/// Where a camera is and where it looks. Positions are double precision: geo-referenced and
+/// large-world scenes sit 1e5..1e7 m from the origin, where a float cannot place a camera to
+/// better than a centimetre .. a metre (cameraMatrices() subtracts the camera position in double).
 struct CameraPose {
-    glm::vec3 position{0, 2, 10};  ///< eye, world space
-    glm::vec3 target{0, 1, 0};  ///< point looked at
+    glm::dvec3 position{0, 2, 10};  ///< eye, world space
+    glm::dvec3 target{0, 1, 0};  ///< point looked at
     float fovYDegrees = 60.0f;  ///< vertical field of view
     /// Clip planes: scenes of other scales (glTF orbits, keyframe files) set their own, and
     /// consumers of depth (temporal upscalers) must take them from the pose.
@@ -30,13 +32,16 @@ struct CameraPose {
     float zFar = kCameraFar;  ///< far clip plane, metres
 };
 
-/// The matrices of a pose at a resolution.
+/// The matrices of a pose at a resolution, for positions relative to a scene origin
+/// (SceneGeometry::origin; "local" below is world - origin). Composed in double and rounded to
+/// float once: the GPU only sees camera-relative magnitudes, so geometry far from the world
+/// origin neither wobbles nor gets wrong motion vectors.
 struct CameraMatrices {
-    glm::mat4 view{1};  ///< world -> view
+    glm::mat4 view{1};  ///< local -> view
     glm::mat4 proj{1};  ///< view -> clip (jittered)
-    glm::mat4 viewProj{1};  ///< world -> clip
-    glm::mat4 invViewProj{1};  ///< clip -> world
-    glm::vec3 position{0};  ///< eye, world space
+    glm::mat4 viewProj{1};  ///< local -> clip
+    glm::mat4 invViewProj{1};  ///< clip -> local
+    glm::vec3 position{0};  ///< eye, local (world - origin)
 };
 
 /// Named paths: "orbit", "fence_walk", "text_dolly", "flyover", "low_sweep", "spheres_pan".
@@ -61,9 +66,11 @@ glm::vec3 cameraUp(glm::vec3 forward);
 /// Vulkan conventions: depth 0 (near) .. 1 (far), +y down in clip space. The view matrix looks
 /// from `pose.position` at `pose.target` with cameraUp(). `jitterPixels`
 /// offsets the projection by a sub-pixel amount (for temporal upscalers; 0 = none): content moves
-/// by +jitterPixels in the image (engine/jitter.h states the convention).
+/// by +jitterPixels in the image (engine/jitter.h states the convention). The matrices act on
+/// positions relative to `origin` (world = origin + local): the view's translation is
+/// origin - pose.position, taken in double before anything is rounded to float.
 CameraMatrices cameraMatrices(const CameraPose& pose, uint32_t width, uint32_t height,
-                              glm::vec2 jitterPixels = glm::vec2(0));
+                              glm::vec2 jitterPixels = glm::vec2(0), glm::dvec3 origin = glm::dvec3(0));
 
 }  // namespace engine
 ENGINE_API_END

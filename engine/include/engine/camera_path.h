@@ -34,8 +34,8 @@ namespace engine {
 /// A pose of a keyframed camera path at a time.
 struct CameraKeyframe {
     float time = 0.0f;  ///< seconds; strictly increasing along a path
-    glm::vec3 position{0.0f};  ///< eye, world space
-    glm::vec3 target{0.0f, 0.0f, -1.0f};  ///< point looked at
+    glm::dvec3 position{0.0};  ///< eye, world space (double: large-world coordinates)
+    glm::dvec3 target{0.0, 0.0, -1.0};  ///< point looked at
     float fovYDegrees = 60.0f;  ///< (0, 180)
     /// A camera cut: the path holds the previous keyframe's pose until this keyframe's time and
     /// then jumps to it. Splines never reach across a cut (each shot is interpolated on its own).
@@ -46,6 +46,13 @@ struct CameraKeyframe {
 inline constexpr uint64_t kMaxCameraPathFileBytes = 1u << 20;
 inline constexpr uint32_t kMaxCameraKeyframes = 10000;  ///< keyframes of one path
 inline constexpr uint32_t kMaxCameraPathWarnings = 32;  ///< warnings kept per file (one per unknown field)
+/// Largest coordinate a keyframe may have, metres (beyond, double precision itself gets coarse).
+inline constexpr double kMaxCameraCoordinate = 1e12;
+/// Largest far/near ratio a path renders with. The depth buffer is standard-Z D32: depth is
+/// about 1 - near/z, so beyond ~1e7 geometry rounds onto the far plane and disappears; at 1e6
+/// depth still resolves about 6% of the distance at the far plane. fitClipPlanesTo() brings wider
+/// planes of a file within it (far pulled in to the scene, then near moved out) with a warning.
+inline constexpr float kMaxClipPlaneRatio = 1e6f;
 
 /// A camera as a function of time: a built-in named path, keyframes (spline-interpolated, with
 /// cuts) or an orbit around a scene.
@@ -60,19 +67,24 @@ public:
     /// `name` and the keyframe otherwise.
     static CameraPath keyframed(std::vector<CameraKeyframe> keyframes, std::string name = "keyframes",
                                 float zNear = CameraPose{}.zNear, float zFar = CameraPose{}.zFar);
-    /// A 40 s orbit around the box [boundsMin, boundsMax]: the whole box in view from 25 degrees
-    /// above its centre, clip planes fitted to its size. Throws engine::Error for an empty or
-    /// non-finite box.
-    static CameraPath orbitAround(glm::vec3 boundsMin, glm::vec3 boundsMax);
+    /// A 40 s orbit around the box [boundsMin, boundsMax] (world space, any scale and distance
+    /// from the origin): the whole box in view from 25 degrees above its centre, clip planes
+    /// fitted to its size (far/near about 10). Throws engine::Error for an empty or non-finite box.
+    static CameraPath orbitAround(glm::dvec3 boundsMin, glm::dvec3 boundsMax);
     /// Parses a JSON keyframe file (format above). Throws engine::Error naming the file and field.
     static CameraPath load(const std::string& file);
-    /// For a keyframe file that sets no clip planes, shown a scene of box [boundsMin, boundsMax]:
-    /// the default far plane (200 m) would cut a larger scene, so it moves out to the box's
-    /// farthest corner from anywhere on the path (5% margin), and the near plane by the same
-    /// factor (the default depth precision, in the scene's units). Returns how far it moved them
-    /// (1: unchanged, also for paths with planes of their own, built-in paths, orbits, scenes the
-    /// defaults cover and empty or non-finite boxes).
-    float fitClipPlanesTo(glm::vec3 boundsMin, glm::vec3 boundsMax);
+    /// Fits a keyframed path's clip planes to a scene of box [boundsMin, boundsMax] (world space).
+    /// A file that sets no planes: the default far plane (200 m) would cut a larger scene, so it
+    /// moves out to the box's farthest corner from anywhere on the path (5% margin), and the near
+    /// plane by the same factor (the default depth precision, in the scene's units); a scene
+    /// whose farthest point stays within 2 m (a model in millimetres) moves both in the same way
+    /// (the near plane at most 1/40 of the way there, as the defaults are at 2 m), so the
+    /// 5 cm default does not clip it away. A file whose planes are more than kMaxClipPlaneRatio
+    /// apart: its far plane comes in to the scene's farthest corner (nothing lies beyond), then,
+    /// if still too far apart, its near plane moves out to far / kMaxClipPlaneRatio; warnings()
+    /// says so. Returns how far the far plane moved (1: unchanged, also for built-in paths,
+    /// orbits, planes the scene fits and empty or non-finite boxes).
+    float fitClipPlanesTo(glm::dvec3 boundsMin, glm::dvec3 boundsMax);
     /// Same, from text in memory; `what` names the source in error messages.
     static CameraPath parse(const std::string& json, const std::string& what);
 
@@ -107,8 +119,8 @@ private:
     Kind kind_ = Kind::BuiltIn;
     uint32_t builtIn_ = 0;
     std::vector<CameraKeyframe> keys_;
-    glm::vec3 orbitCentre_{0.0f};
-    float orbitRadius_ = 1.0f;
+    glm::dvec3 orbitCentre_{0.0};
+    double orbitRadius_ = 1.0;
     float zNear_ = CameraPose{}.zNear, zFar_ = CameraPose{}.zFar;
     bool clipPlanesGiven_ = false;  ///< set by the file (or keyframed()'s caller)
     std::string name_;

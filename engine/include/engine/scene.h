@@ -27,7 +27,7 @@ namespace engine {
 
 /// A vertex of the demo scene (layout shared with gbuffer.vert).
 struct Vertex {
-    glm::vec3 position;  ///< world space
+    glm::vec3 position;  ///< world space, relative to SceneGeometry::origin
     glm::vec3 normal;  ///< world space, unit length
     glm::vec2 uv;       ///< procedural: pattern coordinates (world units, glyph cells); textured: TEXCOORD_0
     uint32_t material;  ///< procedural pattern gpu::MATERIAL_* (ignored by textured materials)
@@ -95,8 +95,14 @@ struct SceneGeometry {
     /// Every index in exactly one range; opaque materials first, then alpha-masked ones.
     std::vector<DrawRange> draws;
     gpu::SceneData data{};  ///< lights, SDF primitives (none for glTF), sky
-    glm::vec3 boundsMin{0.0f};  ///< smallest corner of the box around all vertices
-    glm::vec3 boundsMax{0.0f};  ///< largest corner of the box around all vertices
+    /// Where vertex positions (and SceneData's point lights and primitives) are measured from:
+    /// world = origin + position. (0, 0, 0) unless the scene lies far from the world origin
+    /// (its centre more than 1 km or 1024 radii out: geo-referenced and large-world content),
+    /// then the centre of its bounds, so the floats stay small; cameraMatrices() takes it into
+    /// account.
+    glm::dvec3 origin{0.0};
+    glm::dvec3 boundsMin{0.0};  ///< smallest corner of the box around all vertices, world space
+    glm::dvec3 boundsMax{0.0};  ///< largest corner of the box around all vertices, world space
     /// Named warnings (one per unsupported feature, not per occurrence), for the caller to print.
     std::vector<std::string> warnings;
 };
