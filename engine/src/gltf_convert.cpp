@@ -639,8 +639,9 @@ private:
             error(use + ": texture " + std::to_string(index) + " does not exist (" + str(m_.textures.size()) + " textures)");
         const tinygltf::Texture& t = m_.textures[size_t(index)];
         const std::string at = "textures[" + std::to_string(index) + "]";
-        if (t.source < 0) {
-            warn("textures without a PNG or JPEG source (drawn untextured)");
+        if (t.source < 0) {  // e.g. only KHR_texture_basisu's or EXT_texture_webp's source, and no fallback
+            warn(t.extensions.empty() ? "textures without a PNG or JPEG source (drawn untextured)"
+                                      : "textures with only a " + t.extensions.begin()->first + " source (drawn untextured)");
             return -1;
         }
         if (size_t(t.source) >= m_.images.size())

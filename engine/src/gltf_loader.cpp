@@ -11,7 +11,6 @@
 #include <filesystem>
 #include <fstream>
 #include <nlohmann/json.hpp>
-
 #include <optional>
 #include <span>
 #include <string_view>
@@ -137,12 +136,65 @@ std::string printable(const std::string& s) {
     return out;
 }
 
+// The payload of a base64 data: URI as tinygltf hands it over (URL-decoded, so '+' became ' ');
+// also accepts base64url's '-' and '_'. Empty optional: not base64.
+std::optional<std::vector<unsigned char>> decodeBase64(std::string_view text) {
+    auto value = [](char c) -> int {
+        if (c >= 'A' && c <= 'Z') return c - 'A';
+        if (c >= 'a' && c <= 'z') return c - 'a' + 26;
+        if (c >= '0' && c <= '9') return c - '0' + 52;
+        if (c == '+' || c == ' ' || c == '-') return 62;
+        if (c == '/' || c == '_') return 63;
+        return -1;
+    };
+    while (!text.empty() && text.back() == '=') text.remove_suffix(1);
+    std::vector<unsigned char> out;
+    out.reserve(text.size() / 4 * 3 + 3);
+    uint32_t bits = 0;
+    int count = 0;
+    for (char c : text) {
+        const int v = value(c);
+        if (v < 0) return std::nullopt;
+        bits = (bits << 6) | uint32_t(v);
+        if (++count == 4) {
+            out.insert(out.end(), {uint8_t(bits >> 16), uint8_t(bits >> 8), uint8_t(bits)});
+            bits = 0, count = 0;
+        }
+    }
+    if (count == 1) return std::nullopt;
+    if (count == 2) out.push_back(uint8_t(bits >> 4));
+    if (count == 3) out.insert(out.end(), {uint8_t(bits >> 10), uint8_t(bits >> 2)});
+    return out;
+}
+
+// tinygltf decodes data: URIs itself only for a few media types (octet-stream, PNG, JPEG, BMP,
+// GIF, ...) and hands any other one (image/ktx2, image/webp, ...) to the file callback as a
+// path: decode it here, so that such an image is drawn as an unsupported format (or not used,
+// next to a PNG fallback) instead of refusing the whole file as a URI scheme.
+bool readDataUri(std::vector<unsigned char>* out, std::string* err, const std::string& uri, Sandbox& box) {
+    const size_t comma = uri.find(',');
+    std::string header = uri.substr(0, std::min<size_t>(comma, 80));
+    auto refuse = [&](const std::string& why) { return box.refuse(err, "data URI '" + printable(header) + ",...': " + why); };
+    if (comma == std::string::npos) return refuse("no ',' before the data");
+    if (header.size() < 7 || header.compare(header.size() - 7, 7, ";base64") != 0)
+        return refuse("only base64 data: URIs are supported");
+    std::optional<std::vector<unsigned char>> bytes = decodeBase64(std::string_view(uri).substr(comma + 1));
+    if (!bytes) return refuse("the data is not valid base64");
+    if (bytes->size() > box.maxFileBytes || bytes->size() > box.remainingBytes)
+        return refuse(std::to_string(bytes->size()) + " bytes exceed the limit (" +
+                      std::to_string(std::min(box.maxFileBytes, box.remainingBytes)) + " bytes left for this model's files)");
+    box.remainingBytes -= bytes->size();
+    *out = std::move(*bytes);
+    return true;
+}
+
 bool readInsideFolder(std::vector<unsigned char>* out, std::string* err, const std::string& joined, void* user) {
     Sandbox& box = *static_cast<Sandbox*>(user);
     // tinygltf joins the base directory (the root) and the URI-decoded reference.
     if (joined.compare(0, box.rootPrefix.size(), box.rootPrefix) != 0)
         return box.refuse(err, "the external file '" + printable(joined) + "' is outside the model's folder");
     std::string rel = joined.substr(box.rootPrefix.size());
+    if (rel.compare(0, 5, "data:") == 0) return readDataUri(out, err, rel, box);
     auto refuse = [&](const std::string& why) { return box.refuse(err, "external URI '" + printable(rel) + "': " + why); };
     if (rel.empty()) return refuse("empty");
     if (rel[0] == '/') return refuse("absolute paths are not allowed (only paths relative to the model's folder)");

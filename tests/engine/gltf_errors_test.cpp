@@ -309,6 +309,27 @@ TEST(GltfErrors, ImageHeadersAreCheckedBeforeDecoding) {
     EXPECT_LOAD_ERROR(c.write(dir / "broken", GltfStorage::DataUris), "images[0]: cannot decode the image");
 }
 
+// data: URIs of media types tinygltf does not decode itself reach the loader's own decoder: a
+// malformed one is an error naming the URI's header, not kilobytes of its data.
+TEST(GltfErrors, MalformedDataUris) {
+    ScratchDirectory dir;
+    const fs::path file = quad().write(dir / "uri", GltfStorage::DataUris);
+    auto withImageUri = [&](const std::string& uri) {
+        nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+        j["images"][0]["uri"] = uri;
+        std::ofstream(file) << j.dump();
+        return file;
+    };
+    EXPECT_LOAD_ERROR(withImageUri("data:image/ktx2;base64,q0tU*FgK"), "data URI 'data:image/ktx2;base64,...': the data is not valid base64");
+    EXPECT_LOAD_ERROR(withImageUri("data:image/webp;base64,A"), "data URI 'data:image/webp;base64,...': the data is not valid base64");
+    EXPECT_LOAD_ERROR(withImageUri("data:image/webp,RIFF"), "data URI 'data:image/webp,...': only base64 data: URIs are supported");
+    EXPECT_LOAD_ERROR(withImageUri("data:image/webp;base64"), "data URI 'data:image/webp;base64,...': no ',' before the data");
+    withImageUri("data:image/webp;base64,UklGRhAAAABXRUJQ");  // 12 bytes, counted against the model's total
+    engine::GltfLimits small;
+    small.maxTotalBytes = fs::file_size(file) + 4;
+    EXPECT_LOAD_ERROR(file, "12 bytes exceed the limit (4 bytes left for this model's files)", small);
+}
+
 TEST(GltfErrors, RequiredStorageExtensionsAreErrors) {
     ScratchDirectory dir;
     GltfBuilder b = quad();

@@ -129,6 +129,55 @@ TEST_P(GltfStorageTest, TexturedQuadShowsTheTextureColours) {
 INSTANTIATE_TEST_SUITE_P(Storage, GltfStorageTest, ::testing::Values(GltfStorage::ExternalFiles, GltfStorage::DataUris, GltfStorage::Glb),
                          [](const auto& param) { return std::string(testsupport::toString(param.param)); });
 
+void expectQuadrants(const Frame& f, glm::u8vec4 topLeft, glm::u8vec4 topRight, glm::u8vec4 bottomLeft, glm::u8vec4 bottomRight) {
+    expectSrgbTexel(f.albedo(kWidth / 4, kHeight / 4), topLeft);
+    expectSrgbTexel(f.albedo(3 * kWidth / 4, kHeight / 4), topRight);
+    expectSrgbTexel(f.albedo(kWidth / 4, 3 * kHeight / 4), bottomLeft);
+    expectSrgbTexel(f.albedo(3 * kWidth / 4, 3 * kHeight / 4), bottomRight);
+}
+
+// tinygltf decodes data: URIs of a few media types only (PNG, JPEG, octet-stream, ...) and hands
+// the others to the file callback as paths, which refused them as URI schemes: a valid file
+// with a KTX2 or WebP image in a data: URI (next to a PNG fallback) did not load at all.
+TEST_F(GltfRender, DataUrisOfAnyMediaTypeAreDecoded) {
+    ScratchDirectory dir;
+    const std::vector<uint8_t> ktx2 = {0xAB, 'K', 'T', 'X', ' ', '2', '0', 0xBB, '\r', '\n', 0x1A, '\n', 0xFB, 0xEF, 0xFF};  // base64 with '+' and '/'
+    {  // a PNG declared under another media type is decoded (base64 by the loader) and drawn
+        GltfBuilder b;
+        int image = b.addImage(testsupport::encodePng(2, 2, pixels({kRed, kGreen, kBlue, kWhite})), "image/x-png");
+        int tex = b.addTexture(image, b.addSampler(kNearest, kNearest, kClamp, kClamp));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}}));
+        auto scene = load(b.write(dir / "xpng", GltfStorage::DataUris));
+        EXPECT_TRUE(scene->warnings.empty()) << scene->warnings.front();
+        expectQuadrants(render(scene), kRed, kGreen, kBlue, kWhite);
+    }
+    {  // KHR_texture_basisu's KTX2 image in a data: URI, the texture's source a PNG fallback
+        GltfBuilder b;
+        int basis = b.addImage(ktx2, "image/ktx2");
+        int tex = b.addTexture(b.addImage(testsupport::encodePng(1, 1, pixels({kGreen})), "image/png"));
+        b.json["textures"][size_t(tex)]["extensions"] = {{"KHR_texture_basisu", {{"source", basis}}}};
+        b.json["extensionsUsed"] = {"KHR_texture_basisu"};
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), tex))}}));
+        auto scene = load(b.write(dir / "ktx2_fallback", GltfStorage::DataUris));
+        EXPECT_EQ(scene->warnings, std::vector<std::string>{"extension KHR_texture_basisu (ignored)"});
+        expectSrgbTexel(render(scene).albedo(kWidth / 2, kHeight / 2), kGreen);
+    }
+    {  // no fallback: drawn untextured, with a warning naming the extension; WebP as the source itself: untextured
+        GltfBuilder b;
+        int basisOnly = b.addTexture(-1);
+        b.json["textures"][size_t(basisOnly)] = {{"extensions", {{"KHR_texture_basisu", {{"source", b.addImage(ktx2, "image/ktx2")}}}}}};
+        int webp = b.addTexture(b.addImage({'R', 'I', 'F', 'F', 16, 0, 0, 0, 'W', 'E', 'B', 'P', 'V', 'P', '8', ' '}, "image/webp"));
+        b.json["extensionsUsed"] = {"KHR_texture_basisu"};
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), basisOnly))}}));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1), webp))}, {"translation", {0, 0, -1}}}));
+        auto scene = load(b.write(dir / "untextured", GltfStorage::DataUris));
+        std::vector<std::string> expected = {"extension KHR_texture_basisu (ignored)", "images that are not PNG or JPEG (drawn untextured)",
+                                             "textures with only a KHR_texture_basisu source (drawn untextured)"};
+        EXPECT_EQ(scene->warnings, expected);
+        EXPECT_TRUE(scene->textures.empty());
+    }
+}
+
 TEST_F(GltfRender, JpegBaseColourTexture) {
     ScratchDirectory dir;
     GltfBuilder b;
