@@ -28,6 +28,7 @@ constexpr int kByte = TINYGLTF_COMPONENT_TYPE_BYTE, kUByte = TINYGLTF_COMPONENT_
 constexpr int kScalar = TINYGLTF_TYPE_SCALAR, kVec2 = TINYGLTF_TYPE_VEC2, kVec3 = TINYGLTF_TYPE_VEC3;
 
 constexpr const char* kMeshQuantization = "KHR_mesh_quantization";  // supported: integer attribute types
+constexpr const char* kTextureTransform = "KHR_texture_transform";  // supported on base colour textures
 
 uint32_t componentSize(int componentType) {
     switch (componentType) {
@@ -239,7 +240,7 @@ private:
                 error("requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
         for (const std::string& e : m_.extensionsUsed) {
             if (e == kMeshQuantization) quantized_ = true;
-            else warn("extension " + e + " (ignored)");
+            else if (e != kTextureTransform) warn("extension " + e + " (ignored)");
         }
         if (std::find(m_.extensionsRequired.begin(), m_.extensionsRequired.end(), kMeshQuantization) != m_.extensionsRequired.end())
             quantized_ = true;
@@ -457,6 +458,52 @@ private:
         return corners;
     }
 
+    // Which TEXCOORD_n the base colour texture of glTF material `material` reads, and the affine
+    // map of KHR_texture_transform (uv' = T * R * S * uv, as the extension defines it; its
+    // texCoord overrides the texture's). Both belong to the material, and every primitive has
+    // vertices of its own, so the map is applied to the vertices at load.
+    struct UvMapping {
+        int set = 0;
+        glm::mat3 transform{1.0f};  // column-major, applied to (u, v, 1)
+    };
+    UvMapping uvMapping(int material) {
+        UvMapping m;
+        if (material < 0 || size_t(material) >= m_.materials.size()) return m;  // a bad index is reported by materialIndex()
+        const tinygltf::TextureInfo& info = m_.materials[size_t(material)].pbrMetallicRoughness.baseColorTexture;
+        if (info.index < 0) return m;
+        m.set = info.texCoord;
+        auto it = info.extensions.find(kTextureTransform);
+        if (it == info.extensions.end()) return m;
+        const tinygltf::Value& t = it->second;
+        auto numbers = [&](const char* key, std::initializer_list<double> fallback) {
+            std::vector<double> out(fallback);
+            if (!t.IsObject() || !t.Has(key)) return out;
+            const tinygltf::Value& v = t.Get(key);
+            const size_t n = out.size();
+            if (n == 1 && v.IsNumber() && std::isfinite(v.GetNumberAsDouble())) return std::vector<double>{v.GetNumberAsDouble()};
+            if (n > 1 && v.IsArray() && v.ArrayLen() == n) {
+                std::vector<double> read;
+                for (size_t k = 0; k < n; ++k)
+                    if (v.Get(int(k)).IsNumber() && std::isfinite(v.Get(int(k)).GetNumberAsDouble())) read.push_back(v.Get(int(k)).GetNumberAsDouble());
+                if (read.size() == n) return read;
+            }
+            warn(std::string(kTextureTransform) + " with a malformed " + key + " (its default used)");
+            return out;
+        };
+        const std::vector<double> offset = numbers("offset", {0.0, 0.0}), scale = numbers("scale", {1.0, 1.0});
+        const double rotation = numbers("rotation", {0.0})[0], c = std::cos(rotation), s = std::sin(rotation);
+        // Columns of T * R * S: u' = c sx u + s sy v + ox, v' = -s sx u + c sy v + oy.
+        m.transform = glm::mat3(glm::vec3(float(c * scale[0]), float(-s * scale[0]), 0.0f), glm::vec3(float(s * scale[1]), float(c * scale[1]), 0.0f),
+                                glm::vec3(float(offset[0]), float(offset[1]), 1.0f));
+        if (t.IsObject() && t.Has("texCoord")) {
+            if (const tinygltf::Value& v = t.Get("texCoord"); v.IsNumber() && v.GetNumberAsDouble() >= 0.0 && v.GetNumberAsDouble() < 16.0)
+                m.set = v.GetNumberAsInt();
+            else
+                warn(std::string(kTextureTransform) + " with a malformed texCoord (the texture's used)");
+        }
+        return m;
+    }
+
     void addPrimitive(const tinygltf::Primitive& p, const std::string& where, const glm::dmat4& world) {
         if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != TINYGLTF_MODE_TRIANGLE_STRIP && p.mode != TINYGLTF_MODE_TRIANGLE_FAN) {
             warn("primitive mode " + modeName(p.mode) + " (skipped; only triangles are drawn)");
@@ -469,8 +516,14 @@ private:
             auto it = p.attributes.find(name);
             return it == p.attributes.end() ? -1 : it->second;
         };
-        const int positionIndex = attribute("POSITION"), normalIndex = attribute("NORMAL"), uvIndex = attribute("TEXCOORD_0"),
-                  colorIndex = attribute("COLOR_0");
+        const UvMapping uvMap = uvMapping(p.material);
+        const std::string uvName = "TEXCOORD_" + std::to_string(uvMap.set);
+        int uvIndex = attribute(uvName.c_str());
+        if (uvIndex < 0 && uvMap.set != 0 && attribute("TEXCOORD_0") >= 0) {
+            warn("base colour textures on a missing " + uvName + " (TEXCOORD_0 used)");
+            uvIndex = attribute("TEXCOORD_0");
+        }
+        const int positionIndex = attribute("POSITION"), normalIndex = attribute("NORMAL"), colorIndex = attribute("COLOR_0");
         if (positionIndex < 0) {
             warn("primitives without POSITION (skipped)");
             return;
@@ -487,9 +540,9 @@ private:
             if (normals.count != n) error(where + ".attributes.NORMAL: count " + str(normals.count) + " differs from POSITION's " + str(n));
         }
         if (uvIndex >= 0) {
-            uvs = accessor(uvIndex, where + ".attributes.TEXCOORD_0", {kVec2},
+            uvs = accessor(uvIndex, where + ".attributes." + uvName, {kVec2},
                            quantized_ ? Types{kFloat, kByte, kUByte, kShort, kUShort} : Types{kFloat, kUByte, kUShort});
-            if (uvs.count != n) error(where + ".attributes.TEXCOORD_0: count " + str(uvs.count) + " differs from POSITION's " + str(n));
+            if (uvs.count != n) error(where + ".attributes." + uvName + ": count " + str(uvs.count) + " differs from POSITION's " + str(n));
         }
         std::optional<Accessor> colors;  // COLOR_0 multiplies the base colour; none: white
         if (colorIndex >= 0) {
@@ -497,6 +550,10 @@ private:
             if (colors->count != n) error(where + ".attributes.COLOR_0: count " + str(colors->count) + " differs from POSITION's " + str(n));
         }
         auto tint = [&](uint64_t i) { return colors ? colors->rgba8(i) : 0xffffffffu; };
+        auto uv = [&](uint64_t i) {
+            const glm::vec3 t = uvMap.transform * glm::vec3(uvs.uv(i), 1.0f);
+            return glm::vec2(std::isfinite(t.x) ? t.x : 0.0f, std::isfinite(t.y) ? t.y : 0.0f);
+        };
         if (p.indices >= 0) indices = accessor(p.indices, where + ".indices", {kScalar}, {kUByte, kUShort, kUInt});
         if (n > limits_.maxVertices)  // before the corner list (its size follows the index count)
             error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
@@ -526,7 +583,7 @@ private:
                 float len = glm::length(normal);
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
                 world_.push_back(place(positions.vec3(i)));
-                g_.vertices.push_back({glm::vec3(0.0f), normal, uvs.uv(i), gpu::MATERIAL_PAINT, tint(i)});  // position: run()
+                g_.vertices.push_back({glm::vec3(0.0f), normal, uv(i), gpu::MATERIAL_PAINT, tint(i)});  // position: run()
             }
             for (uint32_t c : corners) out.push_back(base + c);
         } else {  // flat normals (the spec's rule when NORMAL is missing)
@@ -539,7 +596,7 @@ private:
                 for (int k = 0; k < 3; ++k) {
                     out.push_back(uint32_t(g_.vertices.size()));
                     world_.push_back(w[k]);
-                    g_.vertices.push_back({glm::vec3(0.0f), normal, uvs.uv(c[k]), gpu::MATERIAL_PAINT, tint(c[k])});  // position: run()
+                    g_.vertices.push_back({glm::vec3(0.0f), normal, uv(c[k]), gpu::MATERIAL_PAINT, tint(c[k])});  // position: run()
                 }
             }
         }
@@ -578,7 +635,6 @@ private:
         mat.metallic = std::clamp(float(pbr.metallicFactor), 0.0f, 1.0f);
         mat.roughness = std::clamp(float(pbr.roughnessFactor), 0.0f, 1.0f);
         if (pbr.baseColorTexture.index >= 0) {
-            if (pbr.baseColorTexture.texCoord != 0) warn("textures on TEXCOORD_1 or higher (TEXCOORD_0 used)");
             mat.baseColorTexture = texture(pbr.baseColorTexture.index, at + ".pbrMetallicRoughness.baseColorTexture");
         }
         if (pbr.metallicRoughnessTexture.index >= 0) warn("metallicRoughnessTexture (the factors alone are used)");

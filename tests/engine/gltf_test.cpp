@@ -178,6 +178,53 @@ TEST_F(GltfRender, DataUrisOfAnyMediaTypeAreDecoded) {
     }
 }
 
+// KHR_texture_transform on the base colour texture, as the extension's example defines it
+// (offset, then rotation counter-clockwise, then scale), and the TEXCOORD_n set the texture
+// (or the transform) names; these were ignored before (the texture read TEXCOORD_0 untransformed).
+TEST_F(GltfRender, TextureTransformAndTexCoordSetsPlaceTheTexture) {
+    ScratchDirectory dir;
+    auto transformed = [&](nlohmann::json transform, const std::string& name) {
+        GltfBuilder b = quadrantsModel();
+        b.json["extensionsUsed"] = {"KHR_texture_transform"};
+        b.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"] = {{"KHR_texture_transform", transform}};
+        auto scene = load(b.write(dir / name, GltfStorage::Glb));
+        EXPECT_TRUE(scene->warnings.empty()) << scene->warnings.front();
+        return render(scene);
+    };
+    // 90 degrees with offset (0, 1): uv' = (v, 1 - u), the image turned clockwise.
+    expectQuadrants(transformed({{"offset", {0, 1}}, {"rotation", glm::half_pi<double>()}}, "rotated"), kBlue, kRed, kWhite, kGreen);
+    // The extension's example, the lower left quadrant: blue everywhere.
+    expectQuadrants(transformed({{"offset", {0, 1}}, {"rotation", glm::half_pi<double>()}, {"scale", {0.5, 0.5}}}, "example"), kBlue, kBlue,
+                    kBlue, kBlue);
+    // Offset and scale alone: the top right quadrant.
+    expectQuadrants(transformed({{"offset", {0.5, 0}}, {"scale", {0.5, 0.5}}}, "offset"), kGreen, kGreen, kGreen, kGreen);
+
+    // texCoord 1: TEXCOORD_1 holds the quad's uvs, TEXCOORD_0 a constant (the white texel).
+    GltfBuilder b = quadrantsModel();
+    auto& attributes = b.json["meshes"][0]["primitives"][0]["attributes"];
+    const size_t n = b.json["accessors"][attributes["POSITION"].get<size_t>()]["count"];
+    attributes["TEXCOORD_1"] = attributes["TEXCOORD_0"];
+    attributes["TEXCOORD_0"] = b.addUvs(std::vector<glm::vec2>(n, glm::vec2(0.9f, 0.9f)));
+    b.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 1;
+    auto scene = load(b.write(dir / "set1", GltfStorage::Glb));
+    EXPECT_TRUE(scene->warnings.empty()) << scene->warnings.front();
+    expectQuadrants(render(scene), kRed, kGreen, kBlue, kWhite);
+    // KHR_texture_transform's texCoord overrides the texture's.
+    b.json["extensionsUsed"] = {"KHR_texture_transform"};
+    b.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["extensions"] = {{"KHR_texture_transform", {{"texCoord", 0}}}};
+    expectQuadrants(render(load(b.write(dir / "override", GltfStorage::Glb))), kWhite, kWhite, kWhite, kWhite);
+    // Only TEXCOORD_1 in the primitive.
+    b.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"].erase("extensions");
+    attributes.erase("TEXCOORD_0");
+    expectQuadrants(render(load(b.write(dir / "only1", GltfStorage::Glb))), kRed, kGreen, kBlue, kWhite);
+    // A set the primitive lacks: TEXCOORD_0, with a warning.
+    GltfBuilder c = quadrantsModel();
+    c.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["texCoord"] = 2;
+    auto missing = load(c.write(dir / "missing", GltfStorage::Glb));
+    EXPECT_EQ(missing->warnings, std::vector<std::string>{"base colour textures on a missing TEXCOORD_2 (TEXCOORD_0 used)"});
+    expectQuadrants(render(missing), kRed, kGreen, kBlue, kWhite);
+}
+
 TEST_F(GltfRender, JpegBaseColourTexture) {
     ScratchDirectory dir;
     GltfBuilder b;
@@ -719,7 +766,6 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
         "animations (the scene is drawn static)",
         "cameras (the engine's camera paths are used)",
         "extension KHR_materials_emissive_strength (ignored)",
-        "extension KHR_texture_transform (ignored)",
         "normalTexture (ignored) (3 occurrences)",
         "primitive mode LINES (skipped; only triangles are drawn) (2 occurrences)",
         "skins (meshes drawn unskinned with their node transforms)",

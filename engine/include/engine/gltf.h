@@ -5,8 +5,9 @@
 /// pre-transformed to world space, one draw per material.
 ///
 /// Supported: triangle lists, strips and fans (indexed or not) with POSITION, NORMAL (flat normals computed
-/// when missing) and TEXCOORD_0 (float, or normalized unsigned byte/short; KHR_mesh_quantization's
-/// integer types for all three; sparse accessors); the default scene's
+/// when missing) and the TEXCOORD_n set of the base colour texture (float, or normalized unsigned
+/// byte/short; KHR_mesh_quantization's integer types for all three; sparse accessors), with its
+/// KHR_texture_transform applied at load; the default scene's
 /// node hierarchy (else all root nodes) with matrix or TRS transforms; metallic-roughness
 /// materials: base colour factor and texture (PNG or JPEG, mipmapped on load, with the sampler's
 /// wrap and filter modes), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
@@ -14,7 +15,7 @@
 /// scene; it has no SDF shadow primitives, so sun and point-light shadows find no occluders.
 ///
 /// Everything else is ignored with ONE named warning per feature in SceneGeometry::warnings
-/// (extensions, KHR_texture_transform, TEXCOORD_1 textures, other textures, vertex colours,
+/// (extensions, other textures, vertex colours beyond COLOR_0,
 /// skins, morph targets, animations, cameras, points and lines, BLEND
 /// drawn as opaque, images that are not PNG or JPEG). A required extension that changes how
 /// geometry or images are stored (Draco, meshopt, KTX2/Basis, WebP) is an
