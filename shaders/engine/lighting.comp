@@ -142,7 +142,12 @@ vec3 sky(vec3 dir) {
 }
 
 // Environment reflection without tracing: the sky gradient above the horizon, a dim ground
-// below. Gives metals their look (the sun's highlight itself comes from the BRDF).
+// below. Gives metals their look (the sun's highlight itself comes from the BRDF). The sharp
+// reflection fades with roughness; a rough metal reflects its surroundings diffusely instead
+// (the ambient light tinted by F0, from roughness 0.4 up), else it would be black away from the
+// sun: glTF's default material is metallic 1, roughness 1, and many files keep both factors at 1
+// next to a metallic-roughness texture. The procedural scene's metals (roughness 0.18, and 0.35
+// for wires) are unchanged.
 vec3 environmentSpecular(vec3 n, vec3 v, vec3 albedo, float roughness, float metalness) {
     vec3 r = reflect(-v, n);
     vec3 env = r.y >= 0.0 ? skyGradient(r) : 0.35 * scene.skyHorizon.rgb;
@@ -150,7 +155,8 @@ vec3 environmentSpecular(vec3 n, vec3 v, vec3 albedo, float roughness, float met
     float fresnel = pow(1.0 - max(dot(n, v), 0.0), 5.0);
     vec3 F = F0 + (max(vec3(1.0 - roughness), F0) - F0) * fresnel;
     float smoothness = 1.0 - roughness;
-    return env * F * smoothness * smoothness;
+    vec3 diffuseReflection = scene.ambient.rgb * F0 * metalness * (0.6 + 0.4 * n.y) * smoothstep(0.4, 1.0, roughness);
+    return env * F * smoothness * smoothness + diffuseReflection;
 }
 
 vec3 acesTonemap(vec3 x) {  // Narkowicz's fit

@@ -588,6 +588,25 @@ TEST_F(GltfRender, MetallicAndRoughnessFactorsChangeTheLighting) {
     EXPECT_GT(glm::length(dielectricSmooth), glm::length(dielectricRough) + 0.1f);  // the sharp highlight
 }
 
+// A rough metal facing away from the sun (glTF's default material: white, metallic 1, roughness
+// 1) reflects the surroundings diffusely: it was black, having neither diffuse ambient light nor
+// the sharp environment reflection, which fades out with roughness.
+TEST_F(GltfRender, RoughMetalsAwayFromTheSunAreNotBlack) {
+    ScratchDirectory dir;
+    engine::CameraPose pose = frontCamera();
+    pose.position = vec3(0, 0, -1);  // the quad turned to face -z, away from the sun (0.45, 0.75, 0.3)
+    auto lit = [&](int material, const std::string& name, GltfBuilder b) {
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(1.0f, material)}, {"rotation", {0, 1, 0, 0}}}));
+        return render(load(b.write(dir / name, GltfStorage::Glb)), true, pose).at(engine::Channel::Color, kWidth / 2, kHeight / 2);
+    };
+    GltfBuilder dielectric;
+    const int white = dielectric.addMaterial(vec4(1), -1, "OPAQUE", 0.5f, true, 0.0f, 1.0f);
+    const vec3 rough = lit(white, "dielectric", dielectric);
+    const vec3 metal = lit(-1, "default_material", GltfBuilder());
+    EXPECT_GT(rough.g, 0.02f);
+    for (int c = 0; c < 3; ++c) EXPECT_GT(metal[c], 0.5f * rough[c]) << "channel " << c << ": " << metal[c] << " vs " << rough[c];
+}
+
 TEST_F(GltfRender, AutomaticOrbitSeesTheScene) {
     ScratchDirectory dir;
     GltfBuilder b;
