@@ -147,10 +147,11 @@ struct Accessor {
     uint32_t rgba8(uint64_t i) const {
         float c[4] = {0, 0, 0, 1};
         const uint8_t* p = data ? data + i * stride : nullptr;
-        const uint32_t n = std::min(components, 4u);
-        for (uint32_t k = 0; p && k < n; ++k) {
+        for (uint32_t k = 0; p && k < 4 && k < components; ++k) {
             if (componentType == kFloat) {
-                std::memcpy(&c[k], p + 4 * k, 4);
+                float v;
+                std::memcpy(&v, p + 4 * k, 4);
+                c[k] = v;
             } else if (componentType == kUByte) {
                 c[k] = p[k] / 255.0f;
             } else {
@@ -409,18 +410,46 @@ private:
             visited[size_t(v.node)] = 1;
             const tinygltf::Node& node = m_.nodes[size_t(v.node)];
             glm::dmat4 world = v.parent * localMatrix(node, at);
-            if (node.mesh >= 0) addMesh(node.mesh, at, world);
+            if (node.mesh >= 0) addMesh(node.mesh, at, world, node.weights);
             else if (node.mesh < -1) error(at + ".mesh: mesh " + std::to_string(node.mesh) + " does not exist");
             for (size_t i = node.children.size(); i-- > 0;) stack.push_back({node.children[i], world, at + ".children"});
         }
     }
 
-    void addMesh(int index, const std::string& at, const glm::dmat4& world) {
+    // nodeWeights: the node's morph target weights, which override the mesh's.
+    void addMesh(int index, const std::string& at, const glm::dmat4& world, const std::vector<double>& nodeWeights) {
         if (size_t(index) >= m_.meshes.size())
             error(at + ".mesh: mesh " + std::to_string(index) + " does not exist (" + str(m_.meshes.size()) + " meshes)");
         const tinygltf::Mesh& mesh = m_.meshes[size_t(index)];
+        const std::vector<double>& weights = nodeWeights.empty() ? mesh.weights : nodeWeights;
         for (size_t p = 0; p < mesh.primitives.size(); ++p)
-            addPrimitive(mesh.primitives[p], "meshes[" + std::to_string(index) + "].primitives[" + str(p) + "]", world);
+            addPrimitive(mesh.primitives[p], "meshes[" + std::to_string(index) + "].primitives[" + str(p) + "]", world, weights);
+    }
+
+    // The primitive's POSITION (and NORMAL, when it has normals) with its morph targets applied
+    // at the default weights: the static pose a viewer shows without animation. TANGENT and
+    // other target attributes are not used. Empty vectors: no target changes that attribute.
+    void applyMorphTargets(const tinygltf::Primitive& p, const std::string& where, const std::vector<double>& weights, const Accessor& positions,
+                           const Accessor* normals, std::vector<glm::vec3>& outPositions, std::vector<glm::vec3>& outNormals) {
+        const uint64_t n = positions.count;
+        for (size_t t = 0; t < p.targets.size() && t < weights.size(); ++t) {
+            const double w = weights[t];
+            if (w == 0.0) continue;
+            if (!std::isfinite(w)) error(where + ": morph target weight " + str(t) + " is not finite");
+            for (const auto& [name, index] : p.targets[t]) {
+                const bool isPosition = name == "POSITION";
+                if (!isPosition && !(name == "NORMAL" && normals)) continue;
+                const std::string at = where + ".targets[" + str(t) + "]." + name;
+                const Accessor delta = accessor(index, at, {kVec3}, quantized_ ? std::initializer_list<int>{kFloat, kByte, kShort} : std::initializer_list<int>{kFloat});
+                if (delta.count != n) error(at + ": count " + str(delta.count) + " differs from POSITION's " + str(n));
+                std::vector<glm::vec3>& out = isPosition ? outPositions : outNormals;
+                if (out.empty()) {
+                    out.resize(size_t(n));
+                    for (uint64_t i = 0; i < n; ++i) out[size_t(i)] = isPosition ? positions.vec3(i) : normals->vec3(i);
+                }
+                for (uint64_t i = 0; i < n; ++i) out[size_t(i)] += float(w) * delta.vec3(i);
+            }
+        }
     }
 
     // The primitive's triangles as vertex indices, three per triangle, in the spec's corner order:
@@ -504,12 +533,12 @@ private:
         return m;
     }
 
-    void addPrimitive(const tinygltf::Primitive& p, const std::string& where, const glm::dmat4& world) {
+    void addPrimitive(const tinygltf::Primitive& p, const std::string& where, const glm::dmat4& world, const std::vector<double>& weights) {
         if (p.mode != TINYGLTF_MODE_TRIANGLES && p.mode != TINYGLTF_MODE_TRIANGLE_STRIP && p.mode != TINYGLTF_MODE_TRIANGLE_FAN) {
             warn("primitive mode " + modeName(p.mode) + " (skipped; only triangles are drawn)");
             return;
         }
-        if (!p.targets.empty()) warn("morph targets (the base geometry is drawn)");
+        if (!p.targets.empty()) warn("morph targets (drawn at their default weights, not animated)");
         for (const auto& [name, index] : p.attributes)
             if (name.rfind("COLOR_", 0) == 0 && name != "COLOR_0") warn("vertex colours beyond COLOR_0 (ignored)");
         auto attribute = [&](const char* name) {
@@ -561,8 +590,13 @@ private:
         const uint64_t newVertices = normalIndex >= 0 ? n : corners.size();  // flat normals: three vertices per triangle
         if (g_.vertices.size() + newVertices > limits_.maxVertices)
             error(where + ": the scene needs more than " + str(limits_.maxVertices) + " vertices (the loader's limit)");
+        std::vector<glm::vec3> morphedPositions, morphedNormals;
+        if (!p.targets.empty())
+            applyMorphTargets(p, where, weights, positions, normalIndex >= 0 ? &normals : nullptr, morphedPositions, morphedNormals);
+        auto position = [&](uint64_t i) { return morphedPositions.empty() ? positions.vec3(i) : morphedPositions[size_t(i)]; };
+        auto normalOf = [&](uint64_t i) { return morphedNormals.empty() ? normals.vec3(i) : morphedNormals[size_t(i)]; };
         for (uint64_t i = 0; i < n; ++i)
-            if (glm::vec3 v = positions.vec3(i); !std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
+            if (glm::vec3 v = position(i); !std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z))
                 error(where + ".attributes.POSITION: element " + str(i) + " is not finite");
 
         const uint32_t material = materialIndex(p.material, where);
@@ -579,17 +613,17 @@ private:
         const uint32_t base = uint32_t(g_.vertices.size());
         if (normalIndex >= 0) {
             for (uint64_t i = 0; i < n; ++i) {
-                glm::vec3 normal = normalMatrix * normals.vec3(i);
+                glm::vec3 normal = normalMatrix * normalOf(i);
                 float len = glm::length(normal);
                 normal = std::isfinite(len) && len > 1e-20f ? normal / len : glm::vec3(0, 1, 0);
-                world_.push_back(place(positions.vec3(i)));
+                world_.push_back(place(position(i)));
                 g_.vertices.push_back({glm::vec3(0.0f), normal, uv(i), gpu::MATERIAL_PAINT, tint(i)});  // position: run()
             }
             for (uint32_t c : corners) out.push_back(base + c);
         } else {  // flat normals (the spec's rule when NORMAL is missing)
             for (size_t t = 0; t + 2 < corners.size(); t += 3) {
                 const uint32_t* c = &corners[t];
-                glm::dvec3 w[3] = {place(positions.vec3(c[0])), place(positions.vec3(c[1])), place(positions.vec3(c[2]))};
+                glm::dvec3 w[3] = {place(position(c[0])), place(position(c[1])), place(position(c[2]))};
                 glm::dvec3 cross = glm::cross(w[1] - w[0], w[2] - w[0]);  // in double: exact far from the origin too
                 double len = glm::length(cross);
                 glm::vec3 normal = std::isfinite(len) && len > 0.0 ? glm::vec3(cross / len) : glm::vec3(0, 1, 0);

@@ -795,6 +795,37 @@ TEST(GltfWarnings, OneNamedWarningPerUnsupportedFeature) {
 
 // Sparse accessors (the SimpleSparseAccessor sample): the listed elements replace the dense
 // ones, or the zeros of an accessor without a buffer view; the primitive is drawn.
+// Morph targets are drawn at their default weights (the node's, else the mesh's): the pose a
+// viewer shows without animation. They were ignored, drawing the base geometry whatever the
+// weights said.
+TEST(GltfGeometry, MorphTargetsAreAppliedAtTheirDefaultWeights) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    const int mesh = b.addQuad(1.0f, b.addMaterial(vec4(1)));
+    const int node = b.addNode({{"mesh", mesh}});
+    b.addRootNode(node);
+    auto& primitive = b.json["meshes"][size_t(mesh)]["primitives"][0];
+    const vec3 up(0, 0, 1), tilted = glm::normalize(vec3(1, 0, 1));
+    primitive["targets"] = {{{"POSITION", b.addNormals(std::vector<vec3>(4, vec3(1, 0, 0)))}},
+                            {{"POSITION", b.addNormals(std::vector<vec3>(4, vec3(0, 2, 0)))}, {"NORMAL", b.addNormals(std::vector<vec3>(4, tilted - up))}}};
+    auto load = [&](const std::string& name) {
+        engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / name, GltfStorage::Glb).string());
+        EXPECT_EQ(scene.warnings, std::vector<std::string>{"morph targets (drawn at their default weights, not animated)"});
+        EXPECT_EQ(scene.vertices.size(), 4u);
+        return scene;
+    };
+    engine::SceneGeometry base = load("no_weights");  // no weights: all zero, the base geometry
+    EXPECT_EQ(base.vertices[0].position, vec3(-1, -1, 0));
+    b.json["meshes"][size_t(mesh)]["weights"] = {0.5, 0.25};
+    engine::SceneGeometry meshWeights = load("mesh_weights");
+    EXPECT_EQ(meshWeights.vertices[0].position, vec3(-0.5f, -0.5f, 0));
+    EXPECT_EQ(meshWeights.vertices[0].normal, glm::normalize(up + 0.25f * (tilted - up)));
+    b.json["nodes"][size_t(node)]["weights"] = {0.0, 1.0};  // the node's override the mesh's
+    engine::SceneGeometry nodeWeights = load("node_weights");
+    EXPECT_EQ(nodeWeights.vertices[2].position, vec3(1, 3, 0));
+    EXPECT_NEAR(glm::distance(nodeWeights.vertices[2].normal, tilted), 0.0f, 1e-6f);
+}
+
 TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
     ScratchDirectory dir;
     GltfBuilder b;

@@ -7,7 +7,7 @@
 /// Supported: triangle lists, strips and fans (indexed or not) with POSITION, NORMAL (flat normals computed
 /// when missing) and the TEXCOORD_n set of the base colour texture (float, or normalized unsigned
 /// byte/short; KHR_mesh_quantization's integer types for all three; sparse accessors), with its
-/// KHR_texture_transform applied at load; the default scene's
+/// KHR_texture_transform applied at load; morph targets at their default weights; the default scene's
 /// node hierarchy (else all root nodes) with matrix or TRS transforms; metallic-roughness
 /// materials: base colour factor and texture (PNG or JPEG, mipmapped on load, with the sampler's
 /// wrap and filter modes), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
@@ -16,7 +16,7 @@
 ///
 /// Everything else is ignored with ONE named warning per feature in SceneGeometry::warnings
 /// (extensions, other textures, vertex colours beyond COLOR_0,
-/// skins, morph targets, animations, cameras, points and lines, BLEND
+/// skins, animations, cameras, points and lines, BLEND
 /// drawn as opaque, images that are not PNG or JPEG). A required extension that changes how
 /// geometry or images are stored (Draco, meshopt, KTX2/Basis, WebP) is an
 /// error: the file cannot be drawn without it.
