@@ -29,6 +29,7 @@ constexpr int kScalar = TINYGLTF_TYPE_SCALAR, kVec2 = TINYGLTF_TYPE_VEC2, kVec3 
 
 constexpr const char* kMeshQuantization = "KHR_mesh_quantization";  // supported: integer attribute types
 constexpr const char* kTextureTransform = "KHR_texture_transform";  // supported on base colour textures
+constexpr const char* kGpuInstancing = "EXT_mesh_gpu_instancing";   // supported: instances expanded at load
 
 uint32_t componentSize(int componentType) {
     switch (componentType) {
@@ -241,7 +242,7 @@ private:
                 error("requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
         for (const std::string& e : m_.extensionsUsed) {
             if (e == kMeshQuantization) quantized_ = true;
-            else if (e != kTextureTransform) warn("extension " + e + " (ignored)");
+            else if (e != kTextureTransform && e != kGpuInstancing) warn("extension " + e + " (ignored)");
         }
         if (std::find(m_.extensionsRequired.begin(), m_.extensionsRequired.end(), kMeshQuantization) != m_.extensionsRequired.end())
             quantized_ = true;
@@ -410,10 +411,66 @@ private:
             visited[size_t(v.node)] = 1;
             const tinygltf::Node& node = m_.nodes[size_t(v.node)];
             glm::dmat4 world = v.parent * localMatrix(node, at);
-            if (node.mesh >= 0) addMesh(node.mesh, at, world, node.weights);
+            if (node.mesh >= 0 && node.extensions.count(kGpuInstancing))
+                for (const glm::dmat4& instance : instanceMatrices(node, at)) addMesh(node.mesh, at, world * instance, node.weights);
+            else if (node.mesh >= 0)
+                addMesh(node.mesh, at, world, node.weights);
             else if (node.mesh < -1) error(at + ".mesh: mesh " + std::to_string(node.mesh) + " does not exist");
             for (size_t i = node.children.size(); i-- > 0;) stack.push_back({node.children[i], world, at + ".children"});
         }
+    }
+
+    // EXT_mesh_gpu_instancing: one matrix (T * R * S) per instance of the node's mesh, each
+    // expanded into its own world-space copy at load (the scene is static); the vertex and
+    // index limits bound the total.
+    std::vector<glm::dmat4> instanceMatrices(const tinygltf::Node& node, const std::string& at) {
+        const std::string where = at + ".extensions." + kGpuInstancing;
+        const tinygltf::Value& ext = node.extensions.at(kGpuInstancing);
+        if (!ext.IsObject() || !ext.Has("attributes") || !ext.Get("attributes").IsObject()) error(where + ": no attributes object");
+        const tinygltf::Value& attributes = ext.Get("attributes");
+        struct Part {
+            const char* name;
+            int type;
+            std::initializer_list<int> componentTypes;
+            std::optional<Accessor> values;
+        } parts[] = {{"TRANSLATION", kVec3, {kFloat}, {}},
+                     {"ROTATION", TINYGLTF_TYPE_VEC4, {kFloat, kByte, kShort}, {}},
+                     {"SCALE", kVec3, {kFloat}, {}}};
+        uint64_t count = 0;
+        for (Part& part : parts) {
+            if (!attributes.Has(part.name)) continue;
+            const tinygltf::Value& index = attributes.Get(part.name);
+            if (!index.IsNumber()) error(where + ".attributes." + part.name + ": not an accessor index");
+            part.values = accessor(index.GetNumberAsInt(), where + ".attributes." + part.name, {part.type}, part.componentTypes);
+            if (count != 0 && part.values->count != count)
+                error(where + ".attributes." + part.name + ": count " + str(part.values->count) + " differs from the other attributes' " + str(count));
+            count = part.values->count;
+        }
+        if (count == 0) error(where + ": none of TRANSLATION, ROTATION and SCALE");
+        if (count > limits_.maxVertices) error(where + ": " + str(count) + " instances exceed the vertex limit");
+        std::vector<glm::dmat4> out(size_t(count), glm::dmat4(1.0));
+        for (uint64_t i = 0; i < count; ++i) {
+            const std::string instance = where + ": instance " + str(i);
+            glm::dmat4& m = out[size_t(i)];
+            if (const auto& t = parts[0].values) {
+                const glm::dvec3 v(t->vec3(i));
+                if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) error(instance + ": TRANSLATION is not finite");
+                m = glm::translate(m, v);
+            }
+            if (const auto& r = parts[1].values) {
+                const uint8_t* p = r->data ? r->data + i * r->stride : nullptr;
+                glm::dquat q(p ? r->component(p, 3) : 1.0, p ? r->component(p, 0) : 0.0, p ? r->component(p, 1) : 0.0, p ? r->component(p, 2) : 0.0);
+                const double len = glm::length(q);
+                if (!(len > 1e-12) || !std::isfinite(len)) error(instance + ": ROTATION is not a finite non-zero quaternion");
+                m *= glm::mat4_cast(q / len);
+            }
+            if (const auto& sc = parts[2].values) {
+                const glm::dvec3 v(sc->vec3(i));
+                if (!std::isfinite(v.x) || !std::isfinite(v.y) || !std::isfinite(v.z)) error(instance + ": SCALE is not finite");
+                m = glm::scale(m, v);
+            }
+        }
+        return out;
     }
 
     // nodeWeights: the node's morph target weights, which override the mesh's.

@@ -826,6 +826,44 @@ TEST(GltfGeometry, MorphTargetsAreAppliedAtTheirDefaultWeights) {
     EXPECT_NEAR(glm::distance(nodeWeights.vertices[2].normal, tilted), 0.0f, 1e-6f);
 }
 
+// EXT_mesh_gpu_instancing: each instance (TRANSLATION, ROTATION, SCALE, composed as T * R * S
+// after the node's own transform) becomes a copy of the mesh. The extension was ignored before,
+// drawing one copy at the node.
+TEST(GltfGeometry, GpuInstancesAreExpanded) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    const int node = b.addNode({{"mesh", b.addQuad(1.0f, b.addMaterial(vec4(1)))}, {"translation", {0, 0, -5}}});
+    b.addRootNode(node);
+    const std::vector<vec3> translations = {{0, 0, 0}, {10, 0, 0}, {0, 10, 0}};
+    const std::vector<glm::vec4> rotations = {{0, 0, 0, 1}, {0, 0, 0, 1}, {0, 0, 0.70710678f, 0.70710678f}};  // x, y, z, w
+    const std::vector<vec3> scales(3, vec3(2, 2, 2));
+    const int rotation = b.addAccessor(b.addBufferView(rotations.data(), rotations.size() * sizeof(glm::vec4)), 5126, 3, "VEC4");
+    b.json["nodes"][size_t(node)]["extensions"] = {
+        {"EXT_mesh_gpu_instancing",
+         {{"attributes", {{"TRANSLATION", b.addNormals(translations)}, {"ROTATION", rotation}, {"SCALE", b.addNormals(scales)}}}}}};
+    b.json["extensionsUsed"] = {"EXT_mesh_gpu_instancing"};
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "instanced", GltfStorage::Glb).string());
+    EXPECT_TRUE(scene.warnings.empty()) << scene.warnings.front();
+    ASSERT_EQ(scene.vertices.size(), 12u);
+    EXPECT_EQ(scene.indices.size(), 18u);
+    // Quad corner 1 is (1, -1, 0): scaled x2, moved by each instance, then by the node.
+    EXPECT_EQ(scene.vertices[1].position, vec3(2, -2, -5));
+    EXPECT_EQ(scene.vertices[5].position, vec3(12, -2, -5));
+    // Turned 90 degrees about z: (2, -2) -> (2, 2).
+    const vec3 turned = scene.vertices[9].position;
+    EXPECT_NEAR(glm::distance(turned, vec3(2, 12, -5)), 0.0f, 1e-5f) << turned.x << " " << turned.y << " " << turned.z;
+    // Counts that disagree are an error naming the attribute.
+    b.json["nodes"][size_t(node)]["extensions"]["EXT_mesh_gpu_instancing"]["attributes"]["SCALE"] = b.addNormals({vec3(1)});
+    try {
+        engine::loadGltfScene(b.write(dir / "bad", GltfStorage::Glb).string());
+        ADD_FAILURE() << "loaded";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("EXT_mesh_gpu_instancing.attributes.SCALE: count 1 differs from the other attributes' 3"),
+                  std::string::npos)
+            << e.what();
+    }
+}
+
 TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
     ScratchDirectory dir;
     GltfBuilder b;

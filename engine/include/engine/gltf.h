@@ -8,7 +8,7 @@
 /// when missing) and the TEXCOORD_n set of the base colour texture (float, or normalized unsigned
 /// byte/short; KHR_mesh_quantization's integer types for all three; sparse accessors), with its
 /// KHR_texture_transform applied at load; morph targets at their default weights; the default scene's
-/// node hierarchy (else all root nodes) with matrix or TRS transforms; metallic-roughness
+/// node hierarchy (else all root nodes) with matrix or TRS transforms and EXT_mesh_gpu_instancing; metallic-roughness
 /// materials: base colour factor and texture (PNG or JPEG, mipmapped on load, with the sampler's
 /// wrap and filter modes), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
 /// doubleSided (single-sided materials cull back faces). The engine's sun and sky light the
