@@ -279,6 +279,21 @@ TEST(GltfErrors, LimitsOnVerticesIndicesTexturesAndFiles) {
     EXPECT_LOAD_ERROR(dir / "deep.gltf", "JSON nested deeper than 64 levels");
 }
 
+// The default limits admit big valid scenes: more than 256 textures (the old cap refused such a
+// scene outright; each texture is one device allocation, the texel cap bounds their memory).
+TEST(GltfErrors, DefaultLimitsAdmitManyTextures) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    for (int i = 0; i < 300; ++i) {
+        const uint8_t v = uint8_t(i);
+        int tex = b.addTexture(b.addImage(testsupport::encodePng(1, 1, {v, 100, 50, 255}), "image/png"));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(0.5f, b.addMaterial(glm::vec4(1), tex))}, {"translation", {i, 0, 0}}}));
+    }
+    engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "textures", GltfStorage::Glb).string());
+    EXPECT_EQ(scene.textures.size(), 300u);
+    EXPECT_GE(engine::GltfLimits{}.maxVertices, 1ull << 24);  // a 2 M-triangle mesh without normals needs 6 M
+}
+
 TEST(GltfErrors, ImageHeadersAreCheckedBeforeDecoding) {
     ScratchDirectory dir;
     // A PNG whose header claims 10000 x 10000 texels (400 MB decoded).

@@ -43,11 +43,11 @@ struct GltfLimits {
     uint64_t maxTotalBytes = 2ull << 30;   ///< all files read for one model
     uint64_t maxJsonBytes = 64ull << 20;   ///< the JSON text (of a .gltf, or a .glb's JSON chunk)
     uint32_t maxJsonDepth = 64;            ///< nesting of JSON arrays and objects
-    uint64_t maxVertices = 1ull << 22;     ///< after instancing and de-indexing (40 bytes each)
-    uint64_t maxIndices = 1ull << 24;  ///< triangle indices after instancing
+    uint64_t maxVertices = 1ull << 24;     ///< after instancing and de-indexing (40 bytes each)
+    uint64_t maxIndices = 1ull << 26;  ///< triangle indices after instancing
     uint32_t maxTextureSize = 8192;        ///< texels per side
     uint64_t maxTextureTexels = 1ull << 27;  ///< level 0 of all textures together (x4 bytes, +1/3 for mips)
-    uint32_t maxTextures = 256;  ///< textures of one model
+    uint32_t maxTextures = 1024;  ///< textures of one model (one device allocation each)
 };
 
 /// Loads `path` (.gltf or .glb, by content). Throws engine::Error "glTF 'path': ..." on any
