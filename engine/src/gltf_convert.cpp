@@ -30,6 +30,7 @@ constexpr int kScalar = TINYGLTF_TYPE_SCALAR, kVec2 = TINYGLTF_TYPE_VEC2, kVec3 
 constexpr const char* kMeshQuantization = "KHR_mesh_quantization";  // supported: integer attribute types
 constexpr const char* kTextureTransform = "KHR_texture_transform";  // supported on base colour textures
 constexpr const char* kGpuInstancing = "EXT_mesh_gpu_instancing";   // supported: instances expanded at load
+constexpr const char* kSpecGloss = "KHR_materials_pbrSpecularGlossiness";  // diffuse and glossiness read (archived extension)
 
 uint32_t componentSize(int componentType) {
     switch (componentType) {
@@ -242,6 +243,7 @@ private:
                 error("requires extension " + e + ", which is not supported (the file's geometry or images cannot be read without it)");
         for (const std::string& e : m_.extensionsUsed) {
             if (e == kMeshQuantization) quantized_ = true;
+            else if (e == kSpecGloss) warn("extension " + e + " (diffuse and glossiness used, specular ignored)");
             else if (e != kTextureTransform && e != kGpuInstancing) warn("extension " + e + " (ignored)");
         }
         if (std::find(m_.extensionsRequired.begin(), m_.extensionsRequired.end(), kMeshQuantization) != m_.extensionsRequired.end())
@@ -552,10 +554,37 @@ private:
         int set = 0;
         glm::mat3 transform{1.0f};  // column-major, applied to (u, v, 1)
     };
+    // KHR_materials_pbrSpecularGlossiness's object in a material, if any: files of the archived
+    // extension (older exports, the sample models' spec-gloss variants) keep their colour there,
+    // and a client that reads it uses it instead of pbrMetallicRoughness.
+    static const tinygltf::Value* specularGlossiness(const tinygltf::Material& m) {
+        auto it = m.extensions.find(kSpecGloss);
+        return it != m.extensions.end() && it->second.IsObject() ? &it->second : nullptr;
+    }
+
+    // The material's base colour texture: pbrMetallicRoughness.baseColorTexture, or the
+    // specular-glossiness extension's diffuseTexture (index -1: none).
+    tinygltf::TextureInfo baseColorTextureInfo(const tinygltf::Material& m) {
+        const tinygltf::Value* sg = specularGlossiness(m);
+        if (!sg) return m.pbrMetallicRoughness.baseColorTexture;
+        tinygltf::TextureInfo info;
+        if (!sg->Has("diffuseTexture")) return info;
+        const tinygltf::Value& t = sg->Get("diffuseTexture");
+        if (!t.IsObject() || !t.Has("index") || !t.Get("index").IsNumber()) {
+            warn(std::string(kSpecGloss) + " diffuseTexture without an index (ignored)");
+            return info;
+        }
+        info.index = t.Get("index").GetNumberAsInt();
+        if (t.Has("texCoord") && t.Get("texCoord").IsNumber()) info.texCoord = std::clamp(t.Get("texCoord").GetNumberAsInt(), 0, 15);
+        if (t.Has("extensions") && t.Get("extensions").IsObject())
+            for (const std::string& key : t.Get("extensions").Keys()) info.extensions[key] = t.Get("extensions").Get(key);
+        return info;
+    }
+
     UvMapping uvMapping(int material) {
         UvMapping m;
         if (material < 0 || size_t(material) >= m_.materials.size()) return m;  // a bad index is reported by materialIndex()
-        const tinygltf::TextureInfo& info = m_.materials[size_t(material)].pbrMetallicRoughness.baseColorTexture;
+        const tinygltf::TextureInfo info = baseColorTextureInfo(m_.materials[size_t(material)]);
         if (info.index < 0) return m;
         m.set = info.texCoord;
         auto it = info.extensions.find(kTextureTransform);
@@ -725,7 +754,17 @@ private:
             error(at + ".pbrMetallicRoughness: metallicFactor and roughnessFactor must be finite");
         mat.metallic = std::clamp(float(pbr.metallicFactor), 0.0f, 1.0f);
         mat.roughness = std::clamp(float(pbr.roughnessFactor), 0.0f, 1.0f);
-        if (pbr.baseColorTexture.index >= 0) {
+        if (const tinygltf::Value* sg = specularGlossiness(src)) {
+            // Diffuse colour as the base colour of a dielectric, roughness = 1 - glossiness.
+            auto number = [&](const tinygltf::Value& v, double fallback) { return v.IsNumber() && std::isfinite(v.GetNumberAsDouble()) ? v.GetNumberAsDouble() : fallback; };
+            const tinygltf::Value& diffuse = sg->Get("diffuseFactor");
+            for (int c = 0; c < 4; ++c)
+                mat.baseColorFactor[c] = std::clamp(float(diffuse.IsArray() && diffuse.ArrayLen() == 4 ? number(diffuse.Get(c), 1.0) : 1.0), 0.0f, 1.0f);
+            mat.metallic = 0.0f;
+            mat.roughness = std::clamp(1.0f - float(sg->Has("glossinessFactor") ? number(sg->Get("glossinessFactor"), 1.0) : 1.0), 0.0f, 1.0f);
+            if (const tinygltf::TextureInfo info = baseColorTextureInfo(src); info.index >= 0)
+                mat.baseColorTexture = texture(info.index, at + ".extensions." + kSpecGloss + ".diffuseTexture");
+        } else if (pbr.baseColorTexture.index >= 0) {
             mat.baseColorTexture = texture(pbr.baseColorTexture.index, at + ".pbrMetallicRoughness.baseColorTexture");
         }
         if (pbr.metallicRoughnessTexture.index >= 0) warn("metallicRoughnessTexture (the factors alone are used)");

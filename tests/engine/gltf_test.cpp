@@ -225,6 +225,30 @@ TEST_F(GltfRender, TextureTransformAndTexCoordSetsPlaceTheTexture) {
     expectQuadrants(render(missing), kRed, kGreen, kBlue, kWhite);
 }
 
+// KHR_materials_pbrSpecularGlossiness (archived, but in older exports and the sample models'
+// spec-gloss variants): the diffuse texture and factor are the base colour, roughness is
+// 1 - glossiness. Ignored before, such models were drawn as untextured white metal.
+TEST_F(GltfRender, SpecularGlossinessDiffuseIsTheBaseColour) {
+    ScratchDirectory dir;
+    GltfBuilder b = quadrantsModel();
+    const int tex = b.json["materials"][0]["pbrMetallicRoughness"]["baseColorTexture"]["index"];
+    b.json["materials"][0] = {{"doubleSided", true},
+                              {"extensions",
+                               {{"KHR_materials_pbrSpecularGlossiness",
+                                 {{"diffuseTexture", {{"index", tex}}}, {"diffuseFactor", {1, 1, 1, 1}}, {"glossinessFactor", 0.25}}}}}};
+    b.json["extensionsUsed"] = {"KHR_materials_pbrSpecularGlossiness"};
+    auto scene = load(b.write(dir / "specgloss", GltfStorage::Glb));
+    EXPECT_EQ(scene->warnings, std::vector<std::string>{"extension KHR_materials_pbrSpecularGlossiness (diffuse and glossiness used, specular ignored)"});
+    ASSERT_EQ(scene->materials.size(), 1u);
+    EXPECT_EQ(scene->materials[0].metallic, 0.0f);
+    EXPECT_EQ(scene->materials[0].roughness, 0.75f);
+    expectQuadrants(render(scene), kRed, kGreen, kBlue, kWhite);
+    // The diffuse factor multiplies the texture.
+    b.json["materials"][0]["extensions"]["KHR_materials_pbrSpecularGlossiness"]["diffuseFactor"] = {0.5, 1, 1, 1};
+    scene = load(b.write(dir / "factor", GltfStorage::Glb));
+    EXPECT_EQ(scene->materials[0].baseColorFactor, vec4(0.5f, 1, 1, 1));
+}
+
 TEST_F(GltfRender, JpegBaseColourTexture) {
     ScratchDirectory dir;
     GltfBuilder b;

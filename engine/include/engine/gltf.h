@@ -10,7 +10,8 @@
 /// KHR_texture_transform applied at load; morph targets at their default weights; the default scene's
 /// node hierarchy (else all root nodes) with matrix or TRS transforms and EXT_mesh_gpu_instancing; metallic-roughness
 /// materials: base colour factor and texture (PNG or JPEG, mipmapped on load, with the sampler's
-/// wrap and filter modes), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
+/// wrap and filter modes; or KHR_materials_pbrSpecularGlossiness's diffuse factor and texture,
+/// roughness = 1 - glossiness), metallic and roughness factors, alphaMode MASK with alphaCutoff, and
 /// doubleSided (single-sided materials cull back faces). The engine's sun and sky light the
 /// scene; it has no SDF shadow primitives, so sun and point-light shadows find no occluders.
 ///
