@@ -432,18 +432,16 @@ private:
         const tinygltf::Value& attributes = ext.Get("attributes");
         struct Part {
             const char* name;
-            int type;
-            std::initializer_list<int> componentTypes;
             std::optional<Accessor> values;
-        } parts[] = {{"TRANSLATION", kVec3, {kFloat}, {}},
-                     {"ROTATION", TINYGLTF_TYPE_VEC4, {kFloat, kByte, kShort}, {}},
-                     {"SCALE", kVec3, {kFloat}, {}}};
+        } parts[] = {{"TRANSLATION", {}}, {"ROTATION", {}}, {"SCALE", {}}};
         uint64_t count = 0;
         for (Part& part : parts) {
             if (!attributes.Has(part.name)) continue;
             const tinygltf::Value& index = attributes.Get(part.name);
             if (!index.IsNumber()) error(where + ".attributes." + part.name + ": not an accessor index");
-            part.values = accessor(index.GetNumberAsInt(), where + ".attributes." + part.name, {part.type}, part.componentTypes);
+            const std::string use = where + ".attributes." + part.name;
+            part.values = &part == &parts[1] ? accessor(index.GetNumberAsInt(), use, {TINYGLTF_TYPE_VEC4}, {kFloat, kByte, kShort})
+                                             : accessor(index.GetNumberAsInt(), use, {kVec3}, {kFloat});
             if (count != 0 && part.values->count != count)
                 error(where + ".attributes." + part.name + ": count " + str(part.values->count) + " differs from the other attributes' " + str(count));
             count = part.values->count;
