@@ -17,7 +17,9 @@
 #include <initializer_list>
 #include <memory>
 #include <optional>
+#include <set>
 #include <span>
+#include <stb_image.h>
 
 namespace engine::gltf {
 namespace {
@@ -844,16 +846,69 @@ private:
             return textureMap_[key] = -1;
         }
         if (g_.textures.size() >= limits_.maxTextures) error(use + ": more than " + str(limits_.maxTextures) + " textures (the loader's limit)");
-        Image8 decoded = decodeImage(bytes, "glTF '" + path_ + "': " + what, limits_.maxTextureSize, texelsLeft_);
-        texelsLeft_ -= uint64_t(decoded.width) * decoded.height;
+        Image8 decoded = decodeImage(bytes, "glTF '" + path_ + "': " + what, limits_.maxTextureSize, limits_.maxTextureTexels);
         SceneTexture st;
         st.name = what;
         st.width = decoded.width;
         st.height = decoded.height;
         st.levels = buildMipChain(std::move(decoded.pixels), st.width, st.height);
+        // Over the texel budget: drop the planned top mip levels (and more, should the plan have
+        // been short: an image used with two samplers is uploaded twice).
+        const uint32_t planned = levelsToDrop();
+        for (uint32_t dropped = 0; st.levels.size() > 1 && (dropped < planned || uint64_t(st.width) * st.height > texelsLeft_); ++dropped) {
+            st.levels.erase(st.levels.begin());
+            st.width = std::max(1u, st.width / 2);
+            st.height = std::max(1u, st.height / 2);
+            if (dropped == 0) warn("textures downscaled to fit the texel budget (GltfLimits::maxTextureTexels)");
+        }
+        if (uint64_t(st.width) * st.height > texelsLeft_)
+            error(what + ": the image's " + str(uint64_t(st.width) * st.height) + " texels exceed the remaining budget of " + str(texelsLeft_));
+        texelsLeft_ -= uint64_t(st.width) * st.height;
         st.sampler = sampler(t.sampler);
         g_.textures.push_back(std::move(st));
         return textureMap_[key] = int32_t(g_.textures.size() - 1);
+    }
+
+    // The encoded bytes of images[source], or nothing when any reference or range is invalid
+    // (texture() reports those when the image is used).
+    std::span<const uint8_t> imageBytesOrEmpty(int source) const {
+        if (source < 0 || size_t(source) >= m_.images.size()) return {};
+        const tinygltf::Image& image = m_.images[size_t(source)];
+        if (image.bufferView < 0) return image.image;
+        if (size_t(image.bufferView) >= m_.bufferViews.size()) return {};
+        const tinygltf::BufferView& bv = m_.bufferViews[size_t(image.bufferView)];
+        if (bv.buffer < 0 || size_t(bv.buffer) >= m_.buffers.size()) return {};
+        const std::vector<unsigned char>& data = m_.buffers[size_t(bv.buffer)].data;
+        if (bv.byteOffset > data.size() || bv.byteLength > data.size() - bv.byteOffset) return {};
+        return {data.data() + bv.byteOffset, bv.byteLength};
+    }
+
+    // Big scenes can hold more texels than GltfLimits::maxTextureTexels (hundreds of 2k
+    // textures). Rather than refusing them, every base colour texture drops the same number of
+    // top mip levels: the fewest that fit all of them (sizes read from the image headers).
+    uint32_t levelsToDrop() {
+        if (levelsToDrop_) return *levelsToDrop_;
+        std::set<std::pair<int, int>> seen;  // (image, sampler): one texture each, as texture() makes them
+        std::vector<std::pair<uint64_t, uint64_t>> sizes;
+        for (const tinygltf::Material& material : m_.materials) {
+            const tinygltf::TextureInfo info = baseColorTextureInfo(material);
+            if (info.index < 0 || size_t(info.index) >= m_.textures.size()) continue;
+            const tinygltf::Texture& t = m_.textures[size_t(info.index)];
+            if (!seen.insert({t.source, t.sampler}).second) continue;
+            std::span<const uint8_t> bytes = imageBytesOrEmpty(t.source);
+            int w = 0, h = 0, n = 0;
+            if (bytes.empty() || bytes.size() > uint64_t(INT32_MAX) || sniffImageFormat(bytes) == ImageFormat::Unknown ||
+                !stbi_info_from_memory(bytes.data(), int(bytes.size()), &w, &h, &n) || w < 1 || h < 1)
+                continue;
+            sizes.push_back({uint64_t(w), uint64_t(h)});
+        }
+        uint32_t k = 0;
+        for (;; ++k) {
+            uint64_t total = 0;
+            for (auto [w, h] : sizes) total += std::max<uint64_t>(1, w >> k) * std::max<uint64_t>(1, h >> k);
+            if (total <= limits_.maxTextureTexels || k == 31) break;
+        }
+        return *(levelsToDrop_ = k);
     }
 
     const tinygltf::Model& m_;
@@ -867,6 +922,7 @@ private:
     std::map<std::pair<int, int>, int32_t> textureMap_;  // (image, sampler) -> scene texture (-1: none)
     uint64_t indexTotal_ = 0;
     uint64_t texelsLeft_;
+    std::optional<uint32_t> levelsToDrop_;  // levelsToDrop()'s plan, made at the first texture
     bool quantized_ = false;  // KHR_mesh_quantization: integer POSITION, NORMAL and TEXCOORD types
 };
 

@@ -254,8 +254,8 @@ TEST(GltfErrors, LimitsOnVerticesIndicesTexturesAndFiles) {
     l.maxIndices = 5;
     EXPECT_LOAD_ERROR(file, "the scene needs more than 5 indices", l);
     l = {};
-    l.maxTextureTexels = 3;
-    EXPECT_LOAD_ERROR(file, "images[0]: the image's 4 texels exceed the remaining budget of 3", l);
+    l.maxTextureTexels = 0;
+    EXPECT_LOAD_ERROR(file, "images[0]: the image's 4 texels exceed the remaining budget of 0", l);
     l = {};
     l.maxTextureSize = 1;
     EXPECT_LOAD_ERROR(file, "images[0]: the image is 2x2, outside 1..1 texels per side", l);
@@ -292,6 +292,35 @@ TEST(GltfErrors, DefaultLimitsAdmitManyTextures) {
     engine::SceneGeometry scene = engine::loadGltfScene(b.write(dir / "textures", GltfStorage::Glb).string());
     EXPECT_EQ(scene.textures.size(), 300u);
     EXPECT_GE(engine::GltfLimits{}.maxVertices, 1ull << 24);  // a 2 M-triangle mesh without normals needs 6 M
+}
+
+// Textures over the texel budget are not an error: every base colour texture drops the same
+// number of top mip levels, the fewest that fit (a big scene of many large textures was refused).
+TEST(GltfErrors, TexturesOverTheTexelBudgetAreDownscaled) {
+    ScratchDirectory dir;
+    GltfBuilder b;
+    for (int i = 0; i < 3; ++i) {  // three 8x4 textures, 96 texels
+        int tex = b.addTexture(b.addImage(testsupport::encodePng(8, 4, std::vector<uint8_t>(128, uint8_t(60 * i + 10))), "image/png"));
+        b.addRootNode(b.addNode({{"mesh", b.addQuad(0.5f, b.addMaterial(glm::vec4(1), tex))}, {"translation", {i, 0, 0}}}));
+    }
+    // A 1x1 texture as well: it cannot shrink, and need not.
+    int small = b.addTexture(b.addImage(testsupport::encodePng(1, 1, {200, 100, 50, 255}), "image/png"));
+    b.addRootNode(b.addNode({{"mesh", b.addQuad(0.5f, b.addMaterial(glm::vec4(1), small))}, {"translation", {0, 2, 0}}}));
+    const fs::path file = b.write(dir / "budget", GltfStorage::Glb);
+    engine::GltfLimits l;
+    l.maxTextureTexels = 40;  // 97 texels: one level less (3 x 4x2 + 1 = 25) fits
+    engine::SceneGeometry scene = engine::loadGltfScene(file.string(), l);
+    ASSERT_EQ(scene.textures.size(), 4u);
+    for (int i = 0; i < 3; ++i) {
+        EXPECT_EQ(scene.textures[size_t(i)].width, 4u);
+        EXPECT_EQ(scene.textures[size_t(i)].height, 2u);
+        EXPECT_EQ(scene.textures[size_t(i)].levels.size(), 3u);  // 4x2, 2x1, 1x1
+        EXPECT_EQ(scene.textures[size_t(i)].levels[0].size(), 4u * 2u * 4u);
+    }
+    EXPECT_EQ(scene.textures[3].width, 1u);
+    EXPECT_EQ(scene.warnings, std::vector<std::string>{"textures downscaled to fit the texel budget (GltfLimits::maxTextureTexels) (3 occurrences)"});
+    l.maxTextureTexels = 97;  // everything fits: untouched
+    EXPECT_TRUE(engine::loadGltfScene(file.string(), l).warnings.empty());
 }
 
 TEST(GltfErrors, ImageHeadersAreCheckedBeforeDecoding) {

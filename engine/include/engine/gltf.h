@@ -47,7 +47,7 @@ struct GltfLimits {
     uint64_t maxVertices = 1ull << 24;     ///< after instancing and de-indexing (40 bytes each)
     uint64_t maxIndices = 1ull << 26;  ///< triangle indices after instancing
     uint32_t maxTextureSize = 8192;        ///< texels per side
-    uint64_t maxTextureTexels = 1ull << 27;  ///< level 0 of all textures together (x4 bytes, +1/3 for mips)
+    uint64_t maxTextureTexels = 1ull << 27;  ///< level 0 of all textures together (x4 bytes, +1/3 for mips); over it, top mip levels are dropped
     uint32_t maxTextures = 1024;  ///< textures of one model (one device allocation each)
 };
 
