@@ -449,7 +449,19 @@ private:
             count = part.values->count;
         }
         if (count == 0) error(where + ": none of TRANSLATION, ROTATION and SCALE");
-        if (count > limits_.maxVertices) error(where + ": " + str(count) + " instances exceed the vertex limit");
+        // Bounded before the matrices are allocated: every instance copies the mesh's vertices,
+        // so a lying count fails here, not after gigabytes of matrices.
+        uint64_t meshVertices = 1;
+        if (node.mesh >= 0 && size_t(node.mesh) < m_.meshes.size()) {
+            uint64_t sum = 0;
+            for (const tinygltf::Primitive& p : m_.meshes[size_t(node.mesh)].primitives)
+                if (auto it = p.attributes.find("POSITION"); it != p.attributes.end() && it->second >= 0 && size_t(it->second) < m_.accessors.size())
+                    sum += m_.accessors[size_t(it->second)].count;
+            meshVertices = std::max<uint64_t>(sum, 1);
+        }
+        if (count > limits_.maxVertices / meshVertices)
+            error(where + ": " + str(count) + " instances of a mesh of " + str(meshVertices) + " vertices exceed the vertex limit (" +
+                  str(limits_.maxVertices) + ")");
         std::vector<glm::dmat4> out(size_t(count), glm::dmat4(1.0));
         for (uint64_t i = 0; i < count; ++i) {
             const std::string instance = where + ": instance " + str(i);

@@ -886,6 +886,17 @@ TEST(GltfGeometry, GpuInstancesAreExpanded) {
                   std::string::npos)
             << e.what();
     }
+    // Instances times the mesh's vertices are checked against the vertex limit before any
+    // matrix is allocated: 3 instances of a 4-vertex quad under a limit of 11 vertices.
+    b.json["nodes"][size_t(node)]["extensions"]["EXT_mesh_gpu_instancing"]["attributes"]["SCALE"] = b.addNormals(scales);
+    engine::GltfLimits limits;
+    limits.maxVertices = 11;
+    try {
+        engine::loadGltfScene(b.write(dir / "over", GltfStorage::Glb).string(), limits);
+        ADD_FAILURE() << "loaded";
+    } catch (const engine::Error& e) {
+        EXPECT_NE(std::string(e.what()).find("3 instances of a mesh of 4 vertices exceed the vertex limit (11)"), std::string::npos) << e.what();
+    }
 }
 
 TEST(GltfGeometry, SparseAccessorsReplaceTheirElements) {
