@@ -75,6 +75,15 @@ class GltfRender : public testsupport::VulkanTest {
 public:
     Frame render(std::shared_ptr<const engine::SceneGeometry> scene, bool lighting = false, engine::CameraPose pose = frontCamera(),
                  float textureLodBias = 0.0f) {
+        engine::Renderer r(ctx(), nativeDesc(std::move(scene), lighting));
+        engine::FrameParams params;
+        params.camera = params.previousCamera = pose;
+        params.textureLodBias = textureLodBias;
+        uint32_t channels = engine::Channel::Albedo | engine::Channel::Depth | engine::Channel::Normal | engine::Channel::Color;
+        return {engine::renderSingleFrame(ctx(), r, params, channels)};
+    }
+    // A native-resolution, unshadowed renderer of the test size.
+    static engine::RendererDesc nativeDesc(std::shared_ptr<const engine::SceneGeometry> scene, bool lighting) {
         engine::RendererDesc d;
         d.outputWidth = kWidth;
         d.outputHeight = kHeight;
@@ -82,12 +91,7 @@ public:
         d.lighting = lighting;
         d.shadows = engine::ShadowMode::Off;
         d.scene = std::move(scene);
-        engine::Renderer r(ctx(), d);
-        engine::FrameParams params;
-        params.camera = params.previousCamera = pose;
-        params.textureLodBias = textureLodBias;
-        uint32_t channels = engine::Channel::Albedo | engine::Channel::Depth | engine::Channel::Normal | engine::Channel::Color;
-        return {engine::renderSingleFrame(ctx(), r, params, channels)};
+        return d;
     }
     std::shared_ptr<const engine::SceneGeometry> load(const std::filesystem::path& file) {
         return std::make_shared<const engine::SceneGeometry>(engine::loadGltfScene(file.string()));
@@ -675,14 +679,7 @@ TEST_F(GltfRender, ScenesFarFromTheOriginRenderAsAtTheOrigin) {
         if (glm::length(offset) > 0.0) {
             EXPECT_NE(scene->origin, glm::dvec3(0.0));  // stored relative to its centre
         }
-        engine::RendererDesc d;
-        d.outputWidth = kWidth;
-        d.outputHeight = kHeight;
-        d.upscale = engine::UpscaleMode::Native;
-        d.lighting = true;
-        d.shadows = engine::ShadowMode::Off;
-        d.scene = scene;
-        engine::Renderer r(ctx(), d);
+        engine::Renderer r(ctx(), nativeDesc(scene, true));
         engine::FrameParams params;
         params.camera.position = offset + glm::dvec3(0.3, 0.2, 1.2);
         params.camera.target = offset + glm::dvec3(0.05, 0.0, 0.0);
@@ -740,14 +737,7 @@ TEST_F(GltfRender, OrbitFarFromTheOriginMatchesTheOrbitAtTheOrigin) {
     auto orbitFrames = [&](glm::dvec3 offset) {
         auto scene = load(checkerModel(offset).write(dir / "orbit", GltfStorage::Glb));
         engine::CameraPath orbit = engine::CameraPath::orbitAround(scene->boundsMin, scene->boundsMax);
-        engine::RendererDesc d;
-        d.outputWidth = kWidth;
-        d.outputHeight = kHeight;
-        d.upscale = engine::UpscaleMode::Native;
-        d.lighting = true;
-        d.shadows = engine::ShadowMode::Off;
-        d.scene = scene;
-        engine::Renderer r(ctx(), d);
+        engine::Renderer r(ctx(), nativeDesc(scene, true));
         std::vector<Frame> frames;
         for (uint32_t frame = 0; frame < kFrames; ++frame)
             frames.push_back({engine::renderSingleFrame(ctx(), r, engine::FrameParams::onPath(orbit, frame, 30.0f, 3.0f),
