@@ -5,7 +5,7 @@
                             [--procedural-seeds 1:4] [--paths orbit,fence_walk,flyover,low_sweep]
                             [--display 384x216] [--displays 384x216,768x432] [--render-scales 0.5]
                             [--frames 32] [--supersample 16]
-                            [--windows 2] [--slow-windows 0] [--slow-fps 120]
+                            [--windows 2] [--slow-windows 0] [--slow-fps 120] [--static-windows 0]
     render_temporal.py render PLAN.json --out DIR [--demo upscale_demo] [--only NAME,...]
 
 A plan is JSON: {"display": [W, H], "render_scale": 0.5, "fps": 30, "frames": N, "supersample": S,
@@ -20,7 +20,12 @@ the scales divide exactly (384x216: 192x108, 256x144, 128x72), so that training 
 whole render pixels. `--displays 384x216,768x432` deals display sizes out the same way (a
 sequence's own "display"; every ratio gets every size): content renders with other statistics
 per pixel at other resolutions (smoother texture, more pixels of motion per frame), and a network
-trained at one size loses ground to TAAU at larger ones. Rendering writes,
+trained at one size loses ground to TAAU at larger ones. `--static-windows N` adds N windows per
+keyframed path whose camera stands still at one of the path's keyframes (a camera-path file of
+its own, written beside the plan in static_paths/), and one per procedural path at 1000 frames per
+second (30 mm per second of a 1 m/s path: still but for sub-millimetre motion). Only the jitter
+moves: that is where a temporal upscaler must settle as TAAU's capped accumulation does, not keep
+blending in each new jittered frame. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
 supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
@@ -61,6 +66,22 @@ def windows(camera_path, seconds, count, seed):
     return starts
 
 
+def static_path(camera_path, index, out_dir, name):
+    """Writes a camera-path file that holds the pose of keyframe `index` (modulo the count) of
+    `camera_path` still for 100 s, and returns its path."""
+    keys = json.load(open(camera_path))["keyframes"]
+    key = keys[index % len(keys)]
+    pose = {"position": key["position"], "target": key["target"], "fov_y_deg": key.get("fov_y_deg", 60.0)}
+    os.makedirs(out_dir, exist_ok=True)
+    path = os.path.join(out_dir, name + ".json")
+    with open(path, "w") as f:
+        json.dump({"name": name, "keyframes": [dict(time=0.0, **pose), dict(time=100.0, **pose)]}, f)
+    return path
+
+
+STATIC_FPS = 1000.0  # upscale_demo's highest --fps: a named path barely moves over a window
+
+
 def parse_size(text, flag):
     try:
         w, h = (int(v) for v in text.split("x"))
@@ -90,12 +111,20 @@ def make_plan(args):
                 for k, t in enumerate(slow):
                     plan["sequences"].append({"name": f"{name}_slow{k}", "scene": os.path.join(directory, scene["file"]),
                                               "camera_path": camera, "time": round(t, 3), "fps": args.slow_fps})
+                for k in range(args.static_windows):
+                    still = static_path(camera, scene["seed"] * 3 + k * 5, os.path.join(os.path.dirname(os.path.abspath(args.out)), "static_paths"),
+                                        f"{name}_static{k}")
+                    plan["sequences"].append({"name": f"{name}_static{k}", "scene": os.path.join(directory, scene["file"]),
+                                              "camera_path": still, "time": 0.0})
     for seed in parse_range(args.procedural_seeds) if args.procedural_seeds else []:
         for k, path in enumerate(args.paths.split(",")):
             plan["sequences"].append({"name": f"procedural_s{seed}_{path}", "scene_seed": seed, "path": path, "time": 1.5 + 3.0 * k + seed})
             if args.slow_windows > 0:
                 plan["sequences"].append({"name": f"procedural_s{seed}_{path}_slow", "scene_seed": seed, "path": path,
                                           "time": 2.5 + 3.0 * k + seed, "fps": args.slow_fps})
+            if args.static_windows > 0:
+                plan["sequences"].append({"name": f"procedural_s{seed}_{path}_static", "scene_seed": seed, "path": path,
+                                          "time": 2.0 + 3.0 * k + seed, "fps": STATIC_FPS})
     scales = [float(v) for v in args.render_scales.split(",") if v]
     if not scales or any(not 0.1 <= v <= 2.0 for v in scales):
         raise SystemExit(f"--render-scales {args.render_scales}: expected a list of scales in [0.1, 2]")
@@ -216,6 +245,8 @@ def main():
     p.add_argument("--slow-windows", type=int, default=0,
                    help="windows per keyframed path (and one per procedural path) rendered at --slow-fps")
     p.add_argument("--slow-fps", type=float, default=120.0, help="frame rate of the slow windows (the camera moves 30/fps as far per frame)")
+    p.add_argument("--static-windows", type=int, default=0,
+                   help="windows per keyframed path (and one per procedural path) with a still camera: only the jitter moves")
     p.add_argument("--frames", type=int, default=32)
     p.add_argument("--supersample", type=int, default=16)
     r = sub.add_parser("render")

@@ -12,7 +12,8 @@ the frames after the warm-up and outside the warm-up after each camera cut, as
 evaluate_temporal.py scores the held-out split. Prints one table row per model, best PSNR first,
 with the means over the slow sequences (names with "_slow") beside the overall ones, and a row for
 the engine's own TAAU (the frames the input rendering wrote) as the baseline to beat, and the same
-per upscale ratio and per display size where the data has several.
+per upscale ratio, per display size and per camera motion (moving, slow, still: names with
+"_static") where the data has several.
 """
 import argparse
 import glob
@@ -88,13 +89,19 @@ def grouped(per, group_of):
 
 def summary(per, ratios, displays):
     """Means over all sequences, over the slow ones (render_temporal.py --slow-windows), per
-    upscale ratio (`ratios`: sequence name -> "2x", "1.5x", ...) and per display size
-    (`displays`: sequence name -> "384x216", ...)."""
+    upscale ratio (`ratios`: sequence name -> "2x", "1.5x", ...), per display size
+    (`displays`: sequence name -> "384x216", ...) and per camera motion (motion_name)."""
     slow = [v for k, v in per.items() if "_slow" in k] or [(float("nan"), float("nan"))]
     return {"psnr": sum(p for p, _ in per.values()) / len(per), "flicker": sum(f for _, f in per.values()) / len(per),
             "slow_psnr": sum(p for p, _ in slow) / len(slow), "slow_flicker": sum(f for _, f in slow) / len(slow),
             "ratios": grouped(per, ratios), "displays": grouped(per, displays),
+            "motions": grouped(per, {k: motion_name(k) for k in per}),
             "sequences": {k: {"psnr": p, "flicker": f} for k, (p, f) in per.items()}}
+
+
+def motion_name(name):
+    """render_temporal.py's window kinds: "_static" (a still camera), "_slow", or a moving one."""
+    return "still" if "_static" in name else "slow" if "_slow" in name else "moving"
 
 
 def ratio_name(seq):
@@ -132,7 +139,8 @@ def main():
     for name, r in sorted(results.items(), key=lambda kv: -kv[1]["psnr"]):
         print(f"| {name} | {r['psnr']:.3f} | {r['flicker']:.3f} | {r['slow_psnr']:.3f} | {r['slow_flicker']:.3f} |")
     for key, title, names in (("ratios", "upscale ratio", sorted(set(ratios.values()), key=lambda r: float(r.split("x")[0]))),
-                              ("displays", "display size", sorted(set(displays.values()), key=lambda d: int(d.split("x")[0])))):
+                              ("displays", "display size", sorted(set(displays.values()), key=lambda d: int(d.split("x")[0]))),
+                              ("motions", "camera motion", [m for m in ("moving", "slow", "still") if m in {motion_name(s.name) for s in sequences}])):
         if len(names) > 1:
             print(f"\nPer {title}, PSNR (dB) / flicker:\n")
             print("| model | " + " | ".join(f"{g} ({next(iter(results.values()))[key][g]['sequences']} seq.)" for g in names) + " |")
