@@ -173,12 +173,14 @@ def save_npz(net, path, meta):
     np.savez(path, **arrays)
 
 
-def load_sequences(dirs):
-    """Sequence(d) for every directory, read by a pool of threads (numpy's file reads and
-    conversions release the GIL; larger display sizes made the serial load minutes long)."""
+def load_sequences(dirs, device):
+    """Sequence(d).to(device) for every directory, read by a pool of threads (numpy's file reads
+    and conversions release the GIL; larger display sizes made the serial load minutes long). Each
+    sequence moves to the device as soon as it is read, so host memory holds a pool's worth of
+    sequences, not the whole set once per training process."""
     from concurrent.futures import ThreadPoolExecutor
     with ThreadPoolExecutor(max_workers=min(16, os.cpu_count() or 1)) as pool:
-        return list(pool.map(Sequence, dirs))
+        return list(pool.map(lambda d: Sequence(d).to(device), dirs))
 
 
 def load_net(path):
@@ -222,7 +224,7 @@ def main():
     if not dirs:
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
     common.log(f"loading {len(dirs)} sequences")
-    sequences = [q.to(device) for q in load_sequences(dirs)]
+    sequences = load_sequences(dirs, device)
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
                f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
     net = temporal.TemporalNet(args.width, args.depth, args.unshuffle, args.first_kernel).to(device)

@@ -120,7 +120,7 @@ def main():
     dirs = [d for pattern in args.data for d in sorted(glob.glob(os.path.join(pattern, "*"))) if os.path.isdir(os.path.join(d, "input"))]
     if not dirs:
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
-    sequences = [q.to(device) for q in train_temporal.load_sequences(dirs)]
+    sequences = train_temporal.load_sequences(dirs, device)
     ratios = {s.name: ratio_name(s) for s in sequences}
     displays = {s.name: "x".join(str(v) for v in reversed(s.reference.shape[-2:])) for s in sequences}
     start = time.time()

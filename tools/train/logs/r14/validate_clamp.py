@@ -12,7 +12,7 @@ import numpy as np, torch, train_temporal, validate_temporal as V
 torch.set_num_threads(2)
 root = sys.argv[1]
 dirs = sorted(d for d in glob.glob(root + '/*') if os.path.isdir(d + '/input'))
-seqs = [q.to('cpu') for q in train_temporal.load_sequences(dirs)]
+seqs = train_temporal.load_sequences(dirs, 'cpu')
 net, _ = train_temporal.load_net(os.path.join(os.path.dirname(os.path.abspath(__file__)), '..', '..', '..', '..', 'assets', 'upscaler_temporal.npz')); net.eval()
 print('clamp from npz:', net.ratio_feature_max)
 res = {'taau': {s.name: V.score_taau(s, d, 8, 'cpu') for s, d in zip(seqs, dirs)}}

@@ -15,7 +15,8 @@ echo "part 1's winner: $pick"
 [ "$pick" = b ] && recipe="--frames 24 --detach-every 8 --batch 16" || recipe=""
 export SECONDS_BUDGET=470 COMPARE_MODELS="assets/upscaler_temporal.npz /tmp/r17/keep/upscaler_temporal_a.npz /tmp/r17/keep/upscaler_temporal_b.npz" \
   VARIANTS="${pick}2:--init /tmp/r17/keep/upscaler_temporal_$pick.npz $SHAPE --lr 3e-4 $recipe"
-bash tools/train/device_train.sh > $OUT/run.log 2>&1; rc=$?
+( while sleep 60; do echo "[r17] $(date +%T) $(free -g | awk '/Mem/ {print $3 " GiB used"}'), /tmp $(df -h /tmp | awk 'NR==2 {print $3}'), $(tail -n 1 $OUT/run.log | cut -c1-100)"; done ) &
+bash tools/train/device_train.sh > $OUT/run.log 2>&1; rc=$?; kill %1
 cp $OUT/*.npz /tmp/r17/keep/ 2>/dev/null
 grep -h "s/step" $OUT/train_*.log | tail -n 1
 tail -n 40 $OUT/run.log; exit $rc
