@@ -24,17 +24,29 @@ if "$py" "$train/render_temporal.py" plan --scenes held --out refused.json --kin
 fi
 grep -q "street_s8.glb" refused.txt || { echo "FAIL: the refusal does not name the scene:"; cat refused.txt; exit 1; }
 "$py" "$train/render_temporal.py" plan --scenes scenes --out plan.json --kinds street --seeds 1 --procedural-seeds 1 --paths orbit \
-  --displays 96x48,192x96 --frames 10 --supersample 2 --windows 1 --slow-windows 1 --render-scales 0.5,0.6666667,0.3333333
+  --displays 96x48,192x96 --frames 10 --supersample 2 --windows 1 --slow-windows 1 --static-windows 1 --render-scales 0.5,0.6666667,0.3333333
 grep -q '"fps": 120' plan.json || { echo "FAIL: the plan has no slow window"; exit 1; }
-# One sequence per ratio and display size, a slow window first among them.
+# One sequence per ratio and display size, a slow window first among them, plus one still window
+# (a camera-path file of its own that holds one pose of its path, and the procedural scene's path
+# at 1000 frames per second).
 only=$("$py" - <<'PY'
 import json
 seqs = json.load(open("plan.json"))["sequences"]
 pick = {}
-for s in sorted(seqs, key=lambda s: "_slow" not in s["name"]):
+for s in sorted((s for s in seqs if "_static" not in s["name"]), key=lambda s: "_slow" not in s["name"]):
     pick.setdefault((s["render_scale"], tuple(s["display"])), s["name"])
 assert len(pick) == 6, f"the plan does not pair every ratio with every display size: {sorted(pick)}"
-print(",".join(pick.values()))
+still = [s for s in seqs if "_static" in s["name"]]
+assert {s.get("scene_seed") for s in still} == {None, 1}, [s["name"] for s in still]
+for s in still:
+    if "camera_path" in s:
+        keys = json.load(open(s["camera_path"]))["keyframes"]
+        assert len(keys) == 2 and all(keys[0][f] == keys[1][f] for f in ("position", "target", "fov_y_deg")), keys
+        assert keys[0]["position"] in [k["position"] for k in json.load(open("scenes/street_s1_walk.json"))["keyframes"]] \
+            or keys[0]["position"] in [k["position"] for k in json.load(open("scenes/street_s1_facades.json"))["keyframes"]], keys[0]
+    else:
+        assert s["fps"] == 1000, s
+print(",".join(list(pick.values()) + [still[0]["name"]]))
 PY
 )
 "$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
@@ -86,7 +98,9 @@ for name, r in v.items():
     assert math.isfinite(r["slow_psnr"]), (name, "no slow sequence scored")
     assert set(r["ratios"]) == {"1.5x", "2x", "3x"}, (name, r["ratios"])
     assert set(r["displays"]) == {"96x48", "192x96"}, (name, r["displays"])
+    assert set(r["motions"]) == {"moving", "slow", "still"} and math.isfinite(r["motions"]["still"]["flicker"]), (name, r["motions"])
 PY
+grep -q "^| model | moving (.*) | slow (.*) | still (1 seq.) |" validation.txt || { echo "FAIL: no still-camera column"; exit 1; }
 # The held-out evaluation at another ratio than its plan's, with a chosen network: the frames go to
 # directories of their own beside the shared reference, and the report names the ratio.
 "$py" - <<'PY'
