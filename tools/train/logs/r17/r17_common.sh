@@ -3,10 +3,11 @@
 # --static-windows 1), which no earlier training plan had; the held-out static plan showed w2
 # flickering more than TAAU on a still camera in 6 of 11 sequences.
 # Run from the repository root on the GPU machine with carry [".devcarry"] (../shared/device/pack.sh
-# of upscale_demo and frame_bench). A first attempt with SEEDS=1:6 (198 sequences) and two
-# variants lost the machine after 249 s, most likely to host memory (the rendered .npy files in
-# /tmp plus each training process's copy of the set; train_temporal.py now moves each sequence to
-# the GPU as it is read): SEEDS=1:4 keeps the set near r13's size.
+# of upscale_demo and frame_bench). A first attempt with SEEDS=1:6 (198 sequences) lost the machine
+# after 249 s with no output back; the cause is not known (the attempt that ran saw /tmp on a
+# 252 GB disk and at most 9 GiB of host memory in use). Host memory was the suspect, so
+# train_temporal.py now moves each sequence to the GPU as it is read instead of holding the whole
+# set per process, and SEEDS=1:4 keeps the set near r13's size.
 [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }
 source .devcarry/env.sh
 export DEMO=$PWD/.devcarry/bin/upscale_demo PYTHON=python3 WORK_DIR=/tmp/r17 SEEDS=1:4 \
