@@ -14,7 +14,7 @@
 # each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log), VAL_SEEDS (20) and
 # VAL_PROCEDURAL_SEEDS (5): a validation split, rendered and scored (validate_temporal.py ->
 # $OUT/validation.txt) to choose among variants without touching the held-out split, PLAN_ARGS
-# (extra render_temporal.py plan arguments for both splits, e.g. "--slow-windows 1") and
+# (extra render_temporal.py plan arguments for both splits, e.g. "--slow-windows 1 --static-windows 1") and
 # COMPARE_MODELS (networks trained earlier, e.g. assets/upscaler_temporal.npz, validated beside
 # the new ones).
 set -euo pipefail
