@@ -23,8 +23,8 @@ per pixel at other resolutions (smoother texture, more pixels of motion per fram
 trained at one size loses ground to TAAU at larger ones. `--static-windows N` adds N windows per
 keyframed path whose camera stands still at one of the path's keyframes (a camera-path file of
 its own, written beside the plan in static_paths/), and one per procedural path at 1000 frames per
-second (30 mm per second of a 1 m/s path: still but for sub-millimetre motion). Only the jitter
-moves: that is where a temporal upscaler must settle as TAAU's capped accumulation does, not keep
+second (a thirtieth of the motion per frame of the 30 fps windows: 1 mm per frame on a path moving
+1 m/s). Only the jitter moves: that is where a temporal upscaler must settle as TAAU's capped accumulation does, not keep
 blending in each new jittered frame. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
@@ -71,7 +71,7 @@ def static_path(camera_path, index, out_dir, name):
     `camera_path` still for 100 s, and returns its path."""
     keys = json.load(open(camera_path))["keyframes"]
     key = keys[index % len(keys)]
-    pose = {"position": key["position"], "target": key["target"], "fov_y_deg": key.get("fov_y_deg", 60.0)}
+    pose = {f: key[f] for f in ("position", "target", "fov_y_deg", "near", "far") if f in key}
     os.makedirs(out_dir, exist_ok=True)
     path = os.path.join(out_dir, name + ".json")
     with open(path, "w") as f:
