@@ -12,6 +12,7 @@
 #include "engine/renderer.h"
 #include "golden.h"
 #include "ml_models.h"
+#include "progress.h"
 #include "report.h"
 #include "soak.h"
 
@@ -209,6 +210,7 @@ public:
             if (!*frameLog_) throw engine::Error(engine::ErrorCode::IoError, "cannot write '" + o_.outDir + "/frames.json'");
         }
         const auto t0 = std::chrono::steady_clock::now();
+        ProgressLine progress("frame", o_.frames, o_.progressSeconds);
         for (uint64_t i = 0; i < o_.frames; ++i) {
             try {
                 if (!cycle_.empty()) soakStep(i);
@@ -218,6 +220,7 @@ public:
                 if (!e.deviceLost()) throw;
                 recover(i, e, /*frameLost*/ true);
             }
+            progress.update(i + 1);
         }
         try {
             drain();
@@ -278,6 +281,7 @@ private:
             }
             pending[slot].reset();
         };
+        ProgressLine progress("reference frame", o.frames, o.progressSeconds);
         for (uint32_t i = 0; i < o.frames; ++i) {
             for (uint32_t s = 0; s < o.supersample; ++s) {
                 engine::Frame& f = frames.beginFrame();
@@ -290,7 +294,7 @@ private:
                 frames.endFrame();
                 pending[f.slot] = std::pair{i, s};
             }
-            if (o.frames > 1 && (i + 1) % 10 == 0) std::printf("  reference frame %u/%u\n", i + 1, o.frames);
+            progress.update(i + 1);
         }
         frames.waitIdle();
         for (uint32_t s = 0; s < kFramesInFlight; ++s) {

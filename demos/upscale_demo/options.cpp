@@ -132,6 +132,8 @@ Usage: upscale_demo [options]
   --channels LIST         headless: also write float .npy of color,depth,normal,albedo,motion,sun_visibility,output
   --out DIR               output directory (headless; default upscale_out)
   --no-images             headless: write report.json only (timing runs)
+  --progress S            headless: a progress line (frames done, time per frame, time left) at
+                          most every S seconds, 0..86400 (default 10; 0: every frame); off: none
   --device INDEX          Vulkan physical device index
   --pipeline-cache FILE   ml modes: restore the plugin's pipeline cache from FILE (when it fits this
                           GPU and driver) and save it there once the networks are compiled
@@ -200,6 +202,9 @@ Options parseOptions(const std::vector<std::string>& args) {
         {"--scene-seed", [&](const std::string& v) { o.sceneSeed = parseUint("--scene-seed", v, 0, UINT32_MAX); seedGiven = true; }},
         {"--time", [&](const std::string& v) { o.startTime = parseFloat("--time", v, -1e6f, 1e6f); }},
         {"--fps", [&](const std::string& v) { o.fps = parseFloat("--fps", v, 1.0f, 1000.0f); }},
+        {"--progress", [&](const std::string& v) {
+             o.progressSeconds = v == "off" ? std::nullopt : std::optional<double>(parseFloat("--progress", v, 0.0f, 86400.0f));
+         }},
         {"--shadows", [&](const std::string& v) { o.shadows = parseShadows(v); }},
         {"--shadow-samples", [&](const std::string& v) { o.shadowSamples = parseUint("--shadow-samples", v, 1, 65536); }},
         {"--channels", [&](const std::string& v) { o.channels = parseChannels(v); }},

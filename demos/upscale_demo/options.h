@@ -50,6 +50,7 @@ struct Options {
     std::string pipelineCache;  // file the ML passes' pipeline cache is restored from and saved to
     std::shared_ptr<const mlplugin::TuningTable> tuning;  // --tuning: measured kernel choices of every ML network
     std::string outDir = "upscale_out";
+    std::optional<double> progressSeconds = 10.0;  // headless: a progress line at most this often; nullopt: none
     uint32_t channels = 0;  // engine::Channel bits written as .npy
     bool writeImages = true;  // false: timing runs write report.json only
     std::string writeGolden;  // path: render the golden frame (golden.h) and write it as PNG

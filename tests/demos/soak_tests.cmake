@@ -3,6 +3,8 @@
 set(_demo ${PROJECT_SOURCE_DIR}/demos/upscale_demo)
 vkml_test(demo_soak_tests demos/soak_test.cpp ${_demo}/soak.cpp ${_demo}/report.cpp ${_demo}/options.cpp LIBS mlplugin bridge)
 target_include_directories(demo_soak_tests PRIVATE ${_demo})
+vkml_test(demo_progress_tests demos/progress_test.cpp ${_demo}/progress.cpp)
+target_include_directories(demo_progress_tests PRIVATE ${_demo})
 if(TARGET mlplugin_onnx)
   set(_soak ${PROJECT_SOURCE_DIR}/tools/soak.sh)
   set(_out ${CMAKE_CURRENT_BINARY_DIR}/soak_out)

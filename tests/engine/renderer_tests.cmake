@@ -40,6 +40,16 @@ if(TARGET upscale_demo)
     ${_out}/run/frame_00000.png ${_out}/run/frame_00001.png ${_out}/run/report.json ${_out}/run/depth_00001.npy
     ${_out}/run/motion_00000.npy)
   set_tests_properties(demo_cli.headless_run PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  # Progress lines (demos/upscale_demo/progress.h): every frame with --progress 0, the methods'
+  # frames and the reference's; none with --progress off.
+  demo_cli_test(progress "--headless;--frames;3;--width;48;--height;32;--progress;0;--out;${_out}/progress" zero
+                "  frame 1/3 \\([0-9.]+ s per frame, about [0-9.]+ (s|min|h) left\\)\n.*  frame 3/3 .*rendered 3 frame\\(s\\)")
+  demo_cli_test(progress_reference "--headless;--frames;2;--width;48;--height;32;--mode;native;--supersample;2;--progress;0;--out;${_out}/progress_ref"
+                zero "  reference frame 2/2 \\([0-9.]+ s per frame")
+  add_test(NAME demo_cli.progress_off
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:upscale_demo>|--headless|--frames|3|--width|48|--height|32|--progress|off|--out|${_out}/progress_off"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 3 frame\\(s\\)" "-DREJECT_OUTPUT=frame [0-9]+/3" -P ${_check})
+  demo_cli_test(bad_progress "--progress;-1" nonzero "--progress: -1 is out of range \\[0, 86400\\]")
   demo_cli_test(bad_denoise "--denoise;median" nonzero "--denoise: 'median' is not one of off, atrous, ml")
   demo_cli_test(denoise_missing_value "--headless;--denoise" nonzero "--denoise needs a value")
   demo_cli_test(denoise_model_without_ml "--denoise-model;x.onnx" nonzero "--denoise-model needs --denoise ml")
