@@ -23,9 +23,9 @@ per pixel at other resolutions (smoother texture, more pixels of motion per fram
 trained at one size loses ground to TAAU at larger ones. `--static-windows N` adds N windows per
 keyframed path whose camera stands still at one of the path's keyframes (a camera-path file of
 its own, written beside the plan in static_paths/), and one per procedural path at 1000 frames per
-second (a thirtieth of the motion per frame of the 30 fps windows: 1 mm per frame on a path moving
-1 m/s). Only the jitter moves: that is where a temporal upscaler must settle as TAAU's capped accumulation does, not keep
-blending in each new jittered frame. Rendering writes,
+second (a thirtieth of the motion per frame of the 30 fps windows: 1 mm per frame on a path
+moving 1 m/s). Only the jitter moves: that is where a temporal upscaler must settle as TAAU's
+capped accumulation does, not keep blending in each new jittered frame. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
 supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
