@@ -71,8 +71,8 @@ public:
 
 private:
     struct Slot {
-        VkDescriptorSet toTensor = VK_NULL_HANDLE, toImage = VK_NULL_HANDLE;
-        std::array<VkImageView, 5> views{};
+        ConversionSets sets;
+        std::array<VkImageView, 5> views{};  // what `sets` point at
     };
     DenoiserDesc desc_;
     std::vector<Slot> slots_;
@@ -92,24 +92,10 @@ Status DenoiserImpl::init() {
     nd.fp16 = desc_.preferFp16 && caps.fp16Storage && caps.fp16Arithmetic;
     nd.bundle = desc_.device.primaryCommandBuffers;
     MLP_TRY(take(Network::create(vk_, *mlDevice_, nd, tally_), network_));
-    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating a sampler");
     const bool fp16 = network_->fp16();
-    const uint32_t push = sizeof(gpu::DenoiserPush);
-    MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::dn_to_tensor_f16() : shaders::dn_to_tensor_f32(), kToTensorBindings, push, "denoiser input"),
-                 toTensor_));
-    MLP_TRY(take(createComputePipeline(vk_, toImageShader(desc_.outputFormat, fp16), kToImageBindings, push, "denoiser output"), toImage_));
-    const uint32_t n = desc_.framesInFlight;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 4 * n}, {kBuffer, 5 * n}, {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, n}};
-    if (VkResult r = pool_.create(vk_, vk_.device, 2 * n, sizes); r != VK_SUCCESS) return vkFailure(r, "denoiser: creating the descriptor pool");
-    slots_.resize(n);
-    for (Slot& s : slots_) {
-        const VkDescriptorSetLayout layouts[] = {toTensor_.setLayout, toImage_.setLayout};
-        VkDescriptorSet sets[2];
-        if (VkResult r = pool_.allocate(layouts, sets); r != VK_SUCCESS) return vkFailure(r, "denoiser: allocating descriptor sets");
-        s.toTensor = sets[0];
-        s.toImage = sets[1];
-    }
-    return {};
+    return createConversions(fp16 ? shaders::dn_to_tensor_f16() : shaders::dn_to_tensor_f32(), kToTensorBindings,
+                             toImageShader(desc_.outputFormat, fp16), kToImageBindings, sizeof(gpu::DenoiserPush), desc_.framesInFlight,
+                             slots_, kWho);
 }
 
 Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
@@ -120,11 +106,11 @@ Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
     const std::array<VkImageView, 5> views{in.color.view, in.albedo.view, in.normal.view, in.depth.view, in.output.view};
     if (views != s.views) {
         const ImageInput* sampled[] = {&in.color, &in.albedo, &in.normal, &in.depth};
-        vkutil::DescriptorWrites toTensor(s.toTensor);
+        vkutil::DescriptorWrites toTensor(s.sets.toTensor);
         for (uint32_t i = 0; i < 4; ++i) toTensor.image(i, kSampled, {sampler_, sampled[i]->view, sampled[i]->layout});
         for (uint32_t i = 0; i < 4; ++i) toTensor.buffer(4 + i, kBuffer, {network_->input(i).buffer, 0, VK_WHOLE_SIZE});
         toTensor.update(vk_, vk_.device);
-        vkutil::DescriptorWrites(s.toImage)
+        vkutil::DescriptorWrites(s.sets.toImage)
             .buffer(0, kBuffer, {network_->output(0).buffer, 0, VK_WHOLE_SIZE})
             .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL})
             .update(vk_, vk_.device);
@@ -136,19 +122,7 @@ Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
     pc.tensorWidth = tensor_.width;
     pc.tensorHeight = tensor_.height;
     pc.flags = (desc_.flags & DenoiserFlagColorSrgb) ? gpu::FLAG_COLOR_SRGB : 0u;
-    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, uint32_t w, uint32_t h) {
-        vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-        vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
-        vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vk_.vkCmdDispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
-    };
-    computeBarrier(vk_, cmd);  // the previous frame's reads of the tensors
-    dispatch(toTensor_, s.toTensor, tensor_.width, tensor_.height);
-    computeBarrier(vk_, cmd);
-    MLP_TRY(network_->record(cmd));
-    computeBarrier(vk_, cmd);
-    dispatch(toImage_, s.toImage, in.size.width, in.size.height);
-    return {};
+    return recordConversions(cmd, s.sets, pc, tensor_, in.size);
 }
 
 }  // namespace

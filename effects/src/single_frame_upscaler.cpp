@@ -58,8 +58,8 @@ public:
 
 private:
     struct Slot {
-        VkDescriptorSet toTensor = VK_NULL_HANDLE, toImage = VK_NULL_HANDLE;
-        VkImageView color = VK_NULL_HANDLE, output = VK_NULL_HANDLE;
+        ConversionSets sets;
+        VkImageView color = VK_NULL_HANDLE, output = VK_NULL_HANDLE;  // what `sets` point at
     };
     UpscalerDesc desc_;
     std::vector<Slot> slots_;
@@ -83,27 +83,10 @@ Status SingleFrameUpscaler::init() {
         out[2] != scale_ * desc_.maxRenderSize.height)
         return Error{ErrorCode::InvalidModel, std::string(kWho) + ": the model's output must be [1,3,s*H,s*W] for an integer scale s", VK_SUCCESS};
 
-    if (VkResult r = vkutil::createSampler(vk_, vk_.device, VK_FILTER_NEAREST, &sampler_); r != VK_SUCCESS) return vkFailure(r, std::string(kWho) + ": creating a sampler");
     const bool fp16 = network_->fp16();
-    MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::sf_to_tensor_f16() : shaders::sf_to_tensor_f32(), kToTensorBindings,
-                                       sizeof(gpu::SingleFramePush), "single-frame input"), toTensor_));
-    MLP_TRY(take(createComputePipeline(vk_, toImageShader(desc_.outputFormat, fp16), kToImageBindings, sizeof(gpu::SingleFramePush),
-                                       "single-frame output"), toImage_));
-    const uint32_t n = desc_.framesInFlight;
-    const VkDescriptorPoolSize sizes[] = {{VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, n}, {VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, 2 * n},
-                                          {VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, n}};
-    if (VkResult r = pool_.create(vk_, vk_.device, 2 * n, sizes); r != VK_SUCCESS)
-        return vkFailure(r, std::string(kWho) + ": creating the descriptor pool");
-    slots_.resize(n);
-    for (Slot& s : slots_) {
-        const VkDescriptorSetLayout layouts[] = {toTensor_.setLayout, toImage_.setLayout};
-        VkDescriptorSet sets[2];
-        if (VkResult r = pool_.allocate(layouts, sets); r != VK_SUCCESS)
-            return vkFailure(r, std::string(kWho) + ": allocating descriptor sets");
-        s.toTensor = sets[0];
-        s.toImage = sets[1];
-    }
-    return {};
+    return createConversions(fp16 ? shaders::sf_to_tensor_f16() : shaders::sf_to_tensor_f32(), kToTensorBindings,
+                             toImageShader(desc_.outputFormat, fp16), kToImageBindings, sizeof(gpu::SingleFramePush),
+                             desc_.framesInFlight, slots_, kWho);
 }
 
 Status SingleFrameUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
@@ -113,11 +96,11 @@ Status SingleFrameUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in
         return Error{ErrorCode::InvalidArgument, std::string(kWho) + ": record recordInitialization() once before the first record()", VK_SUCCESS};
     Slot& s = slots_[in.frameSlot];
     if (s.color != in.color.view || s.output != in.output.view) {
-        vkutil::DescriptorWrites(s.toTensor)
+        vkutil::DescriptorWrites(s.sets.toTensor)
             .image(0, VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, {sampler_, in.color.view, in.color.layout})
             .buffer(1, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {network_->input(0).buffer, 0, VK_WHOLE_SIZE})
             .update(vk_, vk_.device);
-        vkutil::DescriptorWrites(s.toImage)
+        vkutil::DescriptorWrites(s.sets.toImage)
             .buffer(0, VK_DESCRIPTOR_TYPE_STORAGE_BUFFER, {network_->output(0).buffer, 0, VK_WHOLE_SIZE})
             .image(1, VK_DESCRIPTOR_TYPE_STORAGE_IMAGE, {VK_NULL_HANDLE, in.output.view, VK_IMAGE_LAYOUT_GENERAL})
             .update(vk_, vk_.device);
@@ -134,19 +117,7 @@ Status SingleFrameUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in
     pc.scale = scale_;
     pc.flags = ((desc_.flags & UpscalerFlagColorSrgb) ? gpu::FLAG_COLOR_SRGB : 0u) | ((desc_.flags & UpscalerFlagHdr) ? gpu::FLAG_HDR : 0u);
     pc.exposure = in.exposure;
-    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, uint32_t w, uint32_t h) {
-        vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
-        vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
-        vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vk_.vkCmdDispatch(cmd, (w + 7) / 8, (h + 7) / 8, 1);
-    };
-    computeBarrier(vk_, cmd);  // the previous frame's reads of the tensors
-    dispatch(toTensor_, s.toTensor, pc.tensorWidth, pc.tensorHeight);
-    computeBarrier(vk_, cmd);
-    MLP_TRY(network_->record(cmd));
-    computeBarrier(vk_, cmd);
-    dispatch(toImage_, s.toImage, pc.displayWidth, pc.displayHeight);
-    return {};
+    return recordConversions(cmd, s.sets, pc, VkExtent2D{pc.tensorWidth, pc.tensorHeight}, desc_.displaySize);
 }
 
 }  // namespace
