@@ -9,7 +9,7 @@
 # (384x216), DISPLAY_SIZES (several sizes dealt out to the sequences, e.g. 384x216,768x432: overrides
 # DISPLAY_SIZE; render_temporal.py plan --displays), RENDER_SCALES (0.5,0.6666667,0.5,0.3333333: half the sequences at 2x, a quarter each at 1.5x
 # and 3x; render_temporal.py plan --render-scales), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (144: a multiple of 48, so that crops at 1.5x and 3x, which round down to multiples of 48 display pixels, keep the size), UNROLL (8), JOBS (6),
-# SECONDS_BUDGET (540: training stops in time to save within it), VARIANTS ("name:train args;..."
+# SECONDS_BUDGET (540: training stops in time to load, save and validate within it), VARIANTS ("name:train args;..."
 # to train several networks at once on the same data, e.g. "a:--width 32 --depth 2;b:--width 48";
 # each writes $OUT/upscaler_temporal_<name>.npz and train_<name>.log), VAL_SEEDS (20) and
 # VAL_PROCEDURAL_SEEDS (5): a validation split, rendered and scored (validate_temporal.py ->
@@ -42,8 +42,15 @@ wait
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
 "$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 1
-# Leave a minute for saving and validation.
-minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - 60) / 60))")
+# Leave time for what follows training within SECONDS_BUDGET: loading the data and saving (about
+# a minute on the H100 for 150 sequences; --max-minutes counts training steps only) and the
+# validation (about 30 s, then 15 s per network: r18's first command ran 30 s past its budget
+# with a fixed minute for all of it and four networks to validate).
+variant_count=1
+[ -n "${VARIANTS:-}" ] && variant_count=$(awk -F';' '{print NF}' <<< "$VARIANTS")
+model_count=$(( variant_count + $(wc -w <<< "${COMPARE_MODELS:-}") ))
+reserve=$(( 90 + 15 * model_count ))
+minutes=$("$py" -c "import time; print(max(0.5, ($end - time.time() - $reserve) / 60))")
 echo "[device_train] train for at most $minutes minutes"
 train() {  # name, extra arguments
   "$py" "$here/train_temporal.py" --data "$work/data" --steps "${STEPS:-6000}" --batch "${BATCH:-8}" --crop "${CROP:-144}" \
