@@ -15,9 +15,6 @@ namespace {
 using fxtest::TestImage;
 using testsupport::VulkanTest;
 
-float srgb(float v) { return v <= 0.0031308f ? v * 12.92f : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f; }
-float linear(float v) { return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f); }
-
 effects::DenoiserDesc desc(engine::Context& ctx, VkExtent2D maxSize) {
     effects::DenoiserDesc d;
     d.device = fxtest::effectDevice(ctx);
@@ -78,7 +75,7 @@ TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
             size_t src = size_t(std::min(y, size.height - 1)) * maxSize.width + std::min(x, size.width - 1), plane = size_t(tensor.width) * tensor.height,
                    dst = size_t(y) * tensor.width + x;
             for (uint32_t c = 0; c < 3; ++c) {
-                inputs[0].data[c * plane + dst] = srgb(color[src * 4 + c]);
+                inputs[0].data[c * plane + dst] = fxtest::srgbEncode(color[src * 4 + c]);
                 inputs[1].data[c * plane + dst] = albedo[src * 4 + c];
                 inputs[2].data[c * plane + dst] = normal[src * 4 + c];
             }
@@ -92,7 +89,7 @@ TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
     for (uint32_t y = 0; y < size.height; ++y)
         for (uint32_t x = 0; x < size.width; ++x)
             for (uint32_t c = 0; c < 3; ++c) {
-                double expect = linear(float(std::clamp(r[c * plane + size_t(y) * tensor.width + x], 0.0, 1.0)));
+                double expect = fxtest::srgbDecode(float(std::clamp(r[c * plane + size_t(y) * tensor.width + x], 0.0, 1.0)));
                 worst = std::max(worst, std::fabs(expect - got[(size_t(y) * maxSize.width + x) * 4 + c]));
             }
     EXPECT_LT(worst, dn.usesFp16() ? 2e-2 : 1e-4);

@@ -7,6 +7,7 @@
 
 #include <vkutil/image.h>
 
+#include <cmath>
 #include <cstdint>
 #include <memory>
 #include <vector>
@@ -56,6 +57,10 @@ bool storageCapable(engine::Context& ctx, VkFormat format);
 // The worst |got - stored(reference)| in units of the format's rounding bound, where stored()
 // is what the format keeps of an R32G32B32A32_SFLOAT result (clamps, no alpha): <= 1 passes.
 double worstRoundingUnits(const OutputFormat& f, const std::vector<float>& reference, const std::vector<float>& got);
+
+// The sRGB transfer functions on [0, 1], as the effects' shaders apply them.
+inline float srgbEncode(float v) { return v <= 0.0031308f ? v * 12.92f : 1.055f * std::pow(v, 1.0f / 2.4f) - 0.055f; }
+inline float srgbDecode(float v) { return v <= 0.04045f ? v / 12.92f : std::pow((v + 0.055f) / 1.055f, 2.4f); }
 
 // Records `fn` into a command buffer, submits it and waits; then makes compute writes visible
 // to transfers (the harness's read-backs).

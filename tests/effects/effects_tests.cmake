@@ -1,6 +1,6 @@
 # effects suites (included from tests/CMakeLists.txt): the engine-agnostic effect API, fed by
 # test-owned images on the test context.
-vkml_test(effects_upscaler_tests effects/upscaler_test.cpp effects/effect_harness.cpp LIBS effects bridge)
+vkml_test(effects_upscaler_tests effects/upscaler_test.cpp effects/effect_harness.cpp LIBS effects bridge mlplugin_onnx)
 target_compile_definitions(effects_upscaler_tests PRIVATE VKML_TEST_DATA_DIR="${PROJECT_SOURCE_DIR}/tests/data"
   VKML_ASSETS_DIR="${PROJECT_SOURCE_DIR}/assets")
 vkml_test(effects_denoiser_tests effects/denoiser_test.cpp effects/effect_harness.cpp LIBS effects bridge mlplugin_onnx)

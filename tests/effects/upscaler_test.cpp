@@ -5,6 +5,7 @@
 #include "vulkan_test.h"
 
 #include "engine/jitter.h"
+#include "mlplugin/onnx.h"
 
 #include <algorithm>
 #include <array>
@@ -12,6 +13,7 @@
 #include <fstream>
 #include <functional>
 #include <iterator>
+#include <random>
 #include <string>
 #include <utility>
 
@@ -539,6 +541,71 @@ TEST_F(VulkanTest, UpscalerWritesEveryOutputFormat) {
                 continue;
             }
             EXPECT_LE(fxtest::worstRoundingUnits(f, reference, run(path, f.format)), 1.0) << "worst error, in units of the format's rounding bound";
+        }
+    }
+}
+
+// The single-frame network through the effect against the CPU reference of its graph, in fp32
+// and fp16: the frame's region sRGB-encoded into the network's input at the maximum render size
+// (edges repeated), and the output's valid region (scale x this frame's render size) taken as is
+// when it fills the display, else resampled bilinearly to it. Both store paths run: the full
+// render size, and a smaller one that leaves the input's edge repeated and the output resampled.
+TEST_F(VulkanTest, UpscalerMlSingleFrameMatchesTheReferenceOfItsNetwork) {
+    const char* path = VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx";
+    const VkExtent2D maxRender{23, 14}, display{46, 28};
+    const uint32_t scale = 2, tw = maxRender.width, th = maxRender.height, ow = scale * tw, oh = scale * th;
+    std::mt19937 rng(17);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    std::vector<float> color(size_t(tw) * th * 4);
+    for (size_t i = 0; i < color.size(); ++i) color[i] = i % 4 == 3 ? 1.0f : u(rng) * u(rng);
+    mlplugin::OnnxLoadOptions options;
+    options.inputShapes = {{"color", {1, 3, th, tw}}};
+    auto model = mlplugin::loadOnnxFile(path, options);
+    ASSERT_TRUE(model) << model.error().message;
+
+    for (bool fp16 : {false, true}) {
+        Rig rig(ctx(), effects::UpscalerMode::MlSingleFrame, display, maxRender, readFile(path), 0.0f, true, fp16);
+        rig.color->fill(color);
+        for (VkExtent2D render : {maxRender, VkExtent2D{17, 11}}) {
+            SCOPED_TRACE(std::string(fp16 ? "fp16" : "fp32") + ", render size " + std::to_string(render.width) + "x" +
+                         std::to_string(render.height));
+            effects::UpscalerInputs in = rig.inputs(render, {0, 0}, true);
+            fxtest::run(ctx(), [&](VkCommandBuffer cmd) { Rig::check(rig.upscaler->record(cmd, in)); });
+            const std::vector<float> got = rig.output->read();
+
+            std::vector<mlplugin::HostTensor> inputs(1);
+            inputs[0].desc = model->graph.values[model->graph.inputs[0]].desc;
+            inputs[0].data.resize(size_t(3) * tw * th);
+            for (uint32_t y = 0; y < th; ++y)
+                for (uint32_t x = 0; x < tw; ++x)
+                    for (uint32_t c = 0; c < 3; ++c)
+                        inputs[0].data[(size_t(c) * th + y) * tw + x] =
+                            fxtest::srgbEncode(color[(size_t(std::min(y, render.height - 1)) * tw + std::min(x, render.width - 1)) * 4 + c]);
+            auto reference = mlplugin::referenceEvaluateGraph(model->graph, inputs);
+            ASSERT_TRUE(reference) << reference.error().message;
+            const std::vector<double>& r = (*reference)[0].data;
+            ASSERT_EQ(r.size(), size_t(3) * ow * oh);
+            const int validW = int(scale * render.width), validH = int(scale * render.height);
+            auto texel = [&](int x, int y, uint32_t c) {
+                x = std::clamp(x, 0, validW - 1);
+                y = std::clamp(y, 0, validH - 1);
+                return std::clamp(r[(size_t(c) * oh + y) * ow + x], 0.0, 1.0);
+            };
+            double worst = 0;
+            for (uint32_t y = 0; y < display.height; ++y)
+                for (uint32_t x = 0; x < display.width; ++x) {
+                    const double px = (x + 0.5) * validW / display.width - 0.5, py = (y + 0.5) * validH / display.height - 0.5;
+                    const int bx = int(std::floor(px)), by = int(std::floor(py));
+                    const double fx = px - bx, fy = py - by;
+                    for (uint32_t c = 0; c < 3; ++c) {
+                        const double top = texel(bx, by, c) * (1 - fx) + texel(bx + 1, by, c) * fx;
+                        const double bottom = texel(bx, by + 1, c) * (1 - fx) + texel(bx + 1, by + 1, c) * fx;
+                        const double expect = fxtest::srgbDecode(float(top * (1 - fy) + bottom * fy));
+                        worst = std::max(worst, std::fabs(expect - got[(size_t(y) * display.width + x) * 4 + c]));
+                    }
+                }
+            EXPECT_EQ(rig.upscaler->usesFp16(), fp16 && ctx().features().shaderFloat16 && ctx().features().storageBuffer16BitAccess);
+            EXPECT_LT(worst, rig.upscaler->usesFp16() ? 2e-2 : 1e-4);
         }
     }
 }
