@@ -100,6 +100,17 @@ if(TARGET upscale_demo)
                    "-DEXPECT_FILE_CONTENT=${_out}/ml_denoise/report.json|\"denoise\": \"ml\".*\"name\": \"ml_denoise.network\""
                    -P ${_check})
   set_tests_properties(demo_cli.headless_ml_denoise PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
+  # The main job (tools/demo.sh) keeps working: its own arguments, read from the script, with a
+  # smaller size, two frames and the validation layer appended (later arguments win).
+  set_property(DIRECTORY APPEND PROPERTY CMAKE_CONFIGURE_DEPENDS ${PROJECT_SOURCE_DIR}/tools/demo.sh)
+  file(STRINGS ${PROJECT_SOURCE_DIR}/tools/demo.sh _main_job REGEX "upscale_demo\" --headless")
+  string(REGEX REPLACE ".*upscale_demo\" (.*) --out .*" "\\1" _main_job_args "${_main_job}")
+  string(REPLACE " " "|" _main_job_args "${_main_job_args}")
+  add_test(NAME demo_cli.main_job
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:upscale_demo>|${_main_job_args}|--frames|2|--width|128|--height|72|--validation|--no-images|--out|${_out}/main_job"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=rendered 2 frame\\(s\\) 64x36 -> 128x72 \\(ml-temporal\\), denoise ml"
+                   -P ${_check})
+  set_tests_properties(demo_cli.main_job PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
   demo_cli_test(ml_denoise_odd_size "--headless;--width;70;--height;48;--denoise;ml;--out;${_out}/ml_denoise_odd" nonzero
                 "the ML denoiser needs a render resolution that is a multiple of 4 in both dimensions .*35x24")
 
