@@ -1,7 +1,8 @@
 #pragma once
 // What the single-network effects (the single-frame upscaler, the denoiser) hold alike: the model
 // bytes, the plugin device and its network, the image <-> tensor conversion pipelines with their
-// sampler and descriptor pool; one teardown order, one requirements tally, one initialization.
+// sampler and descriptor pool; one teardown order, one requirements tally, one initialization,
+// one way to create the conversions and to record a frame (convert, network, convert).
 #include "effects/effect_device.h"
 #include "temporal_network.h"
 #include "vulkan_api.h"
