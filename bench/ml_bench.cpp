@@ -61,7 +61,8 @@ void usage() {
         "              device commands; bench/make_results.py merges <date>_ml_bench*.json)\n"
         "  --device I    Vulkan device index (default: first discrete GPU)\n"
         "  --validation  enable the Khronos validation layer\n"
-        "  --verify      first check every network against the CPU reference (double) at 48x32\n"
+        "  --verify      first check every network against the CPU reference (double) at 48x32, in the\n"
+        "                precisions of the selected cases\n"
         "  --full-grid   convolution sweep over every cin x cout in {3,12,16,32,64} (default: a subset)\n"
         "  --assets DIR  where the shipped .onnx networks are looked for (default: assets)\n"
         "  --tune FILE   per-shape kernel selection by measurement: before timing a case, time every candidate\n"
@@ -319,14 +320,13 @@ std::vector<std::vector<float>> benchInputs(const GraphDesc& graph, std::vector<
     return inputs;
 }
 
-// Every network in every precision at a small size against referenceEvaluateGraph.
-bool verify(engine::Context& ctx, Device& device, const Capabilities& caps) {
+// Every network at a small size against referenceEvaluateGraph, in each precision (storage type
+// and execution flags) of `precisions`.
+bool verify(engine::Context& ctx, Device& device, const std::vector<std::pair<DataType, uint32_t>>& precisions) {
     bool ok = true;
     std::printf("verification against the CPU reference (relative L2 error):\n");
-    for (DataType type : {DataType::Float32, DataType::Float16}) {
-        if (type == DataType::Float16 && !caps.fp16Storage) continue;
-        for (uint32_t flags : {0u, uint32_t(ExecutionFlagAllowHalfPrecisionComputation)}) {
-            if (type == DataType::Float32 && flags) continue;
+    for (const auto& [type, flags] : precisions) {
+        {
             for (bench::Network net : {bench::espcn(type, 48, 32), bench::fsrcnn(type, 48, 32), bench::espcnScaled(type, 47, 29, 3),
                                        bench::srvggVariant(type, 45, 27, 48, 2, 2), bench::srvggVariant(type, 45, 27, 32, 2, 4),
                                        bench::unetVariant(type, 48, 32, bench::kUnetSmall, "small")}) {
@@ -458,7 +458,6 @@ int main(int argc, char** argv) {
                     ceilings.copyBufferGBs, ceilings.computeCopyGBs, ceilings.fp32FmaTflops, optionalText(ceilings.fp16FmaTflops, "TFLOP/s").c_str(),
                     optionalText(ceilings.coopGemmTflops, "TFLOP/s").c_str());
 
-        if (o.verify && !verify(ctx, *device, caps)) return 1;
         TuningTable tuning;
         if (!o.tune.empty()) {
             if (auto loaded = tuning.load(o.tune); !loaded) throw engine::Error(loaded.error().message);
@@ -470,6 +469,17 @@ int main(int argc, char** argv) {
             if (!matchesFilter(c.name + " " + c.variant.label, o.common.filter)) continue;
             if (!o.groups.empty() && ("," + o.groups + ",").find("," + c.group + ",") == std::string::npos) continue;
             selected.push_back(std::move(c));
+        }
+        if (o.verify) {
+            // The precisions the selected cases run in (every precision when none is selected):
+            // a run of fp16-arith cases does not pay for compiling the fp32 and fp16 networks.
+            std::vector<std::pair<DataType, uint32_t>> precisions;
+            for (const Variant& v : variants(caps))
+                if (selected.empty() || std::any_of(selected.begin(), selected.end(), [&](const Case& c) {
+                        return c.variant.type == v.type && (c.variant.flags & ~uint32_t(GraphCompileFlagForceConvChains)) == v.flags;
+                    }))
+                    precisions.emplace_back(v.type, v.flags);
+            if (!verify(ctx, *device, precisions)) return 1;
         }
         std::vector<Row> rows;
         std::vector<std::vector<Row>> rounds(selected.size());  // per case, one row per round so far
