@@ -56,7 +56,10 @@ void walk(Dim dim) {
     if (i < 0 || i > last) {
         if (MODE == MODE_CONSTANT) inside = false;
         else if (MODE == MODE_EDGE) i = clamp(i, 0, last);
-        else if (MODE == MODE_WRAP) i = ((i % int(dim.inSize)) + int(dim.inSize)) % int(dim.inSize);
+        // In unsigned arithmetic: GLSL leaves % undefined for a negative operand, and the H100's
+        // driver returned wrong indices for it (lavapipe's did not). i >= -padBegin, so adding
+        // a multiple of inSize above padBegin makes it non-negative without changing it modulo inSize.
+        else if (MODE == MODE_WRAP) i = int(uint(i + int(dim.inSize * (dim.padBegin / dim.inSize + 1u))) % dim.inSize);
         else i = i < 0 ? -i : 2 * last - i;
     }
     inIndex += uint(max(i, 0)) * dim.inStride;
