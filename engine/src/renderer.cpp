@@ -113,8 +113,9 @@ void Renderer::Impl::computeExtents() {
 }
 
 // Motion vectors in render pixels: the previous frame's clip position is mapped straight to
-// pixels (x_pixel = (x_ndc + 1) * width / 2), so the fragment shader subtracts gl_FragCoord. The
-// previous projection carries this frame's jitter, so the jitter cancels out of the difference.
+// pixels (x_pixel = (x_ndc + 1) * width / 2), and the fragment shader subtracts this frame's
+// position, mapped the same way (gpu::GBufferPush). The previous projection carries this frame's
+// jitter, so the jitter cancels out of the difference.
 void Renderer::Impl::updateMotionMatrices() {
     glm::mat4 toPixels(1.0f);
     toPixels[0][0] = toPixels[3][0] = 0.5f * float(renderExtent.width);
@@ -158,6 +159,7 @@ void Renderer::Impl::addGBufferPass() {
                                                  previousViewProjPixels[3][r]);
         }
         push.textureLodBias = frame.textureLodBias;
+        push.pixelScale = 0.5f * glm::vec2(float(renderExtent.width), float(renderExtent.height));
         vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
@@ -176,7 +178,7 @@ void Renderer::Impl::addGBufferPass() {
         // The background: a far-plane triangle where nothing was drawn, writing the motion of
         // directions at infinity (camera rotation only).
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.skyMotion.pipeline);
-        gpu::SkyMotionPush sky{skyReprojection};
+        gpu::SkyMotionPush sky{skyReprojection, 0.5f * glm::vec2(float(renderExtent.width), float(renderExtent.height)), {}};
         vkCmdPushConstants(cmd, pipelines.skyMotion.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(sky), &sky);
         vkCmdDraw(cmd, 3, 1, 0, 0);
     };

@@ -10,8 +10,8 @@ layout(location = 0) in vec3 inNormal;
 layout(location = 1) in vec2 inUv;
 layout(location = 2) flat in uint inMaterial;
 layout(location = 3) in vec4 inColor;
-layout(location = 4) in vec4 inClip;
-layout(location = 5) in vec4 inPrevPixels;  // previous position, homogeneous render pixels
+layout(location = 4) in vec4 inPixels;      // this position, homogeneous render pixels
+layout(location = 5) in vec4 inPrevPixels;  // previous position, the same way
 
 // The alpha-masked pipeline variant (glTF alphaMode MASK) discards; the opaque one has no
 // discard, so early depth testing stays on for everything else.
@@ -87,6 +87,7 @@ void main() {
     }
     outAlbedo = vec4(albedo, roughness);
     outNormal = vec4(normalize(inNormal), metalness);
-    // Both positions carry this frame's jitter, so it cancels.
-    outMotion = inPrevPixels.xy / inPrevPixels.w - gl_FragCoord.xy;
+    // Both positions carry this frame's jitter, so it cancels; both are interpolated the same way,
+    // so their interpolation errors cancel too (GBufferPush).
+    outMotion = inPrevPixels.xy / inPrevPixels.w - inPixels.xy / inPixels.w;
 }

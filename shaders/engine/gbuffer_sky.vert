@@ -8,9 +8,11 @@
 
 layout(push_constant) uniform Push { SkyMotionPush pc; };
 layout(location = 0) noperspective out vec4 outPrevPixels;
+layout(location = 1) noperspective out vec2 outPixels;  // this frame's render pixels (see GBufferPush)
 
 void main() {
     vec2 ndc = vec2((gl_VertexIndex << 1) & 2, gl_VertexIndex & 2) * 2.0 - 1.0;
     outPrevPixels = pc.reprojection * vec4(ndc, 1.0, 1.0);
+    outPixels = (ndc + 1.0) * pc.pixelScale;
     gl_Position = vec4(ndc, 1.0, 1.0);
 }

@@ -80,16 +80,25 @@ ENGINE_CONST uint SHADOW_STOCHASTIC = 2u;  // area-light sampling, `shadowSample
 // Vertex and fragment stages share it. The previous-frame matrix keeps only the rows motion
 // needs (x, y, w in render pixels; depth is not reprojected), which leaves room for the texture
 // LOD bias within the 128 bytes (lavapipe's limit too).
+//
+// Motion is the difference of two interpolated positions of the same surface point, the previous
+// and this frame's (both homogeneous render pixels), not the previous one minus gl_FragCoord:
+// interpolated with the same barycentrics, their interpolation errors cancel. Against
+// gl_FragCoord they did not: on the H100 a still camera got motion of 1.1e-3 pixels where the
+// exact answer is 0 (bench/RESULTS.md, "Twentieth session").
 struct GBufferPush {
     mat4 viewProj;
     vec4 prevPixelsRows[3];  // rows x, y, w of the previous view-projection (this frame's jitter) to render pixels
     float textureLodBias;    // added to every texture's mip level (FrameParams::textureLodBias)
-    float pad0, pad1, pad2;
+    float pad0;
+    vec2 pixelScale;         // render size / 2: clip (x + w, y + w) * pixelScale = homogeneous render pixels
 };
 
 // The G-buffer pass's background triangle (gbuffer_sky.vert): motion of directions at infinity.
 struct SkyMotionPush {
     mat4 reprojection;  // this frame's NDC (x, y, 1, 1) -> previous frame's render pixels (homogeneous)
+    vec2 pixelScale;    // render size / 2: (NDC + 1) * pixelScale = this frame's render pixels
+    vec2 pad;
 };
 
 struct LightingPush {

@@ -73,7 +73,10 @@ TEST_F(VulkanTest, MotionVectorsAreTheReprojectionInRenderPixels) {
     engine::FrameParams still = params();
     still.previousCamera = still.camera;
     auto motion = channel(engine::renderSingleFrame(ctx(), r, still, uint32_t(engine::Channel::Motion)), engine::Channel::Motion);
-    for (float v : motion.data) ASSERT_LT(std::fabs(v), 1e-3f);
+    float largest = 0.0f;
+    for (float v : motion.data) largest = std::max(largest, std::fabs(v));
+    std::printf("  still camera: largest |motion| %.3g render pixels\n", largest);
+    EXPECT_LT(largest, 1e-3f);
 
     engine::FrameParams moving = params(10);
     moving.previousCamera = engine::camera(0, 1.0f + 9.0f / 30.0f - 0.15f);  // orbit: rotation and translation
