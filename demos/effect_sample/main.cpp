@@ -9,6 +9,11 @@
 //
 //   effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S]
 //                 [--tuning FILE] [--validation]
+//
+// --model defaults to the shipped upscaler_temporal.onnx, found at run time as the other demos
+// find theirs (demos/common/model_dir.h: $VKML_MODEL_DIR, else ../share/vkml/models beside the
+// executable); that lookup is plain C++, no engine code.
+#include "../common/model_dir.h"
 #include "effects/upscaler.h"
 #include "mlplugin/device_support.h"
 
@@ -358,12 +363,18 @@ Options parse(int argc, char** argv) {
             std::puts("usage: effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S] [--tuning FILE]\n"
                       "                     [--validation]\n"
                       "  upscales a sequence written by upscale_demo --headless --mode taau --channels color,depth,motion --out DIR\n"
+                      "  --model FILE   ml-temporal: ONNX model (default: upscaler_temporal.onnx of the model directory,\n"
+                      "                 $VKML_MODEL_DIR or ../share/vkml/models beside this program)\n"
                       "  --tuning FILE  measured kernel choices for the network (mlrun MODEL.onnx --tuning FILE on this GPU)");
             std::exit(0);
         } else fail("unknown option '" + a + "' (see --help)");
     }
     if (o.input.empty() || o.out.empty()) fail("--input and --out are required (see --help)");
-    if (o.mode == effects::UpscalerMode::MlTemporal && o.model.empty()) fail("--mode ml-temporal needs --model FILE");
+    if (o.mode == effects::UpscalerMode::MlTemporal && o.model.empty()) {
+        demo::ModelLocation shipped = demo::findModel("upscaler_temporal.onnx", demo::ModelSearch::fromProcess());
+        if (!shipped) fail("--mode ml-temporal without --model FILE: " + shipped.problem);
+        o.model = shipped.path.string();
+    }
     return o;
 }
 

@@ -35,7 +35,16 @@ if(TARGET effect_sample AND TARGET upscale_demo)
   add_test(NAME effect_sample.missing_frames_json
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/nonexistent|--out|${_fx_out}/none"
                    -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open '.*nonexistent/frames.json'" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
-  add_test(NAME effect_sample.ml_temporal_needs_a_model
-           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--mode|ml-temporal"
-                   -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--mode ml-temporal needs --model FILE" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  # Without --model: the shipped model of the model directory (the build tree's links to assets/),
+  # or an error naming every place looked.
+  add_test(NAME effect_sample.ml_temporal_default_model
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_default|--mode|ml-temporal|--validation"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaler ml-temporal: 32x20 -> 64x40.*upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled_default/frame_00004.png"
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  set_tests_properties(effect_sample.ml_temporal_default_model PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  add_test(NAME effect_sample.ml_temporal_without_a_model
+           COMMAND ${CMAKE_COMMAND} -E env VKML_MODEL_DIR=/nonexistent/models
+                   ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--mode|ml-temporal"
+                   -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--mode ml-temporal without --model FILE: cannot find upscaler_temporal.onnx: VKML_MODEL_DIR=/nonexistent/models is not a directory"
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
 endif()
