@@ -16,8 +16,6 @@
 #include <algorithm>
 #include <array>
 #include <cstring>
-#include <fstream>
-#include <iterator>
 
 namespace bridge {
 namespace {
@@ -32,18 +30,13 @@ constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT 
 
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
-// A model that does not fit the pass's bindings or extents.
-engine::Error modelError(const std::string& message) { return engine::Error(engine::ErrorCode::InvalidModel, message); }
-
 std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
 
 #ifdef BRIDGE_HAS_ONNX
 std::vector<uint8_t> readFile(const std::string& path, const std::string& who) {
-    std::ifstream in(path, std::ios::binary);
-    if (!in) throw engine::Error(engine::ErrorCode::IoError, who + ": cannot open model file '" + path + "'");
-    std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
-    if (bytes.empty()) throw modelError(who + ": model file '" + path + "' is empty");
-    return bytes;
+    auto bytes = mlplugin::readOnnxFile(path);
+    if (!bytes) throw toEngineError(bytes.error(), who);
+    return std::move(*bytes);
 }
 #endif
 

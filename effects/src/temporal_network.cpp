@@ -6,7 +6,6 @@
 
 #include <algorithm>
 #include <cstring>
-#include <fstream>
 
 namespace effects::detail {
 namespace {
@@ -29,17 +28,9 @@ Result<std::unique_ptr<mlplugin::Device>> createPluginDevice(const EffectDevice&
 }
 
 Result<std::vector<uint8_t>> readModelFile(const std::string& path, const std::string& who) {
-    std::ifstream in(path, std::ios::binary | std::ios::ate);
-    if (!in) return Error{ErrorCode::IoError, who + ": cannot open the model file '" + path + "'", VK_SUCCESS};
-    std::streamoff size = in.tellg();
-    if (size <= 0) return Error{ErrorCode::InvalidModel, who + ": the model file '" + path + "' is empty", VK_SUCCESS};
-    if (uint64_t(size) > mlplugin::kMaxOnnxFileBytes)
-        return Error{ErrorCode::InvalidModel, who + ": the model file '" + path + "' is larger than 2 GiB", VK_SUCCESS};
-    std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    in.seekg(0);
-    if (!in.read(reinterpret_cast<char*>(bytes.data()), size))
-        return Error{ErrorCode::IoError, who + ": reading the model file '" + path + "' failed", VK_SUCCESS};
-    return bytes;
+    auto bytes = mlplugin::readOnnxFile(path);
+    if (!bytes) return Error{bytes.error().code, who + ": " + bytes.error().message, VK_SUCCESS};
+    return std::move(*bytes);
 }
 
 Result<std::unique_ptr<Network>> Network::create(const VulkanApi& vk, mlplugin::Device& device, const NetworkDesc& desc,

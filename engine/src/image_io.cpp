@@ -7,6 +7,7 @@
 #include <cmath>
 #include <cstdio>
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <limits>
@@ -38,6 +39,10 @@ void writePng(const std::string& path, const Image8& image) {
 namespace {
 
 std::vector<uint8_t> readFile(const std::string& path) {
+    // A device or a pipe (/dev/zero) would be read without end.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        throw Error(ErrorCode::IoError, "'" + path + "' is not a regular file");
     std::ifstream in(path, std::ios::binary);
     if (!in) throw Error(ErrorCode::IoError, "cannot open '" + path + "' for reading");
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());

@@ -1,6 +1,7 @@
 #include "mlplugin/tuning.h"
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 
 namespace mlplugin {
@@ -13,6 +14,10 @@ const TuningEntry* TuningTable::find(const std::string& key) const {
 void TuningTable::set(const std::string& key, TuningEntry entry) { entries_[key] = std::move(entry); }
 
 Status TuningTable::load(const std::string& path) {
+    // A device or a pipe (/dev/zero) would be read without end, as one line growing forever.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        return Error{ErrorCode::IoError, "tuning table '" + path + "' is not a regular file"};
     std::ifstream f(path);
     if (!f) return {};  // no file yet: nothing measured
     std::string line;

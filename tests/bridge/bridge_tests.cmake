@@ -33,7 +33,7 @@ if(TARGET upscale_demo AND TARGET mlplugin_onnx)
   set_tests_properties(demo_cli.device_lost_ml PROPERTIES FAIL_REGULAR_EXPRESSION "\\[vulkan")
   set(_cmd "$<TARGET_FILE:upscale_demo>|--headless|--mode|ml|--model|/nonexistent/model.onnx|--out|${_out}/missing")
   add_test(NAME demo_cli.ml_missing_model
-           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open model file '/nonexistent/model.onnx'"
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=${_cmd}" -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open the model file '/nonexistent/model.onnx'"
                    -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
 endif()
 # bridge::tuneGraph: the candidate choice with made-up timings (bridge/src/candidate_selection.h)

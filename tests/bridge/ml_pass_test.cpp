@@ -377,7 +377,9 @@ protected:
 
 TEST_F(MlPassErrorTest, MissingModelFile) {
     bridge::MlPassDesc d{.name = "bad", .onnxPath = "/nonexistent/upscaler_x2.onnx", .inputs = {srgbColor()}};
-    EXPECT_EQ(buildError(d), "MlPass 'bad': cannot open model file '/nonexistent/upscaler_x2.onnx'");
+    EXPECT_EQ(buildError(d), "MlPass 'bad': cannot open the model file '/nonexistent/upscaler_x2.onnx'");
+    d.onnxPath = "/dev/zero";  // refused before it is read: it would never end
+    EXPECT_EQ(buildError(d), "MlPass 'bad': the model file '/dev/zero' is not a regular file");
 }
 
 TEST_F(MlPassErrorTest, NoModelOrTwoModels) {

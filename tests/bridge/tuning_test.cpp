@@ -48,6 +48,18 @@ size_t confirmations(const std::vector<bridge::TuneRecord>& records) {
     return n;
 }
 
+// The table file: missing is empty; a device or a directory is refused before it is read
+// (/dev/zero would be one line growing forever).
+TEST(TuningTableFile, MissingIsEmptyDevicesAreNotRead) {
+    TuningTable table;
+    EXPECT_TRUE(table.load("/nonexistent/tuning.txt").ok());
+    EXPECT_EQ(table.size(), 0u);
+    Status s = table.load("/dev/zero");
+    ASSERT_FALSE(s.ok());
+    EXPECT_EQ(s.error().code, ErrorCode::IoError);
+    EXPECT_EQ(s.error().message, "tuning table '/dev/zero' is not a regular file");
+}
+
 TEST(TuningSelection, TheSecondSweepOutvotesASlowMoment) {
     // The default's first timing lands in a slow spell; the other candidate is truly slower.
     FakeGpu gpu{.cost = {{"default", 1.0}, {"other", 1.1}}, .slowAt = {0}};

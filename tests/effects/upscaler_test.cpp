@@ -341,6 +341,8 @@ TEST_F(VulkanTest, UpscalerCreateErrorsNameTheField) {
     expectError(e, effects::ErrorCode::InvalidArgument, "mode ml-temporal needs a model");
     e.modelPath = "/nonexistent/temporal.onnx";
     expectError(e, effects::ErrorCode::IoError, "cannot open the model file '/nonexistent/temporal.onnx'");
+    e.modelPath = "/dev/zero";  // refused before it is read: it would never end
+    expectError(e, effects::ErrorCode::IoError, "upscaler (ml-temporal): the model file '/dev/zero' is not a regular file");
     std::vector<uint8_t> junk(300, 0x5a);
     e.modelPath.clear();
     e.modelBytes = junk;

@@ -81,6 +81,16 @@ TEST(ImageIo, WritingIntoAMissingDirectoryIsAClearError) {
     EXPECT_THROW(engine::writeNpy("/nonexistent_dir_vkml/x.npy", {&v, 1}, shape), engine::Error);
 }
 
+TEST(ImageIo, DevicesAreNotRead) {  // /dev/zero would be read without end
+    try {
+        engine::readPng("/dev/zero");
+        FAIL() << "expected engine::Error";
+    } catch (const engine::Error& e) {
+        EXPECT_EQ(e.code(), engine::ErrorCode::IoError);
+        EXPECT_NE(std::string(e.what()).find("'/dev/zero' is not a regular file"), std::string::npos) << e.what();
+    }
+}
+
 TEST(ImageIo, MismatchedSizesAreRejected) {
     engine::Image8 img{4, 4, 4, std::vector<uint8_t>(10)};
     EXPECT_THROW(engine::writePng(tempPath("bad.png"), img), engine::Error);

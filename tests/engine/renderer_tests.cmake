@@ -161,6 +161,12 @@ if(TARGET upscale_demo)
   demo_cli_test(temporal_model_missing
     "--headless;--mode;ml-temporal;--temporal-model;/nonexistent/t.onnx;--out;${_out}/tmissing" nonzero
     "cannot open the model file '/nonexistent/t.onnx'")
+  # A device named as a model is refused before it is read (/dev/zero never ends): no hang.
+  demo_cli_test(model_is_a_device "--headless;--mode;ml;--model;/dev/zero;--out;${_out}/mdevice" nonzero
+    "the model file '/dev/zero' is not a regular file")
+  demo_cli_test(temporal_model_is_a_device "--headless;--mode;ml-temporal;--temporal-model;/dev/urandom;--out;${_out}/tdevice"
+    nonzero "the model file '/dev/urandom' is not a regular file")
+  set_tests_properties(demo_cli.model_is_a_device demo_cli.temporal_model_is_a_device PROPERTIES TIMEOUT 60)
 
   add_test(NAME demo_window_smoke COMMAND ${CMAKE_CURRENT_SOURCE_DIR}/engine/window_smoke_test.sh $<TARGET_FILE:upscale_demo>)
   # RUN_SERIAL: it presents to a real (virtual) window. Its rare failures (one in a parallel run,

@@ -94,4 +94,12 @@ TEST(Npy, WriteReadRoundTrip) {
     EXPECT_FALSE(npy::write("/nonexistent/dir/x.npy", a).ok());
 }
 
+TEST(Npy, DevicesAndDirectoriesAreNotRead) {  // /dev/zero would be read without end
+    for (const std::string& path : {std::string("/dev/zero"), std::filesystem::temp_directory_path().string()}) {
+        auto r = npy::read(path);
+        ASSERT_FALSE(r.ok()) << path;
+        EXPECT_EQ(r.error().message, "'" + path + "' is not a regular file");
+    }
+}
+
 }  // namespace

@@ -11,6 +11,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -45,7 +46,8 @@ int fuzzScale() {
     return n > 0 ? n : 1;
 }
 
-void expectError(const Result<OnnxModel>& r, ErrorCode code, const std::vector<std::string>& mentions) {
+template <typename T>
+void expectError(const Result<T>& r, ErrorCode code, const std::vector<std::string>& mentions) {
     ASSERT_FALSE(r.ok());
     EXPECT_EQ(r.error().code, code) << r.error().message;
     for (const auto& m : mentions) EXPECT_NE(r.error().message.find(m), std::string::npos) << "'" << m << "' not in: " << r.error().message;
@@ -538,6 +540,19 @@ TEST(OnnxErrors, MutatedAttributesAndConstantsFailCleanly) {
 
 TEST(OnnxErrors, MissingFileIsAnIoError) {
     expectError(loadOnnxFile("/nonexistent/model.onnx"), ErrorCode::IoError, {"/nonexistent/model.onnx"});
+}
+
+// A device or a directory named as the model is refused before it is read: /dev/zero would
+// never end, and reports no size.
+TEST(OnnxErrors, DevicesAndDirectoriesAreNotRead) {
+    expectError(readOnnxFile("/dev/zero"), ErrorCode::IoError, {"the model file '/dev/zero' is not a regular file"});
+    expectError(loadOnnxFile("/dev/zero"), ErrorCode::IoError, {"'/dev/zero' is not a regular file"});
+    const std::string dir = std::filesystem::temp_directory_path().string();
+    expectError(parseOnnxFile(dir), ErrorCode::IoError, {"'" + dir + "' is not a regular file"});
+    const std::filesystem::path empty = std::filesystem::temp_directory_path() / "mlplugin_empty_model.onnx";
+    std::ofstream(empty).close();
+    expectError(readOnnxFile(empty.string()), ErrorCode::InvalidModel, {"is empty"});
+    std::filesystem::remove(empty);
 }
 
 TEST(OnnxErrors, UnsupportedOpsetIsNamed) {

@@ -66,6 +66,12 @@ inline constexpr uint64_t kMaxOnnxFileBytes = (uint64_t(1) << 31) - 1;
 /// Any tensor (initializer, input, intermediate) with more elements is rejected.
 inline constexpr uint64_t kMaxOnnxTensorElements = uint64_t(1) << 28;
 
+/// The bytes of the ONNX file at `path`, read as loadOnnxFile and parseOnnxFile read it: IoError
+/// when it cannot be opened or read, or is not a regular file (a directory; a device such as
+/// /dev/zero, which would never end); InvalidModel when it is empty or larger than
+/// kMaxOnnxFileBytes. Messages name the path ("the model file '...'").
+Result<std::vector<uint8_t>> readOnnxFile(const std::string& path);
+
 /// Loads the ONNX file at `path` (IoError when it cannot be read). Tensors stored as external
 /// data (data_location = EXTERNAL, as onnx.save_model writes with save_as_external_data) are
 /// read from files inside the model file's folder (symbolic links resolved); an absolute

@@ -48,8 +48,9 @@ public:
     const std::map<std::string, TuningEntry>& entries() const { return entries_; }
 
     /// Text file, one entry per line: key TAB candidate TAB milliseconds. Merges the file's
-    /// entries into the table; a missing file is an empty table (not an error); a malformed
-    /// line is an InvalidArgument naming the file and line.
+    /// entries into the table; a missing file is an empty table (not an error); a path that is
+    /// not a regular file (a directory, /dev/zero) is an IoError; a malformed line is an
+    /// InvalidArgument naming the file and line.
     Status load(const std::string& path);
     /// Writes every entry in the load() format; IoError naming the file on failure.
     Status save(const std::string& path) const;

@@ -1,6 +1,7 @@
 #include "npy.h"
 
 #include <cstring>
+#include <filesystem>
 #include <fstream>
 #include <iterator>
 
@@ -104,6 +105,10 @@ mlplugin::Result<Array> parse(std::span<const uint8_t> bytes, const std::string&
 }
 
 mlplugin::Result<Array> read(const std::string& path) {
+    // A device or a pipe (/dev/zero) would be read without end.
+    std::error_code ec;
+    if (std::filesystem::exists(path, ec) && !std::filesystem::is_regular_file(path, ec))
+        return Error{ErrorCode::IoError, "'" + path + "' is not a regular file"};
     std::ifstream f(path, std::ios::binary);
     if (!f) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
     std::vector<uint8_t> bytes((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());

@@ -220,27 +220,32 @@ Result<std::shared_ptr<const ParsedOnnx>> parseModel(std::span<const uint8_t> by
     return std::shared_ptr<const ParsedOnnx>(std::move(parsed));
 }
 
-// The file's bytes, or an error naming the path.
-Result<std::vector<uint8_t>> readModelFile(const std::string& path) {
-    std::ifstream file(path, std::ios::binary | std::ios::ate);
-    if (!file) return Error{ErrorCode::IoError, "cannot open '" + path + "'"};
-    std::streamoff size = file.tellg();
-    if (size < 0) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+}  // namespace
+
+Result<std::vector<uint8_t>> readOnnxFile(const std::string& path) {
+    const std::string file = "the model file '" + path + "'";
+    std::error_code ec;
+    if (!std::filesystem::exists(path, ec)) return Error{ErrorCode::IoError, "cannot open " + file};
+    // Before opening: a device or a pipe reads without end (and reports no size).
+    if (!std::filesystem::is_regular_file(path, ec)) return Error{ErrorCode::IoError, file + " is not a regular file"};
+    std::ifstream in(path, std::ios::binary | std::ios::ate);
+    if (!in) return Error{ErrorCode::IoError, "cannot open " + file};
+    std::streamoff size = in.tellg();
+    if (size < 0) return Error{ErrorCode::IoError, "cannot read " + file};
+    if (size == 0) return Error{ErrorCode::InvalidModel, file + " is empty"};
     if (uint64_t(size) > kMaxOnnxFileBytes)
-        return invalidModel("'" + path + "' is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported");
+        return Error{ErrorCode::InvalidModel, file + " is " + std::to_string(size) + " bytes; files over 2 GiB (protobuf's limit) are not supported"};
     std::vector<uint8_t> bytes(static_cast<size_t>(size));
-    file.seekg(0);
-    if (!file.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read '" + path + "'"};
+    in.seekg(0);
+    if (!in.read(reinterpret_cast<char*>(bytes.data()), size)) return Error{ErrorCode::IoError, "cannot read " + file};
     return bytes;
 }
-
-}  // namespace
 
 // From bytes there is no folder: tensors with external data are refused (when converted).
 Result<std::shared_ptr<const ParsedOnnx>> parseOnnx(std::span<const uint8_t> bytes) { return parseModel(bytes, {}); }
 
 Result<std::shared_ptr<const ParsedOnnx>> parseOnnxFile(const std::string& path) {
-    auto bytes = readModelFile(path);
+    auto bytes = readOnnxFile(path);
     if (!bytes) return bytes.error();
     // External data is read from the folder of the model file, symbolic links resolved.
     std::error_code ec;
