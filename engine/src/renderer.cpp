@@ -151,6 +151,7 @@ void Renderer::Impl::addGBufferPass() {
     pass.record = [this](PassContext& pc) {
         VkCommandBuffer cmd = pc.commandBuffer();
         setViewportAndScissor(cmd, renderExtent);
+        const glm::vec2 pixelScale = 0.5f * glm::vec2(float(renderExtent.width), float(renderExtent.height));  // NDC + 1 -> pixels
         gpu::GBufferPush push{};
         push.viewProj = camera.viewProj;
         for (int row = 0; row < 3; ++row) {
@@ -159,7 +160,7 @@ void Renderer::Impl::addGBufferPass() {
                                                  previousViewProjPixels[3][r]);
         }
         push.textureLodBias = frame.textureLodBias;
-        push.pixelScale = 0.5f * glm::vec2(float(renderExtent.width), float(renderExtent.height));
+        push.pixelScale = pixelScale;
         vkCmdPushConstants(cmd, pipelines.gbuffer.layout, VK_SHADER_STAGE_VERTEX_BIT | VK_SHADER_STAGE_FRAGMENT_BIT, 0, sizeof(push), &push);
         VkBuffer vb = scene.vertices().handle();
         VkDeviceSize offset = 0;
@@ -178,7 +179,7 @@ void Renderer::Impl::addGBufferPass() {
         // The background: a far-plane triangle where nothing was drawn, writing the motion of
         // directions at infinity (camera rotation only).
         vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_GRAPHICS, pipelines.skyMotion.pipeline);
-        gpu::SkyMotionPush sky{skyReprojection, 0.5f * glm::vec2(float(renderExtent.width), float(renderExtent.height)), {}};
+        gpu::SkyMotionPush sky{skyReprojection, pixelScale, {}};
         vkCmdPushConstants(cmd, pipelines.skyMotion.layout, VK_SHADER_STAGE_VERTEX_BIT, 0, sizeof(sky), &sky);
         vkCmdDraw(cmd, 3, 1, 0, 0);
     };
