@@ -1,7 +1,8 @@
 # upscale_demo in every output mode and denoiser, and effect_sample, on the H100 with the Khronos
 # validation layer and synchronization validation (--validation): the whole frame graph with the
-# tensor-core kernels, which the GoogleTest suites exercise piecewise. Carry: pack.sh of
-# upscale_demo and effect_sample with VkLayer_khronos_validation.json as an extra, its .so in lib/.
+# tensor-core kernels, which the GoogleTest suites exercise piecewise. Carry: .devcarry from
+# tools/conformance_pack.sh build/demos/effect_sample/effect_sample (it packs upscale_demo and the
+# validation layer too).
 [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }
 source .devcarry/env.sh
 export VK_LAYER_PATH=$PWD/.devcarry/extra VKML_MODEL_DIR=$PWD/assets

@@ -1,9 +1,8 @@
-# The whole GoogleTest suite (41 binaries of the Release build, stripped, carried as .devcarry/tb.txz)
-# on the H100 with the Khronos validation layer and synchronization validation on (the tests'
-# own context asks for both; any message fails the test). Run from the repository root there,
-# carry [".devcarry"]: pack.sh of every *_tests binary and upscale_demo with
-# VkLayer_khronos_validation.json as an extra, its .so copied into .devcarry/lib, the test
-# binaries replaced by tb.txz (tar cJf of the stripped binaries; 12 MB against 114).
+# The whole GoogleTest suite (42 binaries of the Release build, stripped, carried as .devcarry/tb.txz)
+# on the GPU machine with the Khronos validation layer and synchronization validation on (the
+# tests' own context asks for both; any message fails the test). Pack with
+# tools/conformance_pack.sh [build/demos/effect_sample/effect_sample], then run from the repository
+# root there with carry [".devcarry"]. LIMIT: seconds per binary (default 400).
 [ -e /work/main ] || { mkdir -p /work && ln -s "$PWD" /work/main; }
 source .devcarry/env.sh
 export VK_LAYER_PATH=$PWD/.devcarry/extra
