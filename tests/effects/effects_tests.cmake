@@ -23,11 +23,19 @@ if(TARGET effect_sample AND TARGET upscale_demo)
   # DeviceFeatureChain (tensor cores where offered), with a tuning table of another GPU's entries
   # (never matched here: the run is unchanged).
   file(WRITE ${_fx_out}/other_gpu_tuning.txt "Some GPU|Some driver|conv k3x3 s1x1 d1x1 in1x32v out32v arith\tigemm_t16x16_w4x2_f4x1_ky1\t1.25\n")
-  add_test(NAME effect_sample.ml_temporal
-           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_ml|--mode|ml-temporal|--model|${PROJECT_SOURCE_DIR}/assets/upscaler_temporal.onnx|--tuning|${_fx_out}/other_gpu_tuning.txt|--validation"
-                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaler ml-temporal: 32x20 -> 64x40.*upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled_ml/frame_00004.png"
-                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
-  set_tests_properties(effect_sample.ml_temporal PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  # A temporal ML run of the sequence into upscaled_<name>/ under validation; ARGN: extra arguments.
+  function(effect_sample_ml_temporal_test name)
+    string(JOIN "|" _extra ${ARGN})
+    if(_extra)
+      set(_extra "|${_extra}")
+    endif()
+    add_test(NAME effect_sample.${name}
+             COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_${name}|--mode|ml-temporal|--validation${_extra}"
+                     -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaler ml-temporal: 32x20 -> 64x40.*upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled_${name}/frame_00004.png"
+                     -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+    set_tests_properties(effect_sample.${name} PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  endfunction()
+  effect_sample_ml_temporal_test(ml_temporal --model ${PROJECT_SOURCE_DIR}/assets/upscaler_temporal.onnx --tuning ${_fx_out}/other_gpu_tuning.txt)
   add_test(NAME effect_sample.tuning_missing
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--tuning|/nonexistent/tuning.txt"
                    -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--tuning: no tuning table at '/nonexistent/tuning.txt' \\(write one on this GPU with: mlrun MODEL.onnx --tuning FILE\\)"
@@ -37,11 +45,7 @@ if(TARGET effect_sample AND TARGET upscale_demo)
                    -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=cannot open '.*nonexistent/frames.json'" -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
   # Without --model: the shipped model of the model directory (the build tree's links to assets/),
   # or an error naming every place looked.
-  add_test(NAME effect_sample.ml_temporal_default_model
-           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_default|--mode|ml-temporal|--validation"
-                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaler ml-temporal: 32x20 -> 64x40.*upscaled 5 frame\\(s\\)" "-DEXPECT_FILES=${_fx_out}/upscaled_default/frame_00004.png"
-                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
-  set_tests_properties(effect_sample.ml_temporal_default_model PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
+  effect_sample_ml_temporal_test(ml_temporal_default_model)
   add_test(NAME effect_sample.ml_temporal_without_a_model
            COMMAND ${CMAKE_COMMAND} -E env VKML_MODEL_DIR=/nonexistent/models
                    ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--mode|ml-temporal"
