@@ -320,40 +320,38 @@ std::vector<std::vector<float>> benchInputs(const GraphDesc& graph, std::vector<
     return inputs;
 }
 
-// Every network at a small size against referenceEvaluateGraph, in each precision (storage type
-// and execution flags) of `precisions`.
-bool verify(engine::Context& ctx, Device& device, const std::vector<std::pair<DataType, uint32_t>>& precisions) {
+// Every network at a small size against referenceEvaluateGraph, in each of `precisions`.
+bool verify(engine::Context& ctx, Device& device, const std::vector<Variant>& precisions) {
     bool ok = true;
     std::printf("verification against the CPU reference (relative L2 error):\n");
-    for (const auto& [type, flags] : precisions) {
-        {
-            for (bench::Network net : {bench::espcn(type, 48, 32), bench::fsrcnn(type, 48, 32), bench::espcnScaled(type, 47, 29, 3),
-                                       bench::srvggVariant(type, 45, 27, 48, 2, 2), bench::srvggVariant(type, 45, 27, 32, 2, 4),
-                                       bench::unetVariant(type, 48, 32, bench::kUnetSmall, "small")}) {
-                bridge::GraphSession session(ctx, device, net.graph, flags);
-                std::vector<HostTensor> inputs;
-                session.setInputs(benchInputs(net.graph, &inputs));
-                session.run();
-                auto got = session.readOutputs();
-                auto want = referenceEvaluateGraph(net.graph, inputs);
-                if (!want) throw engine::Error("reference: " + want.error().message);
-                // Elements only: a fp16 tensor with an odd element count has a padding half at
-                // the end of both spans (requiredBytes() rounds to 4 bytes), which no kernel writes.
-                const TensorDesc& out = net.graph.values[net.graph.outputs[0]].desc;
-                if (!out.isPacked()) throw engine::Error("verify: " + net.name + "'s output is strided");
-                double diff = 0, norm = 0;
-                for (size_t i = 0; i < out.elementCount(); ++i) {
-                    double d = got[0][i] - (*want)[0].data[i];
-                    diff += d * d;
-                    norm += (*want)[0].data[i] * (*want)[0].data[i];
-                }
-                double rel = std::sqrt(diff / std::max(norm, 1e-30));
-                double tolerance = type == DataType::Float16 ? 1e-2 : 1e-4;
-                bool pass = rel < tolerance;
-                ok &= pass;
-                std::printf("  %-16s %-5s%-6s %.2e (< %.0e) %s\n", net.name.c_str(), toString(type), flags ? "+arith" : "", rel, tolerance,
-                            pass ? "ok" : "FAILED");
+    for (const Variant& v : precisions) {
+        const DataType type = v.type;
+        const uint32_t flags = v.flags;
+        for (bench::Network net : {bench::espcn(type, 48, 32), bench::fsrcnn(type, 48, 32), bench::espcnScaled(type, 47, 29, 3),
+                                   bench::srvggVariant(type, 45, 27, 48, 2, 2), bench::srvggVariant(type, 45, 27, 32, 2, 4),
+                                   bench::unetVariant(type, 48, 32, bench::kUnetSmall, "small")}) {
+            bridge::GraphSession session(ctx, device, net.graph, flags);
+            std::vector<HostTensor> inputs;
+            session.setInputs(benchInputs(net.graph, &inputs));
+            session.run();
+            auto got = session.readOutputs();
+            auto want = referenceEvaluateGraph(net.graph, inputs);
+            if (!want) throw engine::Error("reference: " + want.error().message);
+            // Elements only: a fp16 tensor with an odd element count has a padding half at
+            // the end of both spans (requiredBytes() rounds to 4 bytes), which no kernel writes.
+            const TensorDesc& out = net.graph.values[net.graph.outputs[0]].desc;
+            if (!out.isPacked()) throw engine::Error("verify: " + net.name + "'s output is strided");
+            double diff = 0, norm = 0;
+            for (size_t i = 0; i < out.elementCount(); ++i) {
+                double d = got[0][i] - (*want)[0].data[i];
+                diff += d * d;
+                norm += (*want)[0].data[i] * (*want)[0].data[i];
             }
+            double rel = std::sqrt(diff / std::max(norm, 1e-30));
+            double tolerance = type == DataType::Float16 ? 1e-2 : 1e-4;
+            bool pass = rel < tolerance;
+            ok &= pass;
+            std::printf("  %-16s %-18s %.2e (< %.0e) %s\n", net.name.c_str(), v.label.c_str(), rel, tolerance, pass ? "ok" : "FAILED");
         }
     }
     return ok;
@@ -473,12 +471,12 @@ int main(int argc, char** argv) {
         if (o.verify) {
             // The precisions the selected cases run in (every precision when none is selected):
             // a run of fp16-arith cases does not pay for compiling the fp32 and fp16 networks.
-            std::vector<std::pair<DataType, uint32_t>> precisions;
+            std::vector<Variant> precisions;
             for (const Variant& v : variants(caps))
                 if (selected.empty() || std::any_of(selected.begin(), selected.end(), [&](const Case& c) {
                         return c.variant.type == v.type && (c.variant.flags & ~uint32_t(GraphCompileFlagForceConvChains)) == v.flags;
                     }))
-                    precisions.emplace_back(v.type, v.flags);
+                    precisions.push_back(v);
             if (!verify(ctx, *device, precisions)) return 1;
         }
         std::vector<Row> rows;
