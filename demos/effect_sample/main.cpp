@@ -13,7 +13,7 @@
 // --model defaults to the shipped upscaler_temporal.onnx, found at run time as the other demos
 // find theirs (demos/common/model_dir.h: $VKML_MODEL_DIR, else ../share/vkml/models beside the
 // executable); that lookup is plain C++, no engine code.
-#include "../common/model_dir.h"
+#include "model_dir.h"
 #include "effects/upscaler.h"
 #include "mlplugin/device_support.h"
 
