@@ -5,7 +5,8 @@
 # training split of tools/train/README.md; nothing of the held-out split is generated here.
 #
 #   OUT=dir DEMO=path/to/upscale_demo tools/train/device_train.sh
-# Settings (environment): SEEDS (glTF scene seeds, 1:6,10:12; a list of ranges), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
+# Settings (environment): SEEDS (glTF scene seeds, 1:6,10:12; a list of ranges), KINDS (the make_scenes.py
+# kinds of both splits, street,poles,objects), PROCEDURAL_SEEDS (1:4), DISPLAY_SIZE
 # (384x216), DISPLAY_SIZES (several sizes dealt out to the sequences, e.g. 384x216,768x432: overrides
 # DISPLAY_SIZE; render_temporal.py plan --displays), RENDER_SCALES (0.5,0.6666667,0.5,0.3333333: half the sequences at 2x, a quarter each at 1.5x
 # and 3x; render_temporal.py plan --render-scales), FRAMES (32 per sequence), STEPS (6000), BATCH (8), CROP (144: a multiple of 48, so that crops at 1.5x and 3x, which round down to multiples of 48 display pixels, keep the size), UNROLL (8), JOBS (6),
@@ -25,18 +26,19 @@ out=${OUT:?OUT must name the output directory}
 work=${WORK_DIR:-/tmp/vkml_temporal_train}
 end=$(( $(date +%s) + ${SECONDS_BUDGET:-540} ))
 seeds=${SEEDS:-1:6,10:12}
+kinds=${KINDS:-street,poles,objects}
 mkdir -p "$work" "$out"
 echo "[device_train] scenes"
 val_seeds=${VAL_SEEDS:-20}
 for s in $("$py" -c "import sys; sys.path.insert(0, '$here'); import render_temporal; print(*render_temporal.parse_range('$seeds'))"); do
-  "$py" "$here/make_scenes.py" --out "$work/scenes/s$s" --kinds street,poles,objects --seeds "$s" > /dev/null &
+  "$py" "$here/make_scenes.py" --out "$work/scenes/s$s" --kinds "$kinds" --seeds "$s" > /dev/null &
 done
-"$py" "$here/make_scenes.py" --out "$work/val_scenes" --kinds street,poles,objects --seeds "$val_seeds" > /dev/null &
+"$py" "$here/make_scenes.py" --out "$work/val_scenes" --kinds "$kinds" --seeds "$val_seeds" > /dev/null &
 wait
 # The validation plan first: the training plan may render neither its scenes nor the held-out ones.
-"$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds street,poles,objects --seeds "$val_seeds" \
+"$py" "$here/render_temporal.py" plan --scenes "$work/val_scenes" --out "$work/val_plan.json" --kinds "$kinds" --seeds "$val_seeds" \
   --procedural-seeds "${VAL_PROCEDURAL_SEEDS:-5}" --windows 1 --display "${DISPLAY_SIZE:-384x216}" ${DISPLAY_SIZES:+--displays "$DISPLAY_SIZES"} --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-}
-"$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds street,poles,objects --seeds "$seeds" \
+"$py" "$here/render_temporal.py" plan --scenes "$work"/scenes/s* --out "$work/plan.json" --kinds "$kinds" --seeds "$seeds" \
   --procedural-seeds "${PROCEDURAL_SEEDS:-1:4}" --display "${DISPLAY_SIZE:-384x216}" ${DISPLAY_SIZES:+--displays "$DISPLAY_SIZES"} --render-scales "${RENDER_SCALES:-0.5,0.6666667,0.5,0.3333333}" --frames "${FRAMES:-32}" ${PLAN_ARGS:-} \
   --held-out "$here/heldout_temporal.json" "$work/val_plan.json"
 echo "[device_train] render"
