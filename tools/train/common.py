@@ -53,6 +53,16 @@ def load_channel(directory, channel, frame):
     return np.ascontiguousarray(a.transpose(2, 0, 1), dtype=np.float32)
 
 
+# The training reference of a rendered sequence, compacted (render_temporal.py): [frames, 3, H, W]
+# uint8, round(srgb_encode(float mean) * 255), exactly what train_temporal.py used to compute from
+# the float output_NNNNN.npy frames, a quarter of their size (the frames are then deleted).
+REFERENCE_U8 = "reference_u8.npy"
+
+
+def reference_u8(directory, frames):
+    return np.stack([np.round(srgb_encode(load_channel(directory, "output", i)) * 255.0) for i in range(frames)]).astype(np.uint8)
+
+
 def frame_count(directory, channel="color"):
     return len([f for f in os.listdir(directory) if f.startswith(channel + "_") and f.endswith(".npy")])
 

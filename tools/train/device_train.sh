@@ -43,7 +43,7 @@ wait
   --held-out "$here/heldout_temporal.json" "$work/val_plan.json"
 echo "[device_train] render"
 "$py" "$here/render_temporal.py" render "$work/plan.json" --out "$work/data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tee "$out/render.log"
-"$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 1
+"$py" "$here/render_temporal.py" render "$work/val_plan.json" --out "$work/val_data" --demo "$demo" --jobs "${JOBS:-6}" 2>&1 | tail -n 4
 # Leave time for what follows training within SECONDS_BUDGET: loading the data and saving (about
 # a minute on the H100 for 150 sequences; --max-minutes counts training steps only) and the
 # validation (about 30 s, then 15 s per network: r18's first command ran 30 s past its budget

@@ -28,7 +28,8 @@ moving 1 m/s). Only the jitter moves: that is where a temporal upscaler must set
 capped accumulation does, not keep blending in each new jittered frame. Rendering writes,
 for each sequence, DIR/NAME/input (the jittered render-resolution color, depth and motion as .npy,
 from a --mode taau run, whose output frames come along) and DIR/NAME/reference (the S-sample
-supersampled frames: frame_NNNNN.png and the float means output_NNNNN.npy), plus
+supersampled frames: frame_NNNNN.png, and the float means as training reads them: reference_u8.npy,
+8-bit sRGB, the float output_NNNNN.npy deleted once it is written), plus
 DIR/NAME/sequence.json with the frames that follow a camera cut. A sequence whose files are
 complete is skipped, so an interrupted run resumes.
 """
@@ -40,6 +41,7 @@ import sys
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
+import numpy as np  # noqa: E402
 
 
 def parse_range(text):
@@ -203,9 +205,17 @@ def render_one(args, plan, seq):
     if not complete(inp, "motion", frames):
         subprocess.run(base + ["--mode", "taau", "--render-scale", str(seq.get("render_scale", plan["render_scale"])), "--channels", "color,depth,motion",
                                "--out", inp], check=True, stdout=subprocess.DEVNULL)
-    if not complete(ref, "output", frames):
-        subprocess.run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--channels", "output", "--out", ref],
-                       check=True, stdout=subprocess.DEVNULL)
+    compact = os.path.join(ref, common.REFERENCE_U8)
+    if not os.path.exists(compact):
+        if not complete(ref, "output", frames):
+            subprocess.run(base + ["--mode", "native", "--supersample", str(plan["supersample"]), "--channels", "output", "--out", ref],
+                           check=True, stdout=subprocess.DEVNULL)
+        # The float means are 4 bytes per channel: a plan of 150 sequences with a third at 1536x864
+        # filled a 64 GB disk. Training reads them as 8-bit sRGB, so keep only that.
+        np.save(compact + ".tmp.npy", common.reference_u8(ref, frames))
+        os.replace(compact + ".tmp.npy", compact)
+        for i in range(frames):
+            os.remove(os.path.join(ref, f"output_{i:05d}.npy"))
     json.dump({"sequence": seq, "cuts": cut_frames(seq, frames, fps), "display": [w, h], "frames": frames, "fps": fps},
               open(os.path.join(out, "sequence.json"), "w"), indent=1)
     return seq["name"]

@@ -43,7 +43,8 @@ class Sequence:
         inp, ref = os.path.join(directory, "input"), os.path.join(directory, "reference")
         n = common.frame_count(inp)
         # The reference: the supersampled float means when present (exact), else the 8-bit frames.
-        floats = common.frame_count(ref, "output") >= n > 0
+        compact = os.path.join(ref, common.REFERENCE_U8)
+        floats = os.path.exists(compact) or common.frame_count(ref, "output") >= n > 0
         frames = sorted(glob.glob(os.path.join(ref, "frame_*.png")))
         if n == 0 or (not floats and len(frames) < n):
             raise SystemExit(f"{directory}: {n} input frames and {len(frames)} reference frames; render it again")
@@ -51,7 +52,7 @@ class Sequence:
         self.depth = np.stack([common.load_channel(inp, "depth", i) for i in range(n)]).astype(np.float32)
         self.motion = np.stack([common.load_channel(inp, "motion", i) for i in range(n)]).astype(np.float16)
         if floats:
-            self.reference = np.stack([np.round(common.srgb_encode(common.load_channel(ref, "output", i)) * 255.0) for i in range(n)]).astype(np.uint8)
+            self.reference = np.load(compact)[:n] if os.path.exists(compact) else common.reference_u8(ref, n)
         else:
             self.reference = np.stack([load_png(frames[i]).transpose(2, 0, 1) for i in range(n)])
         self.frames = n
