@@ -51,6 +51,23 @@ print(",".join(list(pick.values()) + [still[0]["name"]]))
 PY
 )
 "$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
+# The reference is kept as training reads it, 8-bit sRGB in one reference_u8.npy per sequence (the
+# float means are deleted: they filled a GPU machine's disk), and agrees with the PNG frames; a
+# second render of the plan finds every sequence complete and runs nothing (/bin/false would fail).
+"$py" - <<'PY'
+import glob
+import numpy as np
+from PIL import Image
+refs = glob.glob("data/*/reference")
+assert len(refs) == 7, refs
+for ref in refs:
+    assert not glob.glob(f"{ref}/output_*.npy"), f"{ref}: float frames left"
+    kept = np.load(f"{ref}/reference_u8.npy")
+    png = np.stack([np.array(Image.open(p))[..., :3].transpose(2, 0, 1) for p in sorted(glob.glob(f"{ref}/frame_*.png"))])
+    assert kept.dtype == np.uint8 and kept.shape == png.shape, (ref, kept.dtype, kept.shape, png.shape)
+    assert np.abs(kept.astype(int) - png).max() <= 1, (ref, np.abs(kept.astype(int) - png).max())
+PY
+"$py" "$train/render_temporal.py" render plan.json --out data --demo /bin/false --only "$only"
 "$py" "$train/train_temporal.py" --data data --steps 6 --batch 2 --crop 48 --frames 10 --detach-every 4 --unshuffle 2 \
   --first-kernel 3 --init "$root/assets/upscaler_temporal.npz" --log-every 1 --out trained.npz
 # Distillation: a smaller student learns from the shipped network's output on the student's own
