@@ -50,6 +50,20 @@ for s in still:
 print(",".join(list(pick.values()) + [still[0]["name"]]))
 PY
 )
+# A plan that cannot fit the disk is refused before anything renders (/bin/false would fail), with
+# the sizes: 20000 frames at 16384x16384 need about 80 TB.
+"$py" - <<'PY'
+import json
+p = json.load(open("plan.json"))
+p["display"], p["frames"] = [16384, 16384], 20000
+p["sequences"] = p["sequences"][:1]
+p["sequences"][0].pop("display", None)
+json.dump(p, open("huge_plan.json", "w"))
+PY
+if "$py" "$train/render_temporal.py" render huge_plan.json --out huge --demo /bin/false 2> huge.txt; then
+  echo "FAIL: a plan larger than the disk was rendered"; exit 1
+fi
+grep -q "need up to [0-9.]* GB in huge and it has [0-9.]* GB free" huge.txt || { echo "FAIL: the refusal does not give the sizes:"; cat huge.txt; exit 1; }
 "$py" "$train/render_temporal.py" render plan.json --out data --demo "$demo" --only "$only"
 # The reference is kept as training reads it, 8-bit sRGB in one reference_u8.npy per sequence (the
 # float means are deleted: they filled a GPU machine's disk), and agrees with the PNG frames; a

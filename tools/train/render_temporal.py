@@ -221,11 +221,41 @@ def render_one(args, plan, seq):
     return seq["name"]
 
 
+def disk_need(args, plan, todo):
+    """Bytes the sequences of `todo` still to render will take in args.out at the most: their
+    inputs (float colour, depth and motion at the render size, and the TAAU run's PNG frames),
+    their kept references (8-bit, plus the PNG frames) and, for each demo process at once, the
+    float reference frames of one sequence before they are compacted. PNGs are counted
+    uncompressed: an upper bound."""
+    persistent, transient = 0, 0
+    for seq in todo:
+        out = os.path.join(args.out, seq["name"])
+        w, h = seq.get("display", plan["display"])
+        scale = seq.get("render_scale", plan["render_scale"])
+        frames = plan["frames"]
+        if not complete(os.path.join(out, "input"), "motion", frames):
+            persistent += frames * (round(w * scale) * round(h * scale) * (3 + 1 + 2) * 4 + w * h * 3)
+        if not os.path.exists(os.path.join(out, "reference", common.REFERENCE_U8)):
+            persistent += frames * w * h * 3 * 2
+            transient = max(transient, frames * w * h * 3 * 4)
+    return persistent + transient * max(1, min(args.jobs, len(todo)))
+
+
 def render(args):
+    import shutil
     from concurrent.futures import ThreadPoolExecutor
     plan = json.load(open(args.plan))
     only = set(args.only.split(",")) if args.only else None
     todo = [s for s in plan["sequences"] if not only or s["name"] in only]
+    # Refuse before rendering anything, not minutes later on a full disk (a GPU machine's 64 GB
+    # ran out in the middle of a plan).
+    need = disk_need(args, plan, todo)
+    os.makedirs(args.out, exist_ok=True)
+    free = shutil.disk_usage(args.out).free
+    if need > free:
+        raise SystemExit(f"render: the {len(todo)} sequences of {args.plan} need up to {need / 1e9:.1f} GB in {args.out} and it has "
+                         f"{free / 1e9:.1f} GB free: render fewer (--only), with fewer --jobs, or elsewhere")
+    common.log(f"rendering {len(todo)} sequences, up to {need / 1e9:.1f} GB of the {free / 1e9:.1f} GB free in {args.out}")
     clock = common.Stopwatch()
     # Several demo processes at once: on a GPU the CPU side (read-back, .npy writing) dominates.
     with ThreadPoolExecutor(max_workers=max(1, args.jobs)) as pool:
