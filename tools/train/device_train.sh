@@ -65,6 +65,6 @@ else
   for v in "${variants[@]}"; do train "_${v%%:*}" "${v#*:}" & done
   wait
 fi
-for f in "$out"/train*.log; do echo "== $f"; tail -n 3 "$f"; done   # one file at a time: the GPU machine's tail refused several
+tail -n 3 "$out"/train*.log
 echo "[device_train] validation"
 "$py" "$here/validate_temporal.py" --data "$work/val_data" --models "$out"/upscaler_temporal*.npz ${COMPARE_MODELS:-} --json "$out/validation.json" | tee "$out/validation.txt"
