@@ -91,15 +91,21 @@ def luma(c):
     return 0.25 * c[:, 0:1] + 0.5 * c[:, 1:2] + 0.25 * c[:, 2:3]
 
 
+def mirror_inputs(t, history, prev_depth, prev_jitter):
+    """Frame t through the mirror up to the history fetch: (current samples, history, linear depth, jitter)."""
+    j = torch.tensor([temporal.halton_jitter(t, PHASES)], dtype=torch.float64)
+    valid = history is not None
+    m, conf, z = temporal.reproject(chw("taau", "depth", t), chw("taau", "motion", t), j, prev_depth if valid else None,
+                                    prev_jitter if valid else j, valid)
+    cur = temporal.gather_current(chw("taau", "color", t), m, conf, j, (H, W))
+    hist = temporal.fetch_history(history if valid else torch.zeros(1, 4, H, W, dtype=torch.float64), cur, valid)
+    return cur, hist, z, j
+
+
 def taau(clip=True, cap=16.0):
     history, prev_depth, prev_jitter, frames = None, None, None, []
     for t in range(N):
-        j = torch.tensor([temporal.halton_jitter(t, PHASES)], dtype=torch.float64)
-        valid = history is not None
-        m, conf, z = temporal.reproject(chw("taau", "depth", t), chw("taau", "motion", t), j, prev_depth if valid else None,
-                                        prev_jitter if valid else j, valid)
-        cur = temporal.gather_current(chw("taau", "color", t), m, conf, j, (H, W))
-        hist = temporal.fetch_history(history if valid else torch.zeros(1, 4, H, W, dtype=torch.float64), cur, valid)
+        cur, hist, z, j = mirror_inputs(t, history, prev_depth, prev_jitter)
         base = hist["clipped"] if clip else hist["raw"]
         hw = hist["state"] * hist["valid"]
         base = torch.where(hw <= 0, cur["wide"], base)
@@ -117,12 +123,7 @@ def network_alpha():
     net = train_temporal.load_net(os.path.join(common.ASSETS, "upscaler_temporal.npz"))[0].double().eval()
     history, prev_depth, prev_jitter, rows = None, None, None, []
     for t in range(N):
-        j = torch.tensor([temporal.halton_jitter(t, PHASES)], dtype=torch.float64)
-        valid = history is not None
-        m, conf, z = temporal.reproject(chw("taau", "depth", t), chw("taau", "motion", t), j, prev_depth if valid else None,
-                                        prev_jitter if valid else j, valid)
-        cur = temporal.gather_current(chw("taau", "color", t), m, conf, j, (H, W))
-        hist = temporal.fetch_history(history if valid else torch.zeros(1, 4, H, W, dtype=torch.float64), cur, valid)
+        cur, hist, z, j = mirror_inputs(t, history, prev_depth, prev_jitter)
         feat = temporal.features(cur, hist, net.ratio_feature_max)
         params = temporal.run_network(net, feat)
         colour, state = temporal.resolve(feat, params)
