@@ -247,8 +247,9 @@ def render(args):
     plan = json.load(open(args.plan))
     only = set(args.only.split(",")) if args.only else None
     todo = [s for s in plan["sequences"] if not only or s["name"] in only]
-    # Refuse before rendering anything, not minutes later on a full disk (a GPU machine's 64 GB
-    # ran out in the middle of a plan).
+    # Refuse before rendering anything, not minutes later on a full disk. Only what the file
+    # system reports as free is known here: the GPU machine's /tmp reported 235 GB free where its
+    # 64 GB disk filled up, so there the compact references are what keeps a plan within it.
     need = disk_need(args, plan, todo)
     os.makedirs(args.out, exist_ok=True)
     free = shutil.disk_usage(args.out).free
