@@ -50,18 +50,20 @@ constexpr float kDepthTolerance = 0.05f;
 // ratio feature is clamped to it, so a render size closer to the display than any training ratio
 // (1x, native anti-aliasing) feeds the network a value it has seen (docs/EFFECTS.md).
 constexpr const char* kRatioFeatureMaxKey = "vkml.ratio_feature_max";
+// The model's metadata key for the accumulating resolve: its value caps the history's accumulated
+// sample weight. Without it the resolve blends (shaders/effects/ml_resolve.comp has both).
+constexpr const char* kHistoryWeightCapKey = "vkml.history_weight_cap";
 
-// The clamp of the ratio feature the model asks for; no clamp (the largest float) when it names none.
-Result<float> ratioFeatureMax(const Network& network, const std::string& who) {
-    auto it = network.metadata().find(kRatioFeatureMaxKey);
-    if (it == network.metadata().end()) return std::numeric_limits<float>::max();
+// A positive number from the model's metadata; `absent` when the model names none.
+Result<float> positiveMetadata(const Network& network, const char* key, const char* meaning, float absent, const std::string& who) {
+    auto it = network.metadata().find(key);
+    if (it == network.metadata().end()) return absent;
     const std::string& text = it->second;
     float value = 0.0f;
     auto [end, ec] = std::from_chars(text.data(), text.data() + text.size(), value);
     if (ec != std::errc() || end != text.data() + text.size() || !std::isfinite(value) || value <= 0.0f)
         return Error{ErrorCode::InvalidModel,
-                     who + ": the model's metadata '" + kRatioFeatureMaxKey + "' is '" + text + "'; expected a positive number (a render / display width ratio)",
-                     VK_SUCCESS};
+                     who + ": the model's metadata '" + key + "' is '" + text + "'; expected a positive number (" + meaning + ")", VK_SUCCESS};
     return value;
 }
 
@@ -186,6 +188,7 @@ private:
     VkExtent2D tensorSize_{};
     uint32_t unshuffle_ = 2;  // ML: the tensors' space-to-depth factor, read off the model
     float ratioFeatureMax_ = std::numeric_limits<float>::max();  // ML: from the model's metadata (max: no clamp)
+    float historyWeightCap_ = 0.0f;  // ML: from the model's metadata (0: the blend resolve)
     uint64_t frameCount_ = 0;
     bool initialized_ = false;
     bool historyValid_ = false;
@@ -256,7 +259,9 @@ Status TemporalUpscaler::createDisplayResources() {
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
-            MLP_TRY(take(ratioFeatureMax(**network, nd.who), ratioFeatureMax_));
+            MLP_TRY(take(positiveMetadata(**network, kRatioFeatureMaxKey, "a render / display width ratio", std::numeric_limits<float>::max(), nd.who),
+                         ratioFeatureMax_));
+            MLP_TRY(take(positiveMetadata(**network, kHistoryWeightCapKey, "a sample weight", 0.0f, nd.who), historyWeightCap_));
             network_ = std::move(*network);
             unshuffle_ = r;
             return {};
@@ -434,8 +439,9 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.jitter = rp.jitter;
     pc.exposure = in.exposure;
     pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT) | (network_ && network_->channelsLast() ? gpu::FLAG_TENSORS_NHWC : 0u) |
-               (network_ && network_->channelsReordered() ? gpu::FLAG_TENSORS_PIXEL_MAJOR : 0u);
-    pc.maxHistoryWeight = kMaxHistoryWeight;
+               (network_ && network_->channelsReordered() ? gpu::FLAG_TENSORS_PIXEL_MAJOR : 0u) |
+               (network_ && historyWeightCap_ > 0.0f ? gpu::FLAG_ML_ACCUMULATE : 0u);
+    pc.maxHistoryWeight = network_ && historyWeightCap_ > 0.0f ? historyWeightCap_ : kMaxHistoryWeight;
     pc.clampGammaMoving = kClampGammaMoving;
     pc.clampGammaStatic = kClampGammaStatic;
     pc.narrowFalloff = kNarrowFalloff;

@@ -23,6 +23,7 @@ EFFECTS_CONST uint FLAG_HISTORY_VALID = 16u;    // the history holds the previou
 EFFECTS_CONST uint FLAG_WRITE_OUTPUT = 32u;     // the resolve writes the output (no sharpening pass after it)
 EFFECTS_CONST uint FLAG_TENSORS_NHWC = 64u;     // ML: the feature/parameter tensors are stored channels-last
 EFFECTS_CONST uint FLAG_TENSORS_PIXEL_MAJOR = 128u;  // ML, with NHWC: a display pixel's values are contiguous
+EFFECTS_CONST uint FLAG_ML_ACCUMULATE = 256u;   // ML: the accumulating resolve (the model's "vkml.history_weight_cap")
 
 // The temporal network's tensors (docs/EFFECTS.md). Features and parameters live at the display
 // resolution rounded up to a multiple of 4r, stored space-to-depth by r (pixel-unshuffled, r = 1,
@@ -35,6 +36,10 @@ EFFECTS_CONST uint FLAG_TENSORS_PIXEL_MAJOR = 128u;  // ML, with NHWC: a display
 // both multiples of 8).
 EFFECTS_CONST uint ML_FEATURES = 16u;           // per display pixel
 EFFECTS_CONST uint ML_PARAMS = 8u;              // per display pixel
+// The accumulating resolve (ml_resolve.comp; tools/train/temporal.py's resolve() mirrors it).
+EFFECTS_CONST float ML_ACCUMULATE_EPSILON = 1e-4f;  // a pixel without history or samples takes the current estimate
+EFFECTS_CONST float ML_GAIN_LOG_MIN = -8.0f;        // the clamp of p7, the log of the current samples' gain
+EFFECTS_CONST float ML_GAIN_LOG_MAX = 4.0f;
 
 struct ReprojectPush {
     uvec2 renderSize;
@@ -56,7 +61,7 @@ struct ResolvePush {
     vec2 jitter;
     float exposure;
     uint flags;
-    float maxHistoryWeight;  // cap of the accumulated sample weight (how long history lasts)
+    float maxHistoryWeight;  // cap of the accumulated sample weight (how long history lasts; ML: the model's cap)
     float clampGammaMoving;  // neighbourhood box half-width in standard deviations, moving pixels
     float sharpness;         // 0..1 (sharpen pass)
     uint tensorWidth;        // ML: the feature/parameter tensors' (padded) width and height

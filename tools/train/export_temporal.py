@@ -13,7 +13,8 @@ trained_upscaler_temporal_matches_pytorch) against the weights, without exportin
 The largest render / display ratio the network was trained at (the .npz meta's
 "ratio_feature_max") goes into the model's metadata as "vkml.ratio_feature_max": the effect
 clamps the ratio feature to it (docs/EFFECTS.md). The check runs at 1x too, where the clamp bites,
-and fails if the file's value differs from the weights'.
+and fails if the file's value differs from the weights'. A network trained for the accumulating
+resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way.
 """
 import argparse
 import math
@@ -32,6 +33,7 @@ from train_temporal import load_net, load_png  # noqa: E402
 
 
 RATIO_FEATURE_MAX_KEY = "vkml.ratio_feature_max"
+HISTORY_WEIGHT_CAP_KEY = "vkml.history_weight_cap"
 METADATA_PROPS = 14  # ModelProto field number
 
 
@@ -107,16 +109,24 @@ def export(net, path):
     dummy = torch.rand(1, r * r * temporal.ML_FEATURES, 12, 20)
     torch.onnx.export(net, dummy, path, input_names=["features"], output_names=["params"], opset_version=13,
                       dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
-    if math.isfinite(net.ratio_feature_max):
-        append_metadata(path, {RATIO_FEATURE_MAX_KEY: f"{net.ratio_feature_max:.9g}"})
+    entries = {key: f"{value:.9g}" for key, value in metadata_values(net).items() if math.isfinite(value)}
+    if entries:
+        append_metadata(path, entries)
+
+
+def metadata_values(net):
+    """The model metadata the effect reads, from the weights (infinity: the key is left out)."""
+    return {RATIO_FEATURE_MAX_KEY: net.ratio_feature_max, HISTORY_WEIGHT_CAP_KEY: net.history_weight_cap}
 
 
 def check_metadata(net, path):
-    """The file's ratio clamp must be the weights' (both absent, or equal as float32)."""
-    written = read_metadata(path).get(RATIO_FEATURE_MAX_KEY)
-    want = None if not math.isfinite(net.ratio_feature_max) else f"{net.ratio_feature_max:.9g}"
-    if (written is None) != (want is None) or (want is not None and np.float32(written) != np.float32(want)):
-        raise SystemExit(f"{path}: metadata '{RATIO_FEATURE_MAX_KEY}' is {written!r}, the weights say {want!r}; export it again")
+    """The file's ratio clamp and history weight cap must be the weights' (both absent, or equal as float32)."""
+    written_all = read_metadata(path)
+    for key, value in metadata_values(net).items():
+        written = written_all.get(key)
+        want = None if not math.isfinite(value) else f"{value:.9g}"
+        if (written is None) != (want is None) or (want is not None and np.float32(written) != np.float32(want)):
+            raise SystemExit(f"{path}: metadata '{key}' is {written!r}, the weights say {want!r}; export it again")
 
 
 def check(net, model_path, demo, scale=0.5, width=160, height=96, frames=10, path="orbit"):

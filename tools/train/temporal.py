@@ -223,8 +223,21 @@ def features(cur, hist, ratio_feature_max=math.inf):
                       linear_to_srgb(hist["clipped"]), hist["valid"], hist["valid"] * hist["state"].clamp(0.0, 1.0), rpd_x], 1)
 
 
-def resolve(feat, params):
-    """-> (colour linear [N,3,H,W], state [N,1,H,W])."""
+ACCUMULATE_EPSILON = 1e-4  # keeps a pixel without history or samples on the current estimate
+GAIN_LOG_RANGE = (-8.0, 4.0)  # the clamp of p7, the log of the current samples' gain
+
+
+def resolve(feat, params, history_weight_cap=math.inf):
+    """-> (colour linear [N,3,H,W], state [N,1,H,W]).
+
+    history_weight_cap infinite (the model has no "vkml.history_weight_cap"): the blend resolve,
+        colour = mix(history, current, sigmoid(p0)), state = sigmoid(p6).
+    finite: the accumulating resolve. The state holds the history's accumulated sample weight
+    W / cap (feature 14 reads it back, times the history's validity), and
+        h = W trust, c = g w_n   (trust = sigmoid(-p0), g = exp(p7), w_n = the narrow weight sum)
+        colour = mix(history, current, (c + eps) / (h + c + eps)), state = min(h + c, cap) / cap,
+    so that with trust 1 and g 1 a still pixel averages every sample it has had, each weighted by
+    its distance to the pixel centre (tools/train/README.md, "Run r20")."""
     narrow = srgb_to_linear(feat[:, 0:3].clamp(0, 1))
     wide = srgb_to_linear(feat[:, 4:7].clamp(0, 1))
     raw = srgb_to_linear(feat[:, 7:10].clamp(0, 1))
@@ -233,9 +246,16 @@ def resolve(feat, params):
     p = params.clamp(-30.0, 30.0)
     current = wide + (narrow - wide) * torch.sigmoid(p[:, 2:3])
     history = clipped + (raw - clipped) * torch.sigmoid(p[:, 1:2])
-    alpha = torch.where(valid > 0, torch.sigmoid(p[:, 0:1]), torch.ones_like(valid))
+    if math.isfinite(history_weight_cap):
+        kept = history_weight_cap * feat[:, 14:15].clamp(0.0, 1.0) * torch.sigmoid(-p[:, 0:1])
+        added = torch.exp(params[:, 7:8].clamp(*GAIN_LOG_RANGE)) * feat[:, 3:4].clamp(min=0.0)
+        alpha = (added + ACCUMULATE_EPSILON) / (kept + added + ACCUMULATE_EPSILON)
+        state = (kept + added).clamp(max=history_weight_cap) / history_weight_cap
+    else:
+        alpha = torch.where(valid > 0, torch.sigmoid(p[:, 0:1]), torch.ones_like(valid))
+        state = torch.sigmoid(p[:, 6:7])
     colour = (history + (current - history) * alpha + 0.25 * torch.tanh(params[:, 3:6])).clamp(0.0, 1.0)
-    return colour, torch.sigmoid(p[:, 6:7])
+    return colour, state
 
 
 # ---------------------------------------------------------------- the network
@@ -249,12 +269,16 @@ class TemporalNet(nn.Module):
     `ratio_feature_max` (not a parameter): the largest render / display width ratio of its training
     data. Exported as the ONNX metadata "vkml.ratio_feature_max"; the effect and the mirror clamp
     the ratio feature to it, so a ratio nearer 1 than any it was trained at (1x) reads as the
-    nearest one it was (infinity: no clamp)."""
+    nearest one it was (infinity: no clamp).
+
+    `history_weight_cap` (not a parameter): infinity for the blend resolve, or the cap of the
+    accumulating one (resolve()). Exported as the ONNX metadata "vkml.history_weight_cap"."""
 
     def __init__(self, width=32, depth=3, unshuffle=2, first=3):
         super().__init__()
         self.unshuffle = unshuffle
         self.ratio_feature_max = math.inf
+        self.history_weight_cap = math.inf
         cin, cout = ML_FEATURES * unshuffle * unshuffle, ML_PARAMS * unshuffle * unshuffle
         layers = [nn.Conv2d(cin, width, first, padding=first // 2), nn.ReLU()]
         for _ in range(depth - 1):
@@ -306,10 +330,11 @@ class TemporalUpscaler:
         hist = fetch_history(history, cur, valid)
         feat = features(cur, hist, self.net.ratio_feature_max)
         params = run_network(self.net, feat)
-        colour, state = resolve(feat, params)
+        colour, state = resolve(feat, params, self.net.history_weight_cap)
         if self.teacher is not None:
             with torch.no_grad():
-                self.teacher_output = linear_to_srgb(resolve(feat.detach(), run_network(self.teacher, feat.detach()))[0])
+                teacher_params = run_network(self.teacher, feat.detach())
+                self.teacher_output = linear_to_srgb(resolve(feat.detach(), teacher_params, self.teacher.history_weight_cap)[0])
         self.history = torch.cat([colour, state], 1)
         self.prev_linear_depth = z
         self.prev_jitter = jitter

@@ -190,7 +190,24 @@ def load_net(path):
     net = temporal.TemporalNet(meta["width"], meta["depth"], meta.get("unshuffle", 2), meta.get("first_kernel", 3))
     net.load_state_dict({k: torch.from_numpy(data[k]) for k in data.files if k != "meta"})
     net.ratio_feature_max = float(meta.get("ratio_feature_max", math.inf))
+    cap = meta.get("history_weight_cap")
+    net.history_weight_cap = math.inf if cap is None else float(cap)
     return net, meta
+
+
+def start_accumulating(net, cap):
+    """Switches a network to the accumulating resolve (temporal.resolve) with this weight cap. A
+    network trained for the blend resolve keeps p0 (its blend factor becomes the history's
+    distrust: trust = 1 - alpha) and starts with gain 1: p7, which the blend resolve never read,
+    is zeroed."""
+    if not (math.isfinite(cap) and cap > 0):
+        raise SystemExit(f"--history-weight-cap must be a positive number, got {cap}")
+    if not math.isfinite(net.history_weight_cap):
+        last, r2 = net.body[-1], net.unshuffle * net.unshuffle
+        with torch.no_grad():
+            last.weight[7 * r2:8 * r2].zero_()
+            last.bias[7 * r2:8 * r2].zero_()
+    net.history_weight_cap = cap
 
 
 def main():
@@ -214,6 +231,9 @@ def main():
     ap.add_argument("--teacher", help="distil from this trained network (.npz): see --distill-weight")
     ap.add_argument("--distill-weight", type=float, default=1.0,
                     help="with --teacher: weight of the distance to the teacher's output on the same features and history")
+    ap.add_argument("--history-weight-cap", type=float,
+                    help="train the accumulating resolve with this cap of the history's sample weight (temporal.resolve; "
+                         "default: the --init network's resolve, else the blend resolve)")
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     args = ap.parse_args()
@@ -237,6 +257,11 @@ def main():
         net.load_state_dict(init.state_dict())
         if math.isfinite(init.ratio_feature_max):
             ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
+        net.history_weight_cap = init.history_weight_cap
+    if args.history_weight_cap is not None:
+        start_accumulating(net, args.history_weight_cap)
+    if math.isfinite(net.history_weight_cap):
+        common.log(f"accumulating resolve, history weight cap {net.history_weight_cap:g}")
     teacher = None
     if args.teacher:
         if args.distill_weight < 0:
@@ -274,6 +299,7 @@ def main():
     meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
             "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
             "ratio_feature_max": ratio_feature_max,
+            "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
             "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
     save_npz(net.cpu(), args.out, meta)
     common.log(f"wrote {args.out}")

@@ -126,7 +126,7 @@ def network_alpha():
         cur, hist, z, j = mirror_inputs(t, history, prev_depth, prev_jitter)
         feat = temporal.features(cur, hist, net.ratio_feature_max)
         params = temporal.run_network(net, feat)
-        colour, state = temporal.resolve(feat, params)
+        colour, state = temporal.resolve(feat, params, net.history_weight_cap)
         history, prev_depth, prev_jitter = torch.cat([colour, state], 1), z, j
         alpha = torch.sigmoid(params[:, 0:1].clamp(-30, 30))
         rows.append((t, float(alpha.mean()), float(alpha.median()), float(torch.sigmoid(params[:, 1:2].clamp(-30, 30)).mean())))
