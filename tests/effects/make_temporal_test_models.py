@@ -13,6 +13,8 @@ pixel-major channel order into (its tensors then keep the model's order). And
 temporal_ratio_probe.onnx: "take the current estimate" plus a residual of RATIO_GAIN times the
 ratio feature (feature 15) on every colour channel, so the output tells which ratio feature the
 effect wrote (the clamp of the model's "vkml.ratio_feature_max" metadata, which the test adds).
+And temporal_accumulate.onnx: constant parameters that trust the history fully, for the
+accumulating resolve (the test adds the "vkml.history_weight_cap" metadata).
 Deterministic (fixed seeds)."""
 import os
 import torch
@@ -37,6 +39,19 @@ class ConstantParams(nn.Module):
 
     def forward(self, features):
         return self.conv(features)
+
+
+class TrustHistory(ConstantParams):
+    """For the accumulating resolve: trust = sigmoid(-p0) = 1, the unclipped history, the narrow
+    estimate, gain exp(p7) = 1, no residual."""
+    def __init__(self):
+        super().__init__()
+        with torch.no_grad():
+            bias = torch.zeros(PARAMS)
+            bias[0] = -30.0  # trust the history fully
+            bias[1] = 30.0   # the unclipped history
+            bias[2] = 30.0   # narrow estimate
+            self.conv.bias.copy_(bias.repeat_interleave(4))
 
 
 class RatioProbe(ConstantParams):
@@ -76,6 +91,7 @@ def main():
         export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
     export(ScaledOutputNet(2), os.path.join(data, "temporal_r2_scaled_output.onnx"), 2)
     export(RatioProbe(), os.path.join(data, "temporal_ratio_probe.onnx"), 2)
+    export(TrustHistory(), os.path.join(data, "temporal_accumulate.onnx"), 2)
 
 
 if __name__ == "__main__":

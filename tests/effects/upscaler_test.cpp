@@ -365,9 +365,14 @@ TEST_F(VulkanTest, UpscalerCreateErrorsNameTheField) {
     expectError(e, effects::ErrorCode::InvalidModel, "tried unshuffle factors 4, 2 and 1");
 }
 
-// The narrow-kernel estimate of this frame's samples at output pixel (x, y), computed on the CPU
-// as the resolve does (the current samples' 3x3 neighbourhood, kernel exp(-4 d^2) in display pixels).
-std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D render, VkExtent2D display, Vec2 j, uint32_t x, uint32_t y) {
+// This frame's samples at output pixel (x, y) weighted by the narrow kernel, computed on the CPU
+// as the resolve does (the current samples' 3x3 neighbourhood, kernel exp(-4 d^2) in display
+// pixels): the weighted sum of the colours and the sum of the weights.
+struct NarrowSum {
+    std::array<double, 3> colour{};
+    double weight = 0;
+};
+NarrowSum narrowSum(const fxtest::FrameInputs& f, VkExtent2D render, VkExtent2D display, Vec2 j, uint32_t x, uint32_t y) {
     const double rx = double(render.width) / display.width, ry = double(render.height) / display.height;
     const double px = (x + 0.5) * rx, py = (y + 0.5) * ry;
     const int cx = std::clamp(int(std::floor(px + j.x)), 0, int(render.width) - 1), cy = std::clamp(int(std::floor(py + j.y)), 0, int(render.height) - 1);
@@ -381,8 +386,14 @@ std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D re
             for (int c = 0; c < 3; ++c) sum[c] += w * f.color[(size_t(qy) * render.width + qx) * 4 + c];
             wsum += w;
         }
-    for (double& v : sum) v /= wsum;
-    return sum;
+    return {sum, wsum};
+}
+
+// The narrow-kernel estimate: the weighted mean of narrowSum.
+std::array<double, 3> narrowEstimate(const fxtest::FrameInputs& f, VkExtent2D render, VkExtent2D display, Vec2 j, uint32_t x, uint32_t y) {
+    NarrowSum n = narrowSum(f, render, display, j, x, y);
+    for (double& v : n.colour) v /= n.weight;
+    return n.colour;
 }
 
 // The temporal ML path with a model of known behaviour (tests/effects/make_temporal_test_models.py):
@@ -412,6 +423,57 @@ TEST_F(VulkanTest, UpscalerMlTemporalRunsTheNetworkBetweenItsPasses) {
             }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4);
         for (uint32_t i = 4; i < 8; ++i) ASSERT_TRUE(allFinite(rig.frame(render, halton(i, render, display), {0, 0}, {0, 0}, false)));
+    }
+}
+
+std::vector<uint8_t> withMetadata(std::vector<uint8_t> model, const std::string& key, const std::string& value);
+
+// The accumulating resolve (the model's "vkml.history_weight_cap"): a model of constant
+// parameters that trusts its history fully (trust 1, the unclipped history, the narrow estimate,
+// gain 1, no residual) on a still camera averages every sample so far, each weighted by the narrow
+// kernel, until the accumulated weight reaches the cap; from then on the history counts as cap.
+// The blend resolve with the same parameters would keep the first frame for ever. At the edges a
+// sample whose previous position (moved by the change of jitter) lies outside the previous frame
+// has no history (reproject.comp), and the pixel starts again from its current samples.
+TEST_F(VulkanTest, UpscalerMlTemporalAccumulatesUpToTheModelsHistoryWeightCap) {
+    const std::vector<uint8_t> trusting = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_accumulate.onnx");
+    ASSERT_FALSE(trusting.empty());
+    constexpr double kEpsilon = 1e-4;  // ML_ACCUMULATE_EPSILON
+    for (double cap : {16.0, 0.6}) {
+        SCOPED_TRACE("cap " + std::to_string(cap));
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, withMetadata(trusting, "vkml.history_weight_cap", std::to_string(cap)));
+        const size_t pixels = size_t(kDisplay.width) * kDisplay.height;
+        std::vector<std::array<double, 3>> colour(pixels);
+        std::vector<double> weight(pixels, 0.0);
+        double worst = 0;
+        Vec2 previousJitter{0, 0};
+        for (uint32_t t = 0; t < 5; ++t) {
+            Vec2 j = halton(t, kRender, kDisplay);
+            // Whether the sample nearest display pixel (x, y) was inside the previous frame.
+            auto hadHistory = [&](uint32_t x, uint32_t y) {
+                const double rx = double(kRender.width) / kDisplay.width, ry = double(kRender.height) / kDisplay.height;
+                const int cx = std::clamp(int(std::floor((x + 0.5) * rx + j.x)), 0, int(kRender.width) - 1);
+                const int cy = std::clamp(int(std::floor((y + 0.5) * ry + j.y)), 0, int(kRender.height) - 1);
+                const double px = cx + 0.5 - j.x + previousJitter.x, py = cy + 0.5 - j.y + previousJitter.y;
+                return px >= 0 && py >= 0 && px < kRender.width && py < kRender.height;
+            };
+            std::vector<float> out = rig.frame(kRender, j, {0, 0}, {0, 0}, t == 0);
+            fxtest::FrameInputs f = fxtest::renderFrame(kRender.width, kRender.height, float(kRender.width) / float(kDisplay.width), j, {0, 0}, {0, 0});
+            for (uint32_t y = 0; y < kDisplay.height; ++y)
+                for (uint32_t x = 0; x < kDisplay.width; ++x) {
+                    const size_t i = size_t(y) * kDisplay.width + x;
+                    NarrowSum n = narrowSum(f, kRender, kDisplay, j, x, y);
+                    if (!hadHistory(x, y)) weight[i] = 0;
+                    const double alpha = (n.weight + kEpsilon) / (weight[i] + n.weight + kEpsilon);
+                    for (int c = 0; c < 3; ++c) {
+                        colour[i][c] += (n.colour[c] / n.weight - colour[i][c]) * alpha;
+                        worst = std::max(worst, std::fabs(colour[i][c] - out[i * 4 + c]));
+                    }
+                    weight[i] = std::min(weight[i] + n.weight, cap);
+                }
+            previousJitter = j;
+        }
+        EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 2e-3);
     }
 }
 
@@ -475,14 +537,15 @@ TEST_F(VulkanTest, UpscalerMlTemporalClampsTheRatioFeatureToTheModelsMetadata) {
     }
 }
 
-// A "vkml.ratio_feature_max" that is not a positive number is refused when the effect is
-// created, naming the key and the value.
-TEST_F(VulkanTest, UpscalerMlTemporalRefusesABadRatioFeatureMax) {
+// A "vkml.ratio_feature_max" or "vkml.history_weight_cap" that is not a positive number is
+// refused when the effect is created, naming the key and the value.
+TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
     const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
     ASSERT_FALSE(probe.empty());
+    for (const char* key : {"vkml.ratio_feature_max", "vkml.history_weight_cap"})
     for (const char* value : {"", "abc", "0", "-0.5", "nan", "inf", "0.5x", " 0.5", "1e39"}) {
-        SCOPED_TRACE(value);
-        const std::vector<uint8_t> model = withMetadata(probe, "vkml.ratio_feature_max", value);
+        SCOPED_TRACE(std::string(key) + " = '" + value + "'");
+        const std::vector<uint8_t> model = withMetadata(probe, key, value);
         effects::UpscalerDesc d;
         d.device = fxtest::effectDevice(ctx());
         d.maxRenderSize = kRender;
@@ -492,8 +555,7 @@ TEST_F(VulkanTest, UpscalerMlTemporalRefusesABadRatioFeatureMax) {
         auto r = effects::Upscaler::create(d);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
-        EXPECT_NE(r.error().message.find("metadata 'vkml.ratio_feature_max' is '" + std::string(value) + "'"), std::string::npos)
-            << r.error().message;
+        EXPECT_NE(r.error().message.find("metadata '" + std::string(key) + "' is '" + value + "'"), std::string::npos) << r.error().message;
     }
 }
 
