@@ -26,6 +26,8 @@
 ///                  untrained: the ratio feature is clamped to the model's
 ///                  "vkml.ratio_feature_max") by 1.1 dB, still behind TAAU on slow close-ups;
 ///                  above 3x it is not measured (docs/quality/temporal*.md, tools/train/README.md).
+///                  A model whose metadata names "vkml.history_weight_cap" gets the accumulating
+///                  resolve instead of the blend (docs/EFFECTS.md); the shipped one blends.
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
