@@ -107,6 +107,30 @@ with torch.no_grad():
         out = up.step(c, d, m, torch.tensor([temporal.halton_jitter(t, 8)]), reset=(t == 0))
         assert torch.allclose(out, up.teacher_output, atol=1e-6), float((out - up.teacher_output).abs().max())
 PY
+# The accumulating resolve (train_temporal.py --history-weight-cap): trained from the shipped
+# blend network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap
+# that is not a positive number is refused by name.
+"$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --first-kernel 3 \
+  --init "$root/assets/upscaler_temporal.npz" --history-weight-cap 4 --log-every 1 --out accumulating.npz > accumulating.log
+grep -q "accumulating resolve, history weight cap 4" accumulating.log || { echo "FAIL: no accumulating resolve in:"; cat accumulating.log; exit 1; }
+if "$py" "$train/train_temporal.py" --data data --steps 1 --history-weight-cap 0 --out bad_cap.npz > bad_cap.txt 2>&1; then
+  echo "FAIL: --history-weight-cap 0 was accepted"; exit 1
+fi
+grep -q "history-weight-cap must be a positive number, got 0" bad_cap.txt || { echo "FAIL: the refusal does not name the cap:"; cat bad_cap.txt; exit 1; }
+# --init of another shape than the arguments': a named refusal, not a traceback.
+if "$py" "$train/train_temporal.py" --data data --steps 1 --init "$root/assets/upscaler_temporal.npz" --out bad_shape.npz > bad_shape.txt 2>&1; then
+  echo "FAIL: --init of another shape was accepted"; exit 1
+fi
+grep -q "is a network of shape .*'unshuffle': 2.*the arguments ask for .*'unshuffle': 4" bad_shape.txt || { echo "FAIL: the refusal does not give both shapes:"; cat bad_shape.txt; exit 1; }
+"$py" "$train/export_temporal.py" --weights accumulating.npz --out accumulating.onnx --no-check
+"$py" - "$train" <<'PY'
+import sys
+sys.path.insert(0, sys.argv[1])
+import export_temporal, train_temporal
+assert train_temporal.load_net("accumulating.npz")[0].history_weight_cap == 4.0
+written = export_temporal.read_metadata("accumulating.onnx")
+assert written.get("vkml.history_weight_cap") == "4" and "vkml.ratio_feature_max" in written, written
+PY
 # The largest render / display ratio trained at goes with the weights into the ONNX metadata that
 # the effect clamps the ratio feature to (1.5x here: 2/3).
 "$py" "$train/export_temporal.py" --weights trained.npz --out trained.onnx --no-check

@@ -201,7 +201,7 @@ def start_accumulating(net, cap):
     distrust: trust = 1 - alpha) and starts with gain 1: p7, which the blend resolve never read,
     is zeroed."""
     if not (math.isfinite(cap) and cap > 0):
-        raise SystemExit(f"--history-weight-cap must be a positive number, got {cap}")
+        raise SystemExit(f"--history-weight-cap must be a positive number, got {cap:g}")
     if not math.isfinite(net.history_weight_cap):
         last, r2 = net.body[-1], net.unshuffle * net.unshuffle
         with torch.no_grad():
@@ -237,6 +237,8 @@ def main():
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     args = ap.parse_args()
+    if args.history_weight_cap is not None and not (math.isfinite(args.history_weight_cap) and args.history_weight_cap > 0):
+        raise SystemExit(f"--history-weight-cap must be a positive number, got {args.history_weight_cap:g}")
 
     common.seed_everything()
     torch.set_num_threads(common.torch_threads())
@@ -253,7 +255,12 @@ def main():
     # network's): inference clamps the ratio feature to it (TemporalNet.ratio_feature_max).
     ratio_feature_max = max(float(1 / s.ratio()[1]) for s in sequences)
     if args.init:
-        init = load_net(args.init)[0]
+        init, init_meta = load_net(args.init)
+        given = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel}
+        stored = {"width": init_meta["width"], "depth": init_meta["depth"], "unshuffle": init.unshuffle, "first_kernel": init_meta.get("first_kernel", 3)}
+        if given != stored:
+            raise SystemExit(f"--init {args.init} is a network of shape {stored}, the arguments ask for {given}: "
+                             "pass its --width, --depth, --unshuffle and --first-kernel")
         net.load_state_dict(init.state_dict())
         if math.isfinite(init.ratio_feature_max):
             ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
