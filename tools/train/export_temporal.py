@@ -17,6 +17,7 @@ and fails if the file's value differs from the weights'. A network trained for t
 resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way.
 """
 import argparse
+import inspect
 import math
 import os
 import subprocess
@@ -107,8 +108,11 @@ def export(net, path):
     net = net.eval()
     r = net.unshuffle
     dummy = torch.rand(1, r * r * temporal.ML_FEATURES, 12, 20)
+    # PyTorch 2.9 and later default to the dynamo exporter, which writes opset 18 or later (past the
+    # importer's 6-17); the TorchScript exporter keeps opset 13.
+    legacy = {"dynamo": False} if "dynamo" in inspect.signature(torch.onnx.export).parameters else {}
     torch.onnx.export(net, dummy, path, input_names=["features"], output_names=["params"], opset_version=13,
-                      dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
+                      dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}}, **legacy)
     entries = {key: f"{value:.9g}" for key, value in metadata_values(net).items() if math.isfinite(value)}
     if entries:
         append_metadata(path, entries)
