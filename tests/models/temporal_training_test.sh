@@ -5,8 +5,8 @@
 # from the shipped weights (train_temporal.py --detach-every; batches of one ratio, crops of whole
 # render pixels), the export's ratio-feature metadata, and validation per ratio and display size with the TAAU baseline
 # (validate_temporal.py); then the held-out evaluation at another ratio and another output size
-# (a subset of its plan, in worker processes).
-# Also: a plan that would render held-out content (street seed 8, which heldout_temporal.json
+# (a subset of its plan, in worker processes), and a new network's column merged into a report
+# (merge_temporal_report.py). Also: a plan that would render held-out content (street seed 8, which heldout_temporal.json
 # uses) must be refused, naming the scene.
 # Usage: temporal_training_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR WORK_DIR
 set -euo pipefail
@@ -84,11 +84,33 @@ PY
 "$py" "$train/render_temporal.py" render plan.json --out data --demo /bin/false --only "$only"
 "$py" "$train/train_temporal.py" --data data --steps 6 --batch 2 --crop 48 --frames 10 --detach-every 4 --unshuffle 2 \
   --first-kernel 3 --init "$root/assets/upscaler_temporal.npz" --log-every 1 --out trained.npz
+# The shipped network's weights under the blend resolve (the metadata's cap left out), for the
+# switch to the accumulating resolve below and as a teacher of the other resolve; prints the
+# shipped network's cap (inf: the blend resolve).
+shipped_cap=$("$py" - "$train" "$root/assets/upscaler_temporal.npz" <<'PY'
+import math, sys
+sys.path.insert(0, sys.argv[1])
+import train_temporal
+net, meta = train_temporal.load_net(sys.argv[2])
+print(f"{net.history_weight_cap:g}")
+net.history_weight_cap = math.inf
+train_temporal.save_npz(net, "blend.npz", dict(meta, history_weight_cap=None))
+PY
+)
 # Distillation: a smaller student learns from the shipped network's output on the student's own
-# features and history (train_temporal.py --teacher); the teacher's output, given the same
-# network, must be the student's own.
+# features and history (train_temporal.py --teacher), on the teacher's resolve; the teacher's
+# output, given the same network, must be the student's own.
+cap_args=()
+[ "$shipped_cap" = inf ] || cap_args=(--history-weight-cap "$shipped_cap")
 "$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
-  --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 --log-every 1 --out student.npz > student.log
+  --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 "${cap_args[@]}" --log-every 1 --out student.npz > student.log
+# A teacher on the other resolve would misread the student's history: refused by name.
+if "$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
+  --first-kernel 1 --teacher blend.npz --history-weight-cap 4 --out bad_teacher.npz > bad_teacher.txt 2>&1; then
+  echo "FAIL: a teacher on the blend resolve was accepted for an accumulating student"; exit 1
+fi
+grep -q "uses the blend resolve, the network trains the accumulating resolve (history weight cap 4)" bad_teacher.txt ||
+  { echo "FAIL: the refusal does not name both resolves:"; cat bad_teacher.txt; exit 1; }
 grep -q "distilling from .*upscaler_temporal.npz (weight 0.5)" student.log || { echo "FAIL: no distillation in:"; cat student.log; exit 1; }
 "$py" - "$train" <<'PY'
 import json, sys
@@ -107,11 +129,11 @@ with torch.no_grad():
         out = up.step(c, d, m, torch.tensor([temporal.halton_jitter(t, 8)]), reset=(t == 0))
         assert torch.allclose(out, up.teacher_output, atol=1e-6), float((out - up.teacher_output).abs().max())
 PY
-# The accumulating resolve (train_temporal.py --history-weight-cap): trained from the shipped
-# blend network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap
-# that is not a positive number is refused by name.
+# The accumulating resolve (train_temporal.py --history-weight-cap): switched to from a blend
+# network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap that
+# is not a positive number is refused by name.
 "$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --first-kernel 3 \
-  --init "$root/assets/upscaler_temporal.npz" --history-weight-cap 4 --log-every 1 --out accumulating.npz > accumulating.log
+  --init blend.npz --history-weight-cap 4 --log-every 1 --out accumulating.npz > accumulating.log
 grep -q "accumulating resolve, history weight cap 4" accumulating.log || { echo "FAIL: no accumulating resolve in:"; cat accumulating.log; exit 1; }
 if "$py" "$train/train_temporal.py" --data data --steps 1 --history-weight-cap 0 --out bad_cap.npz > bad_cap.txt 2>&1; then
   echo "FAIL: --history-weight-cap 0 was accepted"; exit 1
@@ -142,7 +164,10 @@ import export_temporal
 meta = json.loads(bytes(np.load("trained.npz")["meta"]).decode())
 assert abs(meta.get("ratio_feature_max", 0) - 2 / 3) < 1e-9, meta.get("ratio_feature_max")
 written = export_temporal.read_metadata("trained.onnx")
-assert written == {"vkml.ratio_feature_max": "0.666666667"}, written
+want = {"vkml.ratio_feature_max": "0.666666667"}
+if meta.get("history_weight_cap") is not None:  # continued from an accumulating network: its cap too
+    want["vkml.history_weight_cap"] = f"{meta['history_weight_cap']:.9g}"
+assert written == want, (written, want)
 PY
 "$py" "$train/validate_temporal.py" --data data --models trained.npz --warmup 4 --json validation.json | tee validation.txt
 "$py" - <<'PY'
@@ -220,4 +245,57 @@ grep -qF "(\`$(basename "$demo")\` on $device, 1 sequence(s) at once)" eval/repo
 for d in reference_64x32 bicubic_64x32 taau_64x32; do
   [ -f "eval/street_s1_walk_t0_x2/$d/frame_00005.png" ] || { echo "FAIL: no eval/street_s1_walk_t0_x2/$d frames"; exit 1; }
 done
+# A new network's column put into a full report (merge_temporal_report.py): the partial report of
+# TAAU and temporal ML with another model at the same settings gives its column; the methods both
+# score must agree to the last digit, and the content paragraphs word for word.
+"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods taau,ml-temporal --render-scale 0.3333333 \
+  --temporal-model accumulating.onnx --report eval/partial.md
+cp eval/report.md eval/merged.md
+"$py" "$train/merge_temporal_report.py" eval/merged.md eval/partial.md
+"$py" - <<'PY'
+def row(path, label):
+    return next(l for l in open(path) if l.startswith(f"| {label} |")).split("|")[2:-1]
+def seq(path):
+    return next(l for l in open(path) if l.startswith("| street_s1_walk_t0_x2 |")).split("|")[2:-1]
+full, part, merged = "eval/report.md", "eval/partial.md", "eval/merged.md"
+assert row(merged, "temporal ML")[0] == row(part, "temporal ML")[0] and row(merged, "temporal ML")[2:] == row(part, "temporal ML")[2:]
+assert row(merged, "bicubic") == row(full, "bicubic") and row(merged, "TAAU") == row(full, "TAAU")
+versus = float(row(part, "temporal ML")[0]) - float(row(full, "bicubic")[0])
+assert row(merged, "temporal ML")[1].strip() == f"{versus:+.2f}", row(merged, "temporal ML")
+assert seq(merged)[:2] == seq(full)[:2] and seq(merged)[2] == seq(part)[1], (seq(merged), seq(full), seq(part))
+ml, taau = float(row(merged, "temporal ML")[0]), float(row(merged, "TAAU")[0])
+assert any(l.startswith(f"- Temporal ML >= TAAU + 1.5 dB: {ml - taau:+.2f} dB") for l in open(merged)), "targets not recomputed"
+assert sum(l.startswith("The temporal ML column (summary, sequences and cuts) is `eval/partial.md`") for l in open(merged)) == 1
+PY
+"$py" "$train/merge_temporal_report.py" eval/merged.md eval/partial.md  # again: one provenance line, not two
+[ "$(grep -c "^The temporal ML column" eval/merged.md)" = 1 ] || { echo "FAIL: a second merge added a second provenance line"; exit 1; }
+# With --crops-from, the crops of a report of every panel rendered with the new network replace
+# the full report's (the same sequences and panels, or a refusal).
+crop_args=("${eval_args[@]}" --methods bicubic,taau,ml-temporal --render-scale 0.3333333 --crops 1)
+"$py" "$train/evaluate_temporal.py" "${crop_args[@]}" --temporal-model "$root/assets/upscaler_temporal.onnx" --report eval/crops_full.md
+"$py" "$train/evaluate_temporal.py" "${crop_args[@]}" --temporal-model accumulating.onnx --report eval/crops_new.md
+"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods taau,ml-temporal --render-scale 0.3333333 --crops 1 \
+  --temporal-model accumulating.onnx --report eval/crops_other_panels.md
+full_crop=$(sed -n 's/^!\[.*\](\(.*\))$/\1/p' eval/crops_full.md) new_crop=$(sed -n 's/^!\[.*\](\(.*\))$/\1/p' eval/crops_new.md)
+[ -n "$full_crop" ] && [ "$full_crop" != "$new_crop" ] && ! cmp -s "eval/$full_crop" "eval/$new_crop" ||
+  { echo "FAIL: the two crop reports should have crops of their own that differ ($full_crop, $new_crop)"; exit 1; }
+"$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial.md --crops-from eval/crops_new.md
+cmp "eval/$full_crop" "eval/$new_crop" || { echo "FAIL: --crops-from did not copy the crop"; exit 1; }
+grep -q "^The temporal ML column .* The crops above are \`eval/crops_new.md\`'s" eval/crops_full.md ||
+  { echo "FAIL: the provenance line does not name the crops' report:"; tail -n 2 eval/crops_full.md; exit 1; }
+if "$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial.md --crops-from eval/crops_other_panels.md \
+  --out eval/none.md 2> other.txt; then
+  echo "FAIL: crops of other panels were taken"; exit 1
+fi
+grep -q "show other panels" other.txt || { echo "FAIL: the refusal does not say the panels differ:"; cat other.txt; exit 1; }
+sed 's/^| TAAU | \([0-9]*\)\.\([0-9]\)/| TAAU | \1.9\2/' eval/partial.md > eval/other_taau.md
+if "$py" "$train/merge_temporal_report.py" eval/merged.md eval/other_taau.md --out eval/none.md 2> other.txt; then
+  echo "FAIL: a partial report whose TAAU differs was merged"; exit 1
+fi
+grep -q "'TAAU' differs between the reports" other.txt || { echo "FAIL: the refusal does not name TAAU:"; cat other.txt; exit 1; }
+sed 's/^\*\*Held-out content only\*\*: 1 sequences/**Held-out content only**: 2 sequences/' eval/partial.md > eval/other_plan.md
+if "$py" "$train/merge_temporal_report.py" eval/merged.md eval/other_plan.md --out eval/none.md 2> other.txt; then
+  echo "FAIL: a partial report of other content was merged"; exit 1
+fi
+grep -q "different content or settings" other.txt || { echo "FAIL: the refusal does not say the content differs:"; cat other.txt; exit 1; }
 echo "temporal training pipeline: ok"

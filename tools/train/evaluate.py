@@ -281,8 +281,12 @@ and at larger outputs [quality/temporal_960x540.md](quality/temporal_960x540.md)
 [quality/temporal_1920x1080.md](quality/temporal_1920x1080.md) and
 [quality/temporal_3840x2160.md](quality/temporal_3840x2160.md), on static and slow cameras
 [quality/temporal_static.md](quality/temporal_static.md), written by
-`tools/train/evaluate_temporal.py` (rendered on the H100 since 2026-11-26: every report names
-its Vulkan device). This page covers the single-frame networks.
+`tools/train/evaluate_temporal.py` (rendered on the H100 since 2026-11-26, some columns on an
+H200: every report names its Vulkan device). The network shipped now (run r21) has its temporal
+ML column in the 2x, still/slow, 1x, 1.5x, 3x and 960x540 reports, merged by
+`tools/train/merge_temporal_report.py` from a run of TAAU and temporal ML alone (a line in each
+says so); the 1.25x, 1920x1080 and 3840x2160 reports still score the network shipped before it
+(c2). This page covers the single-frame networks.
 
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 

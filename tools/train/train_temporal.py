@@ -195,6 +195,10 @@ def load_net(path):
     return net, meta
 
 
+def resolve_name(cap):
+    return f"accumulating resolve (history weight cap {cap:g})" if math.isfinite(cap) else "blend resolve"
+
+
 def start_accumulating(net, cap):
     """Switches a network to the accumulating resolve (temporal.resolve) with this weight cap. A
     network trained for the blend resolve keeps p0 (its blend factor becomes the history's
@@ -274,6 +278,12 @@ def main():
         if args.distill_weight < 0:
             raise SystemExit(f"--distill-weight must be >= 0, got {args.distill_weight}")
         teacher = load_net(args.teacher)[0].to(device).eval()
+        if teacher.history_weight_cap != net.history_weight_cap:
+            # The history's fourth channel (feature 14) is the accumulated weight under one resolve
+            # and a learned state under the other: the teacher would misread the student's history.
+            raise SystemExit(f"--teacher {args.teacher} uses the {resolve_name(teacher.history_weight_cap)}, the network "
+                             f"trains the {resolve_name(net.history_weight_cap)}: distillation needs both on one resolve "
+                             "(--history-weight-cap)")
         for p in teacher.parameters():
             p.requires_grad_(False)
         common.log(f"distilling from {args.teacher} (weight {args.distill_weight})")

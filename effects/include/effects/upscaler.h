@@ -21,13 +21,14 @@
 ///                  command buffer) deciding per output pixel how to blend history and the new
 ///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
 ///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 to 1536x864; on
-///                  held-out content it beats TAAU by 1.3 to 2.2 dB from 1.5x to 3x at
-///                  480x272, 960x540 and 1920x1080 outputs; at 1x (native anti-aliasing,
-///                  untrained: the ratio feature is clamped to the model's
-///                  "vkml.ratio_feature_max") by 1.1 dB, still behind TAAU on slow close-ups;
-///                  above 3x it is not measured (docs/quality/temporal*.md, tools/train/README.md).
-///                  A model whose metadata names "vkml.history_weight_cap" gets the accumulating
-///                  resolve instead of the blend (docs/EFFECTS.md); the shipped one blends.
+///                  held-out content at 480x272 it beats TAAU by 1.9 dB at 1.5x and 2x (also
+///                  at 960x540, and on still and slow cameras) and by 1.0 dB at 3x; at 1x
+///                  (native anti-aliasing, untrained: the ratio feature is clamped to the
+///                  model's "vkml.ratio_feature_max") by 2.8 dB, though still behind TAAU on a
+///                  slow close-up; above 3x it is not measured (docs/quality/temporal*.md,
+///                  tools/train/README.md). A model whose metadata names
+///                  "vkml.history_weight_cap" gets the accumulating resolve instead of the
+///                  blend (docs/EFFECTS.md); the shipped one accumulates, with a cap of 4.
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
