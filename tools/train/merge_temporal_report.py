@@ -177,9 +177,14 @@ def main():
     for path in (args.full, args.partial):
         if not os.path.isfile(path):
             raise SystemExit(f"{path}: no such file")
-    merged = merge(open(args.full).read(), open(args.partial).read(), args.method, args.partial)
-    if args.crops_from:
-        merged = take_crops(merged, args.out or args.full, args.crops_from)
+    if args.crops_from and not os.path.isfile(args.crops_from):
+        raise SystemExit(f"{args.crops_from}: no such file")
+    try:
+        merged = merge(open(args.full).read(), open(args.partial).read(), args.method, args.partial)
+        if args.crops_from:
+            merged = take_crops(merged, args.out or args.full, args.crops_from)
+    except (IndexError, ValueError) as e:  # a table row short of cells, a figure that is not a number
+        raise SystemExit(f"{args.full} or {args.partial} is not a report of evaluate_temporal.py ({type(e).__name__}: {e})")
     with open(args.out or args.full, "w") as f:
         f.write(merged)
     print(f"wrote {args.out or args.full}", file=sys.stderr)
