@@ -1,0 +1,11 @@
+# r22, first device command: copies the repository to /tmp/r22/root (a later command's sync of the
+# working tree must not change the scripts under the running job), starts r22_pipeline.sh in its
+# own process session so it outlives this command, and follows it (r22_wait.sh) for $1 seconds.
+# Carry [".devcarry"]: tools/conformance_pack.sh build/bench/frame_bench
+# build/demos/effect_sample/effect_sample, then .devcarry/heldout (tools/train/README.md) and
+# .devcarry/abc2/upscaler_temporal.onnx (c2 exported by export_temporal.py).
+[ -e /tmp/r22 ] && { echo "/tmp/r22 exists: this machine ran r22 already; use r22_wait.sh"; exit 3; }
+mkdir -p /tmp/r22/root /tmp/r22/out
+cp -r tools assets bench .devcarry /tmp/r22/root/
+setsid nohup bash /tmp/r22/root/tools/train/logs/r22/r22_pipeline.sh > /tmp/r22/pipeline.log 2>&1 < /dev/null &
+bash tools/train/logs/r22/r22_wait.sh "${1:-570}"
