@@ -285,8 +285,8 @@ and at larger outputs [quality/temporal_960x540.md](quality/temporal_960x540.md)
 H200: every report names its Vulkan device). The network shipped now (run r21) has its temporal
 ML column in the 2x, still/slow, 1x, 1.5x, 3x and 960x540 reports, merged by
 `tools/train/merge_temporal_report.py` from a run of TAAU and temporal ML alone (a line in each
-says so), and the 1.25x report was rendered whole on lavapipe; the 1920x1080 and 3840x2160
-reports still score the network shipped before it (c2). This page covers the single-frame networks.
+says so); the 1.25x report was rendered whole on lavapipe, the 1920x1080 and 3840x2160 reports
+whole on an H200. This page covers the single-frame networks.
 
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 
