@@ -224,6 +224,9 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
         Variant chained{v.label + "+chains", v.type, v.flags | GraphCompileFlagForceConvChains, v.coop};
         // Tensor-core runs also with every intermediate left NCHW (what channels-last buys).
         Variant nchw{v.label + "+nchw", v.type, v.flags | GraphCompileFlagDisableChannelsLast, v.coop};
+        // ...and with intermediates of channel counts that are not a multiple of 16 left unpadded
+        // (what whole fragments buy; the same case as `v` where a network has none).
+        Variant unpadded{v.label + "+unpadded", v.type, v.flags | GraphCompileFlagDisableChannelPadding, v.coop};
         for (Res r : nets) {
             std::string res = resolution(r.w, r.h);
             // withChains: the forced convolution-chain variant too (not for SRVGG: its layers run
@@ -231,6 +234,7 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
             auto net = [&](const std::string& name, std::function<bench::Network()> build, bool withChains = true) {
                 out.push_back({name + " " + res, "network", res, v, build});
                 if (v.coop) out.push_back({name + " " + res, "network", res, nchw, build});
+                if (v.coop) out.push_back({name + " " + res, "network", res, unpadded, build});
                 if (chains && withChains) out.push_back({name + " " + res, "network", res, chained, std::move(build)});
             };
             net("espcn_x2", [=] { return bench::espcn(t, r.w, r.h); });

@@ -555,6 +555,55 @@ TEST_F(GraphCompile, PointwiseHeadsOnEveryCandidateTile) {
     EXPECT_EQ(projected, 2u);
 }
 
+// Conv -> conv intermediates padded to whole 16-channel fragments (graph_pad.cpp): exact against
+// the unpadded reference, forced on any device, at odd sizes, fp32 and fp16, through activations
+// whose value at 0 is not 0 (sigmoid: the new channels hold 0.5, which zero filter columns must
+// cancel). Padded: 24 -> 32 twice (one feeding a 1x1 head) and 40 -> 48. Left alone: 20 channels
+// (32 would add more than half), a graph output, and an intermediate an add also reads. On a
+// device with fp16 tensor cores the default compile pads the same three, and the flag turns it off.
+TEST_F(GraphCompile, ChannelPaddingToWholeFragmentsIsExact) {
+    auto build = [](DataType type) {
+        Net n{{}, type};
+        ValueId x = n.g.addInput("x", n.t({1, 5, 13, 11}));
+        ValueId a = n.act(n.conv(x, 5, 24, 3, "a"), relu(), "relu a");
+        ValueId b = n.act(n.conv(a, 24, 24, 3, "b"), leakyRelu(0.1f), "lrelu b");
+        n.g.markOutput(n.conv(b, 24, 8, 1, "head"));
+        ValueId g = n.act(n.conv(x, 5, 40, 3, "g"), sigmoid(), "sigmoid g");
+        n.g.markOutput(n.conv(g, 40, 8, 3, "h"));
+        ValueId d = n.act(n.conv(x, 5, 20, 3, "d"), relu(), "relu d");
+        n.g.markOutput(n.conv(d, 20, 4, 3, "e"));
+        n.g.markOutput(n.conv(x, 5, 24, 3, "f"));
+        ValueId shared = n.conv(x, 5, 24, 1, "s");
+        ValueId sum = n.g.addNode(ElementWiseDesc{.name = "add", .op = ElementWiseOp::Add}, {shared, shared}).value()[0];
+        n.g.markOutput(n.conv(sum, 24, 4, 3, "t"));
+        n.g.markOutput(n.conv(shared, 24, 4, 3, "u"));
+        return n.g;
+    };
+    for (DataType type : {DataType::Float32, DataType::Float16}) {
+        if (type == DataType::Float16 && !optest::fp16Supported()) continue;
+        SCOPED_TRACE(type == DataType::Float16 ? "fp16" : "fp32");
+        GraphDesc g = build(type);
+        auto forced = compileGraph(optest::device(), g, GraphCompileFlagForceChannelPadding);
+        ASSERT_TRUE(forced.ok()) << forced.error().message;
+        EXPECT_EQ(forced->report.paddedValues, 3u);
+        EXPECT_EQ(fusionsContaining(*forced, "padded from 24 to 32 channels"), 2u);
+        EXPECT_EQ(fusionsContaining(*forced, "padded from 40 to 48 channels"), 1u);
+        optest::checkGraph(g, {}, GraphCompileFlagForceChannelPadding);
+        if (type == DataType::Float16) {
+            optest::RunOptions half;
+            half.executionFlags = ExecutionFlagAllowHalfPrecisionComputation;
+            optest::checkGraph(g, half, GraphCompileFlagForceChannelPadding);
+        }
+        auto plain = compileGraph(optest::device(), g);
+        ASSERT_TRUE(plain.ok()) << plain.error().message;
+        const bool tensorCores = type == DataType::Float16 && coopFp16();
+        EXPECT_EQ(plain->report.paddedValues, tensorCores ? 3u : 0u);
+        auto off = compileGraph(optest::device(), g, GraphCompileFlagDisableChannelPadding);
+        ASSERT_TRUE(off.ok()) << off.error().message;
+        EXPECT_EQ(off->report.paddedValues, 0u);
+    }
+}
+
 TEST_F(GraphCompile, MaxPoolInTheStoreAtOddSizes) {
     if (!coopFp16()) GTEST_SKIP() << "no fp16 tensor cores: these fusions need conv2d_igemm";
     for (auto [h, w] : {std::pair{11u, 15u}, std::pair{33u, 17u}, std::pair{3u, 3u}}) {

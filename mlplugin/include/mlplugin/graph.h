@@ -109,6 +109,15 @@ enum GraphCompileFlags : uint32_t {
     /// convolution is enabled, fp16 intermediates passed from one convolution to others are stored
     /// channels-last (NHWC), which that kernel reads and writes 8 channels per access.
     GraphCompileFlagDisableChannelsLast = 1u << 20,
+    /// Keep every intermediate's channel count as the network has it. By default, on devices
+    /// whose tensor-core convolution is enabled, an fp16 intermediate passed from one convolution
+    /// to other convolutions only, with more than 16 channels that are not a multiple of 16, gets
+    /// zero channels up to the next multiple where that adds at most half (22 -> 32, 24 -> 32,
+    /// 56 -> 64; zero filter rows in its writer, zero filter columns in its readers: the outputs
+    /// do not change): that kernel works in 16-channel fragments.
+    GraphCompileFlagDisableChannelPadding = 1u << 21,
+    /// For tests: pad such intermediates on any device and in fp32 too.
+    GraphCompileFlagForceChannelPadding = 1u << 22,
 };
 
 /// A convolution whose kernel configuration can be chosen by measurement (mlplugin/tuning.h).
@@ -129,6 +138,7 @@ struct GraphCompileReport {
     uint64_t persistentBytes = 0;  ///< weights and other constants
     uint32_t barriers = 0;                 ///< between dependent dispatches only
     uint32_t channelsLastValues = 0;       ///< intermediates stored NHWC (GraphCompileFlagDisableChannelsLast)
+    uint32_t paddedValues = 0;             ///< intermediates padded to whole 16-channel fragments (GraphCompileFlagDisableChannelPadding)
     std::vector<TunableConvolution> tuning;  ///< convolutions with two or more candidates
     /// reshapeGraph only: the persistent resource initialized for the graph it reshaped holds
     /// exactly what this one needs (same size, same layout, same contents): keep it bound, record

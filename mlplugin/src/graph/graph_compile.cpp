@@ -294,6 +294,13 @@ std::function<bool(const ConvolutionDesc&)> channelsLastRule(const PlanContext& 
     if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelsLast)) return {};
     return [pc](const ConvolutionDesc& d) { return convolutionUsesTensorCores(pc, d); };
 }
+// Intermediates padded to whole 16-channel fragments where the tensor-core convolution reads and
+// writes them (graph_pad.cpp); on any device when a test forces it.
+std::function<bool(const ConvolutionDesc&)> paddingRule(const PlanContext& pc, uint32_t flags) {
+    if (flags & GraphCompileFlagForceChannelPadding) return [](const ConvolutionDesc&) { return true; };
+    if (!pc.cooperativeMatrix || (flags & GraphCompileFlagDisableChannelPadding)) return {};
+    return [pc](const ConvolutionDesc& d) { return d.output.dataType == DataType::Float16 && convolutionUsesTensorCores(pc, d); };
+}
 // Epilogue and input fusions where the convolution's kernel takes them (graph_fusion.cpp).
 std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> fusionRule(const PlanContext& pc) {
     if (!pc.cooperativeMatrix) return {};
@@ -310,7 +317,8 @@ Result<CompiledGraph> buildGraph(const Capabilities& caps, PipelineCache* cache,
                                     .forceConvChains = (flags & GraphCompileFlagForceConvChains) != 0,
                                     .sharedMemoryBytes = caps.maxComputeSharedMemoryBytes,
                                     .channelsLastConv = channelsLastRule(pc, flags),
-                                    .convFusion = fusionRule(pc)});
+                                    .convFusion = fusionRule(pc),
+                                    .padChannels = paddingRule(pc, flags)});
     if (!planned) return planned.error();
     GraphPlan& plan = *planned;
 

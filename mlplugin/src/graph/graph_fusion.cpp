@@ -877,6 +877,8 @@ void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options) {
     FusionState s{plan.values, plan.nodes, plan.outputs, plan.report.fusions};
     while (foldConstants(s) || foldBatchNorm(s) || foldBiasAdd(s) || foldGemmBias(s) || fuseActivations(s)) {}
     while (rewriteTransposedConvolution(s)) {}
+    // Before the epilogue fusions, which need whole fragments (a 1x1 head folds only then).
+    if (options.padChannels) padConvChannels(plan, options.padChannels);
     if (options.convChains) while (fuseConvChains(s, options.sharedMemoryBytes, options.forceConvChains)) {}
     while (foldDepthToSpaceIntoConvolution(s)) {}
     if (options.convFusion)

@@ -73,6 +73,9 @@ struct GraphPlanOptions {
     // Whether a convolution can take a fusion (kernel.h convolutionTakesFusion): PReLU slopes, a
     // residual add, a max pool in the store, a concatenated / upsampled input (empty: none of them).
     std::function<bool(const ConvolutionDesc&, const ConvolutionFusion&)> convFusion;
+    // Conv -> conv intermediates padded to whole 16-channel fragments where this says the writer
+    // and every reader run on the tensor cores with the wider tensor (graph_pad.cpp; empty: never).
+    std::function<bool(const ConvolutionDesc&)> padChannels;
 };
 
 Result<GraphPlan> planGraph(const GraphDesc& desc, const GraphPlanOptions& options);
@@ -84,5 +87,11 @@ Result<CompiledGraph> compileGraphOnCpu(const Capabilities& caps, const GraphDes
 
 // The fusion and folding passes, to a fixed point, then concat elimination (graph_fusion.cpp).
 void fuseGraph(GraphPlan& plan, const GraphPlanOptions& options);
+
+// Conv -> conv intermediates of more than 16 channels, not a multiple of 16, padded with zero
+// channels to the next multiple (when that adds at most half) where `onTensorCores` accepts
+// every convolution involved as it would be (graph_pad.cpp). Exact: the new filter rows, bias
+// entries and columns are zero.
+void padConvChannels(GraphPlan& plan, const std::function<bool(const ConvolutionDesc&)>& onTensorCores);
 
 }  // namespace mlplugin::detail

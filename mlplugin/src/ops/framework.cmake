@@ -23,6 +23,7 @@ list(APPEND MLP_SOURCES
   src/graph/node_tensors.cpp
   src/graph/graph_desc.cpp
   src/graph/graph_permute.cpp
+  src/graph/graph_pad.cpp
   src/graph/graph_plan.cpp
   src/graph/graph_fusion.cpp
   src/graph/graph_reference.cpp
