@@ -63,15 +63,18 @@ void padConvChannels(GraphPlan& plan, const std::function<bool(const Convolution
         const uint32_t c = d.sizes[1], padded = paddedChannels(c);
         if (c % kFragmentChannels == 0 || c <= kFragmentChannels || 2 * padded > 3 * c) continue;
 
+        // The filters' own dims are checked too: this runs before any node is validated, and the
+        // rewrite below indexes the constants by the value's channel count.
         PlannedNode& writer = plan.nodes[size_t(producer[v])];
         if (!plainConv(writer) || writer.node.outputs.size() != 1 || !ownConstant(inputs(writer, 1))) continue;
+        if (plan.values[inputs(writer, 1)].desc.rank != 4 || plan.values[inputs(writer, 1)].desc.sizes[0] != c) continue;
         const ValueId writerBias = inputs(writer, 2);
         if (writerBias != kNoValue && (!ownConstant(writerBias) || plan.values[writerBias].desc.elementCount() != c)) continue;
         bool ok = true;
         for (size_t r : readers[v]) {
             const PlannedNode& reader = plan.nodes[r];
             ok = ok && plainConv(reader) && inputs(reader, 0) == ValueId(v) && std::count(reader.node.inputs.begin(), reader.node.inputs.end(), ValueId(v)) == 1 &&
-                 ownConstant(inputs(reader, 1));
+                 ownConstant(inputs(reader, 1)) && plan.values[inputs(reader, 1)].desc.rank == 4 && plan.values[inputs(reader, 1)].desc.sizes[1] == c;
         }
         if (!ok) continue;
 
