@@ -103,7 +103,16 @@ PY
 cap_args=()
 [ "$shipped_cap" = inf ] || cap_args=(--history-weight-cap "$shipped_cap")
 "$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
-  --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 "${cap_args[@]}" --log-every 1 --out student.npz > student.log
+  --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 "${cap_args[@]}" --log-every 1 --save-every 1 \
+  --out student.npz > student.log
+# --save-every: a whole network in --out after every N steps (a run cut off can be continued), and
+# no partial file left behind; a negative interval is refused by name.
+grep -q "checkpoint of step 1 in student.npz" student.log || { echo "FAIL: no checkpoint in:"; cat student.log; exit 1; }
+! ls ./*.partial.npz 2>/dev/null || { echo "FAIL: a partial checkpoint was left behind"; exit 1; }
+if "$py" "$train/train_temporal.py" --data data --steps 1 --save-every -2 --out never.npz > bad_save.txt 2>&1 ||
+   ! grep -q "save-every must be >= 0, got -2" bad_save.txt; then
+  echo "FAIL: --save-every -2 was not refused by name:"; cat bad_save.txt; exit 1
+fi
 # A teacher on the other resolve would misread the student's history: refused by name.
 if "$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
   --first-kernel 1 --teacher blend.npz --history-weight-cap 4 --out bad_teacher.npz > bad_teacher.txt 2>&1; then

@@ -239,6 +239,9 @@ def main():
                     help="train the accumulating resolve with this cap of the history's sample weight (temporal.resolve; "
                          "default: the --init network's resolve, else the blend resolve)")
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
+    ap.add_argument("--save-every", type=int, default=0,
+                    help="also write the weights to --out every N steps (0: only at the end), so that a run cut off "
+                         "(a device machine taken back) leaves a network to continue with --init")
     ap.add_argument("--out", default=os.path.join(common.ASSETS, "upscaler_temporal.npz"))
     args = ap.parse_args()
     if args.history_weight_cap is not None and not (math.isfinite(args.history_weight_cap) and args.history_weight_cap > 0):
@@ -250,6 +253,8 @@ def main():
     dirs = [d for pattern in args.data for d in sorted(glob.glob(os.path.join(pattern, "*"))) if os.path.isdir(os.path.join(d, "input"))]
     if not dirs:
         raise SystemExit("no sequences (DIR/*/input) under " + " ".join(args.data))
+    if args.save_every < 0:
+        raise SystemExit(f"--save-every must be >= 0, got {args.save_every}")
     common.log(f"loading {len(dirs)} sequences")
     sequences = load_sequences(dirs, device)
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
@@ -294,6 +299,12 @@ def main():
     def progress(step):
         """0..1: the larger of the step fraction and the time-budget fraction."""
         return min(1.0, max(step / args.steps, (time.time() - start) / budget))
+    def meta(steps):
+        return {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
+                "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
+                "ratio_feature_max": ratio_feature_max,
+                "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
+                "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
     rng = random.Random(common.SEED)
     start = time.time()
     for step in range(1, args.steps + 1):
@@ -313,12 +324,13 @@ def main():
             common.log(f"--max-minutes {args.max_minutes} reached: stopping at step {step} of {args.steps}")
             args.steps = step
             break
-    meta = {"width": args.width, "depth": args.depth, "unshuffle": args.unshuffle, "first_kernel": args.first_kernel, "steps": args.steps, "frames": args.frames, "detach_every": args.detach_every, "crop": args.crop,
-            "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
-            "ratio_feature_max": ratio_feature_max,
-            "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
-            "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
-    save_npz(net.cpu(), args.out, meta)
+        if args.save_every > 0 and step % args.save_every == 0:
+            # Replaced whole (never a half-written file where a reader globs for networks).
+            partial = args.out + ".partial.npz"
+            save_npz(net, partial, meta(step))
+            os.replace(partial, args.out)
+            common.log(f"checkpoint of step {step} in {args.out}")
+    save_npz(net.cpu(), args.out, meta(args.steps))
     common.log(f"wrote {args.out}")
 
 

@@ -10,10 +10,13 @@
 # question is whether the accumulating resolve, which does the accumulation analytically, lets a
 # network of a third of r's arithmetic keep +1.5 dB. Validation chooses (tools/train/README.md's
 # rule, against r), then the held-out 2x and still/slow plans score the choice.
+# First attempt (twenty-fifth session): the machine was taken back between the launch and the first
+# wait after 900 steps, and nothing came back but logs. Second attempt: SECONDS_BUDGET 940 (what
+# the device time left allowed) and --save-every 100, so that a cut-off run leaves its networks.
 cd /tmp/r23/root
 source tools/train/logs/r23/r23_common.sh
-export OUT=/tmp/r23/out SECONDS_BUDGET=${SECONDS_BUDGET:-1140} COMPARE_MODELS="$R" \
-  VARIANTS="s:--unshuffle 2 --width 32 --depth 2 --first-kernel 1 --temporal-weight 1.0 --teacher $R --history-weight-cap 4 --lr 2e-3;t:--unshuffle 4 --width 32 --depth 3 --first-kernel 1 --temporal-weight 1.0 --teacher $R --history-weight-cap 4 --lr 2e-3"
+export OUT=/tmp/r23/out SECONDS_BUDGET=${SECONDS_BUDGET:-940} COMPARE_MODELS="$R" \
+  VARIANTS="s:--unshuffle 2 --width 32 --depth 2 --first-kernel 1 --temporal-weight 1.0 --teacher $R --history-weight-cap 4 --lr 2e-3 --save-every 100;t:--unshuffle 4 --width 32 --depth 3 --first-kernel 1 --temporal-weight 1.0 --teacher $R --history-weight-cap 4 --lr 2e-3 --save-every 100"
 mkdir -p $OUT/quality
 echo "[r23] $(date +%T) training"
 bash tools/train/device_train.sh > $OUT/run.log 2>&1 || echo "[r23] device_train.sh failed: $?"
