@@ -1,4 +1,4 @@
-# r23 (prepared, not run yet): networks cheap enough for the 1.0 ms target at 4K, trained for the
+# r23 (run by the twenty-fifth session, output in out/; tools/train/README.md, "Run r23"): networks cheap enough for the 1.0 ms target at 4K, trained for the
 # accumulating resolve with the shipped network r as the teacher, as one background job across
 # device commands (r23_launch.sh starts it, r23_wait.sh follows it). The shapes and their 4K
 # passes on an H200 (bench/RESULTS.md, "Twenty-fourth session"; shipped r: 1.513 ms):
