@@ -200,6 +200,7 @@ public:
             for (const std::string& w : warnings_.list()) skipped += "; " + w;
             error("nothing to draw: the scene's nodes hold no triangle primitives" + skipped);
         }
+        warnUnusedMissingImages();
         buildDrawRanges(g_, trianglesByMaterial_);
         g_.data = defaultSceneLighting();
         placeRelativeToOrigin();
@@ -238,6 +239,19 @@ private:
         world_ = {};
     }
     void warn(const std::string& feature) { warnings_.add(feature); }
+
+    // External images whose file does not exist and that no drawn material uses (a normal or
+    // occlusion map left out of a download): named, not fatal. A used one is an error (texture()).
+    void warnUnusedMissingImages() {
+        std::set<int> used;
+        for (const auto& [key, index] : textureMap_) used.insert(key.first);
+        for (size_t i = 0; i < m_.images.size(); ++i) {
+            const tinygltf::Image& image = m_.images[i];
+            if (image.bufferView < 0 && image.image.empty() && !image.uri.empty() && image.uri.compare(0, 5, "data:") != 0 &&
+                !used.count(int(i)))
+                warn("images whose file is missing (not used by what is drawn; ignored)");
+        }
+    }
 
     void checkModelFeatures() {
         for (const std::string& e : m_.extensionsRequired)
@@ -852,7 +866,10 @@ private:
         const tinygltf::Image& image = m_.images[size_t(t.source)];
         std::string what = "images[" + std::to_string(t.source) + "]" + (image.uri.empty() ? "" : " ('" + image.uri + "')");
         std::span<const uint8_t> bytes = image.bufferView >= 0 ? bufferViewBytes(image.bufferView, what) : std::span<const uint8_t>(image.image);
-        if (bytes.empty()) error(what + ": no image data");
+        if (bytes.empty())  // the loader let an external image's read fail only for a file that does not exist
+            error(what + (image.bufferView < 0 && !image.uri.empty() && image.uri.compare(0, 5, "data:") != 0
+                              ? ": cannot find the file in the model's folder"
+                              : ": no image data"));
         if (sniffImageFormat(bytes) == ImageFormat::Unknown) {
             warn("images that are not PNG or JPEG (drawn untextured)");
             return textureMap_[key] = -1;

@@ -105,10 +105,19 @@ struct Sandbox {
     std::string rootPrefix;  // root with a trailing '/'
     uint64_t maxFileBytes = 0;
     uint64_t remainingBytes = 0;
-    std::string error;  // the first refusal (tinygltf reports missing images only as warnings)
+    std::string error;  // the first refusal (tinygltf reports failed image reads only as warnings)
+    // Files that do not exist, by the path tinygltf asked for: not a refusal. A missing buffer
+    // fails the parse (and is named by this message); a missing image matters only where a
+    // drawn material uses it (convert() names it then, and otherwise warns).
+    std::vector<std::string> missing;
 
     bool refuse(std::string* err, const std::string& message) {
         if (error.empty()) error = message;
+        if (err) *err += message;
+        return false;
+    }
+    bool notFound(std::string* err, const std::string& message) {
+        missing.push_back(message);
         if (err) *err += message;
         return false;
     }
@@ -212,7 +221,7 @@ bool readInsideFolder(std::vector<unsigned char>* out, std::string* err, const s
     }
     std::error_code ec;
     fs::path resolved = fs::canonical(box.root / rel, ec);
-    if (ec) return refuse("cannot find it in the model's folder (" + ec.message() + ")");
+    if (ec) return box.notFound(err, "external URI '" + printable(rel) + "': cannot find it in the model's folder (" + ec.message() + ")");
     if (resolved.string().compare(0, box.rootPrefix.size(), box.rootPrefix) != 0)
         return refuse("resolves (through a symbolic link) to '" + resolved.string() + "', outside the model's folder");
     if (!fs::is_regular_file(resolved, ec)) return refuse("not a regular file");
@@ -382,6 +391,9 @@ SceneGeometry loadGltfScene(const std::string& path, const GltfLimits& limits) {
         }
     }
     if (!box.error.empty()) fail(path, box.error);
+    if (!ok)
+        for (const std::string& message : box.missing)  // a buffer's file (tinygltf wraps the message in its own)
+            if (err.find(message) != std::string::npos) fail(path, message);
     if (!ok) {
         std::string message = err.empty() ? "malformed file" : trimmed(err);
         bool required = false;

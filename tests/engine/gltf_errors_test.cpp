@@ -6,6 +6,7 @@
 
 #include <gtest/gtest.h>
 
+#include <algorithm>
 #include <cstring>
 #include <fstream>
 #include <random>
@@ -449,7 +450,8 @@ TEST_F(GltfUris, HostileUrisAreRefused) {
         EXPECT_LOAD_ERROR(modelWithUri("%2e%2e/secret.bin", image), "external URI '../secret.bin': '..' is not allowed");  // URI-decoded
         EXPECT_LOAD_ERROR(modelWithUri("file:///etc/passwd", image), "URI schemes are not supported");
         EXPECT_LOAD_ERROR(modelWithUri("http://example.com/m.bin", image), "URI schemes are not supported");
-        EXPECT_LOAD_ERROR(modelWithUri("nothere.bin", image), "external URI 'nothere.bin': cannot find it in the model's folder");
+        EXPECT_LOAD_ERROR(modelWithUri("nothere.bin", image), image ? "images[0] ('nothere.bin'): cannot find the file in the model's folder"
+                                                                    : "external URI 'nothere.bin': cannot find it in the model's folder");
         EXPECT_LOAD_ERROR(modelWithUri("m.bin%00.png", image), "external URI 'm.bin\\x00.png': control characters");
         // A symbolic link inside the folder that leads out of it.
         fs::create_directories(dir / "model");
@@ -461,6 +463,29 @@ TEST_F(GltfUris, HostileUrisAreRefused) {
         EXPECT_LOAD_ERROR(modelWithUri("up/secret.bin", image), "outside the model's folder");
         fs::remove(dir / "model" / "up");
     }
+}
+
+// An image file left out of a download matters only where a drawn material uses it: a missing
+// normal map (which the engine does not draw) is named as a warning, the base colour's file is an
+// error (above), and a hostile URI stays an error even for an unused image.
+TEST_F(GltfUris, MissingImagesThatNothingDrawnUsesAreWarnings) {
+    fs::path file = modelWithUri("m_image0.png", true);  // the builder's own name: the base colour's file is there
+    nlohmann::json j = nlohmann::json::parse(std::ifstream(file));
+    ASSERT_TRUE(j["materials"].is_array() && j["materials"].size() == 1 && j["textures"].size() == 1);
+    j["images"].push_back({{"uri", "normal_map.png"}});
+    j["textures"].push_back({{"source", j["images"].size() - 1}});
+    j["materials"][0]["normalTexture"] = {{"index", j["textures"].size() - 1}};
+    std::ofstream(file) << j.dump();
+    ASSERT_FALSE(fs::exists(dir / "model" / "normal_map.png"));
+    engine::SceneGeometry scene = engine::loadGltfScene(file.string());
+    EXPECT_EQ(scene.textures.size(), 1u);
+    EXPECT_TRUE(std::any_of(scene.warnings.begin(), scene.warnings.end(), [](const std::string& w) {
+        return w.find("images whose file is missing (not used by what is drawn; ignored)") != std::string::npos;
+    })) << ::testing::PrintToString(scene.warnings);
+
+    j["images"].back()["uri"] = "../secret.png";
+    std::ofstream(file) << j.dump();
+    EXPECT_LOAD_ERROR(file, "external URI '../secret.png': '..' is not allowed");
 }
 
 TEST_F(GltfUris, LinksAndSubfoldersInsideTheFolderAreFine) {

@@ -18,7 +18,8 @@
 /// Everything else is ignored with ONE named warning per feature in SceneGeometry::warnings
 /// (extensions, other textures, vertex colours beyond COLOR_0,
 /// skins, animations, cameras, points and lines, BLEND
-/// drawn as opaque, images that are not PNG or JPEG). A required extension that changes how
+/// drawn as opaque, images that are not PNG or JPEG, external images whose file is missing and
+/// that no drawn material uses). A required extension that changes how
 /// geometry or images are stored (Draco, meshopt, KTX2/Basis, WebP) is an
 /// error: the file cannot be drawn without it.
 ///
