@@ -1,0 +1,2 @@
+# r24: follows the background job for at most $1 seconds (../follow_job.sh).
+bash tools/train/logs/follow_job.sh r24 "${1:-570}"
