@@ -280,7 +280,8 @@ report: [quality/temporal.md](quality/temporal.md) at 2x, at other upscale ratio
 and at larger outputs [quality/temporal_960x540.md](quality/temporal_960x540.md),
 [quality/temporal_1920x1080.md](quality/temporal_1920x1080.md) and
 [quality/temporal_3840x2160.md](quality/temporal_3840x2160.md), on static and slow cameras
-[quality/temporal_static.md](quality/temporal_static.md), written by
+[quality/temporal_static.md](quality/temporal_static.md), on eight third-party models no run has
+seen [quality/temporal_thirdparty.md](quality/temporal_thirdparty.md) (rendered on lavapipe), written by
 `tools/train/evaluate_temporal.py` (rendered on the H100 since 2026-11-26, some columns on an
 H200: every report names its Vulkan device). The network shipped now (run r21) has its temporal
 ML column in the 2x, still/slow, 1x, 1.5x, 3x and 960x540 reports, merged by
