@@ -14,15 +14,8 @@ echo "[r24] $(date +%T) training"
 bash tools/train/device_train.sh > $OUT/run.log 2>&1 || echo "[r24] device_train.sh failed: $?"
 grep -h "s/step" $OUT/train_*.log | tail -n 3
 sed -n '1,40p' $OUT/validation.txt 2>/dev/null
-root=$PWD
-export VKML_MODEL_DIR=$root/assets
-heldout() {  # network name, plan, report name, seconds, extra evaluate_temporal.py arguments
-  local v=$1 plan=$2 f=$3 t=$4; shift 4
-  (cd .devcarry/heldout && timeout $t python3 -u "$root/tools/train/evaluate_temporal.py" $plan --work /tmp/r24/ho_$v --demo "$DEMO" \
-    --jobs 11 --timeout 100 --score-on cuda --methods taau,ml-temporal --temporal-model $OUT/upscaler_temporal_$v.onnx --crops 0 \
-    --report $OUT/quality/$f "$@" > $OUT/quality/${f%.md}.log 2>&1)
-  echo "[r24] $(date +%T) $f: rc $?"; sed -n '/^| Method/,/^$/p' $OUT/quality/$f
-}
+export VKML_MODEL_DIR=$PWD/assets JOB=r24
+source tools/train/logs/heldout_job.sh
 python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_s2.npz --out $OUT/upscaler_temporal_s2.onnx --no-check || exit 1
 heldout s2 heldout_temporal.json temporal_s2.md 130
 heldout s2 heldout_static.json temporal_static_s2.md 120
