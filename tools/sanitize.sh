@@ -13,6 +13,12 @@
 # built: their smoke runs time GPU work, which the sanitizers do not instrument. The ASan suite
 # registers each GoogleTest binary as one test (VKML_TESTS_PER_BINARY): a sanitized process takes
 # about a second to start, which a process per case paid about 800 times.
+#
+# The libraries, tools and demos compile as unity builds here (CMAKE_UNITY_BUILD: several source
+# files per compiler run; the tests keep a file each, tests/CMakeLists.txt: docs/RELIABILITY.md has the
+# timings). The plain build (tools/build.sh) compiles file by file, so a file that leans on
+# a declaration another file of its batch brings in still fails there. The unity build found one
+# ODR violation: two different classes mlplugin::detail::PersistentLayout.
 set -euo pipefail
 root=$(cd "$(dirname "$0")/.." && pwd)
 sanitize=${SANITIZE:-address,undefined}
@@ -35,7 +41,7 @@ case "$sanitize" in
 esac
 start=$(date +%s)
 CC=clang CXX=clang++ cmake -S "$root" -B "$build" -G Ninja -DCMAKE_BUILD_TYPE=Release -DCMAKE_CXX_COMPILER=clang++ \
-  -DVKML_SANITIZE="$sanitize" -DVKML_BUILD_BENCH=OFF "${options[@]}" >/dev/null
+  -DVKML_SANITIZE="$sanitize" -DVKML_BUILD_BENCH=OFF -DCMAKE_UNITY_BUILD=ON "${options[@]}" >/dev/null
 cmake --build "$build" --parallel "$(nproc)" "${targets[@]}"
 built=$(date +%s)
 echo "[sanitize] $sanitize build: $((built - start)) s"

@@ -21,8 +21,6 @@ using namespace mlplugin;
 
 constexpr VkBufferUsageFlags kStorage =
     VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT;
-constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
 uint64_t paddedSize(uint64_t bytes) { return std::max<uint64_t>((bytes + 3) & ~uint64_t(3), 4); }
 
 using vkutil::memoryBarrier;
@@ -34,7 +32,7 @@ void upload(const engine::Context& ctx, const engine::Buffer& target, const void
     std::memcpy(staging.mapped(), bytes, std::min<uint64_t>(size, target.size()));
     staging.flush();
     ctx.submitAndWait([&](VkCommandBuffer cmd) {
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT);
         VkBufferCopy copy{0, 0, target.size()};
         vkCmdCopyBuffer(cmd, staging.handle(), target.handle(), 1, &copy);
     });
@@ -160,7 +158,7 @@ void GraphSession::copyInputsFrom(const GraphSession& source) {
                                                                         std::to_string(source.inputs_[i].size()));
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
         // The source's inputs were last written by an upload (or a copy) and read by its network.
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | vkutil::kShaderStorageReadWrite,
                       VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_READ_BIT | VK_ACCESS_2_TRANSFER_WRITE_BIT);
         for (size_t i = 0; i < inputs_.size(); ++i) {
             VkBufferCopy copy{0, 0, inputs_[i].size()};
@@ -171,16 +169,16 @@ void GraphSession::copyInputsFrom(const GraphSession& source) {
 
 void GraphSession::run() {
     ctx_.submitAndWait([&](VkCommandBuffer cmd) {
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
-                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | vkutil::kShaderStorageReadWrite,
+                VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite);
         check(recorder_->record(cmd, *compiled_.op, *table_), "record");
     });
 }
 
 void GraphSession::recordExecutions(VkCommandBuffer cmd, uint32_t count) {
     for (uint32_t i = 0; i < count; ++i) {
-        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
-                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+        memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | vkutil::kShaderStorageReadWrite,
+                      VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite);
         check(recorder_->record(cmd, *compiled_.op, *table_), "record");
     }
 }
@@ -233,8 +231,8 @@ Timing GraphSession::time(uint32_t runs, uint32_t warmup, std::chrono::milliseco
         queries.reset(cmd);
         for (uint32_t i = 0; i < warmup + runs; ++i) {
             // Each run overwrites the outputs and temporaries the previous one wrote and read.
-            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | kShaderReadWrite,
-                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+            memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COPY_BIT | VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT | vkutil::kShaderStorageReadWrite,
+                    VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite);
             bool timed = i >= warmup;
             if (timed) queries.begin(cmd, i - warmup);
             auto t0 = std::chrono::steady_clock::now();

@@ -26,8 +26,6 @@ using mlplugin::DataType;
 using mlplugin::GraphDesc;
 using mlplugin::TensorDesc;
 
-constexpr VkAccessFlags2 kShaderReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
-
 uint64_t alignUp(uint64_t v, uint64_t a) { return (v + a - 1) / a * a; }
 
 std::string extent(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
@@ -160,7 +158,8 @@ void MlPass::Network::initializeWeights() {
         check(recorder->record(cmd, *initializer, *table), who + ": record initializer");
         // The weights are visible to every later compute read on the queue, so the frame
         // graph's import of them needs no per-frame barrier.
-        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, kShaderReadWrite);
+        vkutil::memoryBarrier(cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite,
+                              VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, vkutil::kShaderStorageReadWrite);
     });
     ++stats->weightInitializations;
 }

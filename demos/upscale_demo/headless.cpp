@@ -10,6 +10,7 @@
 #include "engine/image_io.h"
 #include "engine/jitter.h"
 #include "engine/renderer.h"
+#include "frame_loop.h"
 #include "golden.h"
 #include "ml_models.h"
 #include "progress.h"
@@ -29,10 +30,7 @@
 namespace demo {
 namespace {
 
-constexpr uint32_t kFramesInFlight = 2;
 constexpr uint64_t kFrameTimeoutNs = 30ull * 60 * 1000 * 1000 * 1000;  // 30 minutes
-// A device lost again this many times without a frame completing in between is given up on.
-constexpr uint32_t kMaxLossesWithoutProgress = 3;
 
 std::string numbered(const std::string& dir, const std::string& stem, uint64_t frame, const char* ext) {
     char name[64];

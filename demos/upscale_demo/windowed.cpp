@@ -10,6 +10,7 @@
 #include "engine/renderer.h"
 #include "engine/swapchain.h"
 #include "engine/window.h"
+#include "frame_loop.h"
 #include "ml_models.h"
 #include "overlay.h"
 #include "view_pass.h"
@@ -23,12 +24,9 @@
 namespace demo {
 namespace {
 
-constexpr uint32_t kFramesInFlight = 2;
 // --cycle-modes: one key every kCycleFrames frames, covering every mode, toggle and view.
 constexpr uint32_t kCycleFrames = 3;
 constexpr char kCycleKeys[] = "3DSZ\tO2O1SS4D2SZ5SZO6SS1";
-// A device lost again this many times without a frame presented in between is given up on.
-constexpr uint32_t kMaxLossesWithoutProgress = 3;
 
 bool renderable(VkExtent2D e) { return e.width >= engine::kMinResolution && e.height >= engine::kMinResolution; }
 

@@ -11,6 +11,7 @@ std::string layoutName(VkImageLayout layout);
 uint32_t componentCount(VkFormat format);  // 0 for formats the effects do not know
 bool isDepthFormat(VkFormat format);
 bool isSrgbFormat(VkFormat format);        // the sampler decodes these to linear itself
+inline std::string extentText(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }  // "1920x1080"
 
 // InvalidArgument text when `format` (of the `name` image) is an sRGB format and the effect was
 // also told its values are sRGB-encoded (they would be decoded twice); empty otherwise.

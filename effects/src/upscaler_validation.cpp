@@ -8,6 +8,7 @@
 namespace effects {
 namespace {
 
+using detail::extentText;
 using detail::formatName;
 using detail::kSupportedOutputFormats;
 using detail::layoutName;
@@ -17,8 +18,6 @@ constexpr uint32_t kKnownFlags = UpscalerFlagColorSrgb | UpscalerFlagHdr | Upsca
 
 Error invalid(std::string message) { return {ErrorCode::InvalidArgument, "upscaler: " + std::move(message), VK_SUCCESS}; }
 
-std::string str(VkExtent2D e) { return std::to_string(e.width) + "x" + std::to_string(e.height); }
-
 bool inRange(VkExtent2D e) { return e.width >= 1 && e.height >= 1 && e.width <= kMaxExtent && e.height <= kMaxExtent; }
 
 bool finite(float v) { return std::isfinite(v); }
@@ -27,7 +26,7 @@ Status checkSampled(const char* name, const ImageInput& image, VkExtent2D render
     if (!image.view) return invalid(std::string("the ") + name + " image is missing (no view given)");
     if (image.format == VK_FORMAT_UNDEFINED) return invalid(std::string("the ") + name + " image's format is not given (UNDEFINED)");
     if (image.extent.width < renderSize.width || image.extent.height < renderSize.height)
-        return invalid(std::string("the ") + name + " image is " + str(image.extent) + ", smaller than this frame's render size " + str(renderSize));
+        return invalid(std::string("the ") + name + " image is " + extentText(image.extent) + ", smaller than this frame's render size " + extentText(renderSize));
     bool layoutOk = image.layout == VK_IMAGE_LAYOUT_SHADER_READ_ONLY_OPTIMAL || image.layout == VK_IMAGE_LAYOUT_GENERAL ||
                     image.layout == VK_IMAGE_LAYOUT_READ_ONLY_OPTIMAL ||
                     (depth && (image.layout == VK_IMAGE_LAYOUT_DEPTH_READ_ONLY_OPTIMAL ||
@@ -64,10 +63,10 @@ Status validateUpscalerDesc(const UpscalerDesc& d) {
     if (!d.device.getInstanceProcAddr) return invalid("EffectDevice::getInstanceProcAddr is null");
     if (!d.device.instance || !d.device.physicalDevice || !d.device.device)
         return invalid("EffectDevice needs the instance, physical device and device handles");
-    if (!inRange(d.maxRenderSize)) return invalid("maxRenderSize " + str(d.maxRenderSize) + " is out of range [1, 16384]");
-    if (!inRange(d.displaySize)) return invalid("displaySize " + str(d.displaySize) + " is out of range [1, 16384]");
+    if (!inRange(d.maxRenderSize)) return invalid("maxRenderSize " + extentText(d.maxRenderSize) + " is out of range [1, 16384]");
+    if (!inRange(d.displaySize)) return invalid("displaySize " + extentText(d.displaySize) + " is out of range [1, 16384]");
     if (d.maxRenderSize.width > d.displaySize.width || d.maxRenderSize.height > d.displaySize.height)
-        return invalid("maxRenderSize " + str(d.maxRenderSize) + " exceeds the display size " + str(d.displaySize) + " (an upscaler only enlarges)");
+        return invalid("maxRenderSize " + extentText(d.maxRenderSize) + " exceeds the display size " + extentText(d.displaySize) + " (an upscaler only enlarges)");
     if (!isSupportedOutputFormat(d.outputFormat))
         return invalid("outputFormat " + formatName(d.outputFormat) + " is not supported (" + kSupportedOutputFormats + ")");
     if (d.flags & ~kKnownFlags) return invalid("unknown flag bits 0x" + std::to_string(d.flags & ~kKnownFlags));
@@ -85,9 +84,9 @@ Status validateUpscalerDesc(const UpscalerDesc& d) {
 Status validateUpscalerInputs(const UpscalerDesc& d, const UpscalerInputs& in) {
     if (in.frameSlot >= d.framesInFlight)
         return invalid("frameSlot " + std::to_string(in.frameSlot) + " is out of range (created for " + std::to_string(d.framesInFlight) + " frames in flight)");
-    if (in.renderSize.width < 1 || in.renderSize.height < 1) return invalid("the render size " + str(in.renderSize) + " is empty");
+    if (in.renderSize.width < 1 || in.renderSize.height < 1) return invalid("the render size " + extentText(in.renderSize) + " is empty");
     if (in.renderSize.width > d.maxRenderSize.width || in.renderSize.height > d.maxRenderSize.height)
-        return invalid("the render size " + str(in.renderSize) + " exceeds the maximum render size " + str(d.maxRenderSize) + " given at creation");
+        return invalid("the render size " + extentText(in.renderSize) + " exceeds the maximum render size " + extentText(d.maxRenderSize) + " given at creation");
     if (Status s = checkSampled("color", in.color, in.renderSize, false); !s) return s;
     if (std::string p = detail::doubleSrgbDecodeProblem("color", in.color.format, d.flags & UpscalerFlagColorSrgb, "UpscalerFlagColorSrgb");
         !p.empty())
@@ -105,7 +104,7 @@ Status validateUpscalerInputs(const UpscalerDesc& d, const UpscalerInputs& in) {
     }
     if (!in.output.view) return invalid("the output image is missing (no view given)");
     if (in.output.extent.width != d.displaySize.width || in.output.extent.height != d.displaySize.height)
-        return invalid("the output image is " + str(in.output.extent) + ", but the display size is " + str(d.displaySize));
+        return invalid("the output image is " + extentText(in.output.extent) + ", but the display size is " + extentText(d.displaySize));
     if (in.output.format != d.outputFormat)
         return invalid("the output image's format " + formatName(in.output.format) + " differs from the outputFormat " + formatName(d.outputFormat) +
                        " given at creation");

@@ -26,7 +26,6 @@ enum PackConst : uint32_t {
 
 // Mirror P and OCB in conv_chain.comp.
 constexpr uint32_t kPixelsPerItem = 4, kChannelsPerItem = 8;
-constexpr uint32_t kPackLocalSize = 64;
 // Issued multiply-adds (halos recomputed, idle invocations, padded channel blocks) over the
 // layers' own work, at most, for a forced chain.
 constexpr double kMaxRecompute = 4.0;
@@ -203,7 +202,7 @@ Result<Plan> planConvChain(const PlanContext& pc, const ConvChain& c) {
     plan.pipelines.push_back({});  // the chain kernel, filled in below
     DataType weightType = f16Smem ? DataType::Float16 : DataType::Float32;
     std::vector<uint32_t> spec(kLayer0 + kMaxConvChainLayers * kLayerConstCount, 0);
-    PersistentLayout persistent;
+    PersistentAllocator persistent;
     std::vector<LayerShape> shapes = layerShapes(c);
     for (size_t l = 0; l < c.layers.size(); ++l) {
         const ConvolutionDesc& d = c.layers[l];

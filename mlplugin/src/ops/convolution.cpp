@@ -83,18 +83,18 @@ enum CoopPackConst : uint32_t {
 // Mirror the #defines of shaders/ml/conv2d_tiled.comp.
 constexpr uint32_t kTiledTileW = 32, kTiledTileH = 8, kOcBlock = 16;
 constexpr uint32_t kTiledInputSmem = 2560, kTiledWeightSmem = 1536;  // floats: 16 KiB together
-constexpr uint32_t kGenericLocalSize = 64, kPackLocalSize = 64;
+constexpr uint32_t kGenericLocalSize = 64;
 
-[[maybe_unused]] constexpr uint32_t kInputSlot = 0, kFilterSlot = 1, kBiasSlot = 2, kOutputSlot = 3;
+[[maybe_unused]] constexpr uint32_t kConvInputSlot = 0, kConvFilterSlot = 1, kConvBiasSlot = 2, kConvOutputSlot = 3;
 
 // Where and how the kernels read weights (see the address formula in conv2d_params.glsl).
 struct WeightSource {
-    uint32_t slot = kFilterSlot, type = 0, offset = 0;
+    uint32_t slot = kConvFilterSlot, type = 0, offset = 0;
     uint32_t block = 1, blockStride = 0, laneStride = 0, icStride = 0, kyStride = 0, kxStride = 0;
 };
 
 struct BiasSource {
-    uint32_t slot = kBiasSlot, type = 0, offset = 0, stride = 1;
+    uint32_t slot = kConvBiasSlot, type = 0, offset = 0, stride = 1;
 };
 
 // The filter as bound to its input slot, ordinary or transposed, any strides.
@@ -145,7 +145,7 @@ void addPackFilter(Plan& plan, const ConvolutionDesc& d, const ConvGeometry& g, 
     spec[kPackKH] = g.kH;
     spec[kPackKW] = g.kW;
     spec[kPackBlock] = kOcBlock;
-    spec[kPackSrcSlot] = kFilterSlot;
+    spec[kPackSrcSlot] = kConvFilterSlot;
     spec[kPackSrcType] = src.type;
     spec[kPackSrcBlock] = src.block;
     spec[kPackSrcBlockStride] = src.blockStride;
@@ -324,7 +324,7 @@ void addPackCoop(Plan& plan, std::vector<Launch>& launches, const ConvolutionDes
     spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
     spec[kCPackOutC] = g.outC, spec[kCPackInC] = g.inC, spec[kCPackKH] = g.kH, spec[kCPackKW] = g.kW;
     spec[kCPackMode] = c.mode, spec[kCPackIcPad] = c.icPad, spec[kCPackKRows] = c.kRows, spec[kCPackNPad] = c.nPad;
-    spec[kCPackSrcSlot] = kFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
+    spec[kCPackSrcSlot] = kConvFilterSlot, spec[kCPackSrcType] = shaderType(d.filter.dataType);
     spec[kCPackSrcOc] = s[0], spec[kCPackSrcIc] = s[1], spec[kCPackSrcKy] = s[2], spec[kCPackSrcKx] = s[3];
     spec[kCPackDstSlot] = slot, spec[kCPackDstOffset] = dstOffset;
     Launch launch;
@@ -346,7 +346,7 @@ std::vector<uint32_t> convSpecConstants(const ConvolutionDesc& d, const ConvGeom
     s[kGroupInC] = g.groupInC, s[kGroupOutC] = g.groupOutC, s[kTransposed] = d.transposed;
     s[kInType] = shaderType(d.input.dataType);
     s[kInStrideN] = in[0], s[kInStrideC] = in[1], s[kInStrideH] = in[2], s[kInStrideW] = in[3];
-    s[kOutType] = shaderType(d.output.dataType), s[kOutSlot] = kOutputSlot;
+    s[kOutType] = shaderType(d.output.dataType), s[kOutSlot] = kConvOutputSlot;
     s[kOutStrideN] = out[0], s[kOutStrideC] = out[1], s[kOutStrideH] = out[2], s[kOutStrideW] = out[3];
     s[kWSlot] = w.slot, s[kWType] = w.type, s[kWOffset] = w.offset, s[kWBlock] = w.block, s[kWBlockStride] = w.blockStride;
     s[kWLaneStride] = w.laneStride, s[kWIcStride] = w.icStride, s[kWKyStride] = w.kyStride, s[kWKxStride] = w.kxStride;
@@ -502,7 +502,7 @@ struct FilterPacking {
 
 // Packs the filter as `p` says at `slot`, element offset `dstOffset`.
 void addPackFilter(Plan& plan, std::vector<Launch>& launches, const ConvolutionDesc& d, const ConvGeometry& g, const FilterPacking& p,
-                   uint32_t slot, uint32_t dstOffset, uint32_t srcSlot = kFilterSlot) {
+                   uint32_t slot, uint32_t dstOffset, uint32_t srcSlot = kConvFilterSlot) {
     auto s = d.filter.effectiveStrides();
     std::vector<uint32_t> spec(kCPackConstCount + 1, 0);
     spec[0] = kPackLocalSize, spec[1] = spec[2] = 1;
@@ -621,7 +621,7 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
     std::optional<CoopConfig>& coop = kernel.coop;
     std::optional<WinogradLayout>& winograd = kernel.winograd;
 
-    PersistentLayout persistent;
+    PersistentAllocator persistent;
     WeightSource weights = filterInSlot(d, g);
     if (igemm || coop || winograd) {  // only slot and offset of WeightSource matter to the tensor-core kernels
         weights = WeightSource{};
@@ -648,11 +648,11 @@ Result<Plan> planConvolutionStore(const PlanContext& pc, const ConvolutionDesc& 
     std::optional<BiasSource> bias;
     if (d.bias) {
         auto s = d.bias->effectiveStrides();
-        bias = BiasSource{kBiasSlot, shaderType(d.bias->dataType), 0, d.bias->rank == 1 ? s[0] : s[1]};
+        bias = BiasSource{kConvBiasSlot, shaderType(d.bias->dataType), 0, d.bias->rank == 1 ? s[0] : s[1]};
         if (d.bias->ownedByPlugin()) {
             uint64_t offset = persistent.allocate(uint64_t(g.outC) * byteSize(weightType));
             bias = BiasSource{kPersistentSlot, shaderType(weightType), uint32_t(offset / byteSize(weightType)), 1};
-            addPackTensor(plan, *d.bias, kBiasSlot, weightType, offset, f16);
+            addPackTensor(plan, *d.bias, kConvBiasSlot, weightType, offset, f16);
         }
     }
     uint32_t preluOffset = UINT32_MAX;

@@ -6,6 +6,7 @@
 // stage, kyStage x kW x 16 rows of bn() / 8 + 1 units. Both must fit maxComputeSharedMemorySize
 // (48 KiB on the H100 under Vulkan).
 #include "ops/convolution_igemm.h"
+#include "ops/tensor_core_tiles.h"
 
 #include <algorithm>
 #include <cstdio>
@@ -13,17 +14,8 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kFrag = 16, kSubgroupSize = 32, kSlice = 16;
-constexpr uint32_t kMaxAccumulators = 8, kMaxAccumulators16 = 16;  // per subgroup: register budget
+constexpr uint32_t kSlice = 16;
 constexpr uint32_t kMaxProjection = 64;  // output channels of a fused 1x1 projection (its bias matrices stay in registers)
-
-bool hasShape(const Capabilities& caps, DataType acc) {
-    for (const CooperativeMatrixShape& s : caps.cooperativeMatrixShapes)
-        if (s.m == kFrag && s.n == kFrag && s.k == kFrag && s.inputType == DataType::Float16 && s.accumulatorType == acc) return true;
-    return false;
-}
-
-uint32_t ceilDiv(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
 
 }  // namespace
 
@@ -56,7 +48,7 @@ std::optional<IgemmTile> IgemmTile::parse(const std::string& name) {
 
 bool igemmQualifies(const PlanContext& pc, const ConvolutionDesc& d, const ConvolutionFusion& f) {
     if (!pc.cooperativeMatrix || !pc.fp16Storage || !pc.caps || d.transposed || d.groups != 1) return false;
-    if (pc.caps->subgroupSize != kSubgroupSize || !hasShape(*pc.caps, DataType::Float32)) return false;
+    if (pc.caps->subgroupSize != kSubgroupSize || !hasFragmentShape(*pc.caps, DataType::Float32)) return false;
     if (d.input.dataType != DataType::Float16 || d.output.dataType != DataType::Float16 || d.input.rank != 4) return false;
     if (f.source && f.source->dataType != DataType::Float16) return false;
     if (f.concat && f.concat->dataType != DataType::Float16) return false;
@@ -69,7 +61,7 @@ std::optional<IgemmLayout> igemmLayout(const PlanContext& pc, const ConvolutionD
     if (!igemmQualifies(pc, d, f)) return std::nullopt;
     if (t.tileH == 0 || t.fw == 0 || t.wgM * t.mf != t.tileH * t.fw || t.subgroups() > 8) return std::nullopt;
     if (t.mf * t.nf > (t.acc16 ? kMaxAccumulators16 : kMaxAccumulators)) return std::nullopt;
-    if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
+    if (t.acc16 && (!pc.fp16Arithmetic || !hasFragmentShape(*pc.caps, DataType::Float16))) return std::nullopt;
     // Pooling pairs tile rows inside one subgroup: rows 2r, 2r + 1 are fragments i, i + 1.
     if (f.pooledOutput && (t.fw != 1 || t.mf % 2 || t.tileH % 2 || f.depthToSpace || f.residual)) return std::nullopt;
     // A fused 1x1 projection multiplies each subgroup's own activated accumulators (the

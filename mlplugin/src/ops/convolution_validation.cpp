@@ -1,5 +1,6 @@
 #include "ops/convolution_shape.h"
 #include "ops/fused_activation.h"
+#include "ops/index_util.h"
 
 #include <algorithm>
 
@@ -26,12 +27,6 @@ namespace detail {
 
 namespace {
 
-std::string sizesOf(const TensorDesc& t) {
-    std::string s = "[";
-    for (uint32_t i = 0; i < t.rank && i < kMaxTensorRank; ++i) s += (i ? ", " : "") + std::to_string(t.sizes[i]);
-    return s + "]";
-}
-
 std::string pair(const std::array<uint32_t, 2>& v) { return std::to_string(v[0]) + "x" + std::to_string(v[1]); }
 
 Status checkTensors(const ConvolutionDesc& d, const PlanContext& pc, const std::string& op) {
@@ -44,7 +39,7 @@ Status checkTensors(const ConvolutionDesc& d, const PlanContext& pc, const std::
     const std::pair<const TensorDesc*, const char*> fourD[] = {{&d.input, "input"}, {&d.filter, "filter"}, {&d.output, "output"}};
     for (auto [t, field] : fourD)
         if (t->rank != 4)
-            return invalidArgument(op + ": " + field + " must be 4-D, got rank " + std::to_string(t->rank) + " " + sizesOf(*t));
+            return invalidArgument(op + ": " + field + " must be 4-D, got rank " + std::to_string(t->rank) + " " + sizesText(*t));
     return {};
 }
 
@@ -75,12 +70,12 @@ Status checkChannels(const ConvolutionDesc& d, const std::string& op) {
         if (outC % d.groups != 0)
             return invalidArgument(op + ": filter output channels " + n(outC) + " not divisible by groups " + n(d.groups));
         if (d.filter.sizes[1] != inC / d.groups)
-            return invalidArgument(op + ": filter " + sizesOf(d.filter) + " has " + n(d.filter.sizes[1]) +
+            return invalidArgument(op + ": filter " + sizesText(d.filter) + " has " + n(d.filter.sizes[1]) +
                                    " input channels per group, expected input channels " + n(inC) + " / groups " + n(d.groups) +
                                    " = " + n(inC / d.groups));
     } else {
         if (d.filter.sizes[0] != inC)
-            return invalidArgument(op + ": transposed filter " + sizesOf(d.filter) + " must start with the input channels " + n(inC) +
+            return invalidArgument(op + ": transposed filter " + sizesText(d.filter) + " must start with the input channels " + n(inC) +
                                    " ([inC, outC/groups, kH, kW])");
         outC = d.filter.sizes[1] * d.groups;
     }
@@ -88,14 +83,14 @@ Status checkChannels(const ConvolutionDesc& d, const std::string& op) {
         return invalidArgument(op + ": output batch " + n(d.output.sizes[0]) + " differs from input batch " + n(d.input.sizes[0]));
     if (d.output.sizes[1] != outC)
         return invalidArgument(op + ": output channels " + n(d.output.sizes[1]) + " do not match the " + n(outC) +
-                               " implied by filter " + sizesOf(d.filter) + " and groups " + n(d.groups));
+                               " implied by filter " + sizesText(d.filter) + " and groups " + n(d.groups));
     if (d.bias) {
         const TensorDesc& b = *d.bias;
         bool ok = (b.rank == 1 && b.sizes[0] == outC) ||
                   (b.rank == 4 && b.sizes[0] == 1 && b.sizes[1] == outC && b.sizes[2] == 1 && b.sizes[3] == 1);
         if (!ok)
             return invalidArgument(op + ": bias must be [" + n(outC) + "] or [1, " + n(outC) + ", 1, 1] (the output channels), got " +
-                                   sizesOf(b));
+                                   sizesText(b));
     }
     return {};
 }

@@ -11,23 +11,13 @@
 // of conv2d_igemm's default tile (9 x C x 64 for 256 pixels x 64 channels), mostly from L1 (a
 // 64 -> 64 layer's whole U is 128 KiB).
 #include "ops/convolution_winograd.h"
+#include "ops/tensor_core_tiles.h"
 
 #include <algorithm>
 #include <cstdio>
 
 namespace mlplugin::detail {
 namespace {
-
-constexpr uint32_t kFrag = 16, kSubgroupSize = 32;
-constexpr uint32_t kMaxAccumulators = 8, kMaxAccumulators16 = 16;  // per subgroup
-
-bool hasShape(const Capabilities& caps, DataType acc) {
-    for (const CooperativeMatrixShape& s : caps.cooperativeMatrixShapes)
-        if (s.m == kFrag && s.n == kFrag && s.k == kFrag && s.inputType == DataType::Float16 && s.accumulatorType == acc) return true;
-    return false;
-}
-
-uint32_t ceilDiv(uint64_t a, uint64_t b) { return uint32_t((a + b - 1) / b); }
 
 // Channels-last fp16 with even channel counts and strides: one 32-bit load per channel pair.
 bool channelPairs(const TensorDesc& t) {
@@ -84,9 +74,9 @@ std::optional<WinogradLayout> winogradLayout(const PlanContext& pc, const Convol
     const uint32_t positions = t.positions() / t.subgroups;  // per subgroup
     const uint32_t accumulators = positions * (t.blocks() / kFrag) * t.nf;
     if (!t.portable) {
-        if (!pc.cooperativeMatrix || pc.caps->subgroupSize != kSubgroupSize || !hasShape(*pc.caps, DataType::Float32)) return std::nullopt;
+        if (!pc.cooperativeMatrix || pc.caps->subgroupSize != kSubgroupSize || !hasFragmentShape(*pc.caps, DataType::Float32)) return std::nullopt;
         if (accumulators > (t.acc16 ? kMaxAccumulators16 : kMaxAccumulators)) return std::nullopt;
-        if (t.acc16 && (!pc.fp16Arithmetic || !hasShape(*pc.caps, DataType::Float16))) return std::nullopt;
+        if (t.acc16 && (!pc.fp16Arithmetic || !hasFragmentShape(*pc.caps, DataType::Float16))) return std::nullopt;
     } else if (t.acc16 || positions * t.nf * t.blocks() / 2 > 64) {
         return std::nullopt;  // the emulation keeps positions x blocks x BN / 32 floats per invocation
     }

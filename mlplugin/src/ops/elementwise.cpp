@@ -39,10 +39,10 @@ const char* toString(ElementWiseOp op) {
 namespace detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 256;
+constexpr uint32_t kElementwiseLocalSize = 256;
 // Slots: a, b (bound empty for unary ops), output.
-constexpr uint32_t kOutputSlot = 2;
-constexpr uint32_t kOuterLoopSpecId = 18;  // OUTER_SIZE_0 in elementwise.comp
+constexpr uint32_t kElementwiseOutputSlot = 2;
+constexpr uint32_t kElementwiseOuterLoopSpecId = 18;  // OUTER_SIZE_0 in elementwise.comp
 
 // Checks the desc; on success returns the strides of a and b addressed by output coordinates.
 Result<std::vector<Dims>> validate(const PlanContext& pc, const ElementWiseDesc& d, const std::string& op) {
@@ -111,24 +111,24 @@ Result<Plan> planElementWise(const PlanContext& pc, const ElementWiseDesc& d) {
     PipelineSpec pipeline;
     pipeline.spirv = anyF16 && pc.fp16Storage ? shaders::elementwise_f16() : shaders::elementwise_f32();
     pipeline.debugName = "element_wise";
-    pipeline.specConstants = {kLocalSize, 1, 1, uint32_t(d.op), dtype(d.a), d.b ? dtype(*d.b) : 0u, dtype(d.output), kOutputSlot,
+    pipeline.specConstants = {kElementwiseLocalSize, 1, 1, uint32_t(d.op), dtype(d.a), d.b ? dtype(*d.b) : 0u, dtype(d.output), kElementwiseOutputSlot,
                               uint32_t(d.activation.type), asUint(d.activation.alpha), asUint(d.activation.beta),
                               asUint(sb.scale), asUint(sb.bias), asUint(d.clipMin), asUint(d.clipMax),
                               loop.packed() ? 1u : 0u, loop.rank};
     const std::optional<ChannelBroadcast> perChannel = loop.packed() ? std::nullopt : channelBroadcast(loop, d.b.has_value());
     pipeline.specConstants.push_back(perChannel ? 1u : 0u);
-    if (loop.rank > kPushLoopDims) appendOuterLoop(pipeline.specConstants, kOuterLoopSpecId, loop.sizes, loop.strides);
+    if (loop.rank > kPushLoopDims) appendOuterLoop(pipeline.specConstants, kElementwiseOuterLoopSpecId, loop.sizes, loop.strides);
 
     const uint64_t count = d.output.elementCount();
     Launch launch;
     pushWords(launch, {uint32_t(count)});
     if (loop.packed()) {
-        launch.groups = linearGroups(divUp(count, 4), kLocalSize);
+        launch.groups = linearGroups(divUp(count, 4), kElementwiseLocalSize);
     } else if (perChannel) {
-        launch.groups = linearGroups(count / 4, kLocalSize);
+        launch.groups = linearGroups(count / 4, kElementwiseLocalSize);
         pushWords(launch, {perChannel->inner, perChannel->channels, perChannel->stride});
     } else {
-        launch.groups = linearGroups(count, kLocalSize);
+        launch.groups = linearGroups(count, kElementwiseLocalSize);
         pushInnerDims(launch, loop.sizes);
         for (const Dims& s : loop.strides) pushInnerDims(launch, s);
     }

@@ -8,9 +8,9 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 256;
+constexpr uint32_t kChainLocalSize = 256;
 constexpr uint32_t kSpecPerStep = 11;
-constexpr uint32_t kOuterLoopSpecId = 40;  // OUTER_SIZE_0 in elementwise_chain.comp
+constexpr uint32_t kChainOuterLoopSpecId = 40;  // OUTER_SIZE_0 in elementwise_chain.comp
 
 }  // namespace
 
@@ -38,7 +38,7 @@ Result<Plan> planElementWiseChain(const PlanContext& pc, const ElementWiseChain&
     pipeline.spirv = anyF16 && pc.fp16Storage ? shaders::elementwise_chain_f16() : shaders::elementwise_chain_f32();
     pipeline.debugName = "element_wise_chain";
     std::vector<uint32_t>& spec = pipeline.specConstants;
-    spec = {kLocalSize, 1, 1, uint32_t(c.steps.size()), loop.rank, uint32_t(c.output.dataType), uint32_t(c.inputs[0]->dataType)};
+    spec = {kChainLocalSize, 1, 1, uint32_t(c.steps.size()), loop.rank, uint32_t(c.output.dataType), uint32_t(c.inputs[0]->dataType)};
     for (size_t s = 0; s < kMaxChainSteps; ++s) {
         ElementWiseDesc step = s < c.steps.size() ? c.steps[s] : ElementWiseDesc{};
         const TensorDesc* b = c.inputs[s + 1];
@@ -50,11 +50,11 @@ Result<Plan> planElementWiseChain(const PlanContext& pc, const ElementWiseChain&
                                  asUint(step.clipMin), asUint(step.clipMax), 0u});
     }
     static_assert(kSpecPerStep == 11);
-    if (loop.rank > kPushLoopDims) appendOuterLoop(spec, kOuterLoopSpecId, loop.sizes, loop.strides);
+    if (loop.rank > kPushLoopDims) appendOuterLoop(spec, kChainOuterLoopSpecId, loop.sizes, loop.strides);
 
     const uint64_t count = c.output.elementCount();
     Launch launch;
-    launch.groups = linearGroups(count, kLocalSize);
+    launch.groups = linearGroups(count, kChainLocalSize);
     pushWords(launch, {uint32_t(count)});
     pushInnerDims(launch, loop.sizes);
     for (const Dims& s : loop.strides) pushInnerDims(launch, s);

@@ -16,8 +16,8 @@ enum GemmConst : uint32_t {
     kASlot, kAType, kAOffset, kAStrideB0, kAStrideB1, kAStrideM, kAStrideK,
     kBSlot, kBType, kBOffset, kBStrideB0, kBStrideB1, kBStrideK, kBStrideN,
     kHasC, kCSlot, kCType, kCOffset, kCStrideB0, kCStrideB1, kCStrideM, kCStrideN,
-    kOutType, kOutStrideB0, kOutStrideB1, kOutStrideM, kOutStrideN,
-    kAlpha, kBeta, kAct, kActAlpha, kActBeta,
+    kGemmOutType, kGemmOutStrideB0, kGemmOutStrideB1, kGemmOutStrideM, kGemmOutStrideN,
+    kGemmAlpha, kGemmBeta, kGemmAct, kGemmActAlpha, kGemmActBeta,
     kGemmConstCount
 };
 
@@ -30,7 +30,7 @@ struct OperandSource {
     uint32_t slot = 0, type = 0, offset = 0;
 };
 
-OperandSource placeOperand(Plan& plan, PersistentLayout& persistent, const TensorDesc& t, uint32_t slot, DataType packType, bool f16) {
+OperandSource placeOperand(Plan& plan, PersistentAllocator& persistent, const TensorDesc& t, uint32_t slot, DataType packType, bool f16) {
     if (!t.ownedByPlugin()) return {slot, shaderType(t.dataType), 0};
     uint64_t offset = persistent.allocate(t.elementCount() * byteSize(packType));
     addPackTensor(plan, t, slot, packType, offset, f16);
@@ -57,7 +57,7 @@ Result<Plan> planGemm(const PlanContext& pc, const GemmDesc& d) {
 
     Plan plan;
     plan.pipelines.push_back({});  // the GEMM kernel, filled in below
-    PersistentLayout persistent;
+    PersistentAllocator persistent;
     OperandSource a = placeOperand(plan, persistent, d.a, kSlotA, packType, f16);
     OperandSource b = placeOperand(plan, persistent, d.b, kSlotB, packType, f16);
     OperandSource c = d.c ? placeOperand(plan, persistent, *d.c, kSlotC, packType, f16) : OperandSource{};
@@ -70,10 +70,10 @@ Result<Plan> planGemm(const PlanContext& pc, const GemmDesc& d) {
     setOperand(s, kBSlot, b, g.b);
     s[kHasC] = d.c.has_value();
     if (d.c) setOperand(s, kCSlot, c, g.c);
-    s[kOutType] = shaderType(d.output.dataType);
-    s[kOutStrideB0] = g.out.batch0, s[kOutStrideB1] = g.out.batch1, s[kOutStrideM] = g.out.row, s[kOutStrideN] = g.out.col;
-    s[kAlpha] = asUint(d.alpha), s[kBeta] = asUint(d.beta);
-    s[kAct] = uint32_t(d.activation.type), s[kActAlpha] = asUint(d.activation.alpha), s[kActBeta] = asUint(d.activation.beta);
+    s[kGemmOutType] = shaderType(d.output.dataType);
+    s[kGemmOutStrideB0] = g.out.batch0, s[kGemmOutStrideB1] = g.out.batch1, s[kGemmOutStrideM] = g.out.row, s[kGemmOutStrideN] = g.out.col;
+    s[kGemmAlpha] = asUint(d.alpha), s[kGemmBeta] = asUint(d.beta);
+    s[kGemmAct] = uint32_t(d.activation.type), s[kGemmActAlpha] = asUint(d.activation.alpha), s[kGemmActBeta] = asUint(d.activation.beta);
     plan.pipelines[0] = {f16 ? shaders::gemm_f16() : shaders::gemm_f32(), std::move(s), "gemm"};
 
     // Row tiles beyond the 65535-workgroup limit go to further launches (push: first row tile).

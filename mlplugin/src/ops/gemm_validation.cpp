@@ -1,17 +1,12 @@
 #include "ops/gemm_shape.h"
 #include "ops/fused_activation.h"
+#include "ops/index_util.h"
 
 #include <algorithm>
 
 namespace mlplugin::detail {
 
 namespace {
-
-std::string sizesOf(const TensorDesc& t) {
-    std::string s = "[";
-    for (uint32_t i = 0; i < t.rank && i < kMaxTensorRank; ++i) s += (i ? ", " : "") + std::to_string(t.sizes[i]);
-    return s + "]";
-}
 
 // Sizes right-aligned into 4-D, missing leading dims 1.
 std::array<uint32_t, 4> sizes4(const TensorDesc& t) {
@@ -44,9 +39,9 @@ Status checkTensors(const GemmDesc& d, const PlanContext& pc, const std::string&
     for (auto [t, field] : matrices)
         if (t->rank < 2 || t->rank > 4)
             return invalidArgument(op + ": " + field + " must be 2-D to 4-D ([batch..., rows, cols]), got rank " +
-                                   std::to_string(t->rank) + " " + sizesOf(*t));
+                                   std::to_string(t->rank) + " " + sizesText(*t));
     if (d.c && d.c->rank > d.output.rank)
-        return invalidArgument(op + ": C " + sizesOf(*d.c) + " has more dims than the output " + sizesOf(d.output));
+        return invalidArgument(op + ": C " + sizesText(*d.c) + " has more dims than the output " + sizesText(d.output));
     return {};
 }
 
@@ -56,28 +51,28 @@ Status checkShapes(const GemmDesc& d, const std::string& op) {
     uint32_t m = d.transposeA ? a[3] : a[2], ka = d.transposeA ? a[2] : a[3];
     uint32_t kb = d.transposeB ? b[3] : b[2], nn = d.transposeB ? b[2] : b[3];
     if (ka != kb)
-        return invalidArgument(op + ": inner dimensions differ: op(A) is [" + n(m) + ", " + n(ka) + "] (A " + sizesOf(d.a) +
-                               (d.transposeA ? " transposed" : "") + "), op(B) is [" + n(kb) + ", " + n(nn) + "] (B " + sizesOf(d.b) +
+        return invalidArgument(op + ": inner dimensions differ: op(A) is [" + n(m) + ", " + n(ka) + "] (A " + sizesText(d.a) +
+                               (d.transposeA ? " transposed" : "") + "), op(B) is [" + n(kb) + ", " + n(nn) + "] (B " + sizesText(d.b) +
                                (d.transposeB ? " transposed" : "") + ")");
     uint32_t rank = std::max(d.a.rank, d.b.rank);
     if (d.output.rank != rank)
-        return invalidArgument(op + ": output " + sizesOf(d.output) + " must have rank " + n(rank) + " like the larger of A and B");
+        return invalidArgument(op + ": output " + sizesText(d.output) + " must have rank " + n(rank) + " like the larger of A and B");
     for (int i = 0; i < 2; ++i) {
         if (a[i] != b[i] && a[i] != 1 && b[i] != 1)
-            return invalidArgument(op + ": batch sizes of A " + sizesOf(d.a) + " and B " + sizesOf(d.b) + " do not broadcast");
+            return invalidArgument(op + ": batch sizes of A " + sizesText(d.a) + " and B " + sizesText(d.b) + " do not broadcast");
         uint32_t batch = std::max(a[i], b[i]);
         if (out[i] != batch)
-            return invalidArgument(op + ": output " + sizesOf(d.output) + " batch size " + n(out[i]) + " does not match the " +
+            return invalidArgument(op + ": output " + sizesText(d.output) + " batch size " + n(out[i]) + " does not match the " +
                                    n(batch) + " implied by A and B");
     }
     if (out[2] != m || out[3] != nn)
-        return invalidArgument(op + ": output " + sizesOf(d.output) + " does not end in [M, N] = [" + n(m) + ", " + n(nn) +
+        return invalidArgument(op + ": output " + sizesText(d.output) + " does not end in [M, N] = [" + n(m) + ", " + n(nn) +
                                "] implied by A and B");
     if (d.c) {
         auto c = sizes4(*d.c);
         for (int i = 0; i < 4; ++i)
             if (c[i] != 1 && c[i] != out[i])
-                return invalidArgument(op + ": C " + sizesOf(*d.c) + " does not broadcast to the output " + sizesOf(d.output));
+                return invalidArgument(op + ": C " + sizesText(*d.c) + " does not broadcast to the output " + sizesText(d.output));
     }
     if (uint64_t(out[0]) * out[1] > 65535)
         return unsupported(op + ": " + n(out[0] * out[1]) + " batched matrices, at most 65535 supported");

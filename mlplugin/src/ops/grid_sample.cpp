@@ -13,7 +13,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 64;
+constexpr uint32_t kGridSampleLocalSize = 64;
 
 Status checkGridSample(const PlanContext& pc, const GridSampleDesc& d) {
     std::string op = opLabel("grid_sample", d.name);
@@ -82,13 +82,13 @@ Result<Plan> planGridSample(const PlanContext& pc, const GridSampleDesc& d) {
     Plan plan;
     PipelineSpec spec;
     spec.spirv = anyFp16({&d.input, &d.grid, &d.output}) ? shaders::grid_sample_f16() : shaders::grid_sample_f32();
-    spec.specConstants = {kLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.padding), d.alignCorners ? 1u : 0u, dtypeCode(d.input),
+    spec.specConstants = {kGridSampleLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.padding), d.alignCorners ? 1u : 0u, dtypeCode(d.input),
                           dtypeCode(d.grid), dtypeCode(d.output)};
     spec.debugName = "grid_sample";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
     const uint64_t pixels = uint64_t(d.output.sizes[0]) * d.output.sizes[2] * d.output.sizes[3];
-    launch.groups = linearGroups(pixels, kLocalSize);
+    launch.groups = linearGroups(pixels, kGridSampleLocalSize);
     auto is = d.input.effectiveStrides(), gs = d.grid.effectiveStrides(), os = d.output.effectiveStrides();
     pushWords(launch, {uint32_t(pixels), d.input.sizes[1], d.input.sizes[2], d.input.sizes[3], d.output.sizes[2], d.output.sizes[3]});
     pushWords(launch, {is[0], is[1], is[2], is[3], gs[0], gs[1], gs[2], gs[3], os[0], os[1], os[2], os[3]});

@@ -26,6 +26,13 @@ inline std::string sizesString(const uint32_t* sizes, uint32_t rank) {
     return s + "]";
 }
 
+// "[2, 3, 5]": a tensor's sizes in validation messages.
+inline std::string sizesText(const TensorDesc& t) {
+    std::string s = "[";
+    for (uint32_t i = 0; i < t.rank && i < kMaxTensorRank; ++i) s += (i ? ", " : "") + str(t.sizes[i]);
+    return s + "]";
+}
+
 inline Status checkRank(const std::string& op, const char* field, const TensorDesc& t, uint32_t rank) {
     if (t.rank != rank) return invalidArgument(op + ": " + field + " rank is " + str(t.rank) + ", expected " + str(rank));
     return {};
@@ -68,10 +75,11 @@ inline HostTensor makeHostTensor(const TensorDesc& desc) {
     return HostTensor{desc, std::vector<double>(desc.requiredBytes() / byteSize(desc.dataType), 0.0)};
 }
 
+// `v` as an element of `t`'s type holds it.
+inline double representedAs(const TensorDesc& t, double v) { return t.dataType == DataType::Float16 ? roundToHalf(v) : v; }
+
 // Stores `v` as the output's element type would hold it.
-inline void storeValue(HostTensor& t, uint64_t offset, double v) {
-    t.data[offset] = t.desc.dataType == DataType::Float16 ? roundToHalf(v) : v;
-}
+inline void storeValue(HostTensor& t, uint64_t offset, double v) { t.data[offset] = representedAs(t.desc, v); }
 
 // The context CPU references validate their descs in: every data type allowed.
 inline const PlanContext& referenceContext() {

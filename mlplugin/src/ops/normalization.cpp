@@ -12,6 +12,7 @@
 #include "ml_shaders.h"
 #include "ops/normalization_common.h"
 #include "ops/row_plan.h"
+#include "index_util.h"
 
 #include <cmath>
 #include <vector>
@@ -19,7 +20,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 256;
+constexpr uint32_t kNormalizationLocalSize = 256;
 constexpr uint32_t kNoSlot = 0xFFFF;  // NO_SLOT in mvn.comp
 
 bool anyF16(std::initializer_list<const TensorDesc*> tensors) {
@@ -70,14 +71,14 @@ Launch addBatchNormApply(Plan& plan, const PlanContext& pc, const BatchNormaliza
     PipelineSpec p;
     p.spirv = pc.fp16Storage && anyF16({&d.input, &d.output}) ? shaders::batchnorm_f16() : shaders::batchnorm_f32();
     p.debugName = "batch_normalization";
-    p.specConstants = {kLocalSize, 1, 1, pad + 1, uint32_t(d.input.dataType), uint32_t(d.output.dataType), 5u, foldedSlot,
+    p.specConstants = {kNormalizationLocalSize, 1, 1, pad + 1, uint32_t(d.input.dataType), uint32_t(d.output.dataType), 5u, foldedSlot,
                        uint32_t(d.activation.type), asUint(d.activation.alpha), asUint(d.activation.beta)};
     plan.pipelines.push_back(std::move(p));
 
     const uint64_t count = d.input.elementCount();
     Launch launch;
     launch.pipeline = uint32_t(plan.pipelines.size() - 1);
-    launch.groups = linearGroups(count, kLocalSize);
+    launch.groups = linearGroups(count, kNormalizationLocalSize);
     pushWords(launch, {uint32_t(count), channels});
     for (uint32_t v : sizes) pushWords(launch, {v});
     for (uint32_t v : inStrides) pushWords(launch, {v});
@@ -255,14 +256,6 @@ Result<Plan> planMeanVarianceNormalization(const PlanContext& pc, const MeanVari
 
 namespace {
 
-PlanContext referenceContext() {
-    PlanContext pc;
-    pc.fp16Storage = true;  // references compute fp16 tensors in double
-    return pc;
-}
-
-double store(const TensorDesc& t, double v) { return t.dataType == DataType::Float16 ? roundToHalf(v) : v; }
-
 // Value of element `linear` (row-major over the tensor's own sizes).
 double elementAt(const HostTensor& t, uint64_t linear) {
     return t.data[offsetOf(coordinates(linear, t.desc.sizes, t.desc.rank), t.desc.effectiveStrides(), t.desc.rank)];
@@ -298,7 +291,7 @@ Result<HostTensors> referenceRowNormalization(const RowNormalization& n, const H
         if (n.normalizeVariance) y /= std::sqrt(squares[r] / length[r] + n.epsilon);
         if (n.scale) y *= in[1].data[offsetOf(c, n.scaleStrides, x.rank)];
         if (n.bias) y += in[2].data[offsetOf(c, n.biasStrides, x.rank)];
-        out.data[offsetOf(c, outStrides, x.rank)] = store(*n.output, applyActivation(n.activation, y));
+        out.data[offsetOf(c, outStrides, x.rank)] = representedAs(*n.output, applyActivation(n.activation, y));
     }
     return HostTensors{std::move(out)};
 }
@@ -315,7 +308,7 @@ Result<HostTensors> referenceBatchNormalization(const BatchNormalizationDesc& d,
         const uint32_t ch = c[1];
         double y = (in[0].data[offsetOf(c, inStrides, d.input.rank)] - elementAt(in[1], ch)) /
                        std::sqrt(elementAt(in[2], ch) + d.epsilon) * elementAt(in[3], ch) + elementAt(in[4], ch);
-        out.data[offsetOf(c, outStrides, d.input.rank)] = store(d.output, applyActivation(d.activation, y));
+        out.data[offsetOf(c, outStrides, d.input.rank)] = representedAs(d.output, applyActivation(d.activation, y));
     }
     return HostTensors{std::move(out)};
 }

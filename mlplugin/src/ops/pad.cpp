@@ -9,8 +9,8 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 128;
-constexpr uint32_t kOuterLoopSpecId = 7;  // OUTER_OUT_SIZE_0 in pad.comp
+constexpr uint32_t kPadLocalSize = 128;
+constexpr uint32_t kPadOuterLoopSpecId = 7;  // OUTER_OUT_SIZE_0 in pad.comp
 
 Status checkPad(const PlanContext& pc, const PadDesc& d) {
     std::string op = opLabel("pad", d.name);
@@ -63,12 +63,12 @@ Result<Plan> planPad(const PlanContext& pc, const PadDesc& d) {
     Plan plan;
     PipelineSpec spec;
     spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::pad_f16() : shaders::pad_f32();
-    spec.specConstants = {kLocalSize, 1, 1, d.input.rank, uint32_t(d.mode), dtypeCode(d.input), dtypeCode(d.output)};
-    if (d.input.rank > kPushLoopDims) appendOuterLoop(spec.specConstants, kOuterLoopSpecId, outSizes, {inSizes, padBegin, inStrides, outStrides});
+    spec.specConstants = {kPadLocalSize, 1, 1, d.input.rank, uint32_t(d.mode), dtypeCode(d.input), dtypeCode(d.output)};
+    if (d.input.rank > kPushLoopDims) appendOuterLoop(spec.specConstants, kPadOuterLoopSpecId, outSizes, {inSizes, padBegin, inStrides, outStrides});
     spec.debugName = "pad";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
-    launch.groups = linearGroups(d.output.elementCount(), kLocalSize);
+    launch.groups = linearGroups(d.output.elementCount(), kPadLocalSize);
     pushWords(launch, {uint32_t(d.output.elementCount()), asUint(d.value)});
     for (uint32_t k = kSpecLoopDims; k < kMaxTensorRank; ++k)
         pushWords(launch, {outSizes[k], inSizes[k], padBegin[k], inStrides[k], outStrides[k]});

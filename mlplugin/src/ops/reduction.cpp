@@ -4,6 +4,7 @@
 #include "ml_shaders.h"
 #include "ops/normalization_common.h"
 #include "ops/row_plan.h"
+#include "index_util.h"
 
 #include <algorithm>
 #include <cmath>
@@ -13,7 +14,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kOutputSlot = 1;  // slots: input 0, output 1
+constexpr uint32_t kReductionOutputSlot = 1;  // slots: input 0, output 1
 
 const char* toString(ReduceOp op) {
     switch (op) {
@@ -95,7 +96,7 @@ Result<Plan> planReduce(const PlanContext& pc, const ReduceDesc& d) {
     RowLayout layout = rowLayout(d.input.sizes, d.input.rank, d.axesMask,
                                  {d.input.effectiveStrides(), reducedOutputStrides(d.output, d.axesMask), Dims{}, Dims{}});
     const auto spirv = pc.fp16Storage && anyF16(d.input, d.output) ? shaders::reduce_f16() : shaders::reduce_f32();
-    const std::vector<uint32_t> constants{uint32_t(d.op), uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot};
+    const std::vector<uint32_t> constants{uint32_t(d.op), uint32_t(d.input.dataType), uint32_t(d.output.dataType), kReductionOutputSlot};
     auto withPhase = [&](uint32_t phase) {
         std::vector<uint32_t> c = constants;
         c.push_back(phase);
@@ -124,7 +125,7 @@ Result<Plan> planSoftmax(const PlanContext& pc, const SoftmaxDesc& d) {
     const auto spirv = pc.fp16Storage && anyF16(d.input, d.output) ? shaders::softmax_f16() : shaders::softmax_f32();
     const char* name = d.logSoftmax ? "log_softmax" : "softmax";
     auto constants = [&](uint32_t phase) {
-        return std::vector<uint32_t>{uint32_t(d.input.dataType), uint32_t(d.output.dataType), kOutputSlot,
+        return std::vector<uint32_t>{uint32_t(d.input.dataType), uint32_t(d.output.dataType), kReductionOutputSlot,
                                      d.logSoftmax ? 1u : 0u, phase};
     };
     if (!splitLongRows(layout)) return rowPlan(layout, spirv, constants(0), name);
@@ -145,12 +146,6 @@ Result<Plan> planSoftmax(const PlanContext& pc, const SoftmaxDesc& d) {
 
 namespace {
 
-PlanContext referenceContext() {
-    PlanContext pc;
-    pc.fp16Storage = true;  // references compute fp16 tensors in double
-    return pc;
-}
-
 // The elements of each row in row-major order of the reduced dims, keyed by the linear index
 // of the row's kept coordinates (its element's index in the reduced output).
 std::map<uint64_t, std::vector<std::pair<double, uint64_t>>> gatherRows(const TensorDesc& input, const std::vector<double>& data,
@@ -166,8 +161,6 @@ std::map<uint64_t, std::vector<std::pair<double, uint64_t>>> gatherRows(const Te
     }
     return rows;
 }
-
-double store(const TensorDesc& t, double v) { return t.dataType == DataType::Float16 ? roundToHalf(v) : v; }
 
 double reduceRow(ReduceOp op, const std::vector<std::pair<double, uint64_t>>& row) {
     double sum = 0, squares = 0, product = 1;
@@ -200,7 +193,7 @@ Result<HostTensors> referenceReduce(const ReduceDesc& d, const HostTensors& in) 
     const Dims outStrides = d.output.effectiveStrides();
     for (const auto& [row, elements] : gatherRows(d.input, in[0].data, d.axesMask))
         out.data[offsetOf(coordinates(row, d.output.sizes, d.output.rank), outStrides, d.output.rank)] =
-            store(d.output, reduceRow(d.op, elements));
+            representedAs(d.output, reduceRow(d.op, elements));
     return HostTensors{std::move(out)};
 }
 
@@ -215,7 +208,7 @@ Result<HostTensors> referenceSoftmax(const SoftmaxDesc& d, const HostTensors& in
         for (const auto& e : elements) sum += std::exp(e.first - maximum);
         for (const auto& [v, index] : elements) {
             double y = d.logSoftmax ? (v - maximum) - std::log(sum) : std::exp(v - maximum) / sum;
-            out.data[offsetOf(coordinates(index, d.input.sizes, d.input.rank), outStrides, d.input.rank)] = store(d.output, y);
+            out.data[offsetOf(coordinates(index, d.input.sizes, d.input.rank), outStrides, d.input.rank)] = representedAs(d.output, y);
         }
     }
     return HostTensors{std::move(out)};

@@ -18,7 +18,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 128;
+constexpr uint32_t kResampleLocalSize = 128;
 
 // The effective output/input scale of spatial dim k (0: height, 1: width).
 float scaleOf(const ResampleDesc& d, uint32_t k) {
@@ -168,13 +168,13 @@ Result<Plan> planResample(const PlanContext& pc, const ResampleDesc& d) {
     spec.spirv = anyFp16({&d.input, &d.output}) ? shaders::resample_f16() : shaders::resample_f32();
     // The cubic coefficient and exclude_outside only matter (and only vary the pipeline) for cubic.
     bool cubic = d.mode == ResampleMode::Cubic;
-    spec.specConstants = {kLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.transform), uint32_t(d.rounding), dtypeCode(d.input),
+    spec.specConstants = {kResampleLocalSize, 1, 1, uint32_t(d.mode), uint32_t(d.transform), uint32_t(d.rounding), dtypeCode(d.input),
                           dtypeCode(d.output), asUint(cubic ? d.cubicCoeffA : -0.75f), uint32_t(cubic && d.excludeOutside)};
     spec.debugName = "resample";
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
     uint64_t count = d.output.elementCount();
-    launch.groups = linearGroups(count, kLocalSize);
+    launch.groups = linearGroups(count, kResampleLocalSize);
     auto is = d.input.effectiveStrides();
     auto os = d.output.effectiveStrides();
     pushWords(launch, {uint32_t(count), d.output.sizes[1], d.output.sizes[2], d.output.sizes[3], d.input.sizes[2], d.input.sizes[3]});

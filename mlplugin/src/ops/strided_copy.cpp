@@ -9,7 +9,7 @@
 namespace mlplugin::detail {
 namespace {
 
-constexpr uint32_t kLocalSize = 128;
+constexpr uint32_t kCopyLocalSize = 128;
 constexpr uint32_t kTile = 32;       // TILE in transpose_tiled.comp
 constexpr uint32_t kTileRows = 8;    // ROWS in transpose_tiled.comp
 constexpr uint32_t kMaxTiledBatch = kMaxCopyRank - 2;  // MAX_BATCH in transpose_tiled.comp
@@ -139,7 +139,7 @@ void appendCopy(Plan& plan, bool f16Variant, CopyView view, CopyEnd in, CopyEnd 
 
     PipelineSpec spec;
     spec.spirv = f16Variant ? shaders::strided_copy_f16() : shaders::strided_copy_f32();
-    spec.specConstants = {kLocalSize, 1, 1, v.rank, uint32_t(in.type), uint32_t(out.type), vec4 ? 1u : 0u};
+    spec.specConstants = {kCopyLocalSize, 1, 1, v.rank, uint32_t(in.type), uint32_t(out.type), vec4 ? 1u : 0u};
     spec.debugName = "strided_copy";
 
     uint64_t count = 1;
@@ -147,7 +147,7 @@ void appendCopy(Plan& plan, bool f16Variant, CopyView view, CopyEnd in, CopyEnd 
 
     Launch launch;
     launch.pipeline = addPipeline(plan, std::move(spec));
-    launch.groups = linearGroups(count, kLocalSize);
+    launch.groups = linearGroups(count, kCopyLocalSize);
     // Index arithmetic is mod 2^32 in the shader: negative strides travel as two's complement.
     pushWords(launch, {uint32_t(count), in.slot, out.slot, uint32_t(v.inBase), uint32_t(v.outBase)});
     for (uint32_t d = 0; d < kMaxCopyRank; ++d) pushWords(launch, {v.sizes[d]});

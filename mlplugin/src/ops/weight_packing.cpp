@@ -7,12 +7,11 @@
 namespace mlplugin::detail {
 
 namespace {
-constexpr uint32_t kPackLocalSize = 64;
 // Specialization constant ids of shaders/ml/pack_tensor.comp.
 enum PackTensorConst : uint32_t { kSize0 = 3, kStride0 = 7, kSrcSlot = 11, kSrcType, kDstType, kDstOffset, kPackTensorConstCount };
 }  // namespace
 
-uint64_t PersistentLayout::allocate(uint64_t bytes) {
+uint64_t PersistentAllocator::allocate(uint64_t bytes) {
     uint64_t offset = (end_ + kPersistentAlignment - 1) / kPersistentAlignment * kPersistentAlignment;
     end_ = offset + bytes;
     return offset;

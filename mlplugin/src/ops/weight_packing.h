@@ -5,8 +5,11 @@
 
 namespace mlplugin::detail {
 
+// Workgroup size of the weight-packing shaders (pack_tensor.comp and the convolutions' filter packs).
+inline constexpr uint32_t kPackLocalSize = 64;
+
 // Hands out kPersistentAlignment-aligned byte ranges of a persistent resource.
-class PersistentLayout {
+class PersistentAllocator {
 public:
     uint64_t allocate(uint64_t bytes);  // returns the byte offset
     uint64_t totalBytes() const { return end_; }

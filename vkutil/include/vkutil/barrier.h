@@ -10,6 +10,9 @@
 
 namespace vkutil {
 
+// A compute shader's reads and writes of storage buffers and images.
+inline constexpr VkAccessFlags2 kShaderStorageReadWrite = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT;
+
 template <class Vk>
 void memoryBarrier(const Vk& vk, VkCommandBuffer cmd, VkPipelineStageFlags2 srcStages, VkAccessFlags2 srcAccess, VkPipelineStageFlags2 dstStages,
                    VkAccessFlags2 dstAccess) {
