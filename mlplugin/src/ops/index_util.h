@@ -5,6 +5,7 @@
 #include "kernel.h"
 #include "mlplugin/cpu_reference.h"
 
+#include <algorithm>
 #include <array>
 #include <cstdint>
 #include <string>
@@ -20,18 +21,14 @@ inline std::string str(uint64_t v) { return std::to_string(v); }
 
 using Index = std::array<uint32_t, kMaxTensorRank>;
 
-inline std::string sizesString(const uint32_t* sizes, uint32_t rank) {
+inline std::string sizesString(const uint32_t* sizes, uint32_t rank, const char* separator = ",") {
     std::string s = "[";
-    for (uint32_t d = 0; d < rank; ++d) s += (d ? "," : "") + str(sizes[d]);
+    for (uint32_t d = 0; d < rank; ++d) s += (d ? separator : "") + str(sizes[d]);
     return s + "]";
 }
 
 // "[2, 3, 5]": a tensor's sizes in validation messages.
-inline std::string sizesText(const TensorDesc& t) {
-    std::string s = "[";
-    for (uint32_t i = 0; i < t.rank && i < kMaxTensorRank; ++i) s += (i ? ", " : "") + str(t.sizes[i]);
-    return s + "]";
-}
+inline std::string sizesText(const TensorDesc& t) { return sizesString(t.sizes.data(), std::min(t.rank, kMaxTensorRank), ", "); }
 
 inline Status checkRank(const std::string& op, const char* field, const TensorDesc& t, uint32_t rank) {
     if (t.rank != rank) return invalidArgument(op + ": " + field + " rank is " + str(t.rank) + ", expected " + str(rank));

@@ -8,5 +8,6 @@ heldout() {
   (cd .devcarry/heldout && timeout $t python3 -u "$root/tools/train/evaluate_temporal.py" $plan --work /tmp/$JOB/ho_$v --demo "$DEMO" \
     --jobs 11 --timeout 100 --score-on cuda --methods taau,ml-temporal --temporal-model $OUT/upscaler_temporal_$v.onnx --crops 0 \
     --report $OUT/quality/$f "$@" > $OUT/quality/${f%.md}.log 2>&1)
-  echo "[$JOB] $(date +%T) $f: rc $?"; sed -n '/^| Method/,/^$/p' $OUT/quality/$f
+  local rc=$?  # before the echo, whose $(date) resets $?: r23 and r24 logged "rc 0" whatever it was (their reports were written)
+  echo "[$JOB] $(date +%T) $f: rc $rc"; sed -n '/^| Method/,/^$/p' $OUT/quality/$f
 }

@@ -9,17 +9,6 @@
 cd /tmp/r25/root
 source tools/train/logs/r25/r25_common.sh
 T=tools/train/logs/r23/out/upscaler_temporal_t.npz
-S2=tools/train/logs/r24/out/upscaler_temporal_s2.npz
-export OUT=/tmp/r25/out SECONDS_BUDGET=${SECONDS_BUDGET:-1300} COMPARE_MODELS="$R $S2" \
-  VARIANTS="t2:--unshuffle 4 --width 32 --depth 3 --first-kernel 1 --temporal-weight 1.0 --teacher $R --init $T --lr 1e-3 --save-every 100"
-mkdir -p $OUT/quality
-echo "[r25] $(date +%T) training"
-bash tools/train/device_train.sh > $OUT/run.log 2>&1 || echo "[r25] device_train.sh failed: $?"
-grep -h "s/step" $OUT/train_*.log | tail -n 3
-sed -n '1,40p' $OUT/validation.txt 2>/dev/null
-export VKML_MODEL_DIR=$PWD/assets JOB=r25
-source tools/train/logs/heldout_job.sh
-python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_t2.npz --out $OUT/upscaler_temporal_t2.onnx --no-check || exit 1
-heldout t2 heldout_temporal.json temporal_t2.md 130
-heldout t2 heldout_static.json temporal_static_t2.md 120
-echo "[r25] $(date +%T) done"
+export JOB=r25 V=t2 COMPARE_MODELS="$R tools/train/logs/r24/out/upscaler_temporal_s2.npz" \
+  ARGS="--unshuffle 4 --width 32 --depth 3 --first-kernel 1 --temporal-weight 1.0 --teacher $R --init $T --lr 1e-3 --save-every 100"
+source tools/train/logs/continue_job.sh
