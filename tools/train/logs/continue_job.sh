@@ -1,9 +1,12 @@
 # Sourced by a background device job's pipeline (NAME_pipeline.sh, from its copy of the repository,
-# after NAME_common.sh): continues one network alone on the GPU for SECONDS_BUDGET (1300) with
-# device_train.sh, validates it beside COMPARE_MODELS, exports it and scores it on the held-out 2x
-# and still/slow plans (heldout_job.sh). r24 ran these steps written out in its own pipeline.
-# Needs JOB (the job's name), V (the variant's name) and ARGS (its train_temporal.py arguments).
-export OUT=/tmp/$JOB/out SECONDS_BUDGET=${SECONDS_BUDGET:-1300} VARIANTS="$V:$ARGS"
+# after NAME_common.sh): trains the variants of VARIANTS ("name:train_temporal.py args;...", the
+# networks continued with --init) on the GPU together for SECONDS_BUDGET (1300) with
+# device_train.sh, validates them beside COMPARE_MODELS, exports each and scores it on the held-out
+# plans of HELDOUT_PLANS (default: the 2x and the still/slow plan; heldout_job.sh). r24 ran these
+# steps written out in its own pipeline.
+# Needs JOB (the job's name) and VARIANTS; V (one variant's name) with ARGS stands for VARIANTS="$V:$ARGS".
+export OUT=/tmp/$JOB/out SECONDS_BUDGET=${SECONDS_BUDGET:-1300} VARIANTS=${VARIANTS:-$V:$ARGS}
+HELDOUT_PLANS=${HELDOUT_PLANS:-"heldout_temporal.json:temporal:130 heldout_static.json:temporal_static:120"}
 mkdir -p $OUT/quality
 echo "[$JOB] $(date +%T) training"
 bash tools/train/device_train.sh > $OUT/run.log 2>&1 || echo "[$JOB] device_train.sh failed: $?"
@@ -11,7 +14,11 @@ grep -h "s/step" $OUT/train_*.log | tail -n 3
 sed -n '1,40p' $OUT/validation.txt 2>/dev/null
 export VKML_MODEL_DIR=$PWD/assets
 source tools/train/logs/heldout_job.sh
-python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_$V.npz --out $OUT/upscaler_temporal_$V.onnx --no-check || exit 1
-heldout $V heldout_temporal.json temporal_$V.md 130
-heldout $V heldout_static.json temporal_static_$V.md 120
+for v in $(tr ';' '\n' <<< "$VARIANTS" | cut -d: -f1); do
+  python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_$v.npz --out $OUT/upscaler_temporal_$v.onnx --no-check || continue
+  for p in $HELDOUT_PLANS; do
+    IFS=: read -r plan report seconds <<< "$p"
+    heldout $v $plan ${report}_$v.md $seconds
+  done
+done
 echo "[$JOB] $(date +%T) done"
