@@ -138,6 +138,70 @@ with torch.no_grad():
         out = up.step(c, d, m, torch.tensor([temporal.halton_jitter(t, 8)]), reset=(t == 0))
         assert torch.allclose(out, up.teacher_output, atol=1e-6), float((out - up.teacher_output).abs().max())
 PY
+# Pruning (prune_temporal.py): the shipped network narrowed to 16 channels per layer starts closer
+# to it than a fresh network of that width; the channels that carry nothing to the next layer are
+# the ones a pruning drops, and then the output does not change; bad widths and an --out that would
+# overwrite the weights are refused by name; training continues from the pruned network.
+"$py" "$train/prune_temporal.py" --weights "$root/assets/upscaler_temporal.npz" --width 16 --out pruned.npz data/* > prune.log
+"$py" - "$train" "$root/assets/upscaler_temporal.npz" <<'PY'
+import glob, json, sys
+import numpy as np
+import torch
+sys.path.insert(0, sys.argv[1])
+import prune_temporal, temporal, train_temporal
+wide, wide_meta = train_temporal.load_net(sys.argv[2])
+narrow, meta = train_temporal.load_net("pruned.npz")
+assert meta["width"] == 16 and meta["pruned_from"] == "upscaler_temporal.npz", meta
+assert meta["history_weight_cap"] == wide_meta["history_weight_cap"] and narrow.unshuffle == wide.unshuffle, meta
+assert [tuple(c.weight.shape) for c in narrow.body if isinstance(c, torch.nn.Conv2d)] == [(16, 64, 3, 3), (16, 16, 3, 3), (16, 16, 3, 3), (32, 16, 1, 1)]
+sequences = train_temporal.load_sequences(sorted(glob.glob("data/*")), "cpu")
+torch.manual_seed(0)
+fresh = temporal.TemporalNet(16, 3, wide.unshuffle, 3)
+fresh.history_weight_cap, fresh.ratio_feature_max = wide.history_weight_cap, wide.ratio_feature_max
+scores = {name: prune_temporal.run_sequences(net, sequences) for name, net in (("wide", wide), ("pruned", narrow), ("fresh", fresh))}
+print("pruning PSNR (dB):", scores)
+assert scores["pruned"] > scores["fresh"] + 0.2, scores
+# A network whose hidden layers each have one dead channel (ReLU never lets it through) and one
+# constant one: a pruning by two channels must drop exactly those (given moments that say so), and
+# the constant's contribution, folded into the next bias, leaves the output as it was away from the
+# zero-padded border.
+torch.manual_seed(2)
+net = temporal.TemporalNet(8, 3, 2, 3)
+convs = [m for m in net.body if isinstance(m, torch.nn.Conv2d)]
+dead, constant, level = [2, 0, 7], [6, 3, 4], [2.0, 1.5, 0.5]
+moments = []
+with torch.no_grad():
+    for i in range(3):
+        convs[i].bias[dead[i]] = -1e3
+        convs[i].weight[constant[i]].zero_()
+        convs[i].bias[constant[i]] = level[i]
+        convs[i + 1].weight.mul_(4.0)  # the constant's outgoing weights are no smaller than the rest
+        mean, rms = torch.full((8,), 0.5, dtype=torch.float64), torch.full((8,), 100.0, dtype=torch.float64)
+        mean[dead[i]], rms[dead[i]] = 0.0, 0.0
+        mean[constant[i]], rms[constant[i]] = level[i], level[i]
+        moments.append((mean, rms))
+thin = prune_temporal.prune(net, 6, moments)
+thin_convs = [m for m in thin.body if isinstance(m, torch.nn.Conv2d)]
+kept_in = list(range(64))
+for i in range(4):
+    kept = [c for c in range(8) if c not in (dead[i], constant[i])] if i < 3 else list(range(convs[3].out_channels))
+    assert torch.equal(thin_convs[i].weight, convs[i].weight[kept][:, kept_in]), f"layer {i} did not keep exactly channels {kept} of {kept_in}"
+    kept_in = kept
+x = torch.rand(1, 64, 14, 16)
+with torch.no_grad():
+    diff = float((thin(x) - net(x))[..., 3:-3, 3:-3].abs().max())
+    border = float((thin(x) - net(x)).abs().max())
+assert diff < 1e-4 < border, (diff, border)
+PY
+for bad in "--width 32:--width must be 1..31" "--width 0:--width must be 1..31" "--out $root/assets/upscaler_temporal.npz:--out would overwrite --weights"; do
+  if "$py" "$train/prune_temporal.py" --weights "$root/assets/upscaler_temporal.npz" --width 16 --out never.npz ${bad%%:*} data/* > bad_prune.txt 2>&1 ||
+     ! grep -q -- "${bad#*:}" bad_prune.txt; then
+    echo "FAIL: prune_temporal.py ${bad%%:*} was not refused by name:"; cat bad_prune.txt; exit 1
+  fi
+done
+[ ! -e never.npz ] || { echo "FAIL: a refused pruning wrote its output"; exit 1; }
+"$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 3 \
+  --first-kernel 3 --init pruned.npz --log-every 1 --out pruned_trained.npz > pruned_trained.log
 # The accumulating resolve (train_temporal.py --history-weight-cap): switched to from a blend
 # network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap that
 # is not a positive number is refused by name.

@@ -20,7 +20,7 @@ python3 $here/validate_temporal.py --data $WORK_DIR/val_data --models $OUT/upsca
   $R tools/train/logs/r24/out/upscaler_temporal_s2.npz --json $OUT/validation.json | tee $OUT/validation.txt
 export VKML_MODEL_DIR=$ROOT/assets
 source tools/train/logs/heldout_job.sh
-for v in t2 p; do
+for v in t2 p; do  # both exported before either is scored
   python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_$v.npz --out $OUT/upscaler_temporal_$v.onnx --no-check
 done
 heldout t2 heldout_temporal.json temporal_t2.md 200 & heldout p heldout_temporal.json temporal_p.md 200 & wait
