@@ -1,6 +1,6 @@
 # r25's network p with a measured tuning table (twenty-seventh session): its 16-channel layers are
 # the small-channel shapes where the tiling heuristics fell short of measurement before (the
-# denoiser, bench/RESULTS.md "Tenth session"). mlrun tunes p at the 4K pass's shape (1920x1080
+# denoiser, bench/RESULTS.md "Clock drift"). mlrun tunes p at the 4K pass's shape (1920x1080
 # tensors, fp16), then frame_bench times the pass with the heuristics and with the table,
 # alternating. Carry [".devcarry"] with mlrun in .devcarry/bin (cp build/demos/mlrun/mlrun .devcarry/bin/).
 source .devcarry/env.sh
