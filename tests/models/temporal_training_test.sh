@@ -144,8 +144,7 @@ PY
 # overwrite the weights are refused by name; training continues from the pruned network.
 "$py" "$train/prune_temporal.py" --weights "$root/assets/upscaler_temporal.npz" --width 16 --out pruned.npz data/* > prune.log
 "$py" - "$train" "$root/assets/upscaler_temporal.npz" <<'PY'
-import glob, json, sys
-import numpy as np
+import glob, sys
 import torch
 sys.path.insert(0, sys.argv[1])
 import prune_temporal, temporal, train_temporal
