@@ -1,0 +1,2 @@
+# r26b: follows the background job for at most $1 seconds (../follow_job.sh).
+bash tools/train/logs/follow_job.sh r26b "${1:-570}"
