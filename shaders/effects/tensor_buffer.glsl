@@ -18,16 +18,19 @@
 // display width w and height h, unshuffled by r, stored NHWC or NCHW (FLAG_TENSORS_NHWC in
 // `flags`), in the model's channel order or pixel-major (FLAG_TENSORS_PIXEL_MAJOR, NHWC only:
 // the display pixel's values contiguous, see upscaler_shared.h): value c is element
-// base + c * stride. (Computed once per pixel: r is not a compile-time constant, and the
-// divisions would otherwise be repeated per channel.)
+// base + c * stride. (Computed once per pixel rather than per channel.) r is 1, 2 or 4 (the
+// effect tries no other), so the divisions by it are shifts and masks: r is no compile-time
+// constant, and a division by a run-time integer costs a GPU a dozen instructions, among them a
+// reciprocal and two conversions on the slow special-function units.
 struct TensorPixel {
     uint base;
     uint stride;
 };
 TensorPixel tensorPixel(uvec2 xy, uint channels, uint w, uint h, uint r, uint flags) {
-    uint sub = (xy.y % r) * r + xy.x % r;
-    uint pixel = (xy.y / r) * (w / r) + xy.x / r;
-    uint plane = (h / r) * (w / r);
+    const uint shift = uint(findLSB(r)), mask = r - 1u;
+    uint sub = ((xy.y & mask) << shift) + (xy.x & mask);
+    uint pixel = (xy.y >> shift) * (w >> shift) + (xy.x >> shift);
+    uint plane = (h >> shift) * (w >> shift);
     if ((flags & FLAG_TENSORS_NHWC) == 0u) return TensorPixel(sub * plane + pixel, r * r * plane);
     if ((flags & FLAG_TENSORS_PIXEL_MAJOR) != 0u) return TensorPixel((pixel * r * r + sub) * channels, 1u);
     return TensorPixel(pixel * channels * r * r + sub, r * r);
