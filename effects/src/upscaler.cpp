@@ -1,8 +1,10 @@
 // effects::Upscaler: TAAU and the temporal ML upscaler (the single-frame network lives in
 // single_frame_upscaler.cpp). Passes (shaders/effects/):
-//   reproject      render res   nearest-depth motion, linear depth, depth-test confidence
-//   taau_resolve   display res  history reprojection + clip + jittered-sample accumulation
-//   ml_features -> network -> ml_resolve   (MlTemporal instead of taau_resolve)
+//   taau_resolve   display res  reprojection (nearest-depth motion, depth-test confidence, this
+//                               frame's linear depth: upscaler_current.glsl) + history clip +
+//                               jittered-sample accumulation
+//   ml_features -> network -> ml_resolve   (MlTemporal instead of taau_resolve; the features
+//                               pass reprojects as taau_resolve does)
 //   sharpen        display res  optional RCAS-style sharpening into the output
 #include "effects/upscaler.h"
 
@@ -23,15 +25,20 @@
 #include <array>
 #include <charconv>
 #include <cmath>
+#include <cstddef>
+#include <iterator>
 #include <limits>
+#include <utility>
 #include <vector>
 
 namespace effects {
 namespace {
 
 using namespace detail;
-static_assert(sizeof(gpu::ReprojectPush) == 64);
-static_assert(sizeof(gpu::ResolvePush) == 68);
+static_assert(sizeof(gpu::ResolvePush) == 120 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
+static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::ResolvePush, prevRenderSize) == 72 &&
+              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112,
+              "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
 uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
@@ -107,10 +114,10 @@ std::vector<uint32_t> pixelMajorOrder(uint32_t c, uint32_t r) {
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-constexpr VkDescriptorType kReprojectBindings[] = {kSampled, kSampled, kSampled, kStorageImage, kStorageImage};
-constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage};
+// colour, depth, motion, previous linear depth, previous history, reactive, linear depth (storage), then the pass's outputs
+constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage, kStorageImage};
 constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
-constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kStorageBuffer};
+constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageBuffer};
 constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
 
 // The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
@@ -160,8 +167,7 @@ private:
     void releaseRetired(bool all);
 
     struct FrameSets {
-        VkDescriptorSet reproject = VK_NULL_HANDLE, resolve = VK_NULL_HANDLE, sharpen = VK_NULL_HANDLE, features = VK_NULL_HANDLE,
-                        mlResolve = VK_NULL_HANDLE;
+        VkDescriptorSet resolve = VK_NULL_HANDLE, sharpen = VK_NULL_HANDLE, features = VK_NULL_HANDLE, mlResolve = VK_NULL_HANDLE;
         std::array<VkImageView, 5> views{};  // color, depth, motion, reactive, output as last written
         bool written = false;
     };
@@ -178,11 +184,11 @@ private:
     MemoryTally tally_;
     std::unique_ptr<mlplugin::Device> mlDevice_;
     std::unique_ptr<Network> network_;
-    ComputePipeline reproject_, resolve_, sharpen_, features_, mlResolve_;
+    ComputePipeline resolve_, sharpen_, features_, mlResolve_;
     VkSampler nearest_ = VK_NULL_HANDLE, linear_ = VK_NULL_HANDLE;
     vkutil::DescriptorPool pool_;
     std::vector<std::array<FrameSets, 2>> sets_;  // [frame slot][frame parity]
-    GpuImage linearDepth_[2], reprojection_, history_[2], blackTexel_;
+    GpuImage linearDepth_[2], history_[2], blackTexel_;
     std::vector<VkImage> uninitialized_;  // effect images still in layout UNDEFINED
     std::vector<Retired> retired_;
     VkExtent2D tensorSize_{};
@@ -199,8 +205,8 @@ private:
 TemporalUpscaler::~TemporalUpscaler() {
     releaseRetired(true);
     network_.reset();
-    for (GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &reprojection_, &history_[0], &history_[1], &blackTexel_}) img->destroy(vk_);
-    for (ComputePipeline* p : {&reproject_, &resolve_, &sharpen_, &features_, &mlResolve_}) p->destroy(vk_);
+    for (GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &history_[0], &history_[1], &blackTexel_}) img->destroy(vk_);
+    for (ComputePipeline* p : {&resolve_, &sharpen_, &features_, &mlResolve_}) p->destroy(vk_);
     pool_.destroy();
     if (nearest_) vk_.vkDestroySampler(vk_.device, nearest_, nullptr);
     if (linear_) vk_.vkDestroySampler(vk_.device, linear_, nullptr);
@@ -217,9 +223,8 @@ Status TemporalUpscaler::init() {
     const VkExtent2D render = desc_.maxRenderSize;
     MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[0]));
     MLP_TRY(take(createImage(vk_, VK_FORMAT_R32_SFLOAT, render, "linear depth", tally_), linearDepth_[1]));
-    MLP_TRY(take(createImage(vk_, VK_FORMAT_R16G16B16A16_SFLOAT, render, "reprojection", tally_), reprojection_));
     MLP_TRY(take(createImage(vk_, VK_FORMAT_R8_UNORM, {1, 1}, "black texel", tally_), blackTexel_));
-    for (const GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &reprojection_, &blackTexel_}) uninitialized_.push_back(img->image);
+    for (const GpuImage* img : {&linearDepth_[0], &linearDepth_[1], &blackTexel_}) uninitialized_.push_back(img->image);
     MLP_TRY(createDisplayResources());
     MLP_TRY(createPipelines());
     MLP_TRY(createDescriptors());
@@ -276,7 +281,6 @@ Status TemporalUpscaler::createDisplayResources() {
 
 Status TemporalUpscaler::createPipelines() {
     const uint32_t push = sizeof(gpu::ResolvePush);
-    MLP_TRY(take(createComputePipeline(vk_, shaders::reproject(), kReprojectBindings, sizeof(gpu::ReprojectPush), "reproject"), reproject_));
     if (sharpening())
         MLP_TRY(take(createComputePipeline(vk_, sharpenShader(desc_.outputFormat), kSharpenBindings, push, "sharpen"), sharpen_));
     if (!ml()) return take(createComputePipeline(vk_, taauResolveShader(desc_.outputFormat), kResolveBindings, push, "TAAU resolve"), resolve_);
@@ -288,8 +292,8 @@ Status TemporalUpscaler::createPipelines() {
 
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 12 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
-    if (VkResult r = pool_.create(vk_, vk_.device, 5 * groupsOfSets, sizes); r != VK_SUCCESS)
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
+    if (VkResult r = pool_.create(vk_, vk_.device, 4 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
     auto allocate = [&](const ComputePipeline& p, VkDescriptorSet& set) -> Status {
@@ -300,7 +304,6 @@ Status TemporalUpscaler::createDescriptors() {
     };
     for (auto& slot : sets_)
         for (FrameSets& f : slot) {
-            MLP_TRY(allocate(reproject_, f.reproject));
             MLP_TRY(allocate(resolve_, f.resolve));
             MLP_TRY(allocate(sharpen_, f.sharpen));
             MLP_TRY(allocate(features_, f.features));
@@ -314,9 +317,10 @@ EffectRequirements TemporalUpscaler::requirements() const {
     r.deviceLocalBytes = tally_.deviceLocalBytes;
     r.hostVisibleBytes = tally_.hostVisibleBytes;
     r.allocations = tally_.allocations;
-    uint32_t perGroup = 1 + (ml() ? 2 : 1) + (sharpening() ? 1 : 0);
+    uint32_t perGroup = (ml() ? 2 : 1) + (sharpening() ? 1 : 0);
     r.descriptorSets = desc_.framesInFlight * 2 * perGroup + (network_ ? network_->descriptorSets() : 0);
-    uint32_t descriptorsPerGroup = 5 + (ml() ? 5 + 4 : 6) + (sharpening() ? 2 : 0);
+    uint32_t descriptorsPerGroup = (ml() ? std::size(kFeatureBindings) + std::size(kMlResolveBindings) : std::size(kResolveBindings)) +
+                                   (sharpening() ? std::size(kSharpenBindings) : 0);
     r.descriptors = desc_.framesInFlight * 2 * descriptorsPerGroup + (network_ ? network_->descriptorSets() * mlplugin::kDescriptorsPerSet : 0);
     return r;
 }
@@ -357,23 +361,21 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
     const VkImageLayout general = VK_IMAGE_LAYOUT_GENERAL;
     const GpuImage &curDepth = linearDepth_[parity], &prevDepth = linearDepth_[1 - parity];
     const GpuImage &curHistory = history_[parity], &prevHistory = history_[1 - parity];
-    SetWriter(f.reproject)
-        .image(kSampled, in.depth.view, in.depth.layout, nearest_)
-        .image(kSampled, in.motion.view, in.motion.layout, nearest_)
-        .image(kSampled, prevDepth.view, general, nearest_)
-        .image(kStorageImage, curDepth.view, general)
-        .image(kStorageImage, reprojection_.view, general)
-        .write(vk_);
     VkImageView reactive = in.reactive.view ? in.reactive.view : blackTexel_.view;
     VkImageLayout reactiveLayout = in.reactive.view ? in.reactive.layout : general;
-    if (ml()) {
-        SetWriter(f.features)
-            .image(kSampled, in.color.view, in.color.layout, nearest_)
-            .image(kSampled, reprojection_.view, general, nearest_)
+    // The bindings both display passes start with (upscaler_current.glsl).
+    auto reprojectionInputs = [&](SetWriter&& w) -> SetWriter&& {
+        w.image(kSampled, in.color.view, in.color.layout, nearest_)
+            .image(kSampled, in.depth.view, in.depth.layout, nearest_)
+            .image(kSampled, in.motion.view, in.motion.layout, nearest_)
+            .image(kSampled, prevDepth.view, general, nearest_)
             .image(kSampled, prevHistory.view, general, linear_)
             .image(kSampled, reactive, reactiveLayout, nearest_)
-            .buffer(network_->input(0).buffer)
-            .write(vk_);
+            .image(kStorageImage, curDepth.view, general);
+        return std::move(w);
+    };
+    if (ml()) {
+        reprojectionInputs(SetWriter(f.features)).buffer(network_->input(0).buffer).write(vk_);
         SetWriter(f.mlResolve)
             .buffer(network_->input(0).buffer)
             .buffer(network_->output(0).buffer)
@@ -381,14 +383,7 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
             .image(kStorageImage, in.output.view, general)
             .write(vk_);
     } else {
-        SetWriter(f.resolve)
-            .image(kSampled, in.color.view, in.color.layout, nearest_)
-            .image(kSampled, reprojection_.view, general, nearest_)
-            .image(kSampled, prevHistory.view, general, linear_)
-            .image(kSampled, reactive, reactiveLayout, nearest_)
-            .image(kStorageImage, curHistory.view, general)
-            .image(kStorageImage, in.output.view, general)
-            .write(vk_);
+        reprojectionInputs(SetWriter(f.resolve)).image(kStorageImage, curHistory.view, general).image(kStorageImage, in.output.view, general).write(vk_);
     }
     if (sharpening())
         SetWriter(f.sharpen).image(kSampled, curHistory.view, general, nearest_).image(kStorageImage, in.output.view, general).write(vk_);
@@ -417,30 +412,25 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     if (in.reactive.view) flags |= gpu::FLAG_HAS_REACTIVE;
     if (historyValid) flags |= gpu::FLAG_HISTORY_VALID;
 
-    gpu::ReprojectPush rp{};
-    rp.renderSize = {in.renderSize.width, in.renderSize.height};
-    rp.prevRenderSize = historyValid ? gpu::uvec2{prevRenderSize_.width, prevRenderSize_.height} : rp.renderSize;
-    rp.jitter = {in.jitterX, in.jitterY};
-    rp.prevJitter = {prevJitter_[0], prevJitter_[1]};
-    rp.motionScale = {in.motionScaleX, in.motionScaleY};
-    rp.cameraNear = in.cameraNear;
-    rp.cameraFar = in.cameraFar;
-    rp.flags = flags;
-    rp.depthTolerance = kDepthTolerance;
-    vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reproject_.pipeline);
-    vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, reproject_.layout, 0, 1, &f.reproject, 0, nullptr);
-    vk_.vkCmdPushConstants(cmd, reproject_.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(rp), &rp);
-    vk_.vkCmdDispatch(cmd, groups(in.renderSize.width), groups(in.renderSize.height), 1);
-    computeBarrier(vk_, cmd);
-
     gpu::ResolvePush pc{};
-    pc.renderSize = rp.renderSize;
+    pc.renderSize = {in.renderSize.width, in.renderSize.height};
     pc.displaySize = {desc_.displaySize.width, desc_.displaySize.height};
-    pc.jitter = rp.jitter;
+    pc.jitter = {in.jitterX, in.jitterY};
     pc.exposure = in.exposure;
     pc.flags = flags | (sharpening() ? 0u : gpu::FLAG_WRITE_OUTPUT) | (network_ && network_->channelsLast() ? gpu::FLAG_TENSORS_NHWC : 0u) |
                (network_ && network_->channelsReordered() ? gpu::FLAG_TENSORS_PIXEL_MAJOR : 0u) |
                (network_ && historyWeightCap_ > 0.0f ? gpu::FLAG_ML_ACCUMULATE : 0u);
+    pc.depthTolerance = kDepthTolerance;
+    pc.prevRenderSize = historyValid ? gpu::uvec2{prevRenderSize_.width, prevRenderSize_.height} : pc.renderSize;
+    pc.prevJitter = {prevJitter_[0], prevJitter_[1]};
+    pc.motionScale = {in.motionScaleX, in.motionScaleY};
+    pc.cameraNear = in.cameraNear;
+    pc.cameraFar = in.cameraFar;
+    pc.depthTexelSize = {1.0f / float(desc_.maxRenderSize.width), 1.0f / float(desc_.maxRenderSize.height)};
+    // ceil(render * 65536 / display): which workgroup writes which render pixel's linear depth
+    // (upscaler_current.glsl, ownedRenderPixel); at most 65536 since the render size is at most the display's.
+    auto ownerScale = [](uint32_t render, uint32_t display) { return uint32_t((uint64_t(render) * 65536u + display - 1) / display); };
+    pc.depthOwnerScale = {ownerScale(in.renderSize.width, desc_.displaySize.width), ownerScale(in.renderSize.height, desc_.displaySize.height)};
     pc.maxHistoryWeight = network_ && historyWeightCap_ > 0.0f ? historyWeightCap_ : kMaxHistoryWeight;
     pc.clampGammaMoving = kClampGammaMoving;
     pc.clampGammaStatic = kClampGammaStatic;

@@ -1,28 +1,32 @@
 #version 460
-// Upscaler pass 2 (temporal ML), at display resolution: the network's input features per output
-// pixel, written pixel-unshuffled into the feature tensor (docs/EFFECTS.md lists them). Padding
-// pixels of the tensor (beyond the display size) repeat the edge. Colours are sRGB-encoded
-// working-space values (the network sees perceptual values).
+// Temporal ML, before the network, at display resolution: the reprojection and the network's
+// input features per output pixel (upscaler_current.glsl), written pixel-unshuffled into the
+// feature tensor (docs/EFFECTS.md lists them), and this frame's linear depth for the next frame.
+// Padding pixels of the tensor (beyond the display size) repeat the edge. Colours are
+// sRGB-encoded working-space values (the network sees perceptual values).
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
 #include "tensor_buffer.glsl"
 
 layout(local_size_x = 8, local_size_y = 8) in;
-layout(set = 0, binding = 0) uniform sampler2D colorTex;
-layout(set = 0, binding = 1) uniform sampler2D reprojectionTex;
-layout(set = 0, binding = 2) uniform sampler2D historyTex;
-layout(set = 0, binding = 3) uniform sampler2D reactiveTex;
-layout(set = 0, binding = 4, std430) writeonly buffer Features { TENSOR_T features[]; };
-layout(set = 0, binding = 4, std430) writeonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffer
+layout(set = 0, binding = 0) uniform sampler2D colorTex;         // application, nearest
+layout(set = 0, binding = 1) uniform sampler2D depthTex;         // application, nearest
+layout(set = 0, binding = 2) uniform sampler2D motionTex;        // application, nearest
+layout(set = 0, binding = 3) uniform sampler2D prevLinearDepth;  // effect, previous frame, nearest
+layout(set = 0, binding = 4) uniform sampler2D historyTex;       // effect, previous frame, linear filter
+layout(set = 0, binding = 5) uniform sampler2D reactiveTex;      // application (or a black texel)
+layout(set = 0, binding = 6, r32f) uniform writeonly image2D linearDepthOut;
+layout(set = 0, binding = 7, std430) writeonly buffer Features { TENSOR_T features[]; };
+layout(set = 0, binding = 7, std430) writeonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffer
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 #define STAGED_CURRENT_SAMPLES
 #include "upscaler_current.glsl"
 
 // The features of display pixel o (docs/EFFECTS.md lists them).
-void computeFeatures(ivec2 o, out float f[ML_FEATURES]) {
-    CurrentSamples cur = gatherCurrent(o);
+void computeFeatures(ivec2 o, SampleBlock block, out float f[ML_FEATURES]) {
+    CurrentSamples cur = gatherCurrent(o, block);
     HistorySample hist = fetchHistory(o, cur);
     vec3 v = linearToSrgb(cur.narrow);
     f[0] = v.r; f[1] = v.g; f[2] = v.b;
@@ -75,11 +79,11 @@ void storePixelMajorBlock(uvec2 t, float f[ML_FEATURES]) {
 #endif
 
 void main() {
-    stageCurrentSamples();
+    const SampleBlock block = beginBlock();
     const uvec2 t = gl_GlobalInvocationID.xy;
     const bool inside = t.x < pc.tensorWidth && t.y < pc.tensorHeight;
     float f[ML_FEATURES];
-    if (inside) computeFeatures(min(ivec2(t), ivec2(pc.displaySize) - 1), f);
+    if (inside) computeFeatures(min(ivec2(t), ivec2(pc.displaySize) - 1), block, f);
 #ifdef TENSOR_F16
     const uint pixelMajor = FLAG_TENSORS_NHWC | FLAG_TENSORS_PIXEL_MAJOR;
     if ((pc.flags & pixelMajor) == pixelMajor && pc.tensorUnshuffle > 1u) {  // uniform

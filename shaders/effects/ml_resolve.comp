@@ -1,5 +1,5 @@
 #version 460
-// Upscaler pass 3 (temporal ML), at display resolution: applies the network's per-pixel
+// Temporal ML, after the network, at display resolution: applies the network's per-pixel
 // parameters to the features of ml_features.comp:
 //   current = mix(wide, narrow, sigmoid(p2)); history = mix(clipped, raw, sigmoid(p1))
 //   colour  = clamp(mix(history, current, sigmoid(p0)) + 0.25 tanh(p3..5), 0, 1)   (linear)

@@ -1,9 +1,10 @@
 #version 460
-// Upscaler pass 2 (TAAU), at display resolution: reproject the history along the motion with a
+// The TAAU resolve, at display resolution: reproject the history along the motion with a
 // Catmull-Rom fetch, clip it to the current neighbourhood (YCoCg mean +- gamma sigma), and
 // accumulate this frame's jittered samples with a kernel weighted by their sub-pixel distance to
-// the output pixel, luma-weighted against flicker. History: rgb linear colour, a accumulated
-// sample weight.
+// the output pixel, luma-weighted against flicker (upscaler_current.glsl has the reprojection and
+// writes this frame's linear depth for the next frame). History: rgb linear colour, a
+// accumulated sample weight.
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
@@ -14,11 +15,14 @@
 
 layout(local_size_x = 8, local_size_y = 8) in;
 layout(set = 0, binding = 0) uniform sampler2D colorTex;         // application, nearest
-layout(set = 0, binding = 1) uniform sampler2D reprojectionTex;  // effect, render resolution
-layout(set = 0, binding = 2) uniform sampler2D historyTex;       // effect, previous frame, linear filter
-layout(set = 0, binding = 3) uniform sampler2D reactiveTex;      // application (or a black texel)
-layout(set = 0, binding = 4, rgba16f) uniform writeonly image2D historyOut;
-layout(set = 0, binding = 5, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
+layout(set = 0, binding = 1) uniform sampler2D depthTex;         // application, nearest
+layout(set = 0, binding = 2) uniform sampler2D motionTex;        // application, nearest
+layout(set = 0, binding = 3) uniform sampler2D prevLinearDepth;  // effect, previous frame, nearest
+layout(set = 0, binding = 4) uniform sampler2D historyTex;       // effect, previous frame, linear filter
+layout(set = 0, binding = 5) uniform sampler2D reactiveTex;      // application (or a black texel)
+layout(set = 0, binding = 6, r32f) uniform writeonly image2D linearDepthOut;
+layout(set = 0, binding = 7, rgba16f) uniform writeonly image2D historyOut;
+layout(set = 0, binding = 8, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 #define HISTORY_FETCH_5_TAPS
@@ -26,10 +30,10 @@ layout(push_constant) uniform Push { ResolvePush pc; };
 #include "upscaler_current.glsl"
 
 void main() {
-    stageCurrentSamples();
+    const SampleBlock block = beginBlock();
     ivec2 o = ivec2(gl_GlobalInvocationID.xy);
     if (o.x >= int(pc.displaySize.x) || o.y >= int(pc.displaySize.y)) return;
-    CurrentSamples cur = gatherCurrent(o);
+    CurrentSamples cur = gatherCurrent(o, block);
     HistorySample hist = fetchHistory(o, cur);
 
     float historyWeight = hist.weight;

@@ -1,5 +1,5 @@
 // Structs and constants shared by the upscaler effect's C++ code and its GLSL shaders (C++ side:
-// static_asserts on the sizes in effects/src/upscaler_passes.cpp).
+// static_asserts on the sizes and offsets in effects/src/upscaler.cpp).
 #ifndef EFFECTS_UPSCALER_SHARED_H
 #define EFFECTS_UPSCALER_SHARED_H
 
@@ -41,20 +41,10 @@ EFFECTS_CONST float ML_ACCUMULATE_EPSILON = 1e-4f;  // a pixel without history o
 EFFECTS_CONST float ML_GAIN_LOG_MIN = -8.0f;        // the clamp of p7, the log of the current samples' gain
 EFFECTS_CONST float ML_GAIN_LOG_MAX = 4.0f;
 
-struct ReprojectPush {
-    uvec2 renderSize;
-    uvec2 prevRenderSize;
-    vec2 jitter;
-    vec2 prevJitter;
-    vec2 motionScale;
-    float cameraNear;
-    float cameraFar;        // 0: infinite
-    uint flags;
-    float depthTolerance;   // relative linear-depth difference beyond which history is rejected
-    uint pad0;
-    uint pad1;
-};
-
+// The push constants of the display-resolution passes. The reprojection (motion of the nearest
+// surface, history confidence, this frame's linear depth) runs inside the TAAU resolve and the ML
+// feature pass (upscaler_current.glsl), so they carry its parameters too. 120 bytes: within the
+// 128 every Vulkan device offers.
 struct ResolvePush {
     uvec2 renderSize;
     uvec2 displaySize;
@@ -70,6 +60,14 @@ struct ResolvePush {
     float narrowFalloff;     // narrow kernel: exp(-narrowFalloff * d^2), d in display pixels
     uint tensorUnshuffle;    // ML: r, the space-to-depth factor of the tensors
     float ratioFeatureMax;   // ML: the ratio feature's clamp (the model's "vkml.ratio_feature_max"; FLT_MAX: none)
+    float depthTolerance;    // relative linear-depth difference beyond which history is rejected
+    uvec2 prevRenderSize;
+    vec2 prevJitter;
+    vec2 motionScale;
+    float cameraNear;
+    float cameraFar;          // 0: infinite
+    vec2 depthTexelSize;      // 1 / the extent of the linear depth images (the maximum render size)
+    uvec2 depthOwnerScale;    // ceil(render * 65536 / display) per axis: which workgroup writes which render pixel's linear depth
 };
 
 #ifdef __cplusplus
