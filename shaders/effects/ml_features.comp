@@ -51,12 +51,13 @@ uvec4 packQuad(float f[ML_FEATURES], uint i) {
 // Pixel-major fp16 tensors (r = 2 or 4) leave the workgroup through shared memory. A display
 // pixel's 16 values are 32 bytes, one memory sector, but a lane stores at most 16 bytes at a time:
 // stored from its own lane, each of the subgroup's two store instructions writes half of 32
-// sectors. On the H100 and H200 (ECC memory) partially written sectors cost the L2 read fills
-// from DRAM; the feature pass with only its stores left ran at 1.5 TB/s, half the copy rate
-// (bench/RESULTS.md, "Where the temporal pass's time goes"). The 8x8 block's values are instead
-// 8 / r contiguous runs of 8 r pixels (one per tensor row), so the workgroup writes them in
-// memory order: every store instruction covers 512 contiguous bytes, whole sectors. The tensor
-// size is a multiple of 4 r >= 8, so every workgroup is full and reaches the barrier.
+// sectors. The feature pass with only its stores left ran at 1.5 TB/s on the H100, half the rate
+// at which the resolve moves its bytes (bench/RESULTS.md, "Where the temporal pass's time goes");
+// with ECC memory (H100, H200) an L2 that sees many partially written sectors may fill them from
+// DRAM, which would double the traffic. The 8x8 block's values are instead 8 / r contiguous runs
+// of 8 r pixels (one per tensor row), so the workgroup writes them in memory order: every store
+// instruction covers 512 contiguous bytes, whole sectors. The tensor size is a multiple of 4 r >=
+// 8, so every workgroup is full and reaches the barrier.
 shared uvec4 blockQuads[2u * gl_WorkGroupSize.x * gl_WorkGroupSize.y];
 
 void storePixelMajorBlock(uvec2 t, float f[ML_FEATURES]) {

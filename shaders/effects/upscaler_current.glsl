@@ -8,10 +8,12 @@
 // their own motion) and the history confidence (does the previous frame's linear depth at the
 // reprojected position match, relative tolerance pc.depthTolerance, smooth?). It used to be a
 // pass of its own at render resolution whose result the display passes read back: a dispatch and
-// a pipeline drain more per frame, a render-size image written and read, and, on the GPU, a
-// texture-bound pass (14 texel fetches per render pixel, 0.035 ms at 1080p on the H100). Staged
-// with the colours (below), the nearest-depth search is three instructions per tap of the 3x3
-// loop the colours need anyway, and the depth test one gather.
+// a pipeline drain more per frame, a render-size image written and read, and 14 texel fetches per
+// render pixel (0.035 ms at 1080p on the H100, bench/RESULTS.md). Here the depth and motion are
+// staged with the colours (below), the nearest-depth search takes three instructions per tap of
+// the 3x3 loop the colours need anyway, and the depth test one gather. At 2x each render pixel is
+// the centre of about four output pixels, so that work is repeated; a render-pixel phase between
+// two barriers would avoid it, but put the depth test's fetch in series before the history fetch.
 #ifndef EFFECTS_UPSCALER_CURRENT_GLSL
 #define EFFECTS_UPSCALER_CURRENT_GLSL
 

@@ -459,7 +459,8 @@ std::vector<uint8_t> withMetadata(std::vector<uint8_t> model, const std::string&
 // kernel, until the accumulated weight reaches the cap; from then on the history counts as cap.
 // The blend resolve with the same parameters would keep the first frame for ever. At the edges a
 // sample whose previous position (moved by the change of jitter) lies outside the previous frame
-// has no history (reproject.comp), and the pixel starts again from its current samples.
+// has no history (upscaler_current.glsl, historyConfidence), and the pixel starts again from its
+// current samples.
 TEST_F(VulkanTest, UpscalerMlTemporalAccumulatesUpToTheModelsHistoryWeightCap) {
     const std::vector<uint8_t> trusting = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_accumulate.onnx");
     ASSERT_FALSE(trusting.empty());

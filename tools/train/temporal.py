@@ -1,5 +1,5 @@
 """The temporal ML upscaler in PyTorch: an exact mirror of the effect's shaders
-(shaders/effects/reproject.comp, upscaler_current.glsl, ml_features.comp, ml_resolve.comp) around
+(shaders/effects/upscaler_current.glsl with its reprojection, ml_features.comp, ml_resolve.comp) around
 the network, so that training unrolls the same computation the engine runs.
 
 Tensors are [N, C, H, W] float32. Render-resolution inputs per frame:
@@ -91,9 +91,10 @@ def _shift(t, dy, dx):
     return t[..., ys, :][..., :, xs]
 
 
-# ---------------------------------------------------------------- reproject.comp
+# ---------------------------------------------------------------- upscaler_current.glsl: reprojection
 def reproject(depth, motion, jitter, prev_linear_depth, prev_jitter, history_valid):
-    """-> (dilated motion [N,2,h,w], confidence [N,1,h,w], linear depth [N,1,h,w])."""
+    """-> (dilated motion [N,2,h,w], confidence [N,1,h,w], linear depth [N,1,h,w]). The shaders take
+    the same values per output pixel, for the render pixel holding its centre."""
     z = linear_depth(depth)
     # The nearest sample is found on the device depth (0 near .. 1 far), as the shader does.
     d = torch.where(torch.isfinite(depth), depth, torch.ones_like(depth)).clamp(0.0, 1.0)
