@@ -47,52 +47,14 @@ uvec4 packQuad(float f[ML_FEATURES], uint i) {
     return uvec4(packHalf2x16(vec2(f[8u * i], f[8u * i + 1u])), packHalf2x16(vec2(f[8u * i + 2u], f[8u * i + 3u])),
                  packHalf2x16(vec2(f[8u * i + 4u], f[8u * i + 5u])), packHalf2x16(vec2(f[8u * i + 6u], f[8u * i + 7u])));
 }
-
-// Pixel-major fp16 tensors (r = 2 or 4) leave the workgroup through shared memory. A display
-// pixel's 16 values are 32 bytes, one memory sector, but a lane stores at most 16 bytes at a time:
-// stored from its own lane, each of the subgroup's two store instructions writes half of 32
-// sectors. The feature pass with only its stores left ran at 1.5 TB/s on the H100, half the rate
-// at which the resolve moves its bytes (bench/RESULTS.md, "Where the temporal pass's time goes");
-// with ECC memory (H100, H200) an L2 that sees many partially written sectors may fill them from
-// DRAM, which would double the traffic. The 8x8 block's values are instead 8 / r contiguous runs
-// of 8 r pixels (one per tensor row), so the workgroup writes them in memory order: every store
-// instruction covers 512 contiguous bytes, whole sectors. The tensor size is a multiple of 4 r >=
-// 8, so every workgroup is full and reaches the barrier.
-shared uvec4 blockQuads[2u * gl_WorkGroupSize.x * gl_WorkGroupSize.y];
-
-void storePixelMajorBlock(uvec2 t, float f[ML_FEATURES]) {
-    const uint r = pc.tensorUnshuffle, shift = uint(findLSB(r)), mask = r - 1u;
-    const uvec2 local = gl_LocalInvocationID.xy;
-    const uint runQuads = 2u * 8u * r;  // 8 / r tensor pixels of r * r display pixels, 2 quads each
-    const uint inRun = ((((local.x >> shift) << (2u * shift)) + ((local.y & mask) << shift) + (local.x & mask)) << 1u);
-    const uint at = (local.y >> shift) * runQuads + inRun;
-    blockQuads[at] = packQuad(f, 0u);
-    blockQuads[at + 1u] = packQuad(f, 1u);
-    barrier();
-    const uvec2 firstTensorPixel = (gl_WorkGroupID.xy * gl_WorkGroupSize.xy) >> shift;
-    const uint tensorRowPixels = pc.tensorWidth >> shift;
-    for (uint q = gl_LocalInvocationIndex; q < 2u * gl_WorkGroupSize.x * gl_WorkGroupSize.y; q += gl_WorkGroupSize.x * gl_WorkGroupSize.y) {
-        const uint run = q >> (shift + 4u), quadInRun = q & (runQuads - 1u);  // runQuads = 16 r
-        const uint runStart = ((firstTensorPixel.y + run) * tensorRowPixels + firstTensorPixel.x) << (2u * shift + 1u);
-        featureQuads[runStart + quadInRun] = blockQuads[q];
-    }
-}
 #endif
 
 void main() {
     const SampleBlock block = beginBlock();
     const uvec2 t = gl_GlobalInvocationID.xy;
-    const bool inside = t.x < pc.tensorWidth && t.y < pc.tensorHeight;
+    if (t.x >= pc.tensorWidth || t.y >= pc.tensorHeight) return;  // after beginBlock's barrier
     float f[ML_FEATURES];
-    if (inside) computeFeatures(min(ivec2(t), ivec2(pc.displaySize) - 1), block, f);
-#ifdef TENSOR_F16
-    const uint pixelMajor = FLAG_TENSORS_NHWC | FLAG_TENSORS_PIXEL_MAJOR;
-    if ((pc.flags & pixelMajor) == pixelMajor && pc.tensorUnshuffle > 1u) {  // uniform
-        storePixelMajorBlock(t, f);
-        return;
-    }
-#endif
-    if (!inside) return;
+    computeFeatures(min(ivec2(t), ivec2(pc.displaySize) - 1), block, f);
     const TensorPixel at = tensorPixel(t, ML_FEATURES, pc.tensorWidth, pc.tensorHeight, pc.tensorUnshuffle, pc.flags);
     if (at.stride == 1u) {  // pixel-major: the 16 values in 16-byte stores (base is a multiple of 16 values)
         const uint q = at.base / TENSOR_QUAD_VALUES;
