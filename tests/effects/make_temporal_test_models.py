@@ -13,7 +13,9 @@ pixel-major channel order into (its tensors then keep the model's order). And
 temporal_ratio_probe.onnx: "take the current estimate" plus a residual of RATIO_GAIN times the
 ratio feature (feature 15) on every colour channel, so the output tells which ratio feature the
 effect wrote (the clamp of the model's "vkml.ratio_feature_max" metadata, which the test adds).
-And temporal_accumulate.onnx: constant parameters that trust the history fully, for the
+And temporal_validity_probe.onnx: the same with VALIDITY_GAIN times the history-validity feature
+(feature 13: the depth test's confidence), so the output tells where the effect trusted the
+history. And temporal_accumulate.onnx: constant parameters that trust the history fully, for the
 accumulating resolve (the test adds the "vkml.history_weight_cap" metadata).
 Deterministic (fixed seeds)."""
 import os
@@ -22,6 +24,7 @@ import torch.nn as nn
 
 FEATURES, PARAMS = 16, 8
 RATIO_GAIN = 2.0  # upscaler_test.cpp's kRatioProbeGain
+VALIDITY_GAIN = 2.0  # upscaler_test.cpp's kValidityProbeGain
 
 
 class ConstantParams(nn.Module):
@@ -54,13 +57,14 @@ class TrustHistory(ConstantParams):
             self.conv.bias.copy_(bias.repeat_interleave(4))
 
 
-class RatioProbe(ConstantParams):
-    def __init__(self):
+class FeatureProbe(ConstantParams):
+    """Take the current estimate, plus gain x one feature as the residual of every colour."""
+    def __init__(self, feature, gain):
         super().__init__()
         with torch.no_grad():
             for s in range(4):  # channel c * 4 + s: unshuffled by 2
                 for c in (3, 4, 5):
-                    self.conv.weight[c * 4 + s, 15 * 4 + s] = RATIO_GAIN
+                    self.conv.weight[c * 4 + s, feature * 4 + s] = gain
 
 
 class RandomNet(nn.Module):
@@ -90,7 +94,8 @@ def main():
     for r in (1, 4):
         export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
     export(ScaledOutputNet(2), os.path.join(data, "temporal_r2_scaled_output.onnx"), 2)
-    export(RatioProbe(), os.path.join(data, "temporal_ratio_probe.onnx"), 2)
+    export(FeatureProbe(15, RATIO_GAIN), os.path.join(data, "temporal_ratio_probe.onnx"), 2)
+    export(FeatureProbe(13, VALIDITY_GAIN), os.path.join(data, "temporal_validity_probe.onnx"), 2)
     export(TrustHistory(), os.path.join(data, "temporal_accumulate.onnx"), 2)
 
 

@@ -563,6 +563,47 @@ TEST_F(VulkanTest, UpscalerMlTemporalClampsTheRatioFeatureToTheModelsMetadata) {
     }
 }
 
+// The history-validity feature (the depth test's confidence) is 1 at every output pixel of a
+// static camera's second frame: the depth test compares this frame's linear depth with the
+// previous frame's, which the display pass writes for every render pixel, each by exactly one
+// invocation (ownedRenderPixel in upscaler_current.glsl). A render pixel left unwritten, or
+// written with another pixel's depth, fails the test at the output pixels it covers. The probe
+// network adds kValidityProbeGain x the feature to the current estimate; the sizes cover 1x, 1.5x,
+// 2x, 3x and ratios that are none of them, with widths that are not multiples of the workgroup.
+constexpr double kValidityProbeGain = 2.0;  // make_temporal_test_models.py's VALIDITY_GAIN
+
+TEST_F(VulkanTest, UpscalerMlTemporalDepthTestTrustsEveryPixelOfAStaticCamera) {
+    const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_validity_probe.onnx");
+    ASSERT_FALSE(probe.empty());
+    const std::pair<VkExtent2D, VkExtent2D> cases[] = {{{37, 29}, {37, 29}}, {{61, 37}, {41, 25}}, {kDisplay, kRender},
+                                                       {{45, 27}, {15, 9}},  {{83, 50}, {37, 23}}, {{64, 48}, {48, 36}}};
+    for (const auto& [display, render] : cases) {
+        SCOPED_TRACE(std::to_string(render.width) + "x" + std::to_string(render.height) + " -> " + std::to_string(display.width) + "x" +
+                     std::to_string(display.height));
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, display, render, probe);
+        const Vec2 j = halton(3, render, display);
+        std::vector<float> first = rig.frame(render, j, {0, 0}, {0, 0}, true);
+        std::vector<float> second = rig.frame(render, j, {0, 0}, {0, 0}, false);
+        // The reset frame has no valid history, so no residual: it is the current estimate. The
+        // second frame takes the same estimate (same inputs) plus the residual of validity 1.
+        const double residual = 0.25 * std::tanh(kValidityProbeGain);
+        double worst = 0;
+        uint32_t distrusted = 0;
+        for (uint32_t y = 0; y < display.height; ++y)
+            for (uint32_t x = 0; x < display.width; ++x) {
+                bool wrong = false;
+                for (int k = 0; k < 3; ++k) {
+                    const size_t at = (size_t(y) * display.width + x) * 4 + k;
+                    const double error = std::fabs(std::clamp(first[at] + residual, 0.0, 1.0) - second[at]);
+                    worst = std::max(worst, error);
+                    wrong = wrong || error > 0.01;
+                }
+                distrusted += wrong;
+            }
+        EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4) << distrusted << " of " << display.width * display.height << " pixels distrusted their history";
+    }
+}
+
 // A "vkml.ratio_feature_max" or "vkml.history_weight_cap" that is not a positive number is
 // refused when the effect is created, naming the key and the value.
 TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
