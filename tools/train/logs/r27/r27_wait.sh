@@ -1,0 +1,2 @@
+# r27: follows the background job for at most $1 seconds (../follow_job.sh).
+bash tools/train/logs/follow_job.sh r27 "${1:-570}"
