@@ -93,6 +93,17 @@ void EffectUpscaler::recordPass(engine::PassContext& pc, const engine::OutputSta
     in.cameraFovY = frame.camera.fovYDegrees * 3.14159265f / 180.0f;
     in.reset = frame.cameraCut;
     in.frameSlot = pc.frameIndex();
+    if (desc_.timeSteps && pc.timer()) {
+        stepTiming_.timer = pc.timer();
+        if (stepTiming_.passName.empty()) stepTiming_.passName = passName();
+        in.steps.user = &stepTiming_;
+        in.steps.begin = [](void* user, VkCommandBuffer c, const char* step) {
+            auto& t = *static_cast<StepTiming*>(user);
+            t.scopeName.assign(t.passName).append("/").append(step);
+            t.timer->beginScope(c, t.scopeName);
+        };
+        in.steps.end = [](void* user, VkCommandBuffer c) { static_cast<StepTiming*>(user)->timer->endScope(c); };
+    }
     if (effects::Status s = effect_->record(cmd, in); !s) fail(s.error(), who);
 }
 
@@ -100,7 +111,7 @@ engine::UpscalerFn EffectUpscaler::upscaler() {
     return [this](engine::FrameGraph& graph, const engine::OutputStage& stage) {
         prepare(stage.renderExtent, stage.outputExtent);
         engine::PassDesc pass;
-        pass.name = desc_.name + "_" + effects::toString(desc_.mode);
+        pass.name = passName();
         pass.type = engine::PassType::Compute;
         pass.uses = {{stage.color, engine::Access::SampledCompute}, {stage.output, engine::Access::StorageImageWrite}};
         if (desc_.mode != effects::UpscalerMode::MlSingleFrame) {

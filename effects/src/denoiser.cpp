@@ -121,7 +121,7 @@ Status DenoiserImpl::record(VkCommandBuffer cmd, const DenoiserInputs& in) {
     pc.tensorWidth = tensor_.width;
     pc.tensorHeight = tensor_.height;
     pc.flags = (desc_.flags & DenoiserFlagColorSrgb) ? gpu::FLAG_COLOR_SRGB : 0u;
-    return recordConversions(cmd, s.sets, pc, tensor_, in.size);
+    return recordConversions(cmd, s.sets, pc, tensor_, in.size, in.steps);
 }
 
 }  // namespace

@@ -4,6 +4,7 @@
 // sampler and descriptor pool; one teardown order, one requirements tally, one initialization,
 // one way to create the conversions and to record a frame (convert, network, convert).
 #include "effects/effect_device.h"
+#include "step_scope.h"
 #include "temporal_network.h"
 #include "vulkan_api.h"
 
@@ -97,7 +98,8 @@ protected:
     // (8x8 workgroups), each after a compute barrier; the first orders the previous frame's reads
     // of the tensors before this frame's writes. Both conversions get the same push constants.
     template <class Push>
-    Status recordConversions(VkCommandBuffer cmd, const ConversionSets& sets, const Push& push, VkExtent2D tensorGrid, VkExtent2D imageGrid) {
+    Status recordConversions(VkCommandBuffer cmd, const ConversionSets& sets, const Push& push, VkExtent2D tensorGrid, VkExtent2D imageGrid,
+                             const StepCallbacks& steps) {
         auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D grid) {
             vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
             vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
@@ -105,10 +107,17 @@ protected:
             vk_.vkCmdDispatch(cmd, (grid.width + 7) / 8, (grid.height + 7) / 8, 1);
         };
         computeBarrier(vk_, cmd);
-        dispatch(toTensor_, sets.toTensor, tensorGrid);
+        {
+            StepScope step(steps, cmd, "to_tensor");
+            dispatch(toTensor_, sets.toTensor, tensorGrid);
+        }
         computeBarrier(vk_, cmd);
-        MLP_TRY(network_->record(cmd));
+        {
+            StepScope step(steps, cmd, "network");
+            MLP_TRY(network_->record(cmd));
+        }
         computeBarrier(vk_, cmd);
+        StepScope step(steps, cmd, "to_image");
         dispatch(toImage_, sets.toImage, imageGrid);
         return {};
     }

@@ -117,7 +117,7 @@ Status SingleFrameUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in
     pc.scale = scale_;
     pc.flags = ((desc_.flags & UpscalerFlagColorSrgb) ? gpu::FLAG_COLOR_SRGB : 0u) | ((desc_.flags & UpscalerFlagHdr) ? gpu::FLAG_HDR : 0u);
     pc.exposure = in.exposure;
-    return recordConversions(cmd, s.sets, pc, VkExtent2D{pc.tensorWidth, pc.tensorHeight}, desc_.displaySize);
+    return recordConversions(cmd, s.sets, pc, VkExtent2D{pc.tensorWidth, pc.tensorHeight}, desc_.displaySize, in.steps);
 }
 
 }  // namespace

@@ -12,6 +12,7 @@
 #include "mlplugin/mlplugin.h"
 #include "network_effect.h"
 #include "single_frame_upscaler.h"
+#include "step_scope.h"
 #include "temporal_network.h"
 #include "upscaler_shared.h"
 #include "vulkan_api.h"
@@ -447,16 +448,25 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
         vk_.vkCmdDispatch(cmd, groups(extent.width), groups(extent.height), 1);
     };
     if (ml()) {
-        dispatch(features_, f.features, tensorSize_);
+        {
+            detail::StepScope step(in.steps, cmd, "ml_features");
+            dispatch(features_, f.features, tensorSize_);
+        }
         computeBarrier(vk_, cmd);
-        MLP_TRY(network_->record(cmd));
+        {
+            detail::StepScope step(in.steps, cmd, "network");
+            MLP_TRY(network_->record(cmd));
+        }
         computeBarrier(vk_, cmd);
+        detail::StepScope step(in.steps, cmd, "ml_resolve");
         dispatch(mlResolve_, f.mlResolve, desc_.displaySize);
     } else {
+        detail::StepScope step(in.steps, cmd, "taau_resolve");
         dispatch(resolve_, f.resolve, desc_.displaySize);
     }
     if (sharpening()) {
         computeBarrier(vk_, cmd);
+        detail::StepScope step(in.steps, cmd, "sharpen");
         dispatch(sharpen_, f.sharpen, desc_.displaySize);
     }
     prevRenderSize_ = in.renderSize;

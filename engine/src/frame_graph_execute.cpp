@@ -12,8 +12,8 @@ namespace {
 
 class RecordContext final : public PassContext {
 public:
-    RecordContext(const std::vector<Resource>& resources, VkCommandBuffer cmd, uint32_t frame)
-        : resources_(resources), cmd_(cmd), frame_(frame) {}
+    RecordContext(const std::vector<Resource>& resources, VkCommandBuffer cmd, uint32_t frame, GpuTimer* timer)
+        : resources_(resources), cmd_(cmd), frame_(frame), timer_(timer) {}
     void setPass(const BakedPass& p) { pass_ = &p; }
 
     VkCommandBuffer commandBuffer() const override { return cmd_; }
@@ -24,6 +24,7 @@ public:
     VkDeviceSize bufferSize(ResourceHandle h) const override { return buffer_(h).bufferDesc.size; }
     uint32_t frameIndex() const override { return frame_; }
     VkExtent2D renderExtent() const override { return pass_ ? pass_->extent : VkExtent2D{0, 0}; }
+    GpuTimer* timer() const override { return timer_; }
 
 private:
     const Resource& resource(ResourceHandle h) const {
@@ -43,6 +44,7 @@ private:
     const std::vector<Resource>& resources_;
     VkCommandBuffer cmd_;
     uint32_t frame_;
+    GpuTimer* timer_;
     const BakedPass* pass_ = nullptr;
 };
 
@@ -107,7 +109,7 @@ void FrameGraph::Impl::prepareRendering() {
 void FrameGraph::execute(VkCommandBuffer cmd, uint32_t frameIndex, GpuTimer* timer) {
     Impl& g = *impl_;
     if (!g.baked) throw Error("frame graph: execute() before bake() (or the graph changed since the last bake)");
-    RecordContext context(g.resources, cmd, frameIndex);
+    RecordContext context(g.resources, cmd, frameIndex, timer);
     for (BakedPass& bp : g.order) {
         const PassDesc& pass = g.passes[bp.pass];
         context.setPass(bp);

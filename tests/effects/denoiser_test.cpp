@@ -9,6 +9,8 @@
 #include <algorithm>
 #include <cmath>
 #include <random>
+#include <string>
+#include <vector>
 
 namespace {
 
@@ -50,11 +52,16 @@ TEST_F(VulkanTest, DenoiserMatchesTheReferenceOfItsNetwork) {
     ni.fill(normal);
     di.fill(depth);
     effects::DenoiserInputs in{ci.input(), ai.input(), ni.input(), di.input(), out.input(), size, 0};
+    std::vector<std::string> steps;  // StepCallbacks: begin and end around each step, in order
+    in.steps = {.begin = [](void* log, VkCommandBuffer, const char* step) { static_cast<std::vector<std::string>*>(log)->push_back(step); },
+                .end = [](void* log, VkCommandBuffer) { static_cast<std::vector<std::string>*>(log)->push_back("end"); },
+                .user = &steps};
     fxtest::run(ctx(), [&](VkCommandBuffer cmd) {
         ASSERT_TRUE(dn.recordInitialization(cmd));
         effects::Status s = dn.record(cmd, in);
         ASSERT_TRUE(s) << s.error().message;
     });
+    EXPECT_EQ(steps, (std::vector<std::string>{"to_tensor", "end", "network", "end", "to_image", "end"}));
     std::vector<float> got = out.read();
 
     // The reference: the same graph at the tensor size, fed what the effect feeds it (the frame's

@@ -16,6 +16,7 @@
 #include <random>
 #include <string>
 #include <utility>
+#include <vector>
 
 namespace {
 
@@ -72,6 +73,7 @@ public:
         in.jitterY = jitter.y;
         in.reset = reset;
         in.frameSlot = slot_;
+        in.steps = steps;
         return in;
     }
 
@@ -100,6 +102,7 @@ public:
     std::unique_ptr<effects::Upscaler> upscaler;
     std::unique_ptr<TestImage> color, depth, motion, output;
     bool smooth = false;  // fxtest::smoothPattern instead of the high-frequency pattern
+    effects::StepCallbacks steps;  // handed to every record()
 
 private:
     engine::Context& ctx_;
@@ -601,6 +604,65 @@ TEST_F(VulkanTest, UpscalerMlTemporalDepthTestTrustsEveryPixelOfAStaticCamera) {
                 distrusted += wrong;
             }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 1e-4) << distrusted << " of " << display.width * display.height << " pixels distrusted their history";
+    }
+}
+
+// StepCallbacks: `begin` and `end` around each step, in recording order, with the command buffer
+// record() was given; every begin has its end. Without callbacks nothing is called.
+struct StepLog {
+    std::vector<std::string> events;
+    std::vector<VkCommandBuffer> buffers;
+    static effects::StepCallbacks callbacks(StepLog& log) {
+        return {.begin = [](void* user, VkCommandBuffer cmd, const char* step) {
+                    auto& l = *static_cast<StepLog*>(user);
+                    l.events.push_back(std::string("begin ") + step);
+                    l.buffers.push_back(cmd);
+                },
+                .end = [](void* user, VkCommandBuffer cmd) {
+                    auto& l = *static_cast<StepLog*>(user);
+                    l.events.push_back("end");
+                    l.buffers.push_back(cmd);
+                },
+                .user = &log};
+    }
+};
+
+TEST_F(VulkanTest, UpscalerCallsTheStepCallbacksAroundEachStep) {
+    const std::vector<uint8_t> temporal = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx");
+    const std::vector<uint8_t> singleFrame = readFile(VKML_TEST_DATA_DIR "/onnx/bridge_upscaler_x2.onnx");
+    ASSERT_FALSE(temporal.empty());
+    ASSERT_FALSE(singleFrame.empty());
+    using Steps = std::vector<std::string>;
+    struct Case {
+        effects::UpscalerMode mode;
+        const std::vector<uint8_t>* model;
+        float sharpness;
+        Steps expected;
+    };
+    const std::vector<uint8_t> none;
+    const Case cases[] = {
+        {effects::UpscalerMode::Taau, &none, 0.0f, {"begin taau_resolve", "end"}},
+        {effects::UpscalerMode::Taau, &none, 0.5f, {"begin taau_resolve", "end", "begin sharpen", "end"}},
+        {effects::UpscalerMode::MlTemporal, &temporal, 0.0f, {"begin ml_features", "end", "begin network", "end", "begin ml_resolve", "end"}},
+        {effects::UpscalerMode::MlSingleFrame, &singleFrame, 0.0f, {"begin to_tensor", "end", "begin network", "end", "begin to_image", "end"}}};
+    for (const Case& c : cases) {
+        SCOPED_TRACE(std::string(effects::toString(c.mode)) + ", sharpness " + std::to_string(c.sharpness));
+        Rig rig(ctx(), c.mode, kDisplay, kRender, *c.model, c.sharpness);
+        rig.frame(kRender, {0, 0}, {0, 0}, {0, 0}, true);  // no callbacks: nothing to call
+        StepLog log;
+        rig.steps = StepLog::callbacks(log);
+        rig.frame(kRender, {0, 0}, {0, 0}, {0, 0}, false);
+        EXPECT_EQ(log.events, c.expected);
+        ASSERT_FALSE(log.buffers.empty());
+        for (VkCommandBuffer cmd : log.buffers) EXPECT_EQ(cmd, log.buffers.front()) << "every call gets the command buffer being recorded";
+        EXPECT_NE(log.buffers.front(), VkCommandBuffer(VK_NULL_HANDLE));
+        log.events.clear();
+        rig.steps.end = nullptr;  // either callback may be left out
+        rig.frame(kRender, {0, 0}, {0, 0}, {0, 0}, false);
+        Steps begins;
+        for (const std::string& e : c.expected)
+            if (e != "end") begins.push_back(e);
+        EXPECT_EQ(log.events, begins);
     }
 }
 

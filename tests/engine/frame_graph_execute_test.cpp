@@ -210,7 +210,13 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
                                   runBufferKernel(pc, onesH, a, {kCount, 1, uint32_t(frame->number), 0, 1});
                               }));
     graph.addPass(computePass("triple", {{a, Access::StorageBufferRead}, {b, Access::StorageBufferWrite}},
-                              [&](engine::PassContext& pc) { runBufferKernel(pc, a, b, {kCount, 1, 3, 0, 0}); }));
+                              [&](engine::PassContext& pc) {
+                                  // The pass sees the graph's timer and may time its own steps inside its scope.
+                                  ASSERT_EQ(pc.timer(), &timer);
+                                  pc.timer()->beginScope(pc.commandBuffer(), "triple/kernel");
+                                  runBufferKernel(pc, a, b, {kCount, 1, 3, 0, 0});
+                                  pc.timer()->endScope(pc.commandBuffer());
+                              }));
     graph.addPass(computePass("paint", {{paint, Access::StorageImageWrite}}, [&](engine::PassContext& pc) {
         runImageKernel(pc, paint, uint32_t(frame->number & 0xff));
     }));
@@ -302,8 +308,8 @@ TEST_P(FrameGraphExecute, SmallGraphOverFramesInFlight) {
             EXPECT_GE(t.medianMs, 0.0) << t.name;
             EXPECT_EQ(t.samples, kFrames) << t.name;
         }
-        EXPECT_EQ(names, (std::vector<std::string>{"stamp", "grab", "seed", "triple", "paint", "clear", "composite", "plusOne",
-                                                   "readback"}));
+        EXPECT_EQ(names, (std::vector<std::string>{"stamp", "grab", "seed", "triple", "triple/kernel", "paint", "clear", "composite",
+                                                   "plusOne", "readback"}));
     }
 }
 
@@ -357,6 +363,7 @@ TEST_F(FrameGraphImports, HistoryImagesRoundTripAcrossFrames) {
     resolve.type = PassType::Transfer;
     resolve.uses = {{previous, Access::TransferRead}, {current, Access::TransferWrite}, {readback, Access::TransferWrite}};
     resolve.record = [&](engine::PassContext& pc) {
+        EXPECT_EQ(pc.timer(), nullptr) << "executed without a timer";
         VkBufferImageCopy ic{};
         ic.imageSubresource = {VK_IMAGE_ASPECT_COLOR_BIT, 0, 0, 1};
         ic.imageExtent = {kExtent.width, kExtent.height, 1};

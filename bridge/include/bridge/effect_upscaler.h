@@ -26,6 +26,7 @@
 #include "effects/upscaler.h"
 #include "engine/context.h"
 #include "engine/deferred_deletion.h"
+#include "engine/gpu_timer.h"
 #include "engine/renderer.h"
 
 #include <cstdint>
@@ -46,6 +47,11 @@ struct EffectUpscalerDesc {
     bool debugChecks = false;  ///< validate every image on each record (EffectDevice::debugChecks)
     engine::DeferredDeletion* retire = nullptr;  ///< where replaced effect objects go (e.g. Frames::deletion())
     std::shared_ptr<const mlplugin::TuningTable> tuning;  ///< ML modes: measured kernel choices (EffectDevice::tuning)
+    /// When the graph is executed with a GpuTimer: one nested timer scope per step of the effect,
+    /// named "<pass>/<step>" ("upscale_ml-temporal/network"; effects::UpscalerInputs::steps lists
+    /// the steps). For benchmarks (frame_bench --effect-steps); off by default, so the pass's own
+    /// scope times exactly what the application records.
+    bool timeSteps = false;
 };
 
 /// What an EffectUpscaler has done so far.
@@ -72,6 +78,7 @@ public:
     const EffectUpscalerStats& stats() const { return stats_; }
 
 private:
+    std::string passName() const { return desc_.name + "_" + effects::toString(desc_.mode); }
     void prepare(VkExtent2D renderExtent, VkExtent2D outputExtent);
     void recordPass(engine::PassContext& pc, const engine::OutputStage& stage);
 
@@ -81,6 +88,12 @@ private:
     std::vector<std::unique_ptr<effects::Upscaler>> retired_;  ///< without desc.retire: kept until destruction
     bool needsInitialization_ = false;
     EffectUpscalerStats stats_;
+    /// desc.timeSteps: the timer of the pass being recorded and the scope name being built (its
+    /// capacity reused, so naming a step allocates nothing after the first frames).
+    struct StepTiming {
+        engine::GpuTimer* timer = nullptr;
+        std::string passName, scopeName;
+    } stepTiming_;
 };
 
 /// The effect-device description of an engine context (features as the context enabled them;

@@ -22,6 +22,7 @@
 /// `size`). Barriers only on the effect's own buffers; no layout transitions on the application's
 /// images. Frames in flight, threading, lifetimes and errors: as effects/upscaler.h says.
 #include "effects/effect_device.h"
+#include "effects/step_callbacks.h"
 #include "effects/export.h"
 
 #include <cstdint>
@@ -61,6 +62,8 @@ struct DenoiserInputs {
     ImageInput output;   ///< the denoised colour, layout GENERAL, at least `size`
     VkExtent2D size{};   ///< this frame's size, up to maxSize
     uint32_t frameSlot = 0;  ///< < framesInFlight
+    /// Optional: called around each step (effects/step_callbacks.h): "to_tensor", "network", "to_image".
+    StepCallbacks steps;
 };
 
 /// A denoising network on the application's images. Externally synchronized.

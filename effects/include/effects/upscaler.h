@@ -69,6 +69,7 @@
 /// calls. Destroying the Upscaler destroys everything at once: the GPU must be done with every
 /// command buffer it recorded into.
 #include "effects/effect_device.h"
+#include "effects/step_callbacks.h"
 #include "effects/export.h"
 
 #include <cstdint>
@@ -134,6 +135,10 @@ struct UpscalerInputs {
     float cameraFovY = 1.0472f;                      ///< radians
     bool reset = false;       ///< drop the history (a camera cut, a teleport, the first frame)
     uint32_t frameSlot = 0;   ///< < framesInFlight
+    /// Optional: called around each step (effects/step_callbacks.h), in this order: Taau
+    /// "taau_resolve"; MlTemporal "ml_features", "network", "ml_resolve"; MlSingleFrame
+    /// "to_tensor", "network", "to_image"; then "sharpen" when sharpness > 0 (temporal modes).
+    StepCallbacks steps;
 };
 
 /// An upscaler on the application's device: create once, record the initialization once, then

@@ -125,6 +125,10 @@ public:
     /// Size of the pass's attachments (graphics passes with attachments; {0,0} otherwise). The
     /// graph begins rendering with this render area; the callback sets viewport and scissor.
     virtual VkExtent2D renderExtent() const = 0;
+    /// The GPU timer the graph is executed with (nullptr without one). The pass runs inside its
+    /// own scope (named after the pass); the callback may open nested scopes, e.g. one per
+    /// dispatch, and must close them before it returns.
+    virtual GpuTimer* timer() const { return nullptr; }
 };
 
 /// Records a pass's work (see the contract above: no barriers on graph resources).
