@@ -8,7 +8,10 @@
 // per frame), and writes DIR_OUT/frame_NNNNN.png.
 //
 //   effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S]
-//                 [--tuning FILE] [--validation]
+//                 [--tuning FILE] [--time-steps] [--validation]
+//
+// --time-steps shows the effect's step callbacks (effects/step_callbacks.h) in use: a timestamp
+// query before and after each step, read back per frame, the mean per step printed at the end.
 //
 // --model defaults to the shipped upscaler_temporal.onnx, found at run time as the other demos
 // find theirs (demos/common/model_dir.h: $VKML_MODEL_DIR, else ../share/vkml/models beside the
@@ -149,6 +152,8 @@ struct Gpu {
     VkPhysicalDevice physical = VK_NULL_HANDLE;
     VkDevice device = VK_NULL_HANDLE;
     uint32_t family = 0;
+    uint32_t timestampValidBits = 0;  // of the queue family; 0: no timestamps
+    float timestampPeriodNs = 0.0f;
     VkQueue queue = VK_NULL_HANDLE;
     VkCommandPool pool = VK_NULL_HANDLE;
     mlplugin::DeviceSupport support;  // what the device was created with
@@ -178,6 +183,10 @@ struct Gpu {
         for (uint32_t i = 0; i < qn && family == UINT32_MAX; ++i)
             if (families[i].queueFlags & VK_QUEUE_COMPUTE_BIT) family = i;
         if (family == UINT32_MAX) fail("no compute queue");
+        timestampValidBits = families[family].timestampValidBits;
+        VkPhysicalDeviceProperties properties{};
+        vkGetPhysicalDeviceProperties(physical, &properties);
+        timestampPeriodNs = properties.limits.timestampPeriod;
         // What the effects need, and what makes their networks fast (fp16, tensor cores), asked
         // before the device exists; the chain enables exactly that (an engine with a feature chain
         // of its own sets the same members in it instead).
@@ -329,6 +338,71 @@ struct Options {
     effects::UpscalerMode mode = effects::UpscalerMode::Taau;
     float sharpness = 0;
     bool validation = false;
+    bool timeSteps = false;  // --time-steps
+};
+
+// --time-steps: GPU time per step of the effect, from timestamp queries written by the effect's
+// step callbacks: one query pool, two queries per step, reset in each frame's command buffer
+// before record() and read after the frame's submit has completed.
+class StepTimer {
+public:
+    static constexpr uint32_t kMaxSteps = 8;
+
+    explicit StepTimer(const Gpu& gpu) : gpu_(gpu) {
+        if (gpu.timestampValidBits == 0) fail("--time-steps: the queue family has no timestamps");
+        VkQueryPoolCreateInfo ci{VK_STRUCTURE_TYPE_QUERY_POOL_CREATE_INFO};
+        ci.queryType = VK_QUERY_TYPE_TIMESTAMP;
+        ci.queryCount = 2 * kMaxSteps;
+        check(vkCreateQueryPool(gpu.device, &ci, nullptr, &pool_), "vkCreateQueryPool");
+    }
+    ~StepTimer() { vkDestroyQueryPool(gpu_.device, pool_, nullptr); }
+    StepTimer(const StepTimer&) = delete;
+    StepTimer& operator=(const StepTimer&) = delete;
+
+    // Before record(), in the same command buffer.
+    void beginFrame(VkCommandBuffer cmd) {
+        vkCmdResetQueryPool(cmd, pool_, 0, 2 * kMaxSteps);
+        frameSteps_ = 0;
+    }
+    effects::StepCallbacks callbacks() {
+        return {.begin = [](void* self, VkCommandBuffer cmd, const char* step) { static_cast<StepTimer*>(self)->begin(cmd, step); },
+                .end = [](void* self, VkCommandBuffer cmd) { static_cast<StepTimer*>(self)->end(cmd); },
+                .user = this};
+    }
+    // After the frame's submit completed.
+    void endFrame() {
+        if (frameSteps_ == 0) return;
+        uint64_t ticks[2 * kMaxSteps] = {};
+        check(vkGetQueryPoolResults(gpu_.device, pool_, 0, 2 * frameSteps_, sizeof ticks, ticks, sizeof(uint64_t),
+                                    VK_QUERY_RESULT_64_BIT | VK_QUERY_RESULT_WAIT_BIT),
+              "vkGetQueryPoolResults");
+        const uint64_t mask = gpu_.timestampValidBits >= 64 ? ~0ull : (1ull << gpu_.timestampValidBits) - 1;
+        for (uint32_t i = 0; i < frameSteps_; ++i)
+            steps_[i].totalMs += double((ticks[2 * i + 1] - ticks[2 * i]) & mask) * gpu_.timestampPeriodNs * 1e-6;
+        ++frames_;
+    }
+    void print() const {
+        for (uint32_t i = 0; i < stepCount_; ++i)
+            std::printf("  step %-14s %8.3f ms (mean of %u frames)\n", steps_[i].name, steps_[i].totalMs / std::max(frames_, 1u), frames_);
+    }
+
+private:
+    void begin(VkCommandBuffer cmd, const char* step) {
+        if (frameSteps_ == kMaxSteps) fail("--time-steps: more than " + std::to_string(kMaxSteps) + " steps in a frame");
+        steps_[frameSteps_].name = step;  // static strings, the same steps in the same order every frame
+        stepCount_ = std::max(stepCount_, frameSteps_ + 1);
+        vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_TOP_OF_PIPE_BIT, pool_, 2 * frameSteps_);
+    }
+    void end(VkCommandBuffer cmd) { vkCmdWriteTimestamp2(cmd, VK_PIPELINE_STAGE_2_BOTTOM_OF_PIPE_BIT, pool_, 2 * frameSteps_++ + 1); }
+
+    struct Step {
+        const char* name = "";
+        double totalMs = 0;
+    };
+    const Gpu& gpu_;
+    VkQueryPool pool_ = VK_NULL_HANDLE;
+    Step steps_[kMaxSteps];
+    uint32_t frameSteps_ = 0, stepCount_ = 0, frames_ = 0;
 };
 
 // A tuning table the user named: unlike TuningTable::load, a missing file is an error here.
@@ -352,6 +426,7 @@ Options parse(int argc, char** argv) {
         else if (a == "--out") o.out = value();
         else if (a == "--model") o.model = value();
         else if (a == "--validation") o.validation = true;
+        else if (a == "--time-steps") o.timeSteps = true;
         else if (a == "--tuning") o.tuning = readTuningTable(value());
         else if (a == "--sharpness") o.sharpness = std::stof(value());
         else if (a == "--mode") {
@@ -361,11 +436,12 @@ Options parse(int argc, char** argv) {
             else fail("--mode: '" + m + "' is not one of taau, ml-temporal");
         } else if (a == "--help" || a == "-h") {
             std::puts("usage: effect_sample --input DIR --out DIR [--mode taau|ml-temporal] [--model FILE] [--sharpness S] [--tuning FILE]\n"
-                      "                     [--validation]\n"
+                      "                     [--time-steps] [--validation]\n"
                       "  upscales a sequence written by upscale_demo --headless --mode taau --channels color,depth,motion --out DIR\n"
                       "  --model FILE   ml-temporal: ONNX model (default: upscaler_temporal.onnx of the model directory,\n"
                       "                 $VKML_MODEL_DIR or ../share/vkml/models beside this program)\n"
-                      "  --tuning FILE  measured kernel choices for the network (mlrun MODEL.onnx --tuning FILE on this GPU)");
+                      "  --tuning FILE  measured kernel choices for the network (mlrun MODEL.onnx --tuning FILE on this GPU)\n"
+                      "  --time-steps   GPU time of each of the effect's steps (timestamps from its step callbacks)");
             std::exit(0);
         } else fail("unknown option '" + a + "' (see --help)");
     }
@@ -420,6 +496,8 @@ int run(const Options& o) {
     Image motion(gpu, VK_FORMAT_R32G32_SFLOAT, render, 2, VK_IMAGE_USAGE_SAMPLED_BIT | VK_IMAGE_USAGE_TRANSFER_DST_BIT);
     Image output(gpu, VK_FORMAT_R32G32B32A32_SFLOAT, display, 4, VK_IMAGE_USAGE_STORAGE_BIT | VK_IMAGE_USAGE_TRANSFER_SRC_BIT);
     Buffer readback(gpu, VkDeviceSize(display.width) * display.height * 16, VK_BUFFER_USAGE_TRANSFER_DST_BIT);
+    std::optional<StepTimer> stepTimer;
+    if (o.timeSteps) stepTimer.emplace(gpu);
     gpu.submit([&](VkCommandBuffer cmd) {
         barrier(cmd, output.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_UNDEFINED, VK_IMAGE_LAYOUT_GENERAL, VK_PIPELINE_STAGE_2_NONE, 0,
                 VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
@@ -445,7 +523,9 @@ int run(const Options& o) {
         in.cameraFovY = f.fovYDeg * 3.14159265f / 180.0f;
         in.frameTimeDeltaMs = f.frameTimeMs;
         in.reset = f.cut;
+        if (stepTimer) in.steps = stepTimer->callbacks();
         gpu.submit([&](VkCommandBuffer cmd) {
+            if (stepTimer) stepTimer->beginFrame(cmd);
             if (effects::Status s = upscaler->record(cmd, in); !s) fail(s.error().message);
             // The effect leaves its output written by compute shaders in GENERAL: copy it out.
             barrier(cmd, output.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_GENERAL, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL,
@@ -457,10 +537,12 @@ int run(const Options& o) {
             barrier(cmd, output.image, VK_IMAGE_ASPECT_COLOR_BIT, VK_IMAGE_LAYOUT_TRANSFER_SRC_OPTIMAL, VK_IMAGE_LAYOUT_GENERAL,
                     VK_PIPELINE_STAGE_2_COPY_BIT, 0, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT);
         });
+        if (stepTimer) stepTimer->endFrame();
         const float* px = static_cast<const float*>(readback.mapped);
         writePng(numbered(o.out, "frame", i, "png"), std::vector<float>(px, px + size_t(display.width) * display.height * 4), display);
     }
     std::printf("upscaled %zu frame(s) into %s\n", frames.size(), o.out.c_str());
+    if (stepTimer) stepTimer->print();
     return 0;
 }
 

@@ -36,6 +36,12 @@ if(TARGET effect_sample AND TARGET upscale_demo)
     set_tests_properties(effect_sample.${name} PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
   endfunction()
   effect_sample_ml_temporal_test(ml_temporal --model ${PROJECT_SOURCE_DIR}/assets/upscaler_temporal.onnx --tuning ${_fx_out}/other_gpu_tuning.txt)
+  # --time-steps: timestamps written by the effect's step callbacks, a mean per step.
+  add_test(NAME effect_sample.time_steps
+           COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_time_steps|--mode|ml-temporal|--time-steps|--validation"
+                   -DEXPECT_EXIT=zero "-DEXPECT_OUTPUT=upscaled 5 frame\\(s\\).*step ml_features +[0-9.]+ ms \\(mean of 5 frames\\).*step network .*step ml_resolve "
+                   -P ${PROJECT_SOURCE_DIR}/tests/engine/run_and_check.cmake)
+  set_tests_properties(effect_sample.time_steps PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
   add_test(NAME effect_sample.tuning_missing
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|x|--out|y|--tuning|/nonexistent/tuning.txt"
                    -DEXPECT_EXIT=nonzero "-DEXPECT_OUTPUT=--tuning: no tuning table at '/nonexistent/tuning.txt' \\(write one on this GPU with: mlrun MODEL.onnx --tuning FILE\\)"
