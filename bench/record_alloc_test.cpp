@@ -82,16 +82,24 @@ TEST_F(RecordAllocations, Fp16EspcnRecordsWithoutHeapAllocation) {
 
 // The upscaler effect's per-frame record() (validation of the inputs, barriers, dispatches and,
 // in the ML mode, the network's recording) allocates nothing once its descriptors are written.
-uint64_t effectAllocations(engine::Context& ctx, effects::UpscalerMode mode, const std::string& model) {
+// With `steps`, the application's step callbacks (effects/step_callbacks.h) count the steps: the
+// effect's bracketing of them allocates nothing either.
+uint64_t effectAllocations(engine::Context& ctx, effects::UpscalerMode mode, const std::string& model, uint32_t* steps = nullptr) {
     bench::EffectRig rig(ctx, mode, {320, 180}, {640, 360}, model);
+    auto inputs = [&](uint32_t i) {
+        effects::UpscalerInputs in = rig.inputs(i);
+        if (steps) in.steps = {.begin = [](void* n, VkCommandBuffer, const char*) { ++*static_cast<uint32_t*>(n); }, .end = nullptr, .user = steps};
+        return in;
+    };
     bench::CommandBuffer cmd(ctx);
     cmd.begin();
     EXPECT_TRUE(rig.upscaler().recordInitialization(cmd.handle()));
     // Two frames per slot and parity write every descriptor set the steady state uses.
-    for (uint32_t i = 0; i < 4 * rig.upscaler().desc().framesInFlight; ++i) EXPECT_TRUE(rig.upscaler().record(cmd.handle(), rig.inputs(i)));
+    for (uint32_t i = 0; i < 4 * rig.upscaler().desc().framesInFlight; ++i) EXPECT_TRUE(rig.upscaler().record(cmd.handle(), inputs(i)));
+    if (steps) *steps = 0;
     uint64_t before = bench::heapAllocations();
     for (uint32_t i = 0; i < 100; ++i) {
-        effects::Status s = rig.upscaler().record(cmd.handle(), rig.inputs(i));
+        effects::Status s = rig.upscaler().record(cmd.handle(), inputs(i));
         if (!s) ADD_FAILURE() << s.error().message;
     }
     uint64_t allocations = bench::heapAllocations() - before;
@@ -105,6 +113,12 @@ TEST_F(RecordAllocations, TaauEffectRecordsWithoutHeapAllocation) {
 
 TEST_F(RecordAllocations, TemporalMlEffectRecordsWithoutHeapAllocation) {
     EXPECT_EQ(effectAllocations(*ctx_, effects::UpscalerMode::MlTemporal, VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx"), 0u);
+}
+
+TEST_F(RecordAllocations, TemporalMlEffectWithStepCallbacksRecordsWithoutHeapAllocation) {
+    uint32_t steps = 0;
+    EXPECT_EQ(effectAllocations(*ctx_, effects::UpscalerMode::MlTemporal, VKML_TEST_DATA_DIR "/onnx/temporal_take_current.onnx", &steps), 0u);
+    EXPECT_EQ(steps, 3u * 100u) << "features, network and resolve in each of the 100 frames";
 }
 
 }  // namespace
