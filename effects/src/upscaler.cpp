@@ -61,6 +61,21 @@ constexpr const char* kRatioFeatureMaxKey = "vkml.ratio_feature_max";
 // The model's metadata key for the accumulating resolve: its value caps the history's accumulated
 // sample weight. Without it the resolve blends (shaders/effects/ml_resolve.comp has both).
 constexpr const char* kHistoryWeightCapKey = "vkml.history_weight_cap";
+// The model's metadata key for the Catmull-Rom history fetch its history features were trained
+// with: "9" (all nine bilinear taps, the default) or "5" (the corners dropped and the rest
+// renormalised, as the TAAU resolve fetches: 0.020 ms less at 4K on an H200, bench/RESULTS.md).
+constexpr const char* kHistoryTapsKey = "vkml.history_taps";
+
+// The history fetch a model names (9 taps when it names none).
+Result<uint32_t> historyTapsMetadata(const Network& network, const std::string& who) {
+    auto it = network.metadata().find(kHistoryTapsKey);
+    if (it == network.metadata().end()) return 9u;
+    if (it->second == "9") return 9u;
+    if (it->second == "5") return 5u;
+    return Error{ErrorCode::InvalidModel,
+                 who + ": the model's metadata '" + kHistoryTapsKey + "' is '" + it->second + "'; expected 9 or 5 (the history fetch's taps)",
+                 VK_SUCCESS};
+}
 
 // A positive number from the model's metadata; `absent` when the model names none.
 Result<float> positiveMetadata(const Network& network, const char* key, const char* meaning, float absent, const std::string& who) {
@@ -196,6 +211,7 @@ private:
     uint32_t unshuffle_ = 2;  // ML: the tensors' space-to-depth factor, read off the model
     float ratioFeatureMax_ = std::numeric_limits<float>::max();  // ML: from the model's metadata (max: no clamp)
     float historyWeightCap_ = 0.0f;  // ML: from the model's metadata (0: the blend resolve)
+    uint32_t historyTaps_ = 9;       // ML: from the model's metadata (the feature pass's history fetch)
     uint64_t frameCount_ = 0;
     bool initialized_ = false;
     bool historyValid_ = false;
@@ -268,6 +284,7 @@ Status TemporalUpscaler::createDisplayResources() {
             MLP_TRY(take(positiveMetadata(**network, kRatioFeatureMaxKey, "a render / display width ratio", std::numeric_limits<float>::max(), nd.who),
                          ratioFeatureMax_));
             MLP_TRY(take(positiveMetadata(**network, kHistoryWeightCapKey, "a sample weight", 0.0f, nd.who), historyWeightCap_));
+            MLP_TRY(take(historyTapsMetadata(**network, nd.who), historyTaps_));
             network_ = std::move(*network);
             unshuffle_ = r;
             return {};
@@ -286,8 +303,9 @@ Status TemporalUpscaler::createPipelines() {
         MLP_TRY(take(createComputePipeline(vk_, sharpenShader(desc_.outputFormat), kSharpenBindings, push, "sharpen"), sharpen_));
     if (!ml()) return take(createComputePipeline(vk_, taauResolveShader(desc_.outputFormat), kResolveBindings, push, "TAAU resolve"), resolve_);
     const bool fp16 = network_->fp16();
-    MLP_TRY(take(createComputePipeline(vk_, fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32(), kFeatureBindings, push, "ML features"),
-                 features_));
+    const std::span<const uint32_t> featureShader = historyTaps_ == 5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
+                                                                      : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32());
+    MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
     return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
 }
 

@@ -3,7 +3,8 @@
 // input features per output pixel (upscaler_current.glsl), written pixel-unshuffled into the
 // feature tensor (docs/EFFECTS.md lists them), and this frame's linear depth for the next frame.
 // Padding pixels of the tensor (beyond the display size) repeat the edge. Colours are
-// sRGB-encoded working-space values (the network sees perceptual values).
+// sRGB-encoded working-space values (the network sees perceptual values). Built twice: with
+// HISTORY_FETCH_5_TAPS for models whose "vkml.history_taps" is 5, without for the 9-tap default.
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"

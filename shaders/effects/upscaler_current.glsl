@@ -263,10 +263,12 @@ HistorySample fetchHistory(ivec2 o, CurrentSamples cur) {
     vec2 renderPerDisplay = vec2(pc.renderSize) / vec2(pc.displaySize);
     vec2 prevUv = (vec2(o) + 0.5 + cur.motion / renderPerDisplay) / vec2(pc.displaySize);
     bool inside = all(greaterThanEqual(prevUv, vec2(0.0))) && all(lessThanEqual(prevUv, vec2(1.0)));
+    // The TAAU resolve fetches with 5 taps; the ML feature pass as the model's "vkml.history_taps"
+    // says (its features were trained with that fetch; tools/train/temporal.py mirrors both).
 #ifdef HISTORY_FETCH_5_TAPS
     vec4 fetched = catmullRom5(historyTex, prevUv, vec2(pc.displaySize));
 #else
-    vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));  // what temporal.py mirrors
+    vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));
 #endif
     // Without valid history (first frame, reset) nothing of the old images is used, not even as
     // a feature: a reset frame depends on this frame's inputs alone.

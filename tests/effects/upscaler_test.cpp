@@ -688,6 +688,35 @@ TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
     }
 }
 
+// "vkml.history_taps" names the feature pass's history fetch: "9" or "5". Anything else is refused
+// when the effect is created, naming the key and the value; both valid values create.
+TEST_F(VulkanTest, UpscalerMlTemporalRefusesHistoryTapsOtherThanNineOrFive) {
+    const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
+    ASSERT_FALSE(probe.empty());
+    auto create = [&](const char* value) {
+        const std::vector<uint8_t> model = withMetadata(probe, "vkml.history_taps", value);
+        effects::UpscalerDesc d;
+        d.device = fxtest::effectDevice(ctx());
+        d.maxRenderSize = kRender;
+        d.displaySize = kDisplay;
+        d.mode = effects::UpscalerMode::MlTemporal;
+        d.modelBytes = model;
+        return effects::Upscaler::create(d);
+    };
+    for (const char* value : {"", "7", "4", "0", "-5", "5.0", " 5", "9x", "abc"}) {
+        SCOPED_TRACE(std::string("'") + value + "'");
+        auto r = create(value);
+        ASSERT_FALSE(r);
+        EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
+        EXPECT_NE(r.error().message.find("metadata 'vkml.history_taps' is '" + std::string(value) + "'; expected 9 or 5"), std::string::npos)
+            << r.error().message;
+    }
+    for (const char* value : {"9", "5"}) {
+        auto r = create(value);
+        EXPECT_TRUE(r) << value << ": " << (r ? "" : r.error().message);
+    }
+}
+
 // Every output format, through each shader that writes the output (the TAAU resolve, the
 // sharpening pass, the ML resolve, the single-frame network's store): the same frames as
 // R32G32B32A32_SFLOAT within the format's own precision (fxtest::outputFormats). A swapped

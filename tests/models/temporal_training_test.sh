@@ -203,9 +203,11 @@ done
   --first-kernel 3 --init pruned.npz --log-every 1 --out pruned_trained.npz > pruned_trained.log
 # The accumulating resolve (train_temporal.py --history-weight-cap): switched to from a blend
 # network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap that
-# is not a positive number is refused by name.
+# is not a positive number is refused by name. The same run switches to the 5-tap history fetch
+# (--history-taps 5), which goes into the metadata as "vkml.history_taps" (the 9-tap default of
+# trained.npz below stays out of it).
 "$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --first-kernel 3 \
-  --init blend.npz --history-weight-cap 4 --log-every 1 --out accumulating.npz > accumulating.log
+  --init blend.npz --history-weight-cap 4 --history-taps 5 --log-every 1 --out accumulating.npz > accumulating.log
 grep -q "accumulating resolve, history weight cap 4" accumulating.log || { echo "FAIL: no accumulating resolve in:"; cat accumulating.log; exit 1; }
 if "$py" "$train/train_temporal.py" --data data --steps 1 --history-weight-cap 0 --out bad_cap.npz > bad_cap.txt 2>&1; then
   echo "FAIL: --history-weight-cap 0 was accepted"; exit 1
@@ -221,9 +223,10 @@ grep -q "is a network of shape .*'unshuffle': 2.*the arguments ask for .*'unshuf
 import sys
 sys.path.insert(0, sys.argv[1])
 import export_temporal, train_temporal
-assert train_temporal.load_net("accumulating.npz")[0].history_weight_cap == 4.0
+net = train_temporal.load_net("accumulating.npz")[0]
+assert net.history_weight_cap == 4.0 and net.history_taps == 5, (net.history_weight_cap, net.history_taps)
 written = export_temporal.read_metadata("accumulating.onnx")
-assert written.get("vkml.history_weight_cap") == "4" and "vkml.ratio_feature_max" in written, written
+assert written.get("vkml.history_weight_cap") == "4" and written.get("vkml.history_taps") == "5" and "vkml.ratio_feature_max" in written, written
 PY
 # The largest render / display ratio trained at goes with the weights into the ONNX metadata that
 # the effect clamps the ratio feature to (1.5x here: 2/3).

@@ -14,7 +14,8 @@ The largest render / display ratio the network was trained at (the .npz meta's
 "ratio_feature_max") goes into the model's metadata as "vkml.ratio_feature_max": the effect
 clamps the ratio feature to it (docs/EFFECTS.md). The check runs at 1x too, where the clamp bites,
 and fails if the file's value differs from the weights'. A network trained for the accumulating
-resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way.
+resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way, and one
+trained with the 5-tap history fetch (train_temporal.py --history-taps 5) "vkml.history_taps" 5.
 """
 import argparse
 import inspect
@@ -35,6 +36,7 @@ from train_temporal import load_net, load_png  # noqa: E402
 
 RATIO_FEATURE_MAX_KEY = "vkml.ratio_feature_max"
 HISTORY_WEIGHT_CAP_KEY = "vkml.history_weight_cap"
+HISTORY_TAPS_KEY = "vkml.history_taps"
 METADATA_PROPS = 14  # ModelProto field number
 
 
@@ -119,8 +121,11 @@ def export(net, path):
 
 
 def metadata_values(net):
-    """The model metadata the effect reads, from the weights (infinity: the key is left out)."""
-    return {RATIO_FEATURE_MAX_KEY: net.ratio_feature_max, HISTORY_WEIGHT_CAP_KEY: net.history_weight_cap}
+    """The model metadata the effect reads, from the weights (infinity: the key is left out). The
+    9-tap history fetch, the effect's default, is left out too: models exported before the key
+    existed keep their bytes."""
+    return {RATIO_FEATURE_MAX_KEY: net.ratio_feature_max, HISTORY_WEIGHT_CAP_KEY: net.history_weight_cap,
+            HISTORY_TAPS_KEY: float(net.history_taps) if net.history_taps != 9 else math.inf}
 
 
 def check_metadata(net, path):
@@ -133,27 +138,42 @@ def check_metadata(net, path):
             raise SystemExit(f"{path}: metadata '{key}' is {written!r}, the weights say {want!r}; export it again")
 
 
+def render(model_path, demo, out, scale=0.5, width=160, height=96, frames=10, path="orbit"):
+    """upscale_demo's ml-temporal run with this model into `out`: its inputs (colour, depth,
+    motion) and its output frames."""
+    cmd = [demo, "--headless", "--width", str(width), "--height", str(height), "--frames", str(frames), "--path", path,
+           "--mode", "ml-temporal", "--temporal-model", model_path, "--render-scale", str(scale), "--channels", "color,depth,motion",
+           "--out", out]
+    subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
+
+
+def mirror_frames(net, out, width=160, height=96, frames=10):
+    """The PyTorch mirror's output frames (H x W x 3, sRGB 0..1) on the inputs render() dumped."""
+    up = temporal.TemporalUpscaler(net.eval(), (height, width))
+    phases = temporal.phase_count(common.load_channel(out, "color", 0).shape[-1], width)
+    mine = []
+    with torch.no_grad():
+        for i in range(frames):
+            c = torch.from_numpy(common.load_channel(out, "color", i))[None]
+            d = torch.from_numpy(common.load_channel(out, "depth", i))[None]
+            m = torch.from_numpy(common.load_channel(out, "motion", i))[None]
+            j = torch.tensor([temporal.halton_jitter(i, phases)], dtype=torch.float32)
+            mine.append(up.step(c, d, m, j, reset=(i == 0))[0].numpy().transpose(1, 2, 0))
+    return mine
+
+
+def engine_frames(out, frames=10):
+    """The engine's output frames render() wrote (H x W x 3, 0..1)."""
+    return [load_png(os.path.join(out, f"frame_{i:05d}.png")).astype(np.float32) / 255.0 for i in range(frames)]
+
+
 def check(net, model_path, demo, scale=0.5, width=160, height=96, frames=10, path="orbit"):
     """PyTorch mirror vs the engine on the same rendered inputs at render scale `scale`; returns the
     mean abs diff (0..255) per frame."""
     with tempfile.TemporaryDirectory() as out:
-        cmd = [demo, "--headless", "--width", str(width), "--height", str(height), "--frames", str(frames), "--path", path,
-               "--mode", "ml-temporal", "--temporal-model", model_path, "--render-scale", str(scale), "--channels", "color,depth,motion",
-               "--out", out]
-        subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
-        up = temporal.TemporalUpscaler(net.eval(), (height, width))
-        phases = temporal.phase_count(common.load_channel(out, "color", 0).shape[-1], width)
-        diffs = []
-        with torch.no_grad():
-            for i in range(frames):
-                c = torch.from_numpy(common.load_channel(out, "color", i))[None]
-                d = torch.from_numpy(common.load_channel(out, "depth", i))[None]
-                m = torch.from_numpy(common.load_channel(out, "motion", i))[None]
-                j = torch.tensor([temporal.halton_jitter(i, phases)], dtype=torch.float32)
-                mine = up.step(c, d, m, j, reset=(i == 0))[0].numpy().transpose(1, 2, 0)
-                engine = load_png(os.path.join(out, f"frame_{i:05d}.png")).astype(np.float32) / 255.0
-                diffs.append(float(np.abs(mine - engine).mean() * 255.0))
-        return diffs
+        render(model_path, demo, out, scale, width, height, frames, path)
+        mine = mirror_frames(net, out, width, height, frames)
+        return [float(np.abs(a - b).mean() * 255.0) for a, b in zip(mine, engine_frames(out, frames))]
 
 
 def main():

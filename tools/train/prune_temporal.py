@@ -92,6 +92,7 @@ def prune(net, width, moments):
         keep_in = keep_out
     narrow.ratio_feature_max = net.ratio_feature_max
     narrow.history_weight_cap = net.history_weight_cap
+    narrow.history_taps = net.history_taps
     return narrow
 
 

@@ -192,6 +192,7 @@ def load_net(path):
     net.ratio_feature_max = float(meta.get("ratio_feature_max", math.inf))
     cap = meta.get("history_weight_cap")
     net.history_weight_cap = math.inf if cap is None else float(cap)
+    net.history_taps = int(meta.get("history_taps", 9))
     return net, meta
 
 
@@ -238,6 +239,9 @@ def main():
     ap.add_argument("--history-weight-cap", type=float,
                     help="train the accumulating resolve with this cap of the history's sample weight (temporal.resolve; "
                          "default: the --init network's resolve, else the blend resolve)")
+    ap.add_argument("--history-taps", type=int, choices=[9, 5],
+                    help="the feature pass's Catmull-Rom history fetch: 9 taps or 5 (the corners dropped; "
+                         "default: the --init network's, else 9)")
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--save-every", type=int, default=0,
                     help="also write the weights to --out every N steps (0: only at the end), so that a run cut off "
@@ -274,6 +278,9 @@ def main():
         if math.isfinite(init.ratio_feature_max):
             ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
         net.history_weight_cap = init.history_weight_cap
+        net.history_taps = init.history_taps
+    if args.history_taps is not None:
+        net.history_taps = args.history_taps
     if args.history_weight_cap is not None:
         start_accumulating(net, args.history_weight_cap)
     if math.isfinite(net.history_weight_cap):
@@ -304,6 +311,7 @@ def main():
                 "sequences": [s.name for s in sequences], "seconds": round(time.time() - start, 1),
                 "ratio_feature_max": ratio_feature_max,
                 "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
+                "history_taps": net.history_taps,
                 "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
     rng = random.Random(common.SEED)
     start = time.time()
