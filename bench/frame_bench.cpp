@@ -7,7 +7,9 @@
 // buffer on one queue (2 frames in flight); every frame-graph pass is a GpuTimer scope, plus
 // one scope around the whole frame. Medians over --frames frames after --warmup frames.
 // The temporal upscalers (TAAU and the temporal ML network, effects::Upscaler) run on jittered
-// frames (Halton 2,3) at the same resolutions.
+// frames (Halton 2,3) at the same resolutions; the temporal ML network twice where the asset
+// directory has both shipped models: upscaler_temporal.onnx ("ml-temporal") and the performance
+// model upscaler_temporal_fast.onnx ("ml-temporal-fast").
 // Also at each native resolution: 1-ray stochastic shadows denoised by the shipped ML denoiser
 // (assets/denoiser.onnx, when present) and by the renderer's a-trous filter.
 #include "cli.h"
@@ -126,6 +128,7 @@ struct Config {
     Upscale upscale;
     uint32_t outW, outH;
     Denoise denoise = Denoise::Off;  // on: 1-ray stochastic shadows instead of analytic ones
+    std::string model = "upscaler_temporal.onnx";  // MlTemporal: the network, a file of the asset directory
 };
 
 struct PassTime {
@@ -223,7 +226,7 @@ Result runConfig(engine::Context& ctx, const Config& c, const Options& o, mlplug
     if (temporal) {
         bridge::EffectUpscalerDesc ed;
         ed.mode = c.upscale == Upscale::Taau ? effects::UpscalerMode::Taau : effects::UpscalerMode::MlTemporal;
-        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.common.assets + "/upscaler_temporal.onnx";
+        if (c.upscale == Upscale::MlTemporal) ed.modelPath = o.common.assets + "/" + c.model;
         ed.preferFp16 = !o.fp32;
         ed.tuning = o.tuningTable;
         ed.timeSteps = o.effectSteps;
@@ -327,6 +330,9 @@ int main(int argc, char** argv) {
         std::string temporalPath = o.common.assets + "/upscaler_temporal.onnx";
         bool haveTemporal = std::filesystem::exists(temporalPath);
         if (!haveTemporal) std::printf("skipping the temporal ML upscaler: %s not found\n", temporalPath.c_str());
+        // The performance model (docs/EFFECTS.md, "Shipped models"), where the directory has it.
+        const std::string fastModel = "upscaler_temporal_fast.onnx";
+        bool haveTemporalFast = std::filesystem::exists(o.common.assets + "/" + fastModel);
         std::vector<Config> configs;
         for (Out out : outputs) {
             std::string pair = res(out.w, out.h), half = res(out.w / 2, out.h / 2);
@@ -335,6 +341,8 @@ int main(int argc, char** argv) {
             configs.push_back({half + " + bicubic x2 -> " + pair, pair, Upscale::Bicubic, out.w, out.h});
             configs.push_back({half + " + taau x2 -> " + pair, pair, Upscale::Taau, out.w, out.h});
             if (haveTemporal) configs.push_back({half + " + ml-temporal x2 -> " + pair, pair, Upscale::MlTemporal, out.w, out.h});
+            if (haveTemporalFast)
+                configs.push_back({half + " + ml-temporal-fast x2 -> " + pair, pair, Upscale::MlTemporal, out.w, out.h, Denoise::Off, fastModel});
             if (haveDenoiser) configs.push_back({"native " + pair + " + ml denoise", pair, Upscale::Native, out.w, out.h, Denoise::Ml});
             configs.push_back({"native " + pair + " + atrous denoise", pair, Upscale::Native, out.w, out.h, Denoise::Atrous});
         }

@@ -1,5 +1,6 @@
 #!/usr/bin/env bash
-# The shipped temporal upscaler (assets/upscaler_temporal.onnx) in the engine against the PyTorch
+# The shipped temporal upscalers (assets/upscaler_temporal.onnx, and the performance model
+# upscaler_temporal_fast.onnx) in the engine against the PyTorch
 # mirror of the effect's shaders (tools/train/temporal.py) with the same weights
 # (assets/upscaler_temporal.npz), on frames the demo renders at 2x, 1.5x and 3x: a shader change the
 # mirror does not follow, or an ONNX file that does not match its weights, fails here. The two agree
@@ -24,6 +25,9 @@ source "$(dirname "$0")/../support/script_test.sh"
 require_python torch PIL numpy
 "$py" "$root/tools/train/export_temporal.py" --check-only --weights "$root/assets/upscaler_temporal.npz" \
   --out "$root/assets/upscaler_temporal.onnx" --demo "$demo" --tolerance 0.4
+# The performance model (assets/upscaler_temporal_fast.*, the 5-tap history fetch) the same way.
+"$py" "$root/tools/train/export_temporal.py" --check-only --weights "$root/assets/upscaler_temporal_fast.npz" \
+  --out "$root/assets/upscaler_temporal_fast.onnx" --demo "$demo" --tolerance 0.4
 work=$(mktemp -d)
 trap 'rm -rf "$work"' EXIT
 "$py" - "$root" "$work/other_resolve.npz" <<'PY'
