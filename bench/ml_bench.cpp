@@ -50,8 +50,8 @@ void usage() {
         "usage: ml_bench [--smoke] [--runs N] [--warmup N] [--json FILE] [--filter TEXT] [--group LIST] [--device INDEX]\n"
         "                [--validation] [--verify] [--full-grid] [--assets DIR] [--tune FILE] [--profile] [--rounds N]\n"
         "  Times reference networks (ESPCN x2, FSRCNN x2), the shipped upscaler/denoiser/temporal network\n"
-        "  (DIR/upscaler_x2.onnx, DIR/denoiser.onnx, DIR/upscaler_temporal.onnx at half the display size, when\n"
-        "  present) and operator sweeps through mlplugin, in every precision and path.\n"
+        "  (DIR/upscaler_x2.onnx, DIR/denoiser.onnx, DIR/upscaler_temporal.onnx and upscaler_temporal_fast.onnx at half\n"
+        "  the display size, when present) and operator sweeps through mlplugin, in every precision and path.\n"
         "  --smoke       tiny sizes, 3 runs: checks that everything runs (CI on lavapipe)\n"
         "  --runs N      timed runs per case (default 100), after --warmup N (default 10)\n"
         "  --json FILE   results as JSON (default ml_bench.json)\n"
@@ -175,9 +175,9 @@ bench::Network loadShipped(const std::string& path, const std::string& name, Dat
     if (name == "denoiser") {
         for (const char* in : {"color", "albedo", "normal"}) options.inputShapes[in] = {1, 3, h, w};
         options.inputShapes["depth"] = {1, 1, h, w};
-    } else if (name == "upscaler_temporal") {
-        // The shipped temporal network (unshuffle 2: 16 features x 4 per 1/2-display pixel), as
-        // effects::Upscaler runs it: w x h is half the display, fp16 tensors channels-last.
+    } else if (name.starts_with("upscaler_temporal")) {
+        // The shipped temporal networks (unshuffle 2: 16 features x 4 per 1/2-display pixel), as
+        // effects::Upscaler runs them: w x h is half the display, fp16 tensors channels-last.
         options.inputShapes["features"] = {1, 64, h, w};
     } else {
         options.inputShapes["color"] = {1, 3, h, w};
@@ -186,7 +186,7 @@ bench::Network loadShipped(const std::string& path, const std::string& name, Dat
     if (!model) throw engine::Error(path + ": " + model.error().message);
     bench::Network net{name, std::move(model->graph)};
     net.gflop = bench::graphGflop(net.graph);
-    return name == "upscaler_temporal" && type == DataType::Float16 ? bench::channelsLastIo(std::move(net)) : net;
+    return name.starts_with("upscaler_temporal") && type == DataType::Float16 ? bench::channelsLastIo(std::move(net)) : net;
 #endif
 }
 
@@ -195,9 +195,9 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
     std::vector<Res> nets = o.common.smoke ? std::vector<Res>{{24, 16}} : std::vector<Res>{{960, 540}, {1920, 1080}};
     Res sweep = o.common.smoke ? Res{20, 12} : Res{1920, 1080};
     std::string upscalerPath = o.common.assets + "/upscaler_x2.onnx", denoiserPath = o.common.assets + "/denoiser.onnx",
-                temporalPath = o.common.assets + "/upscaler_temporal.onnx";
+                temporalPath = o.common.assets + "/upscaler_temporal.onnx", temporalFastPath = o.common.assets + "/upscaler_temporal_fast.onnx";
     bool haveUpscaler = std::filesystem::exists(upscalerPath), haveDenoiser = std::filesystem::exists(denoiserPath),
-         haveTemporal = std::filesystem::exists(temporalPath);
+         haveTemporal = std::filesystem::exists(temporalPath), haveTemporalFast = std::filesystem::exists(temporalFastPath);
     if (!haveUpscaler) std::printf("skipping the shipped upscaler: %s not found\n", upscalerPath.c_str());
     if (!haveDenoiser) std::printf("skipping the shipped denoiser: %s not found\n", denoiserPath.c_str());
     if (!haveTemporal) std::printf("skipping the shipped temporal upscaler: %s not found\n", temporalPath.c_str());
@@ -260,6 +260,8 @@ std::vector<Case> cases(const Options& o, const Capabilities& caps) {
             // The temporal network at 1920x1080 is its 4K-output case; no chains (the graph's
             // channels-last input and output are what the effect runs).
             if (haveTemporal) net("upscaler_temporal", [=] { return loadShipped(temporalPath, "upscaler_temporal", t, r.w, r.h); }, false);
+            if (haveTemporalFast)
+                net("upscaler_temporal_fast", [=] { return loadShipped(temporalFastPath, "upscaler_temporal_fast", t, r.w, r.h); }, false);
         }
         std::string res = resolution(sweep.w, sweep.h);
         Res sw = sweep;

@@ -169,15 +169,17 @@ def shipped_models(assets):
         found.append((name, (lambda b=build, p=path: models.load_npz(b(), p)), shapes))
     # The temporal upscaler's network (effects::Upscaler; tools/train/temporal.py): its input is
     # the 16 r^2 features at 1/r of the display (ml_bench's upscaler_temporal case).
-    path = os.path.join(assets, "upscaler_temporal.npz")
-    if os.path.exists(path):
+    # Both shipped models: the quality one and the performance one (upscaler_temporal_fast).
+    for name in ("upscaler_temporal", "upscaler_temporal_fast"):
+        path = os.path.join(assets, name + ".npz")
+        if not os.path.exists(path):
+            print(f"skipping the shipped {name}: {path} not found")
+            continue
         sys.path.insert(0, os.path.join(REPO, "tools", "train"))
         import train_temporal  # noqa: E402 (tools/train on the path)
         net, _ = train_temporal.load_net(path)
         channels = 16 * net.unshuffle * net.unshuffle
-        found.append(("upscaler_temporal", lambda p=path: train_temporal.load_net(p)[0], lambda h, w, c=channels: [(1, c, h, w)]))
-    else:
-        print(f"skipping the shipped upscaler_temporal: {path} not found")
+        found.append((name, lambda p=path: train_temporal.load_net(p)[0], lambda h, w, c=channels: [(1, c, h, w)]))
     return found
 
 
