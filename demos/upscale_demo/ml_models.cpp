@@ -37,6 +37,8 @@ bridge::EffectUpscalerDesc temporalUpscalerDesc(const Options& o, engine::Deferr
     d.debugChecks = o.validation;
     d.retire = retire;
     d.tuning = o.tuning;
+    // --ml-precision fp32 holds for the temporal network too (auto and fp16: fp16 where offered).
+    d.preferFp16 = o.mlPrecision != mlplugin::DataType::Float32;
     return d;
 }
 

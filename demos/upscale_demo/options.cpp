@@ -117,7 +117,8 @@ Usage: upscale_demo [options]
   --denoise-model FILE    ml denoiser: inputs color/albedo/normal/depth, output colour, sRGB
                           (default: denoiser.onnx of the model directory)
   --ml-precision P        auto | fp32 | fp16: the ML networks' tensors (default auto: fp16 with
-                          fp16 arithmetic where the device has it, else fp32)
+                          fp16 arithmetic where the device has it, else fp32; the temporal
+                          network: fp32, or fp16 where the device has it)
   --scene FILE            draw a glTF 2.0 scene (.gltf or .glb) instead of the procedural one; lit by the
                           engine's sun and sky, without shadows; unsupported features are warnings
   --scene-seed N          procedural scene variation, 0..4294967295 (default 0: the classic scene)

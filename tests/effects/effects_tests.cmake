@@ -36,6 +36,8 @@ if(TARGET effect_sample AND TARGET upscale_demo)
     set_tests_properties(effect_sample.${name} PROPERTIES FIXTURES_REQUIRED effect_sequence FAIL_REGULAR_EXPRESSION "Validation (Error|Warning)")
   endfunction()
   effect_sample_ml_temporal_test(ml_temporal --model ${PROJECT_SOURCE_DIR}/assets/upscaler_temporal.onnx --tuning ${_fx_out}/other_gpu_tuning.txt)
+  # The performance model (its "vkml.history_taps" 5 selects the 5-tap feature pass).
+  effect_sample_ml_temporal_test(ml_temporal_fast --model ${PROJECT_SOURCE_DIR}/assets/upscaler_temporal_fast.onnx)
   # --time-steps: timestamps written by the effect's step callbacks, a mean per step.
   add_test(NAME effect_sample.time_steps
            COMMAND ${CMAKE_COMMAND} "-DCOMMAND=$<TARGET_FILE:effect_sample>|--input|${_fx_out}/sequence|--out|${_fx_out}/upscaled_time_steps|--mode|ml-temporal|--time-steps|--validation"

@@ -832,7 +832,7 @@ TEST_F(VulkanTest, UpscalerMlSingleFrameMatchesTheReferenceOfItsNetwork) {
     }
 }
 
-// The shipped network (unshuffle 2) and small random ones at unshuffle 1, 2 and 4, in fp32
+// The shipped networks (unshuffle 2) and small random ones at unshuffle 1, 2 and 4, in fp32
 // (channels-first tensors) and fp16 (channels-last and, where the model allows, pixel-major: the
 // features, the network and the parameters all change layout together) over a moving sequence:
 // the same frames within fp16 precision. A layout mismatch anywhere scrambles features or
@@ -840,6 +840,7 @@ TEST_F(VulkanTest, UpscalerMlSingleFrameMatchesTheReferenceOfItsNetwork) {
 TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
     const std::pair<std::string, std::pair<VkExtent2D, VkExtent2D>> cases[] = {
         {VKML_ASSETS_DIR "/upscaler_temporal.onnx", {{61, 37}, {31, 19}}},
+        {VKML_ASSETS_DIR "/upscaler_temporal_fast.onnx", {{61, 37}, {31, 19}}},  // the 5-tap feature pass
         {VKML_TEST_DATA_DIR "/onnx/temporal_r1.onnx", {{45, 27}, {23, 14}}},
         {VKML_TEST_DATA_DIR "/onnx/temporal_r4.onnx", {{45, 27}, {23, 14}}},
         {VKML_TEST_DATA_DIR "/onnx/temporal_r4.onnx", {{61, 37}, {31, 19}}},

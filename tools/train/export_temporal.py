@@ -138,12 +138,12 @@ def check_metadata(net, path):
             raise SystemExit(f"{path}: metadata '{key}' is {written!r}, the weights say {want!r}; export it again")
 
 
-def render(model_path, demo, out, scale=0.5, width=160, height=96, frames=10, path="orbit"):
+def render(model_path, demo, out, scale=0.5, width=160, height=96, frames=10, path="orbit", precision="auto"):
     """upscale_demo's ml-temporal run with this model into `out`: its inputs (colour, depth,
-    motion) and its output frames."""
+    motion) and its output frames. precision: the demo's --ml-precision (auto, fp16 or fp32)."""
     cmd = [demo, "--headless", "--width", str(width), "--height", str(height), "--frames", str(frames), "--path", path,
            "--mode", "ml-temporal", "--temporal-model", model_path, "--render-scale", str(scale), "--channels", "color,depth,motion",
-           "--out", out]
+           "--ml-precision", precision, "--out", out]
     subprocess.run(cmd, check=True, stdout=subprocess.DEVNULL)
 
 
