@@ -666,6 +666,19 @@ TEST_F(VulkanTest, UpscalerCallsTheStepCallbacksAroundEachStep) {
     }
 }
 
+// An ML-temporal upscaler created from the ratio probe with one more metadata entry.
+effects::Result<std::unique_ptr<effects::Upscaler>> createWithMetadata(engine::Context& ctx, const std::vector<uint8_t>& probe,
+                                                                       const std::string& key, const std::string& value) {
+    const std::vector<uint8_t> model = withMetadata(probe, key, value);
+    effects::UpscalerDesc d;
+    d.device = fxtest::effectDevice(ctx);
+    d.maxRenderSize = kRender;
+    d.displaySize = kDisplay;
+    d.mode = effects::UpscalerMode::MlTemporal;
+    d.modelBytes = model;
+    return effects::Upscaler::create(d);
+}
+
 // A "vkml.ratio_feature_max" or "vkml.history_weight_cap" that is not a positive number is
 // refused when the effect is created, naming the key and the value.
 TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
@@ -674,14 +687,7 @@ TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
     for (const char* key : {"vkml.ratio_feature_max", "vkml.history_weight_cap"})
     for (const char* value : {"", "abc", "0", "-0.5", "nan", "inf", "0.5x", " 0.5", "1e39"}) {
         SCOPED_TRACE(std::string(key) + " = '" + value + "'");
-        const std::vector<uint8_t> model = withMetadata(probe, key, value);
-        effects::UpscalerDesc d;
-        d.device = fxtest::effectDevice(ctx());
-        d.maxRenderSize = kRender;
-        d.displaySize = kDisplay;
-        d.mode = effects::UpscalerMode::MlTemporal;
-        d.modelBytes = model;
-        auto r = effects::Upscaler::create(d);
+        auto r = createWithMetadata(ctx(), probe, key, value);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
         EXPECT_NE(r.error().message.find("metadata '" + std::string(key) + "' is '" + value + "'"), std::string::npos) << r.error().message;
@@ -693,26 +699,16 @@ TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
 TEST_F(VulkanTest, UpscalerMlTemporalRefusesHistoryTapsOtherThanNineOrFive) {
     const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
     ASSERT_FALSE(probe.empty());
-    auto create = [&](const char* value) {
-        const std::vector<uint8_t> model = withMetadata(probe, "vkml.history_taps", value);
-        effects::UpscalerDesc d;
-        d.device = fxtest::effectDevice(ctx());
-        d.maxRenderSize = kRender;
-        d.displaySize = kDisplay;
-        d.mode = effects::UpscalerMode::MlTemporal;
-        d.modelBytes = model;
-        return effects::Upscaler::create(d);
-    };
     for (const char* value : {"", "7", "4", "0", "-5", "5.0", " 5", "9x", "abc"}) {
         SCOPED_TRACE(std::string("'") + value + "'");
-        auto r = create(value);
+        auto r = createWithMetadata(ctx(), probe, "vkml.history_taps", value);
         ASSERT_FALSE(r);
         EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
         EXPECT_NE(r.error().message.find("metadata 'vkml.history_taps' is '" + std::string(value) + "'; expected 9 or 5"), std::string::npos)
             << r.error().message;
     }
     for (const char* value : {"9", "5"}) {
-        auto r = create(value);
+        auto r = createWithMetadata(ctx(), probe, "vkml.history_taps", value);
         EXPECT_TRUE(r) << value << ": " << (r ? "" : r.error().message);
     }
 }

@@ -128,8 +128,9 @@ def reproject(depth, motion, jitter, prev_linear_depth, prev_jitter, history_val
 
 
 # ---------------------------------------------------------------- upscaler_current.glsl
-def catmull_rom(tex, uv):
-    """9-tap bilinear Catmull-Rom of tex [N,C,H,W] at uv [N,H',W',2] (0..1), clamp to edge."""
+def catmull_rom_taps(tex, uv):
+    """upscaler_common.glsl's catmullRomTaps: per axis the three bilinear positions (t0, t12, t3,
+    as 0..1 coordinates) and their weights, for tex [N,C,H,W] at uv [N,H',W',2]."""
     n, c, th, tw = tex.shape
     size = torch.tensor([tw, th], dtype=tex.dtype, device=tex.device)
     pos = uv * size
@@ -140,13 +141,21 @@ def catmull_rom(tex, uv):
     w2 = f * (0.5 + f * (2.0 - 1.5 * f))
     w3 = f * f * (-0.5 + 0.5 * f)
     w12 = w1 + w2
-    t0, t3, t12 = (centre - 1.0) / size, (centre + 2.0) / size, (centre + w2 / w12) / size
+    return (centre - 1.0) / size, (centre + w2 / w12) / size, (centre + 2.0) / size, w0, w12, w3
+
+
+def _bilinear_tap(tex, tx, ty):
+    grid = torch.stack([tx[..., 0], ty[..., 1]], -1) * 2.0 - 1.0
+    return F.grid_sample(tex, grid, mode="bilinear", padding_mode="border", align_corners=False)
+
+
+def catmull_rom(tex, uv):
+    """9-tap bilinear Catmull-Rom of tex [N,C,H,W] at uv [N,H',W',2] (0..1), clamp to edge."""
+    t0, t12, t3, w0, w12, w3 = catmull_rom_taps(tex, uv)
     out = 0.0
     for ty, wy in ((t0, w0), (t12, w12), (t3, w3)):
         for tx, wx in ((t0, w0), (t12, w12), (t3, w3)):
-            grid = torch.stack([tx[..., 0], ty[..., 1]], -1) * 2.0 - 1.0
-            s = F.grid_sample(tex, grid, mode="bilinear", padding_mode="border", align_corners=False)
-            out = out + s * (wx[..., 0] * wy[..., 1]).unsqueeze(1)
+            out = out + _bilinear_tap(tex, tx, ty) * (wx[..., 0] * wy[..., 1]).unsqueeze(1)
     return out
 
 
@@ -154,24 +163,12 @@ def catmull_rom5(tex, uv):
     """catmull_rom with its four corner taps dropped and the other five renormalised
     (upscaler_common.glsl's catmullRom5: the TAAU resolve's fetch, and the feature pass's for a
     model whose history_taps is 5)."""
-    n, c, th, tw = tex.shape
-    size = torch.tensor([tw, th], dtype=tex.dtype, device=tex.device)
-    pos = uv * size
-    centre = torch.floor(pos - 0.5) + 0.5
-    f = pos - centre
-    w0 = f * (-0.5 + f * (1.0 - 0.5 * f))
-    w1 = 1.0 + f * f * (-2.5 + 1.5 * f)
-    w2 = f * (0.5 + f * (2.0 - 1.5 * f))
-    w3 = f * f * (-0.5 + 0.5 * f)
-    w12 = w1 + w2
-    t0, t3, t12 = (centre - 1.0) / size, (centre + 2.0) / size, (centre + w2 / w12) / size
+    t0, t12, t3, w0, w12, w3 = catmull_rom_taps(tex, uv)
     out, total = 0.0, 0.0
     for (tx, wx), (ty, wy) in (((t12, w12), (t0, w0)), ((t0, w0), (t12, w12)), ((t12, w12), (t12, w12)),
                                ((t3, w3), (t12, w12)), ((t12, w12), (t3, w3))):
-        grid = torch.stack([tx[..., 0], ty[..., 1]], -1) * 2.0 - 1.0
-        s = F.grid_sample(tex, grid, mode="bilinear", padding_mode="border", align_corners=False)
         weight = (wx[..., 0] * wy[..., 1]).unsqueeze(1)
-        out, total = out + s * weight, total + weight
+        out, total = out + _bilinear_tap(tex, tx, ty) * weight, total + weight
     return out / total
 
 
