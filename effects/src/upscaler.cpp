@@ -36,9 +36,10 @@ namespace effects {
 namespace {
 
 using namespace detail;
-static_assert(sizeof(gpu::ResolvePush) == 120 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
+static_assert(sizeof(gpu::ResolvePush) == 124 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
 static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::ResolvePush, prevRenderSize) == 72 &&
-              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112,
+              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112 &&
+              offsetof(gpu::ResolvePush, hiddenChannels) == 120,
               "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
@@ -134,7 +135,8 @@ constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
 constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage, kStorageImage};
 constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
 constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageBuffer};
-constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
+// features, parameters (or the hidden value the head reads), history, output, head weights
+constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage, kStorageBuffer};
 
 // The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
 class SetWriter {
@@ -168,6 +170,7 @@ public:
     EffectRequirements requirements() const override;
     bool usesFp16() const override { return network_ && network_->fp16(); }
     bool usesTensorCores() const override { return network_ && network_->tensorCores(); }
+    bool resolvesNetworkHead() const override { return network_ && network_->head(); }
     Status recordInitialization(VkCommandBuffer cmd) override;
     Status record(VkCommandBuffer cmd, const UpscalerInputs& inputs) override;
     Status resize(VkExtent2D displaySize) override;
@@ -278,6 +281,11 @@ Status TemporalUpscaler::createDisplayResources() {
             nd.inputs[0].channelOrder = pixelMajorOrder(gpu::ML_FEATURES, r);
             nd.outputs[0].channelOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
         }
+        // A model ending in a 1x1 convolution (the shipped ones do) leaves it to the resolve pass,
+        // which reads the network's 16 or 32 hidden channels per tensor pixel instead of 8 r^2
+        // parameters (H200, 4K, the performance model: TODO ms -> TODO ms).
+        nd.detachPointwiseHead = true;
+        nd.headOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
@@ -311,7 +319,7 @@ Status TemporalUpscaler::createPipelines() {
 
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 4 * groupsOfSets}};
     if (VkResult r = pool_.create(vk_, vk_.device, 4 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
@@ -400,6 +408,7 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
             .buffer(network_->output(0).buffer)
             .image(kStorageImage, curHistory.view, general)
             .image(kStorageImage, in.output.view, general)
+            .buffer(network_->head() ? network_->head()->buffer.buffer : network_->input(0).buffer)  // unread without a head
             .write(vk_);
     } else {
         reprojectionInputs(SetWriter(f.resolve)).image(kStorageImage, curHistory.view, general).image(kStorageImage, in.output.view, general).write(vk_);
@@ -459,6 +468,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
     pc.ratioFeatureMax = ratioFeatureMax_;
+    pc.hiddenChannels = network_ && network_->head() ? network_->head()->hiddenChannels : 0u;
     auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);

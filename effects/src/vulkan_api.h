@@ -32,7 +32,8 @@ namespace effects::detail {
     X(vkMapMemory)                    \
     X(vkUnmapMemory)                  \
     X(vkCmdClearColorImage)           \
-    X(vkCmdFillBuffer)
+    X(vkCmdFillBuffer)                \
+    X(vkCmdUpdateBuffer)
 
 struct VulkanApi {
     FX_INSTANCE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
