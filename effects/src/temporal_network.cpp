@@ -24,9 +24,9 @@ std::string shapeString(const std::vector<uint32_t>& s) {
 // NetworkDesc::detachPointwiseHead: takes the node writing the graph's only output out of the
 // graph when it is a pointwise head, making the value it reads the output; returns the head's
 // weights packed as PointwiseHead lays them out (outputs in `order`, the model's when empty), or
-// nothing (the graph unchanged) when the model ends otherwise.
-std::optional<std::vector<float>> detachPointwiseHead(mlplugin::GraphDesc& g, const std::vector<uint32_t>& order, uint32_t& hiddenChannels,
-                                                      uint32_t& outputChannels) {
+// nothing (the graph unchanged) when the model ends otherwise or they would exceed maxBytes (0: any).
+std::optional<std::vector<float>> detachPointwiseHead(mlplugin::GraphDesc& g, const std::vector<uint32_t>& order, uint32_t maxBytes,
+                                                      uint32_t& hiddenChannels, uint32_t& outputChannels) {
     using Kind = mlplugin::GraphValue::Kind;
     if (g.outputs.size() != 1) return std::nullopt;
     const mlplugin::ValueId out = g.outputs[0];
@@ -48,7 +48,7 @@ std::optional<std::vector<float>> detachPointwiseHead(mlplugin::GraphDesc& g, co
     const uint32_t cout = f.sizes[0], cin = f.sizes[1];
     const std::vector<float>& w = g.values[filter].constantData;
     if (w.size() != size_t(cout) * cin || (bias != mlplugin::kNoValue && g.values[bias].constantData.size() != cout)) return std::nullopt;
-    if (!order.empty() && order.size() != cout) return std::nullopt;
+    if ((!order.empty() && order.size() != cout) || (maxBytes && (uint64_t(cin) + 1) * cout * sizeof(float) > maxBytes)) return std::nullopt;
     // The hidden value must be read by the head alone (and be no output of the graph already).
     for (const mlplugin::GraphNode& n : g.nodes)
         if (&n != &*writer && std::find(n.inputs.begin(), n.inputs.end(), hidden) != n.inputs.end()) return std::nullopt;
@@ -123,7 +123,8 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     MLP_TRY(checkList("input", model->inputNames, graph.inputs, desc.inputs));
     MLP_TRY(checkList("output", model->outputNames, graph.outputs, desc.outputs));
     if (desc.detachPointwiseHead)
-        if (auto packed = detachPointwiseHead(graph, desc.headOrder, head_.hiddenChannels, head_.outputChannels)) headData_ = std::move(*packed);
+        if (auto packed = detachPointwiseHead(graph, desc.headOrder, desc.maxHeadBytes, head_.hiddenChannels, head_.outputChannels))
+            headData_ = std::move(*packed);
     // Output 0 is now the hidden value, whose channels stay in the model's order.
     std::vector<NetworkTensor> outputs = desc.outputs;
     if (!headData_.empty()) outputs[0].channelOrder.clear();
@@ -279,7 +280,7 @@ Status Network::recordInitialization(VkCommandBuffer cmd) {
             vk_.vkCmdUpdateBuffer(cmd, head_.buffer.buffer, at * sizeof(float), std::min(kChunk, headData_.size() - at) * sizeof(float),
                                   headData_.data() + at);
         vkutil::memoryBarrier(vk_, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT);
+                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_UNIFORM_READ_BIT);
     }
     initialized_ = true;
     return {};

@@ -51,6 +51,9 @@ struct NetworkDesc {
     // The order of a detached head's outputs (element k: the model's output channel headOrder[k]);
     // empty: the model's order.
     std::vector<uint32_t> headOrder;
+    // The largest head to detach, in bytes of PointwiseHead::buffer (0: any); a larger one stays
+    // in the network.
+    uint32_t maxHeadBytes = 0;
 };
 
 // The model's last layer, taken out of the graph by NetworkDesc::detachPointwiseHead: out[k] =
@@ -58,7 +61,7 @@ struct NetworkDesc {
 // in NetworkDesc::headOrder.
 struct PointwiseHead {
     uint32_t hiddenChannels = 0, outputChannels = 0;
-    // Device-local fp32, filled by Network::recordInitialization(): the weights input-major (element
+    // Device-local fp32 (storage and uniform), filled by Network::recordInitialization(): the weights input-major (element
     // i * outputChannels + k multiplies hidden channel i into output k), then the biases (element
     // hiddenChannels * outputChannels + k), so that one hidden channel's weights for a pixel's
     // consecutive outputs are consecutive.

@@ -36,10 +36,9 @@ namespace effects {
 namespace {
 
 using namespace detail;
-static_assert(sizeof(gpu::ResolvePush) == 124 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
+static_assert(sizeof(gpu::ResolvePush) == 120 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
 static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::ResolvePush, prevRenderSize) == 72 &&
-              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112 &&
-              offsetof(gpu::ResolvePush, hiddenChannels) == 120,
+              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112,
               "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
@@ -131,12 +130,15 @@ std::vector<uint32_t> pixelMajorOrder(uint32_t c, uint32_t r) {
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+constexpr VkDescriptorType kUniformBuffer = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 // colour, depth, motion, previous linear depth, previous history, reactive, linear depth (storage), then the pass's outputs
 constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage, kStorageImage};
 constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
 constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageBuffer};
 // features, parameters (or the hidden value the head reads), history, output, head weights
-constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage, kStorageBuffer};
+constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage, kUniformBuffer};
+// What ml_resolve.comp declares of the head's uniform block without a head: 2 vec4.
+constexpr VkDeviceSize kNoHeadBytes = 32;
 
 // The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
 class SetWriter {
@@ -146,8 +148,8 @@ public:
         writes_.image(writes_.count(), type, {sampler, view, layout});
         return *this;
     }
-    SetWriter& buffer(VkBuffer b) {
-        writes_.buffer(writes_.count(), kStorageBuffer, {b, 0, VK_WHOLE_SIZE});
+    SetWriter& buffer(VkBuffer b, VkDescriptorType type = kStorageBuffer, VkDeviceSize range = VK_WHOLE_SIZE) {
+        writes_.buffer(writes_.count(), type, {b, 0, range});
         return *this;
     }
     void write(const VulkanApi& vk) const { writes_.update(vk, vk.device); }
@@ -283,8 +285,10 @@ Status TemporalUpscaler::createDisplayResources() {
         }
         // A model ending in a 1x1 convolution (the shipped ones do) leaves it to the resolve pass,
         // which reads the network's 16 or 32 hidden channels per tensor pixel instead of 8 r^2
-        // parameters (H200, 4K, the performance model: TODO ms -> TODO ms).
+        // parameters (H200, 4K, the performance model: TODO ms -> TODO ms). Its weights are a
+        // uniform buffer, of which every device offers 16 KB.
         nd.detachPointwiseHead = true;
+        nd.maxHeadBytes = 16384;
         nd.headOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
@@ -314,12 +318,16 @@ Status TemporalUpscaler::createPipelines() {
     const std::span<const uint32_t> featureShader = historyTaps_ == 5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
                                                                       : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32());
     MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
-    return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
+    // Specialised to the head's width and r (ml_resolve.comp's HEAD_CHANNELS, HEAD_UNSHUFFLE), or not.
+    const PointwiseHead* head = network_->head();
+    const uint32_t specialization[] = {head ? head->hiddenChannels : 0u, head ? unshuffle_ : 1u};
+    return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve", specialization),
+                mlResolve_);
 }
 
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 4 * groupsOfSets}};
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}, {kUniformBuffer, groupsOfSets}};
     if (VkResult r = pool_.create(vk_, vk_.device, 4 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
@@ -408,7 +416,8 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
             .buffer(network_->output(0).buffer)
             .image(kStorageImage, curHistory.view, general)
             .image(kStorageImage, in.output.view, general)
-            .buffer(network_->head() ? network_->head()->buffer.buffer : network_->input(0).buffer)  // unread without a head
+            .buffer(network_->head() ? network_->head()->buffer.buffer : network_->input(0).buffer, kUniformBuffer,
+                    network_->head() ? VK_WHOLE_SIZE : kNoHeadBytes)  // unread without a head
             .write(vk_);
     } else {
         reprojectionInputs(SetWriter(f.resolve)).image(kStorageImage, curHistory.view, general).image(kStorageImage, in.output.view, general).write(vk_);
@@ -468,7 +477,6 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
     pc.ratioFeatureMax = ratioFeatureMax_;
-    pc.hiddenChannels = network_ && network_->head() ? network_->head()->hiddenChannels : 0u;
     auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
@@ -487,7 +495,9 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
         }
         computeBarrier(vk_, cmd);
         detail::StepScope step(in.steps, cmd, "ml_resolve");
-        dispatch(mlResolve_, f.mlResolve, desc_.displaySize);
+        // With the head: one invocation per pixel of the hidden value (its r x r display pixels).
+        const uint32_t r = network_->head() ? unshuffle_ : 1u;
+        dispatch(mlResolve_, f.mlResolve, network_->head() ? VkExtent2D{tensorSize_.width / r, tensorSize_.height / r} : desc_.displaySize);
     } else {
         detail::StepScope step(in.steps, cmd, "taau_resolve");
         dispatch(resolve_, f.resolve, desc_.displaySize);

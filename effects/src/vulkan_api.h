@@ -98,7 +98,8 @@ struct ComputePipeline {
     void destroy(const VulkanApi& vk);
 };
 Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<const uint32_t> spirv,
-                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what);
+                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what,
+                                              std::span<const uint32_t> specialization = {});
 
 // One global compute -> compute memory dependency (shader reads and writes on both sides).
 void computeBarrier(const VulkanApi& vk, VkCommandBuffer cmd);

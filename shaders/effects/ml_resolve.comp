@@ -11,10 +11,15 @@
 //   colour = clamp(mix(history, current, (added + eps) / (kept + added + eps)) + 0.25 tanh(p3..5), 0, 1)
 //   state  = min(kept + added, C) / C
 // so that a pixel whose history the network trusts averages all its samples by their distance.
+//
 // When the model ends in a pointwise head (a 1x1 convolution; effects/src/temporal_network.h,
-// PointwiseHead), the network stops before it and this pass applies it for each pixel's 8
-// parameters (pc.hiddenChannels > 0): the network then writes, and this pass reads, its last
-// hidden value instead of the wider parameter tensor.
+// PointwiseHead), the network stops before it and this pass applies it (HEAD_CHANNELS > 0): the
+// network then writes, and this pass reads, its last hidden value (16 or 32 channels per tensor
+// pixel) instead of the 8 r^2 parameters. One invocation then takes one pixel of the hidden value
+// and resolves its r x r display pixels: the head's weights, specialised to the hidden width and
+// r, are read at the same uniform-buffer address by every invocation (per display pixel, the
+// invocations of a subgroup would read the weights of different sub-pixels: H200, 4K, 0.12 ms
+// more than the network saved).
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
@@ -25,13 +30,20 @@
 #endif
 
 layout(local_size_x = 8, local_size_y = 8) in;
+layout(constant_id = 0) const uint HEAD_CHANNELS = 0u;  // the head's input channels; 0: the network writes the parameters
+layout(constant_id = 1) const uint HEAD_UNSHUFFLE = 1u;  // r, with a head
+const uint HEAD_SUBPIXELS = HEAD_UNSHUFFLE * HEAD_UNSHUFFLE;
+const uint HEAD_ARRAY = HEAD_CHANNELS > 0u ? HEAD_CHANNELS : 1u;  // arrays of the hidden values (no array is empty)
+const uint HEAD_QUADS_PER_CHANNEL = HEAD_SUBPIXELS * ML_PARAMS / 4u;  // a hidden channel's weights for every output
 layout(set = 0, binding = 0, std430) readonly buffer Features { TENSOR_T features[]; };
 layout(set = 0, binding = 1, std430) readonly buffer Params { TENSOR_T params[]; };  // or the hidden value
 layout(set = 0, binding = 0, std430) readonly buffer FeatureQuads { TENSOR_QUAD featureQuads[]; };  // the same buffers,
 layout(set = 0, binding = 1, std430) readonly buffer ParamQuads { TENSOR_QUAD paramQuads[]; };      // 16 bytes at a time
 layout(set = 0, binding = 2, rgba16f) uniform writeonly image2D historyOut;
 layout(set = 0, binding = 3, OUTPUT_FORMAT) uniform writeonly image2D outputImage;
-layout(set = 0, binding = 4, std430) readonly buffer Head { vec4 headQuads[]; };  // PointwiseHead's layout, outputs pixel-major
+// PointwiseHead's layout with the outputs pixel-major (sub-pixel s's 8 at s * 8): hidden channel
+// i's weights, then the biases (at HEAD_CHANNELS); 16 bytes unread without a head.
+layout(set = 0, binding = 4, std140) uniform Head { vec4 headQuads[(HEAD_CHANNELS + 1u) * HEAD_QUADS_PER_CHANNEL]; };
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 TensorPixel pixelIn(uvec2 t, uint channels) {
@@ -71,61 +83,13 @@ void loadParams(TensorPixel at, out float v[ML_PARAMS]) {
         for (uint c = 0u; c < ML_PARAMS; ++c) v[c] = float(params[at.base + c * at.stride]);
     }
 }
-// The head's 8 outputs for display pixel t: its hidden pixel (t / r) times the weights of its
-// sub-pixel s, which are the pixel-major outputs s * 8 .. s * 8 + 7 (two vec4 per hidden channel).
-void headParams(uvec2 t, out float v[ML_PARAMS]) {
-    const uint shift = uint(findLSB(pc.tensorUnshuffle)), mask = pc.tensorUnshuffle - 1u;
-    const uint sub = ((t.y & mask) << shift) + (t.x & mask);
-    const uint hiddenWidth = pc.tensorWidth >> shift, plane = (pc.tensorHeight >> shift) * hiddenWidth;
-    const uint pixel = (t.y >> shift) * hiddenWidth + (t.x >> shift), channels = pc.hiddenChannels;
-    const uint quadsPerChannel = (pc.tensorUnshuffle * pc.tensorUnshuffle * ML_PARAMS) / 4u;  // outputs / 4
-    uint q = sub * (ML_PARAMS / 4u);
-    vec4 lo = headQuads[channels * quadsPerChannel + q], hi = headQuads[channels * quadsPerChannel + q + 1u];  // the biases
-    if ((pc.flags & FLAG_TENSORS_NHWC) != 0u && channels % TENSOR_QUAD_VALUES == 0u) {  // 16 bytes of channels at a time
-        const uint base = pixel * channels / TENSOR_QUAD_VALUES;
-        for (uint i = 0u; i < channels / TENSOR_QUAD_VALUES; ++i, q += TENSOR_QUAD_VALUES * quadsPerChannel) {
-#ifdef TENSOR_F16
-            const uvec4 w = paramQuads[base + i];
-            for (uint j = 0u; j < 4u; ++j) {
-                const vec2 h = unpackHalf2x16(w[j]);
-                const uint at = q + 2u * j * quadsPerChannel;
-                lo += h.x * headQuads[at] + h.y * headQuads[at + quadsPerChannel];
-                hi += h.x * headQuads[at + 1u] + h.y * headQuads[at + quadsPerChannel + 1u];
-            }
-#else
-            const vec4 w = paramQuads[base + i];
-            for (uint j = 0u; j < 4u; ++j) {
-                lo += w[j] * headQuads[q + j * quadsPerChannel];
-                hi += w[j] * headQuads[q + j * quadsPerChannel + 1u];
-            }
-#endif
-        }
-    } else {
-        const uint base = (pc.flags & FLAG_TENSORS_NHWC) != 0u ? pixel * channels : pixel;
-        const uint stride = (pc.flags & FLAG_TENSORS_NHWC) != 0u ? 1u : plane;
-        for (uint i = 0u; i < channels; ++i, q += quadsPerChannel) {
-            const float h = float(params[base + i * stride]);
-            lo += h * headQuads[q];
-            hi += h * headQuads[q + 1u];
-        }
-    }
-    for (uint c = 0u; c < 4u; ++c) {
-        v[c] = lo[c];
-        v[c + 4u] = hi[c];
-    }
-}
 float sigmoid(float x) { return 1.0 / (1.0 + exp(-clamp(x, -30.0, 30.0))); }
 vec3 srgbFeature(float v[ML_FEATURES], uint c) { return srgbToLinear(clamp(vec3(v[c], v[c + 1u], v[c + 2u]), 0.0, 1.0)); }
 
-void main() {
-    uvec2 t = gl_GlobalInvocationID.xy;
-    if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) return;
-    float fv[ML_FEATURES], pv[ML_PARAMS];
+// Display pixel t from its features and its parameters pv.
+void resolvePixel(uvec2 t, float pv[ML_PARAMS]) {
+    float fv[ML_FEATURES];
     loadFeatures(pixelIn(t, ML_FEATURES), fv);
-    if (pc.hiddenChannels > 0u)
-        headParams(t, pv);
-    else
-        loadParams(pixelIn(t, ML_PARAMS), pv);
     vec3 narrow = srgbFeature(fv, 0u), wide = srgbFeature(fv, 4u), raw = srgbFeature(fv, 7u), clipped = srgbFeature(fv, 10u);
     float valid = fv[13];
     float p0 = pv[0], p1 = pv[1], p2 = pv[2], p6 = pv[6], p7 = pv[7];
@@ -150,4 +114,55 @@ void main() {
     vec3 color = clamp(mix(history, current, alpha) + 0.25 * tanh(residual), vec3(0.0), vec3(1.0));
     imageStore(historyOut, ivec2(t), vec4(color, state));
     imageStore(outputImage, ivec2(t), vec4(fromWorkingSpace(color, pc.flags, pc.exposure), 1.0));
+}
+
+// The hidden value's channels at one of its pixels (NHWC: 16 bytes at a time where they divide).
+void loadHidden(uvec2 p, out float h[HEAD_ARRAY]) {
+    const uint width = pc.tensorWidth / HEAD_UNSHUFFLE, pixel = p.y * width + p.x;
+    if ((pc.flags & FLAG_TENSORS_NHWC) != 0u && HEAD_CHANNELS % TENSOR_QUAD_VALUES == 0u) {
+        for (uint i = 0u; i < HEAD_CHANNELS / TENSOR_QUAD_VALUES; ++i) {
+#ifdef TENSOR_F16
+            const uvec4 w = paramQuads[pixel * (HEAD_CHANNELS / TENSOR_QUAD_VALUES) + i];
+            for (uint j = 0u; j < 4u; ++j) {
+                const vec2 pair = unpackHalf2x16(w[j]);
+                h[8u * i + 2u * j] = pair.x;
+                h[8u * i + 2u * j + 1u] = pair.y;
+            }
+#else
+            const vec4 w = paramQuads[pixel * (HEAD_CHANNELS / TENSOR_QUAD_VALUES) + i];
+            for (uint j = 0u; j < 4u; ++j) h[4u * i + j] = w[j];
+#endif
+        }
+    } else {
+        const bool nhwc = (pc.flags & FLAG_TENSORS_NHWC) != 0u;
+        const uint plane = (pc.tensorHeight / HEAD_UNSHUFFLE) * width;
+        for (uint i = 0u; i < HEAD_CHANNELS; ++i) h[i] = float(params[nhwc ? pixel * HEAD_CHANNELS + i : i * plane + pixel]);
+    }
+}
+
+void main() {
+    if (HEAD_CHANNELS == 0u) {  // one display pixel, its parameters from the network
+        const uvec2 t = gl_GlobalInvocationID.xy;
+        if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) return;
+        float pv[ML_PARAMS];
+        loadParams(pixelIn(t, ML_PARAMS), pv);
+        resolvePixel(t, pv);
+        return;
+    }
+    // One pixel of the hidden value and its r x r display pixels.
+    const uvec2 p = gl_GlobalInvocationID.xy;
+    if (p.x >= pc.tensorWidth / HEAD_UNSHUFFLE || p.y >= pc.tensorHeight / HEAD_UNSHUFFLE) return;
+    float h[HEAD_ARRAY];
+    loadHidden(p, h);
+    for (uint s = 0u; s < HEAD_SUBPIXELS; ++s) {
+        const uvec2 t = p * HEAD_UNSHUFFLE + uvec2(s % HEAD_UNSHUFFLE, s / HEAD_UNSHUFFLE);
+        if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) continue;  // the tensors' padding
+        vec4 lo = headQuads[HEAD_CHANNELS * HEAD_QUADS_PER_CHANNEL + 2u * s], hi = headQuads[HEAD_CHANNELS * HEAD_QUADS_PER_CHANNEL + 2u * s + 1u];
+        for (uint i = 0u; i < HEAD_CHANNELS; ++i) {
+            lo += h[i] * headQuads[i * HEAD_QUADS_PER_CHANNEL + 2u * s];
+            hi += h[i] * headQuads[i * HEAD_QUADS_PER_CHANNEL + 2u * s + 1u];
+        }
+        const float pv[ML_PARAMS] = float[](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
+        resolvePixel(t, pv);
+    }
 }

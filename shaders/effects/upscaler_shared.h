@@ -68,7 +68,6 @@ struct ResolvePush {
     float cameraFar;          // 0: infinite
     vec2 depthTexelSize;      // 1 / the extent of the linear depth images (the maximum render size)
     uvec2 depthOwnerScale;    // ceil(render * 65536 / display) per axis: which workgroup writes which render pixel's linear depth
-    uint hiddenChannels;      // ML: the channels of the network output the resolve applies the head to; 0: it reads the parameters
 };
 
 #ifdef __cplusplus
