@@ -42,7 +42,8 @@ static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::
               "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
-uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
+constexpr uint32_t kHeadTile = 16;  // ml_resolve.comp's HEAD_TILE: display pixels per side of its workgroups with a head
+uint32_t groups(uint32_t n, uint32_t size = kGroup) { return (n + size - 1) / size; }
 uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // Tuning of the hand-written resolve, chosen on the training camera paths (orbit, fence_walk,
@@ -318,9 +319,11 @@ Status TemporalUpscaler::createPipelines() {
     const std::span<const uint32_t> featureShader = historyTaps_ == 5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
                                                                       : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32());
     MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
-    // Specialised to the head's width and r (ml_resolve.comp's HEAD_CHANNELS, HEAD_UNSHUFFLE), or not.
+    // Specialised to the head's width and r (ml_resolve.comp's HEAD_CHANNELS, HEAD_UNSHUFFLE) and
+    // its workgroup to HEAD_TILE, or not.
     const PointwiseHead* head = network_->head();
-    const uint32_t specialization[] = {head ? head->hiddenChannels : 0u, head ? unshuffle_ : 1u};
+    const uint32_t tile = head ? kHeadTile : kGroup;
+    const uint32_t specialization[] = {head ? head->hiddenChannels : 0u, head ? unshuffle_ : 1u, tile, tile};
     return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve", specialization),
                 mlResolve_);
 }
@@ -477,11 +480,11 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
     pc.ratioFeatureMax = ratioFeatureMax_;
-    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
+    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent, uint32_t group = kGroup) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
         vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vk_.vkCmdDispatch(cmd, groups(extent.width), groups(extent.height), 1);
+        vk_.vkCmdDispatch(cmd, groups(extent.width, group), groups(extent.height, group), 1);
     };
     if (ml()) {
         {
@@ -495,9 +498,8 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
         }
         computeBarrier(vk_, cmd);
         detail::StepScope step(in.steps, cmd, "ml_resolve");
-        // With the head: one invocation per pixel of the hidden value (its r x r display pixels).
-        const uint32_t r = network_->head() ? unshuffle_ : 1u;
-        dispatch(mlResolve_, f.mlResolve, network_->head() ? VkExtent2D{tensorSize_.width / r, tensorSize_.height / r} : desc_.displaySize);
+        // With the head: tiles of 16 x 16 display pixels (its two phases share their parameters).
+        dispatch(mlResolve_, f.mlResolve, desc_.displaySize, network_->head() ? kHeadTile : kGroup);
     } else {
         detail::StepScope step(in.steps, cmd, "taau_resolve");
         dispatch(resolve_, f.resolve, desc_.displaySize);

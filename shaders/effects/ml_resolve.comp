@@ -15,11 +15,14 @@
 // When the model ends in a pointwise head (a 1x1 convolution; effects/src/temporal_network.h,
 // PointwiseHead), the network stops before it and this pass applies it (HEAD_CHANNELS > 0): the
 // network then writes, and this pass reads, its last hidden value (16 or 32 channels per tensor
-// pixel) instead of the 8 r^2 parameters. One invocation then takes one pixel of the hidden value
-// and resolves its r x r display pixels: the head's weights, specialised to the hidden width and
-// r, are read at the same uniform-buffer address by every invocation (per display pixel, the
-// invocations of a subgroup would read the weights of different sub-pixels: H200, 4K, 0.12 ms
-// more than the network saved).
+// pixel) instead of the 8 r^2 parameters. A workgroup takes a 16 x 16 tile of display pixels in two
+// phases. First each invocation computes the parameters of one sub-pixel of one hidden pixel,
+// the invocations of a subgroup all of the same sub-pixel, so that they read the head's weights
+// (specialised to the hidden width and r) at one uniform-buffer address; the parameters go to
+// shared memory. Then each invocation resolves one display pixel, as without a head. (Per display
+// pixel throughout, a subgroup reads the weights of four sub-pixels at once; per hidden pixel
+// throughout, an invocation resolves its r x r display pixels in turn, with strided loads and
+// stores: H200, 4K, each cost 0.1 ms more than the network saved.)
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
@@ -29,9 +32,11 @@
 #define OUTPUT_FORMAT rgba16f
 #endif
 
-layout(local_size_x = 8, local_size_y = 8) in;
+// 8 x 8 invocations per workgroup, or with a head HEAD_TILE x HEAD_TILE (constants 2 and 3).
+layout(local_size_x_id = 2, local_size_y_id = 3) in;
 layout(constant_id = 0) const uint HEAD_CHANNELS = 0u;  // the head's input channels; 0: the network writes the parameters
 layout(constant_id = 1) const uint HEAD_UNSHUFFLE = 1u;  // r, with a head
+const uint HEAD_TILE = 16u;  // display pixels per side of a workgroup's tile with a head
 const uint HEAD_SUBPIXELS = HEAD_UNSHUFFLE * HEAD_UNSHUFFLE;
 const uint HEAD_ARRAY = HEAD_CHANNELS > 0u ? HEAD_CHANNELS : 1u;  // arrays of the hidden values (no array is empty)
 const uint HEAD_QUADS_PER_CHANNEL = HEAD_SUBPIXELS * ML_PARAMS / 4u;  // a hidden channel's weights for every output
@@ -140,6 +145,8 @@ void loadHidden(uvec2 p, out float h[HEAD_ARRAY]) {
     }
 }
 
+shared vec4 tileParams[HEAD_TILE * HEAD_TILE * 2];  // with a head: each display pixel's 8 parameters
+
 void main() {
     if (HEAD_CHANNELS == 0u) {  // one display pixel, its parameters from the network
         const uvec2 t = gl_GlobalInvocationID.xy;
@@ -149,20 +156,27 @@ void main() {
         resolvePixel(t, pv);
         return;
     }
-    // One pixel of the hidden value and its r x r display pixels.
-    const uvec2 p = gl_GlobalInvocationID.xy;
-    if (p.x >= pc.tensorWidth / HEAD_UNSHUFFLE || p.y >= pc.tensorHeight / HEAD_UNSHUFFLE) return;
-    float h[HEAD_ARRAY];
-    loadHidden(p, h);
-    for (uint s = 0u; s < HEAD_SUBPIXELS; ++s) {
-        const uvec2 t = p * HEAD_UNSHUFFLE + uvec2(s % HEAD_UNSHUFFLE, s / HEAD_UNSHUFFLE);
-        if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) continue;  // the tensors' padding
+    // The head: invocation i computes sub-pixel s = i / (side * side) of hidden pixel i % (side * side) of the tile.
+    const uint side = HEAD_TILE / HEAD_UNSHUFFLE, i = gl_LocalInvocationIndex;
+    const uint s = i / (side * side), q = i % (side * side);
+    const uvec2 local = uvec2(q % side, q / side), p = gl_WorkGroupID.xy * side + local;
+    if (p.x < pc.tensorWidth / HEAD_UNSHUFFLE && p.y < pc.tensorHeight / HEAD_UNSHUFFLE) {
+        float h[HEAD_ARRAY];
+        loadHidden(p, h);
         vec4 lo = headQuads[HEAD_CHANNELS * HEAD_QUADS_PER_CHANNEL + 2u * s], hi = headQuads[HEAD_CHANNELS * HEAD_QUADS_PER_CHANNEL + 2u * s + 1u];
-        for (uint i = 0u; i < HEAD_CHANNELS; ++i) {
-            lo += h[i] * headQuads[i * HEAD_QUADS_PER_CHANNEL + 2u * s];
-            hi += h[i] * headQuads[i * HEAD_QUADS_PER_CHANNEL + 2u * s + 1u];
+        for (uint c = 0u; c < HEAD_CHANNELS; ++c) {
+            lo += h[c] * headQuads[c * HEAD_QUADS_PER_CHANNEL + 2u * s];
+            hi += h[c] * headQuads[c * HEAD_QUADS_PER_CHANNEL + 2u * s + 1u];
         }
-        const float pv[ML_PARAMS] = float[](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w);
-        resolvePixel(t, pv);
+        const uvec2 d = local * HEAD_UNSHUFFLE + uvec2(s % HEAD_UNSHUFFLE, s / HEAD_UNSHUFFLE);
+        tileParams[(d.y * HEAD_TILE + d.x) * 2u] = lo;
+        tileParams[(d.y * HEAD_TILE + d.x) * 2u + 1u] = hi;
     }
+    barrier();
+    // Then each invocation one display pixel of the tile.
+    const uvec2 t = gl_WorkGroupID.xy * HEAD_TILE + gl_LocalInvocationID.xy;
+    if (t.x >= pc.displaySize.x || t.y >= pc.displaySize.y) return;
+    const uint at = (gl_LocalInvocationID.y * HEAD_TILE + gl_LocalInvocationID.x) * 2u;
+    const vec4 lo = tileParams[at], hi = tileParams[at + 1u];
+    resolvePixel(t, float[](lo.x, lo.y, lo.z, lo.w, hi.x, hi.y, hi.z, hi.w));
 }
