@@ -2,13 +2,10 @@
 
 #include "mlplugin/onnx.h"
 
-#include <vkutil/barrier.h>
 #include <vkutil/descriptors.h>
 
 #include <algorithm>
-#include <array>
 #include <cstring>
-#include <optional>
 
 namespace effects::detail {
 namespace {
@@ -19,50 +16,6 @@ std::string shapeString(const std::vector<uint32_t>& s) {
     std::string out = "[";
     for (size_t i = 0; i < s.size(); ++i) out += (i ? "," : "") + std::to_string(s[i]);
     return out + "]";
-}
-
-// NetworkDesc::detachPointwiseHead: takes the node writing the graph's only output out of the
-// graph when it is a pointwise head, making the value it reads the output; returns the head's
-// weights packed as PointwiseHead lays them out (outputs in `order`, the model's when empty), or
-// nothing (the graph unchanged) when the model ends otherwise or they would exceed maxBytes (0: any).
-std::optional<std::vector<float>> detachPointwiseHead(mlplugin::GraphDesc& g, const std::vector<uint32_t>& order, uint32_t maxBytes,
-                                                      uint32_t& hiddenChannels, uint32_t& outputChannels) {
-    using Kind = mlplugin::GraphValue::Kind;
-    if (g.outputs.size() != 1) return std::nullopt;
-    const mlplugin::ValueId out = g.outputs[0];
-    auto writer = std::find_if(g.nodes.begin(), g.nodes.end(), [&](const mlplugin::GraphNode& n) {
-        return std::find(n.outputs.begin(), n.outputs.end(), out) != n.outputs.end();
-    });
-    if (writer == g.nodes.end() || writer->inputs.size() < 2) return std::nullopt;
-    const auto* conv = std::get_if<mlplugin::ConvolutionDesc>(&writer->op);
-    const mlplugin::ValueId hidden = writer->inputs[0], filter = writer->inputs[1];
-    const mlplugin::ValueId bias = writer->inputs.size() > 2 ? writer->inputs[2] : mlplugin::kNoValue;
-    if (!conv || conv->transposed || conv->groups != 1 || conv->activation.type != mlplugin::ActivationType::None) return std::nullopt;
-    if (conv->strides != std::array<uint32_t, 2>{1, 1} || conv->padBegin != std::array<uint32_t, 2>{0, 0} ||
-        conv->padEnd != std::array<uint32_t, 2>{0, 0})
-        return std::nullopt;
-    if (hidden >= g.values.size() || filter >= g.values.size() || g.values[hidden].kind != Kind::Intermediate) return std::nullopt;
-    const mlplugin::TensorDesc& f = g.values[filter].desc;
-    if (g.values[filter].kind != Kind::Constant || f.rank != 4 || f.sizes[2] != 1 || f.sizes[3] != 1) return std::nullopt;
-    if (bias != mlplugin::kNoValue && (bias >= g.values.size() || g.values[bias].kind != Kind::Constant)) return std::nullopt;
-    const uint32_t cout = f.sizes[0], cin = f.sizes[1];
-    const std::vector<float>& w = g.values[filter].constantData;
-    if (w.size() != size_t(cout) * cin || (bias != mlplugin::kNoValue && g.values[bias].constantData.size() != cout)) return std::nullopt;
-    if ((!order.empty() && order.size() != cout) || (maxBytes && (uint64_t(cin) + 1) * cout * sizeof(float) > maxBytes)) return std::nullopt;
-    // The hidden value must be read by the head alone (and be no output of the graph already).
-    for (const mlplugin::GraphNode& n : g.nodes)
-        if (&n != &*writer && std::find(n.inputs.begin(), n.inputs.end(), hidden) != n.inputs.end()) return std::nullopt;
-    std::vector<float> packed(size_t(cin + 1) * cout);
-    for (uint32_t k = 0; k < cout; ++k) {
-        const uint32_t model = order.empty() ? k : order[k];
-        for (uint32_t i = 0; i < cin; ++i) packed[size_t(i) * cout + k] = w[size_t(model) * cin + i];
-        packed[size_t(cin) * cout + k] = bias == mlplugin::kNoValue ? 0.0f : g.values[bias].constantData[model];
-    }
-    g.nodes.erase(writer);
-    g.outputs[0] = hidden;
-    hiddenChannels = cin;
-    outputChannels = cout;
-    return packed;
 }
 
 }  // namespace
@@ -122,23 +75,17 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
     };
     MLP_TRY(checkList("input", model->inputNames, graph.inputs, desc.inputs));
     MLP_TRY(checkList("output", model->outputNames, graph.outputs, desc.outputs));
-    if (desc.detachPointwiseHead)
-        if (auto packed = detachPointwiseHead(graph, desc.headOrder, desc.maxHeadBytes, head_.hiddenChannels, head_.outputChannels))
-            headData_ = std::move(*packed);
-    // Output 0 is now the hidden value, whose channels stay in the model's order.
-    std::vector<NetworkTensor> outputs = desc.outputs;
-    if (!headData_.empty()) outputs[0].channelOrder.clear();
     auto reorder = [&](mlplugin::GraphDesc& g) {
         for (size_t i = 0; i < desc.inputs.size(); ++i)
             if (!desc.inputs[i].channelOrder.empty() && !g.permuteChannels(g.inputs[i], desc.inputs[i].channelOrder).ok()) return false;
-        for (size_t i = 0; i < outputs.size(); ++i)
-            if (!outputs[i].channelOrder.empty() && !g.permuteChannels(g.outputs[i], outputs[i].channelOrder).ok()) return false;
+        for (size_t i = 0; i < desc.outputs.size(); ++i)
+            if (!desc.outputs[i].channelOrder.empty() && !g.permuteChannels(g.outputs[i], desc.outputs[i].channelOrder).ok()) return false;
         return true;
     };
     auto ordered = [](const std::vector<NetworkTensor>& ts) {
         return std::any_of(ts.begin(), ts.end(), [](const NetworkTensor& t) { return !t.channelOrder.empty(); });
     };
-    if (ordered(desc.inputs) || ordered(outputs)) {
+    if (ordered(desc.inputs) || ordered(desc.outputs)) {
         mlplugin::GraphDesc reordered = graph;
         if (reorder(reordered)) graph = std::move(reordered), channelsReordered_ = true;
     }
@@ -179,11 +126,6 @@ Status Network::build(const NetworkDesc& desc, MemoryTally& tally) {
         auto b = createBuffer(vk_, props.persistentBytes, false, "network weights", tally);
         if (!b) return withContext(b.error(), who_);
         persistent_ = *b;
-    }
-    if (!headData_.empty()) {
-        auto b = createBuffer(vk_, headData_.size() * sizeof(float), false, "network head", tally);
-        if (!b) return withContext(b.error(), who_);
-        head_.buffer = *b;
     }
     if (!compiled_.constantData.empty()) {
         auto b = createBuffer(vk_, (compiled_.constantData.size() + 3) / 4 * 4, true, "weight staging", tally);
@@ -240,7 +182,7 @@ std::vector<const GpuBuffer*> Network::buffers() const {
     std::vector<const GpuBuffer*> out;
     for (const GpuBuffer& b : inputs_) out.push_back(&b);
     for (const GpuBuffer& b : outputs_) out.push_back(&b);
-    for (const GpuBuffer* b : {&temporary_, &persistent_, &constants_, &head_.buffer})
+    for (const GpuBuffer* b : {&temporary_, &persistent_, &constants_})
         if (b->buffer) out.push_back(b);
     return out;
 }
@@ -265,7 +207,6 @@ Network::~Network() {
     temporary_.destroy(vk_);
     persistent_.destroy(vk_);
     constants_.destroy(vk_);
-    head_.buffer.destroy(vk_);
     pool_.destroy();
 }
 
@@ -273,15 +214,6 @@ Status Network::recordInitialization(VkCommandBuffer cmd) {
     // The plugin's placeholder buffer may have been touched by other networks earlier in `cmd`.
     mlplugin::recordComputeBarrier(device_, cmd);
     if (Status s = recorder_->record(cmd, *initializer_, *initTable_); !s) return withContext(s.error(), who_ + " (weights)");
-    if (head_.buffer.buffer) {
-        // At most 65,536 bytes per update (a 64 -> 64 head is 16.6 KB).
-        constexpr size_t kChunk = 65536 / sizeof(float);
-        for (size_t at = 0; at < headData_.size(); at += kChunk)
-            vk_.vkCmdUpdateBuffer(cmd, head_.buffer.buffer, at * sizeof(float), std::min(kChunk, headData_.size() - at) * sizeof(float),
-                                  headData_.data() + at);
-        vkutil::memoryBarrier(vk_, cmd, VK_PIPELINE_STAGE_2_COPY_BIT, VK_ACCESS_2_TRANSFER_WRITE_BIT, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT,
-                              VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_UNIFORM_READ_BIT);
-    }
     initialized_ = true;
     return {};
 }

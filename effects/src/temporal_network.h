@@ -38,34 +38,6 @@ struct NetworkDesc {
     // Record the network once into a CommandBundle and execute that every frame
     // (EffectDevice::primaryCommandBuffers).
     bool bundle = false;
-    // Leave the model's last layer to the caller's shader when it is a pointwise head: a 1x1
-    // convolution (stride 1, groups 1, no padding or activation, constant filter and bias) that
-    // alone reads a value some other node computes, and writes the model's only output. The
-    // network then stops at that value: output 0 becomes it (outputShape(0) says its shape, its
-    // layout follows channelsLast) and head() holds the convolution for the shader that reads it.
-    // A display pass that applies the head where it reads the output saves the network writing,
-    // and itself reading, the head's wider output (the temporal upscaler: 8 r^2 channels from 16).
-    // Output 0's channelOrder does not apply then (the hidden value keeps the model's order). A
-    // model of another form runs whole, as without the flag.
-    bool detachPointwiseHead = false;
-    // The order of a detached head's outputs (element k: the model's output channel headOrder[k]);
-    // empty: the model's order.
-    std::vector<uint32_t> headOrder;
-    // The largest head to detach, in bytes of PointwiseHead::buffer (0: any); a larger one stays
-    // in the network.
-    uint32_t maxHeadBytes = 0;
-};
-
-// The model's last layer, taken out of the graph by NetworkDesc::detachPointwiseHead: out[k] =
-// bias[k] + sum_i weight[k][i] * hidden[i] for every pixel of the hidden value (output 0), with k
-// in NetworkDesc::headOrder.
-struct PointwiseHead {
-    uint32_t hiddenChannels = 0, outputChannels = 0;
-    // Device-local fp32 (storage and uniform), filled by Network::recordInitialization(): the weights input-major (element
-    // i * outputChannels + k multiplies hidden channel i into output k), then the biases (element
-    // hiddenChannels * outputChannels + k), so that one hidden channel's weights for a pixel's
-    // consecutive outputs are consecutive.
-    GpuBuffer buffer;
 };
 
 class Network {
@@ -85,9 +57,6 @@ public:
     // enabled (the tensor-core kernels are fp16 only).
     bool tensorCores() const { return fp16_ && device_.capabilities().cooperativeMatrixNV; }
     bool channelsLast() const { return channelsLast_; }
-    // The head left to the caller (NetworkDesc::detachPointwiseHead), or nullptr when the network
-    // computes the model's output itself.
-    const PointwiseHead* head() const { return head_.buffer.buffer ? &head_ : nullptr; }
     // Whether every channelOrder of the desc was applied. The orders are applied all or none:
     // a model whose tensors are not read and written by plain convolutions keeps its own order.
     bool channelsReordered() const { return channelsReordered_; }
@@ -99,9 +68,8 @@ public:
     VkDeviceSize hostVisibleBytes() const;
     uint32_t allocations() const;
 
-    // Uploads the weights (staging -> persistent through the operator initializer; the head's with
-    // vkCmdUpdateBuffer, made visible to compute shaders here). The caller places a compute barrier
-    // before the first record().
+    // Uploads the weights (staging -> persistent through the operator initializer). The caller
+    // places a compute barrier before the first record().
     Status recordInitialization(VkCommandBuffer cmd);
     bool initialized() const { return initialized_; }
     // The network's dispatches, with the barriers between them (with NetworkDesc::bundle: one
@@ -129,8 +97,6 @@ private:
     std::vector<GpuBuffer> inputs_, outputs_;
     std::vector<std::vector<uint32_t>> outputShapes_;
     GpuBuffer temporary_, persistent_, constants_;
-    PointwiseHead head_;
-    std::vector<float> headData_;  // head_.buffer's contents, uploaded by recordInitialization()
     vkutil::DescriptorPool pool_;
     uint32_t descriptorSets_ = 0;
     // Last: destroyed first, while the table and sets it executes still exist.

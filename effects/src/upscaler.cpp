@@ -42,8 +42,7 @@ static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::
               "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
-constexpr uint32_t kHeadTile = 16;  // ml_resolve.comp's HEAD_TILE: display pixels per side of its workgroups with a head
-uint32_t groups(uint32_t n, uint32_t size = kGroup) { return (n + size - 1) / size; }
+uint32_t groups(uint32_t n) { return (n + kGroup - 1) / kGroup; }
 uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 
 // Tuning of the hand-written resolve, chosen on the training camera paths (orbit, fence_walk,
@@ -131,15 +130,11 @@ std::vector<uint32_t> pixelMajorOrder(uint32_t c, uint32_t r) {
 constexpr VkDescriptorType kSampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER;
 constexpr VkDescriptorType kStorageImage = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE;
 constexpr VkDescriptorType kStorageBuffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
-constexpr VkDescriptorType kUniformBuffer = VK_DESCRIPTOR_TYPE_UNIFORM_BUFFER;
 // colour, depth, motion, previous linear depth, previous history, reactive, linear depth (storage), then the pass's outputs
 constexpr VkDescriptorType kResolveBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageImage, kStorageImage};
 constexpr VkDescriptorType kSharpenBindings[] = {kSampled, kStorageImage};
 constexpr VkDescriptorType kFeatureBindings[] = {kSampled, kSampled, kSampled, kSampled, kSampled, kSampled, kStorageImage, kStorageBuffer};
-// features, parameters (or the hidden value the head reads), history, output, head weights
-constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage, kUniformBuffer};
-// What ml_resolve.comp declares of the head's uniform block without a head: 2 vec4.
-constexpr VkDeviceSize kNoHeadBytes = 32;
+constexpr VkDescriptorType kMlResolveBindings[] = {kStorageBuffer, kStorageBuffer, kStorageImage, kStorageImage};
 
 // The descriptor writes of one set, binding after binding (vkutil::DescriptorWrites).
 class SetWriter {
@@ -149,8 +144,8 @@ public:
         writes_.image(writes_.count(), type, {sampler, view, layout});
         return *this;
     }
-    SetWriter& buffer(VkBuffer b, VkDescriptorType type = kStorageBuffer, VkDeviceSize range = VK_WHOLE_SIZE) {
-        writes_.buffer(writes_.count(), type, {b, 0, range});
+    SetWriter& buffer(VkBuffer b) {
+        writes_.buffer(writes_.count(), kStorageBuffer, {b, 0, VK_WHOLE_SIZE});
         return *this;
     }
     void write(const VulkanApi& vk) const { writes_.update(vk, vk.device); }
@@ -173,7 +168,6 @@ public:
     EffectRequirements requirements() const override;
     bool usesFp16() const override { return network_ && network_->fp16(); }
     bool usesTensorCores() const override { return network_ && network_->tensorCores(); }
-    bool resolvesNetworkHead() const override { return network_ && network_->head(); }
     Status recordInitialization(VkCommandBuffer cmd) override;
     Status record(VkCommandBuffer cmd, const UpscalerInputs& inputs) override;
     Status resize(VkExtent2D displaySize) override;
@@ -284,13 +278,6 @@ Status TemporalUpscaler::createDisplayResources() {
             nd.inputs[0].channelOrder = pixelMajorOrder(gpu::ML_FEATURES, r);
             nd.outputs[0].channelOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
         }
-        // A model ending in a 1x1 convolution (the shipped ones do) leaves it to the resolve pass,
-        // which reads the network's 16 or 32 hidden channels per tensor pixel instead of 8 r^2
-        // parameters (H200, 4K, the performance model: TODO ms -> TODO ms). Its weights are a
-        // uniform buffer, of which every device offers 16 KB.
-        nd.detachPointwiseHead = true;
-        nd.maxHeadBytes = 16384;
-        nd.headOrder = pixelMajorOrder(gpu::ML_PARAMS, r);
         nd.bundle = desc_.device.primaryCommandBuffers;
         auto network = Network::create(vk_, *mlDevice_, nd, tally_);
         if (network) {
@@ -319,18 +306,12 @@ Status TemporalUpscaler::createPipelines() {
     const std::span<const uint32_t> featureShader = historyTaps_ == 5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
                                                                       : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32());
     MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
-    // Specialised to the head's width and r (ml_resolve.comp's HEAD_CHANNELS, HEAD_UNSHUFFLE) and
-    // its workgroup to HEAD_TILE, or not.
-    const PointwiseHead* head = network_->head();
-    const uint32_t tile = head ? kHeadTile : kGroup;
-    const uint32_t specialization[] = {head ? head->hiddenChannels : 0u, head ? unshuffle_ : 1u, tile, tile};
-    return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve", specialization),
-                mlResolve_);
+    return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
 }
 
 Status TemporalUpscaler::createDescriptors() {
     const uint32_t groupsOfSets = desc_.framesInFlight * 2;
-    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}, {kUniformBuffer, groupsOfSets}};
+    const VkDescriptorPoolSize sizes[] = {{kSampled, 13 * groupsOfSets}, {kStorageImage, 7 * groupsOfSets}, {kStorageBuffer, 3 * groupsOfSets}};
     if (VkResult r = pool_.create(vk_, vk_.device, 4 * groupsOfSets, sizes); r != VK_SUCCESS)
         return vkFailure(r, "upscaler: creating the descriptor pool");
     sets_.resize(desc_.framesInFlight);
@@ -419,8 +400,6 @@ void TemporalUpscaler::writeSets(uint32_t slot, uint32_t parity, const UpscalerI
             .buffer(network_->output(0).buffer)
             .image(kStorageImage, curHistory.view, general)
             .image(kStorageImage, in.output.view, general)
-            .buffer(network_->head() ? network_->head()->buffer.buffer : network_->input(0).buffer, kUniformBuffer,
-                    network_->head() ? VK_WHOLE_SIZE : kNoHeadBytes)  // unread without a head
             .write(vk_);
     } else {
         reprojectionInputs(SetWriter(f.resolve)).image(kStorageImage, curHistory.view, general).image(kStorageImage, in.output.view, general).write(vk_);
@@ -480,11 +459,11 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     pc.tensorHeight = tensorSize_.height;
     pc.tensorUnshuffle = unshuffle_;
     pc.ratioFeatureMax = ratioFeatureMax_;
-    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent, uint32_t group = kGroup) {
+    auto dispatch = [&](const ComputePipeline& p, VkDescriptorSet set, VkExtent2D extent) {
         vk_.vkCmdBindPipeline(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.pipeline);
         vk_.vkCmdBindDescriptorSets(cmd, VK_PIPELINE_BIND_POINT_COMPUTE, p.layout, 0, 1, &set, 0, nullptr);
         vk_.vkCmdPushConstants(cmd, p.layout, VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(pc), &pc);
-        vk_.vkCmdDispatch(cmd, groups(extent.width, group), groups(extent.height, group), 1);
+        vk_.vkCmdDispatch(cmd, groups(extent.width), groups(extent.height), 1);
     };
     if (ml()) {
         {
@@ -498,8 +477,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
         }
         computeBarrier(vk_, cmd);
         detail::StepScope step(in.steps, cmd, "ml_resolve");
-        // With the head: tiles of 16 x 16 display pixels (its two phases share their parameters).
-        dispatch(mlResolve_, f.mlResolve, desc_.displaySize, network_->head() ? kHeadTile : kGroup);
+        dispatch(mlResolve_, f.mlResolve, desc_.displaySize);
     } else {
         detail::StepScope step(in.steps, cmd, "taau_resolve");
         dispatch(resolve_, f.resolve, desc_.displaySize);

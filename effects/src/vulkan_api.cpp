@@ -143,8 +143,7 @@ Result<GpuBuffer> createBuffer(const VulkanApi& vk, VkDeviceSize size, bool host
     out.size = size;
     VkBufferCreateInfo ci{VK_STRUCTURE_TYPE_BUFFER_CREATE_INFO};
     ci.size = size;
-    ci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_UNIFORM_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT |
-               VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
+    ci.usage = VK_BUFFER_USAGE_STORAGE_BUFFER_BIT | VK_BUFFER_USAGE_TRANSFER_DST_BIT | VK_BUFFER_USAGE_TRANSFER_SRC_BIT;
     if (VkResult r = vk.vkCreateBuffer(vk.device, &ci, nullptr, &out.buffer); r != VK_SUCCESS)
         return vkFailure(r, std::string("creating the ") + what + " buffer");
     VkMemoryRequirements req;
@@ -169,13 +168,12 @@ Result<GpuBuffer> createBuffer(const VulkanApi& vk, VkDeviceSize size, bool host
 }
 
 Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<const uint32_t> spirv,
-                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what,
-                                              std::span<const uint32_t> specialization) {
+                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what) {
     ComputePipeline p;
     VkResult r = vkutil::createDescriptorSetLayout(vk, vk.device, bindings, VK_SHADER_STAGE_COMPUTE_BIT, &p.setLayout);
     if (r == VK_SUCCESS) r = vkutil::createPipelineLayout(vk, vk.device, {.setLayouts = {&p.setLayout, 1}, .pushConstantBytes = pushBytes}, &p.layout);
     if (r == VK_SUCCESS)
-        r = vkutil::createComputePipeline(vk, vk.device, {.layout = p.layout, .spirv = spirv, .specialization = specialization, .cache = vk.pipelineCache}, &p.pipeline);
+        r = vkutil::createComputePipeline(vk, vk.device, {.layout = p.layout, .spirv = spirv, .cache = vk.pipelineCache}, &p.pipeline);
     if (r != VK_SUCCESS) {
         p.destroy(vk);
         return vkFailure(r, std::string("creating the ") + what + " pipeline");
@@ -184,10 +182,8 @@ Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<con
 }
 
 void computeBarrier(const VulkanApi& vk, VkCommandBuffer cmd) {
-    // Uniform reads too: the ML resolve binds a buffer the feature pass writes as the placeholder
-    // of its head's uniform block when the model has no head.
     constexpr VkAccessFlags2 access = VK_ACCESS_2_SHADER_STORAGE_READ_BIT | VK_ACCESS_2_SHADER_STORAGE_WRITE_BIT |
-                                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT | VK_ACCESS_2_UNIFORM_READ_BIT;
+                                      VK_ACCESS_2_SHADER_SAMPLED_READ_BIT;
     vkutil::memoryBarrier(vk, cmd, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access, VK_PIPELINE_STAGE_2_COMPUTE_SHADER_BIT, access);
 }
 

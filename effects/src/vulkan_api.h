@@ -32,8 +32,7 @@ namespace effects::detail {
     X(vkMapMemory)                    \
     X(vkUnmapMemory)                  \
     X(vkCmdClearColorImage)           \
-    X(vkCmdFillBuffer)                \
-    X(vkCmdUpdateBuffer)
+    X(vkCmdFillBuffer)
 
 struct VulkanApi {
     FX_INSTANCE_FUNCTIONS(VKUTIL_DECLARE_FUNCTION)
@@ -98,8 +97,7 @@ struct ComputePipeline {
     void destroy(const VulkanApi& vk);
 };
 Result<ComputePipeline> createComputePipeline(const VulkanApi& vk, std::span<const uint32_t> spirv,
-                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what,
-                                              std::span<const uint32_t> specialization = {});
+                                              std::span<const VkDescriptorType> bindings, uint32_t pushBytes, const char* what);
 
 // One global compute -> compute memory dependency (shader reads and writes on both sides).
 void computeBarrier(const VulkanApi& vk, VkCommandBuffer cmd);

@@ -16,11 +16,7 @@ effect wrote (the clamp of the model's "vkml.ratio_feature_max" metadata, which 
 And temporal_validity_probe.onnx: the same with VALIDITY_GAIN times the history-validity feature
 (feature 13: the depth test's confidence), so the output tells where the effect trusted the
 history. And temporal_accumulate.onnx: constant parameters that trust the history fully, for the
-accumulating resolve (the test adds the "vkml.history_weight_cap" metadata). And the pairs
-temporal_r2_head16 / temporal_r2_head16_times_one and temporal_r4_head12 / _times_one: random
-networks ending in a 1x1 convolution from 16 (12) hidden channels, the second of each with its
-output multiplied by 1: the effect applies the first's head in its resolve pass, the second's
-network computes its parameters itself, and both must give the same frames.
+accumulating resolve (the test adds the "vkml.history_weight_cap" metadata).
 Deterministic (fixed seeds)."""
 import os
 import torch
@@ -86,21 +82,6 @@ class ScaledOutputNet(RandomNet):
         return self.body(features) * 0.75
 
 
-class HeadNet(nn.Module):
-    """A random network whose last layer is a pointwise head (1x1 convolution) from `hidden`
-    channels; with times_one its output is multiplied by 1, which computes the same function but
-    leaves the effect no head to take into its resolve pass."""
-    def __init__(self, r, hidden, times_one=False):
-        super().__init__()
-        torch.manual_seed(100 + r * hidden)
-        self.times_one = times_one
-        self.body = nn.Sequential(nn.Conv2d(r * r * FEATURES, hidden, 3, padding=1), nn.ReLU(), nn.Conv2d(hidden, r * r * PARAMS, 1))
-
-    def forward(self, features):
-        out = self.body(features)
-        return out * 1.0 if self.times_one else out
-
-
 def export(model, path, r):
     torch.onnx.export(model.eval(), torch.rand(1, r * r * FEATURES, 4, 6), path, input_names=["features"], output_names=["params"],
                       opset_version=13, dynamic_axes={"features": {2: "h", 3: "w"}, "params": {2: "h", 3: "w"}})
@@ -113,10 +94,6 @@ def main():
     for r in (1, 4):
         export(RandomNet(r), os.path.join(data, f"temporal_r{r}.onnx"), r)
     export(ScaledOutputNet(2), os.path.join(data, "temporal_r2_scaled_output.onnx"), 2)
-    for r, hidden in ((2, 16), (4, 12)):
-        for times_one in (False, True):
-            name = f"temporal_r{r}_head{hidden}" + ("_times_one" if times_one else "")
-            export(HeadNet(r, hidden, times_one), os.path.join(data, name + ".onnx"), r)
     export(FeatureProbe(15, RATIO_GAIN), os.path.join(data, "temporal_ratio_probe.onnx"), 2)
     export(FeatureProbe(13, VALIDITY_GAIN), os.path.join(data, "temporal_validity_probe.onnx"), 2)
     export(TrustHistory(), os.path.join(data, "temporal_accumulate.onnx"), 2)

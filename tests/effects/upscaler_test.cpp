@@ -874,46 +874,4 @@ TEST_F(VulkanTest, UpscalerMlTemporalFp16ChannelsLastMatchesFp32) {
     }
 }
 
-// A model ending in a 1x1 convolution leaves it to the resolve pass (the network stops at its
-// hidden value); the same function with its output multiplied by 1 runs whole. Both must give the
-// same frames, at r = 2 with 16 hidden channels (the 16-byte loads) and at r = 4 with 12 (one
-// channel at a time in fp16), over moving frames so that the history and every sub-pixel's
-// weights count; and a model ending otherwise keeps its network whole.
-TEST_F(VulkanTest, UpscalerMlTemporalResolvesTheNetworksHeadAsTheNetworkWould) {
-    const std::pair<VkExtent2D, VkExtent2D> sizes{{61, 37}, {31, 19}};
-    for (const std::string name : {"temporal_r2_head16", "temporal_r4_head12"})
-        for (bool fp16 : {false, true}) {
-            SCOPED_TRACE(name + (fp16 ? " fp16" : " fp32"));
-            const std::vector<uint8_t> head = readFile(VKML_TEST_DATA_DIR "/onnx/" + name + ".onnx");
-            const std::vector<uint8_t> whole = readFile(VKML_TEST_DATA_DIR "/onnx/" + name + "_times_one.onnx");
-            ASSERT_FALSE(head.empty() || whole.empty());
-            Rig a(ctx(), effects::UpscalerMode::MlTemporal, sizes.first, sizes.second, head, 0.0f, true, fp16);
-            Rig b(ctx(), effects::UpscalerMode::MlTemporal, sizes.first, sizes.second, whole, 0.0f, true, fp16);
-            EXPECT_TRUE(a.upscaler->resolvesNetworkHead());
-            EXPECT_FALSE(b.upscaler->resolvesNetworkHead());
-            if (fp16 && !a.upscaler->usesFp16()) GTEST_SKIP() << "the device has no fp16 arithmetic";
-            const auto [display, render] = sizes;
-            for (uint32_t i = 0; i < 4; ++i) {
-                SCOPED_TRACE("frame " + std::to_string(i));
-                const Vec2 j = halton(i + 1, render, display), camera{0.5f * float(i), -0.3f * float(i)}, previous{0.5f * float(i) - 0.5f, -0.3f * float(i) + 0.3f};
-                std::vector<float> x = a.frame(render, j, camera, i ? previous : camera, i == 0);
-                std::vector<float> y = b.frame(render, j, camera, i ? previous : camera, i == 0);
-                ASSERT_EQ(x.size(), y.size());
-                double worst = 0, sum = 0;
-                for (size_t k = 0; k < x.size(); ++k) {
-                    worst = std::max(worst, double(std::fabs(x[k] - y[k])));
-                    sum += std::fabs(x[k] - y[k]);
-                }
-                // Sums in another order (fp16: parameters rounded to fp16 by the network, not by the
-                // resolve), carried on through the fp16 history, where a flipped rounding is 1e-3.
-                EXPECT_LT(sum / double(x.size()), fp16 ? 1e-3 : 1e-5);
-                EXPECT_LT(worst, fp16 ? 1e-2 : 1e-3);
-            }
-        }
-    // Its output written by a Mul: no head to take.
-    Rig scaled(ctx(), effects::UpscalerMode::MlTemporal, sizes.first, sizes.second, readFile(VKML_TEST_DATA_DIR "/onnx/temporal_r2_scaled_output.onnx"),
-               0.0f, true, false);
-    EXPECT_FALSE(scaled.upscaler->resolvesNetworkHead());
-}
-
 }  // namespace

@@ -164,10 +164,6 @@ public:
     /// Whether the network runs on tensor cores (ML modes, EffectDevice::cooperativeMatrixNVEnabled
     /// on a GPU that has them; false for Taau). Without them it runs several times slower.
     virtual bool usesTensorCores() const = 0;
-    /// Whether the resolve pass applies the model's last layer (MlTemporal with a model that ends in
-    /// a 1x1 convolution, as the shipped ones do; docs/EFFECTS.md): the network then stops before
-    /// it, and writes its last hidden value instead of the wider parameter tensor.
-    virtual bool resolvesNetworkHead() const { return false; }
 
     /// Records the one-time initialization: clears the history and (ML modes) uploads the weights
     /// through the plugin's operator initializer from the effect's staging buffer. Record it once
