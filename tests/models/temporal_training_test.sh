@@ -201,6 +201,32 @@ done
 [ ! -e never.npz ] || { echo "FAIL: a refused pruning wrote its output"; exit 1; }
 "$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 3 \
   --first-kernel 3 --init pruned.npz --log-every 1 --out pruned_trained.npz > pruned_trained.log
+# Growing (grow_temporal.py): the performance model one 3x3 layer deeper computes what it did (the
+# new layer is the identity on the ReLU's non-negative output) and keeps its metadata; training
+# continues from it at the new depth; an --out that would overwrite the weights is refused by name.
+"$py" "$train/grow_temporal.py" --weights "$root/assets/upscaler_temporal_fast.npz" --out grown.npz > grow.log
+"$py" - "$train" "$root/assets/upscaler_temporal_fast.npz" <<'PY'
+import sys
+import torch
+sys.path.insert(0, sys.argv[1])
+import temporal, train_temporal
+source, source_meta = train_temporal.load_net(sys.argv[2])
+grown, meta = train_temporal.load_net("grown.npz")
+assert meta["depth"] == source_meta["depth"] + 1 and meta["grown_from"] == "upscaler_temporal_fast.npz" and meta["steps"] == 0, meta
+assert (grown.history_taps, grown.history_weight_cap, grown.ratio_feature_max) == (source.history_taps, source.history_weight_cap, source.ratio_feature_max)
+assert [tuple(c.weight.shape) for c in grown.body if isinstance(c, torch.nn.Conv2d)] == [(16, 64, 3, 3), (16, 16, 3, 3), (16, 16, 3, 3), (16, 16, 3, 3), (32, 16, 1, 1)]
+torch.manual_seed(3)
+x = torch.rand(1, 64, 11, 13) * 2.0 - 0.5
+with torch.no_grad():
+    gap = float((grown(x) - source(x)).abs().max())
+assert gap < 1e-5, gap
+PY
+if "$py" "$train/grow_temporal.py" --weights "$root/assets/upscaler_temporal_fast.npz" --out "$root/assets/upscaler_temporal_fast.npz" > bad_grow.txt 2>&1 ||
+   ! grep -q -- "--out would overwrite --weights" bad_grow.txt; then
+  echo "FAIL: grow_temporal.py --out of its own weights was not refused by name:"; cat bad_grow.txt; exit 1
+fi
+"$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 4 \
+  --first-kernel 3 --init grown.npz --log-every 1 --out grown_trained.npz > grown_trained.log
 # The accumulating resolve (train_temporal.py --history-weight-cap): switched to from a blend
 # network, its cap goes with the weights into the ONNX metadata beside the ratio clamp; a cap that
 # is not a positive number is refused by name. The same run switches to the 5-tap history fetch

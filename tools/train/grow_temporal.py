@@ -46,6 +46,8 @@ def main():
     ap.add_argument("--weights", required=True, help="the trained network (.npz, train_temporal.py)")
     ap.add_argument("--out", required=True, help="where the grown network goes (.npz)")
     args = ap.parse_args()
+    if os.path.abspath(args.out) == os.path.abspath(args.weights):
+        raise SystemExit("--out would overwrite --weights: give the grown network a file of its own")
     net, meta = train_temporal.load_net(args.weights)
     deeper = grow(net)
     x = torch.rand(1, net.body[0].in_channels, 12, 10)
