@@ -5,8 +5,9 @@
 # p4's history_taps):
 # - q continues q0, p4 grown to depth 4 by an identity 3x3 layer before its output layer
 #   (grow_temporal.py): the same function at the start, one more layer of reach and capacity.
-#   The resolve pass now applies the output layer itself (this session), which pays for part of
-#   the extra layer's time (ab.sh measures both).
+#   (The session also tried the resolve pass applying the output layer, to pay for part of the
+#   extra layer's time; ab.sh measured both. It was slower and was reverted: bench/RESULTS.md,
+#   "Thirtieth session".)
 # - p5 continues p4 itself with the same steps and data, so that what q gains over it is the layer's.
 # Then validation beside p4, export and the held-out 2x plan for both (the still/slow plan for
 # device time only if asked: HELDOUT_PLANS).
