@@ -1,9 +1,12 @@
 // pipeline_stats: what the driver made of the convolution kernels (registers, shared memory,
-// spills...) through VK_KHR_pipeline_executable_properties, for the shapes ml_bench times. The
-// occupancy those figures allow is what RESULTS.md's "what limits us" reasons from.
+// spills...) through VK_KHR_pipeline_executable_properties, for the shapes ml_bench times, and of
+// the temporal upscaler's display passes. The occupancy those figures allow is what RESULTS.md's
+// "what limits us" reasons from.
 //
 // It plans each convolution exactly as compileOperator does (the plugin's internal planner) and
-// creates the planned pipelines once more with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR.
+// creates the planned pipelines once more with VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR; the
+// effect passes from the SPIR-V the effects embed, with the descriptor bindings and push-constant
+// size the effect creates them with (effects/src/upscaler.cpp).
 #include "cli.h"
 #include "device_impl.h"
 #include "engine/context.h"
@@ -11,6 +14,7 @@
 #include "mlplugin/convolution.h"
 
 #include "bridge/graph_session.h"
+#include "effects_shaders.h"
 
 #include <cstdio>
 #include <string>
@@ -68,25 +72,14 @@ std::string statisticValue(const VkPipelineExecutableStatisticKHR& s) {
     }
 }
 
-// Creates `spec` with statistics captured and prints them on one line; without the extension
-// (lavapipe) it only creates the pipeline, so CI's smoke run still builds every planned kernel.
-void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const detail::PipelineSpec& spec,
-                     bool captured) {
+// Prints the driver's statistics of `pipeline` (created with statistics captured), one line per
+// executable.
+void printStatistics(VkDevice device, VkPipeline pipeline, const char* name) {
     auto getProperties = reinterpret_cast<PFN_vkGetPipelineExecutablePropertiesKHR>(
         vkGetDeviceProcAddr(device, "vkGetPipelineExecutablePropertiesKHR"));
     auto getStatistics = reinterpret_cast<PFN_vkGetPipelineExecutableStatisticsKHR>(
         vkGetDeviceProcAddr(device, "vkGetPipelineExecutableStatisticsKHR"));
-    if (captured && (!getProperties || !getStatistics)) throw engine::Error("VK_KHR_pipeline_executable_properties entry points missing");
-
-    auto created = detail::createComputePipeline(fns, device, layout, spec, captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0);
-    if (!created) throw engine::Error(created.error().message);
-    VkPipeline pipeline = *created;
-    if (!captured) {
-        std::printf("    %-24s (created; no statistics on this device)\n", spec.debugName);
-        vkDestroyPipeline(device, pipeline, nullptr);
-        return;
-    }
-
+    if (!getProperties || !getStatistics) throw engine::Error("VK_KHR_pipeline_executable_properties entry points missing");
     VkPipelineInfoKHR info{VK_STRUCTURE_TYPE_PIPELINE_INFO_KHR};
     info.pipeline = pipeline;
     uint32_t executables = 0;
@@ -101,11 +94,75 @@ void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipe
         r = getStatistics(device, &exec, &count, nullptr);
         std::vector<VkPipelineExecutableStatisticKHR> stats(count, {VK_STRUCTURE_TYPE_PIPELINE_EXECUTABLE_STATISTIC_KHR});
         if (r == VK_SUCCESS) r = getStatistics(device, &exec, &count, stats.data());
-        std::printf("    %-24s subgroup %u:", spec.debugName, props[e].subgroupSize);
+        std::printf("    %-24s subgroup %u:", name, props[e].subgroupSize);
         for (uint32_t i = 0; r == VK_SUCCESS && i < count; ++i) std::printf(" %s=%s;", stats[i].name, statisticValue(stats[i]).c_str());
         std::printf("\n");
     }
+    ENGINE_VK(r);
+}
+
+// Creates `spec` with statistics captured and prints them on one line; without the extension
+// (lavapipe) it only creates the pipeline, so CI's smoke run still builds every planned kernel.
+void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipelineLayout layout, const detail::PipelineSpec& spec,
+                     bool captured) {
+    auto created = detail::createComputePipeline(fns, device, layout, spec, captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0);
+    if (!created) throw engine::Error(created.error().message);
+    if (captured)
+        printStatistics(device, *created, spec.debugName);
+    else
+        std::printf("    %-24s (created; no statistics on this device)\n", spec.debugName);
+    vkDestroyPipeline(device, *created, nullptr);
+}
+
+// One of the temporal upscaler's display passes as the effect creates it: one descriptor set of
+// `bindings` and the 120 bytes of its push constants (gpu::ResolvePush).
+struct EffectPass {
+    const char* name;
+    std::span<const uint32_t> spirv;
+    std::vector<VkDescriptorType> bindings;
+};
+
+void printEffectStatistics(VkDevice device, const EffectPass& pass, bool captured) {
+    std::vector<VkDescriptorSetLayoutBinding> bindings;
+    for (uint32_t i = 0; i < pass.bindings.size(); ++i) bindings.push_back({i, pass.bindings[i], 1, VK_SHADER_STAGE_COMPUTE_BIT, nullptr});
+    VkDescriptorSetLayoutCreateInfo setInfo{VK_STRUCTURE_TYPE_DESCRIPTOR_SET_LAYOUT_CREATE_INFO};
+    setInfo.bindingCount = uint32_t(bindings.size());
+    setInfo.pBindings = bindings.data();
+    VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
+    ENGINE_VK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 120};
+    VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
+    layoutInfo.setLayoutCount = 1;
+    layoutInfo.pSetLayouts = &setLayout;
+    layoutInfo.pushConstantRangeCount = 1;
+    layoutInfo.pPushConstantRanges = &push;
+    VkPipelineLayout layout = VK_NULL_HANDLE;
+    VkResult r = vkCreatePipelineLayout(device, &layoutInfo, nullptr, &layout);
+    VkShaderModule module = VK_NULL_HANDLE;
+    if (r == VK_SUCCESS) {
+        VkShaderModuleCreateInfo moduleInfo{VK_STRUCTURE_TYPE_SHADER_MODULE_CREATE_INFO};
+        moduleInfo.codeSize = pass.spirv.size_bytes();
+        moduleInfo.pCode = pass.spirv.data();
+        r = vkCreateShaderModule(device, &moduleInfo, nullptr, &module);
+    }
+    VkPipeline pipeline = VK_NULL_HANDLE;
+    if (r == VK_SUCCESS) {
+        VkComputePipelineCreateInfo ci{VK_STRUCTURE_TYPE_COMPUTE_PIPELINE_CREATE_INFO};
+        ci.flags = captured ? VK_PIPELINE_CREATE_CAPTURE_STATISTICS_BIT_KHR : 0;
+        ci.stage = {VK_STRUCTURE_TYPE_PIPELINE_SHADER_STAGE_CREATE_INFO, nullptr, 0, VK_SHADER_STAGE_COMPUTE_BIT, module, "main", nullptr};
+        ci.layout = layout;
+        r = vkCreateComputePipelines(device, VK_NULL_HANDLE, 1, &ci, nullptr, &pipeline);
+    }
+    if (r == VK_SUCCESS) {
+        if (captured)
+            printStatistics(device, pipeline, pass.name);
+        else
+            std::printf("    %-24s (created; no statistics on this device)\n", pass.name);
+    }
     vkDestroyPipeline(device, pipeline, nullptr);
+    vkDestroyShaderModule(device, module, nullptr);
+    vkDestroyPipelineLayout(device, layout, nullptr);
+    vkDestroyDescriptorSetLayout(device, setLayout, nullptr);
     ENGINE_VK(r);
 }
 
@@ -167,6 +224,21 @@ int main(int argc, char** argv) {
                 }
             }
         }
+        // The temporal upscaler's display passes (rgba16f output, fp16 tensors: what frame_bench times).
+        constexpr VkDescriptorType sampled = VK_DESCRIPTOR_TYPE_COMBINED_IMAGE_SAMPLER, image = VK_DESCRIPTOR_TYPE_STORAGE_IMAGE,
+                                   buffer = VK_DESCRIPTOR_TYPE_STORAGE_BUFFER;
+        const std::vector<VkDescriptorType> reprojection = {sampled, sampled, sampled, sampled, sampled, sampled, image};
+        auto with = [&](std::vector<VkDescriptorType> b, std::initializer_list<VkDescriptorType> more) {
+            b.insert(b.end(), more);
+            return b;
+        };
+        const EffectPass passes[] = {
+            {"ml_features_5tap_f16", effects::shaders::ml_features_5tap_f16(), with(reprojection, {buffer})},
+            {"ml_features_f16", effects::shaders::ml_features_f16(), with(reprojection, {buffer})},
+            {"ml_resolve_rgba16f_f16", effects::shaders::ml_resolve_rgba16f_f16(), {buffer, buffer, image, image}},
+            {"taau_resolve_rgba16f", effects::shaders::taau_resolve_rgba16f(), with(reprojection, {image, image})}};
+        std::printf("temporal upscaler passes:\n");
+        for (const EffectPass& pass : passes) printEffectStatistics(ctx.device(), pass, captured);
         if (ctx.validationMessageCount() != 0) {
             std::fprintf(stderr, "pipeline_stats: %llu validation messages\n", (unsigned long long)ctx.validationMessageCount());
             return 1;
