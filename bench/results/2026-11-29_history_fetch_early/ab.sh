@@ -7,6 +7,6 @@ source .devcarry/env.sh
 for round in 1 2 3; do
   for b in bin_old bin; do
     echo "== round $round, $b"
-    .devcarry/$b/frame_bench --frames 200 --warmup 20 --filter "ml-temporal|taau" --effect-steps | grep -E "upscale_"
+    for f in ml-temporal taau; do .devcarry/$b/frame_bench --frames 200 --warmup 20 --filter $f --effect-steps | grep -E "upscale_"; done
   done
 done
