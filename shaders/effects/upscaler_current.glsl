@@ -27,7 +27,6 @@ struct CurrentSamples {
     vec2 motion;         // render pixels
     float confidence;    // history confidence from the depth test
     ivec2 renderPixel;   // the render pixel holding the output pixel's centre
-    vec4 history;        // the history at the reprojected position, as fetched (fetchHistory's input)
 };
 
 // The render pixel holding output pixel o's centre (jittered), clamped to the image.
@@ -168,22 +167,6 @@ SampleBlock beginBlock() {
     return b;
 }
 
-// The history at output pixel o moved back by `motion` (render pixels), with the fetch the pass
-// was built with: the TAAU resolve's 5 taps, the ML feature pass's as the model's
-// "vkml.history_taps" says (its features were trained with that fetch; tools/train/temporal.py
-// mirrors both).
-vec4 reprojectedHistory(ivec2 o, vec2 motion, vec2 renderPerDisplay) {
-    vec2 prevUv = (vec2(o) + 0.5 + motion / renderPerDisplay) / vec2(pc.displaySize);
-#ifdef HISTORY_FETCH_5_TAPS
-    return catmullRom5(historyTex, prevUv, vec2(pc.displaySize));
-#else
-    return catmullRom(historyTex, prevUv, vec2(pc.displaySize));
-#endif
-}
-
-// With the staged samples, the nearest surface is found first: the motion, and with it the
-// history fetch and the depth test's gather, which need nothing else, are then issued before the
-// colour sums, whose arithmetic hides their latency.
 CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
     CurrentSamples s;
     vec2 renderPerDisplay = vec2(pc.renderSize) / vec2(pc.displaySize);
@@ -210,18 +193,8 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
         for (int dy = -1; dy <= 1; ++dy)
             for (int dx = -1; dx <= 1; ++dx) {
                 int i = centre + dy * STAGE_EDGE + dx;
-                float d = stagedSamples[i].w;
-                if (d < nearestDepth) {
-                    nearestDepth = d;
-                    nearest = i;
-                }
-            }
-        s.motion = stagedMotion[nearest];
-        s.history = reprojectedHistory(o, s.motion, renderPerDisplay);
-        s.confidence = historyConfidence(c, s.motion, linearDepth(centreDepth));
-        for (int dy = -1; dy <= 1; ++dy)
-            for (int dx = -1; dx <= 1; ++dx) {
-                vec3 y = stagedSamples[centre + dy * STAGE_EDGE + dx].xyz;
+                vec4 staged = stagedSamples[i];
+                vec3 y = staged.xyz;
                 float wn = narrowX[dx + 1] * narrowY[dy + 1], ww = wideX[dx + 1] * wideY[dy + 1];
                 sumNarrow += y * wn;
                 sumWide += y * ww;
@@ -229,9 +202,14 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 wWide += ww;
                 m1 += y;
                 m2 += y * y;
+                if (staged.w < nearestDepth) {
+                    nearestDepth = staged.w;
+                    nearest = i;
+                }
             }
         sumNarrow = yCoCgToRgb(sumNarrow);
         sumWide = yCoCgToRgb(sumWide);
+        s.motion = stagedMotion[nearest];
     } else
 #endif
     {
@@ -256,8 +234,6 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 }
             }
         s.motion = scaledMotion(texelFetch(motionTex, nearest, 0).rg);
-        s.history = reprojectedHistory(o, s.motion, renderPerDisplay);
-        s.confidence = historyConfidence(c, s.motion, linearDepth(centreDepth));
     }
     s.wide = sumWide / max(wWide, 1e-6);
     s.narrow = wNarrow > 1e-4 ? sumNarrow / wNarrow : s.wide;
@@ -269,6 +245,7 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
     vec3 mean = m1 / 9.0, sigma = sqrt(max(m2 / 9.0 - mean * mean, vec3(0.0)));
     s.boxLo = mean - gamma * sigma;
     s.boxHi = mean + gamma * sigma;
+    s.confidence = historyConfidence(c, s.motion, linearDepth(centreDepth));
     s.renderPixel = c;
     return s;
 }
@@ -286,7 +263,13 @@ HistorySample fetchHistory(ivec2 o, CurrentSamples cur) {
     vec2 renderPerDisplay = vec2(pc.renderSize) / vec2(pc.displaySize);
     vec2 prevUv = (vec2(o) + 0.5 + cur.motion / renderPerDisplay) / vec2(pc.displaySize);
     bool inside = all(greaterThanEqual(prevUv, vec2(0.0))) && all(lessThanEqual(prevUv, vec2(1.0)));
-    vec4 fetched = cur.history;  // fetched by gatherCurrent
+    // The TAAU resolve fetches with 5 taps; the ML feature pass as the model's "vkml.history_taps"
+    // says (its features were trained with that fetch; tools/train/temporal.py mirrors both).
+#ifdef HISTORY_FETCH_5_TAPS
+    vec4 fetched = catmullRom5(historyTex, prevUv, vec2(pc.displaySize));
+#else
+    vec4 fetched = catmullRom(historyTex, prevUv, vec2(pc.displaySize));
+#endif
     // Without valid history (first frame, reset) nothing of the old images is used, not even as
     // a feature: a reset frame depends on this frame's inputs alone.
     if ((pc.flags & FLAG_HISTORY_VALID) == 0u || !finite3(fetched.rgb) || isnan(fetched.a) || isinf(fetched.a)) fetched = vec4(0.0);
