@@ -104,7 +104,16 @@ cap_args=()
 [ "$shipped_cap" = inf ] || cap_args=(--history-weight-cap "$shipped_cap")
 "$py" "$train/train_temporal.py" --data data --steps 2 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
   --first-kernel 1 --teacher "$root/assets/upscaler_temporal.npz" --distill-weight 0.5 "${cap_args[@]}" --log-every 1 --save-every 1 \
-  --out student.npz > student.log
+  --loss mse --out student.npz > student.log
+# --loss mse: every term measured by the squared error (what PSNR scores), named in the progress
+# output and kept in the weights' metadata; a distance it does not know is refused by name.
+grep -q "mse loss)" student.log || { echo "FAIL: the progress output does not name the mse loss:"; cat student.log; exit 1; }
+"$py" -c "import json, numpy as np, sys; m = json.loads(bytes(np.load(sys.argv[1])['meta']).decode()); sys.exit(m['loss'] != 'mse')" student.npz ||
+  { echo "FAIL: student.npz's metadata does not record the mse loss"; exit 1; }
+if "$py" "$train/train_temporal.py" --data data --steps 1 --loss l3 --out never.npz > bad_loss.txt 2>&1 ||
+   ! grep -q "argument --loss: invalid choice: 'l3'" bad_loss.txt; then
+  echo "FAIL: --loss l3 was not refused by name:"; cat bad_loss.txt; exit 1
+fi
 # --save-every: a whole network in --out after every N steps (a run cut off can be continued), and
 # no partial file left behind; a negative interval is refused by name.
 grep -q "checkpoint of step 1 in student.npz" student.log || { echo "FAIL: no checkpoint in:"; cat student.log; exit 1; }

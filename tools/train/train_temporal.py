@@ -134,14 +134,25 @@ def charbonnier(a, b):
     return torch.sqrt((a - b) ** 2 + 1e-6).mean()
 
 
-def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=None, distill_weight=0.0):
+def mse(a, b):
+    return ((a - b) ** 2).mean()
+
+
+# --loss: the distance every term of the loss uses. Charbonnier (a smooth L1) is robust early on;
+# the mean squared error is what PSNR scores, for fine-tuning a trained network to the metric.
+DISTANCES = {"charbonnier": charbonnier, "mse": mse}
+
+
+def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=None, distill_weight=0.0,
+           distance=charbonnier):
     """Runs the effect over the batch's frames and back-propagates the loss (mean over the frames
     from `loss_from` on). detach_every > 0 truncates back-propagation through time: every that many
     frames the loss so far is back-propagated and the history detached, so a long unroll (the
     many-frame accumulation of nearly static content) costs the memory of a short one. With a
     teacher network, every counted frame also pays distill_weight times the distance to what the
     teacher makes of the same features and history (the student's own unroll, so the student
-    learns the teacher's decisions in the states it reaches itself). Returns
+    learns the teacher's decisions in the states it reaches itself). Every term measures with
+    `distance` (DISTANCES). Returns
     (loss, PSNR of the counted frames) as numbers; gradients are left in the parameters."""
     color, depth, motion, jitter, ref = data
     T = color.shape[0]
@@ -151,11 +162,11 @@ def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=
     for t in range(T):
         out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
         if t >= loss_from:
-            loss = loss + charbonnier(out, ref[t]) / counted
+            loss = loss + distance(out, ref[t]) / counted
             if up.teacher_output is not None:
-                loss = loss + distill_weight * charbonnier(out, up.teacher_output) / counted
+                loss = loss + distill_weight * distance(out, up.teacher_output) / counted
             if prev_out is not None and not cuts[t]:
-                loss = loss + temporal_weight * charbonnier(out - prev_out, ref[t] - ref[t - 1]) / counted
+                loss = loss + temporal_weight * distance(out - prev_out, ref[t] - ref[t - 1]) / counted
             mse = mse + ((out.detach() - ref[t]) ** 2).mean()
         prev_out = out
         chunk_end = t == T - 1 or (detach_every > 0 and (t + 1) % detach_every == 0)
@@ -231,6 +242,8 @@ def main():
     ap.add_argument("--first-kernel", type=int, default=1, choices=[1, 3], help="size of the first convolution")
     ap.add_argument("--lr", type=float, default=2e-3)
     ap.add_argument("--temporal-weight", type=float, default=0.5)
+    ap.add_argument("--loss", choices=sorted(DISTANCES), default="charbonnier",
+                    help="the distance of every loss term: charbonnier (a smooth L1), or mse (what PSNR scores)")
     ap.add_argument("--log-every", type=int, default=25)
     ap.add_argument("--init", help="start from these weights (.npz)")
     ap.add_argument("--teacher", help="distil from this trained network (.npz): see --distill-weight")
@@ -262,7 +275,7 @@ def main():
     common.log(f"loading {len(dirs)} sequences")
     sequences = load_sequences(dirs, device)
     common.log(f"{sum(s.frames for s in sequences)} frames; training on {device} for {args.steps} steps "
-               f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop})")
+               f"(batch {args.batch}, {args.frames} frames unrolled, crop {args.crop}, {args.loss} loss)")
     net = temporal.TemporalNet(args.width, args.depth, args.unshuffle, args.first_kernel).to(device)
     # The largest render / display width ratio trained at (of this data and of the --init
     # network's): inference clamps the ratio feature to it (TemporalNet.ratio_feature_max).
@@ -312,7 +325,8 @@ def main():
                 "ratio_feature_max": ratio_feature_max,
                 "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
                 "history_taps": net.history_taps,
-                "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0}
+                "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0,
+                "loss": args.loss, "temporal_weight": args.temporal_weight}
     rng = random.Random(common.SEED)
     start = time.time()
     for step in range(1, args.steps + 1):
@@ -320,7 +334,8 @@ def main():
             group["lr"] = args.lr * min(1.0, step / warmup) * 0.5 * (1.0 + math.cos(math.pi * progress(step - 1)))
         data, cuts = batch(sequences, rng, args.batch, args.frames, args.crop, device)
         opt.zero_grad()
-        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight, args.detach_every, teacher, args.distill_weight)
+        loss, psnr = unroll(net, data, cuts, args.loss_from, args.temporal_weight, args.detach_every, teacher, args.distill_weight,
+                            DISTANCES[args.loss])
         torch.nn.utils.clip_grad_norm_(net.parameters(), 1.0)
         opt.step()
         out_of_time = progress(step) >= 1.0 and step < args.steps
