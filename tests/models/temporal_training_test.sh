@@ -110,6 +110,14 @@ cap_args=()
 grep -q "mse loss)" student.log || { echo "FAIL: the progress output does not name the mse loss:"; cat student.log; exit 1; }
 "$py" -c "import json, numpy as np, sys; m = json.loads(bytes(np.load(sys.argv[1])['meta']).decode()); sys.exit(m['loss'] != 'mse')" student.npz ||
   { echo "FAIL: student.npz's metadata does not record the mse loss"; exit 1; }
+"$py" - "$train" <<'PY' || { echo "FAIL: --loss mse does not measure the squared error"; exit 1; }
+import sys, torch
+sys.path.insert(0, sys.argv[1])
+import train_temporal
+a, b = torch.tensor([0.0, 0.5, 1.0]), torch.tensor([0.1, 0.5, 0.4])
+assert abs(float(train_temporal.DISTANCES["mse"](a, b)) - (0.01 + 0.36) / 3) < 1e-7
+assert abs(float(train_temporal.DISTANCES["charbonnier"](a, b)) - (0.1 + 1e-3 + 0.6) / 3) < 1e-4
+PY
 if "$py" "$train/train_temporal.py" --data data --steps 1 --loss l3 --out never.npz > bad_loss.txt 2>&1 ||
    ! grep -q "argument --loss: invalid choice: 'l3'" bad_loss.txt; then
   echo "FAIL: --loss l3 was not refused by name:"; cat bad_loss.txt; exit 1
