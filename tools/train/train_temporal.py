@@ -158,7 +158,7 @@ def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=
     T = color.shape[0]
     counted = max(T - loss_from, 1)
     up = temporal.TemporalUpscaler(net, ref.shape[-2:], teacher if distill_weight > 0 else None)
-    loss, total, prev_out, mse = 0.0, 0.0, None, 0.0  # mse stays on the device: no sync per frame
+    loss, total, prev_out, squared_error = 0.0, 0.0, None, 0.0  # stays on the device: no sync per frame
     for t in range(T):
         out = up.step(color[t], depth[t], motion[t], jitter[t], reset=(t == 0 or cuts[t]))
         if t >= loss_from:
@@ -167,7 +167,7 @@ def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=
                 loss = loss + distill_weight * distance(out, up.teacher_output) / counted
             if prev_out is not None and not cuts[t]:
                 loss = loss + temporal_weight * distance(out - prev_out, ref[t] - ref[t - 1]) / counted
-            mse = mse + ((out.detach() - ref[t]) ** 2).mean()
+            squared_error = squared_error + mse(out.detach(), ref[t])
         prev_out = out
         chunk_end = t == T - 1 or (detach_every > 0 and (t + 1) % detach_every == 0)
         if chunk_end and torch.is_tensor(loss):
@@ -176,7 +176,7 @@ def unroll(net, data, cuts, loss_from, temporal_weight, detach_every=0, teacher=
         if chunk_end:
             up.detach()
             prev_out = prev_out.detach()
-    return total, 10 * math.log10(1.0 / max(float(mse) / counted, 1e-10))
+    return total, 10 * math.log10(1.0 / max(float(squared_error) / counted, 1e-10))
 
 
 def save_npz(net, path, meta):
