@@ -50,6 +50,17 @@ for s in still:
 print(",".join(list(pick.values()) + [still[0]["name"]]))
 PY
 )
+# A scale that does not divide a display size exactly (0.8 of 96x48) renders at the nearest size
+# below that it divides (95x45: render 76x36, exactly 1.25x), named by its ratio.
+"$py" "$train/render_temporal.py" plan --scenes scenes --out plan_x125.json --kinds street --seeds 1 --procedural-seeds 1 --paths orbit \
+  --displays 96x48,192x96 --frames 10 --windows 1 --render-scales 0.8,1.0 2> /dev/null
+"$py" - <<'PY'
+import json
+seqs = json.load(open("plan_x125.json"))["sequences"]
+sizes = {(s["render_scale"], tuple(s["display"])) for s in seqs}
+assert sizes == {(0.8, (95, 45)), (0.8, (190, 95)), (1.0, (96, 48)), (1.0, (192, 96))}, sizes
+assert all(("_x1.25_" in s["name"]) == (s["render_scale"] == 0.8) for s in seqs), [s["name"] for s in seqs]
+PY
 # A plan that cannot fit the disk is refused before anything renders (/bin/false would fail), with
 # the sizes: 20000 frames at 16384x16384 need about 80 TB.
 "$py" - <<'PY'

@@ -15,9 +15,9 @@ quarter as far per frame (slow dollies and nearly static views, where a temporal
 accumulate many frames; the jitter sequence advances per frame either way). A sequence's own
 "render_scale" overrides the plan's too: `plan --render-scales 0.5,0.6666667,0.5,0.3333333` deals
 the listed scales out to the sequences in turn (here half at 2x, a quarter each at 1.5x and 3x), so
-that a network learns every upscale ratio an engine may ask for, not one. Choose a display size
-the scales divide exactly (384x216: 192x108, 256x144, 128x72), so that training crops map to
-whole render pixels. `--displays 384x216,768x432` deals display sizes out the same way (a
+that a network learns every upscale ratio an engine may ask for, not one. A display size a scale does not
+divide exactly is rounded down to one it does (384x216 at 0.8: 380x215, render 304x172), so that
+training crops map to whole render pixels. `--displays 384x216,768x432` deals display sizes out the same way (a
 sequence's own "display"; every ratio gets every size): content renders with other statistics
 per pixel at other resolutions (smoother texture, more pixels of motion per frame), and a network
 trained at one size loses ground to TAAU at larger ones. `--static-windows N` adds N windows per
@@ -38,6 +38,7 @@ import json
 import os
 import subprocess
 import sys
+from fractions import Fraction
 
 sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
 import common  # noqa: E402
@@ -94,6 +95,14 @@ def parse_size(text, flag):
     return w, h
 
 
+def exact_display(w, h, scale):
+    """(w, h) rounded down to the nearest size that `scale` maps to whole render pixels, so that
+    training crops cover whole render pixels: 384x216 stays at 0.5, 2/3 and 1/3, and becomes
+    380x215 at 0.8 (render 304x172, exactly 1.25x)."""
+    q = Fraction(scale).limit_denominator(16).denominator
+    return max(w // q * q, q), max(h // q * q, q)
+
+
 def make_plan(args):
     w, h = parse_size(args.display, "--display")
     plan = {"display": [w, h], "render_scale": 0.5, "fps": 30, "frames": args.frames, "supersample": args.supersample, "sequences": []}
@@ -134,14 +143,19 @@ def make_plan(args):
     if len(set(scales)) > 1:
         for k, seq in enumerate(plan["sequences"]):
             seq["render_scale"] = scales[k % len(scales)]
-            seq["name"] += f"_x{1.0 / seq['render_scale']:.2g}"
+            seq["name"] += f"_x{1.0 / seq['render_scale']:.3g}"
     displays = [parse_size(v, "--displays") for v in (args.displays or "").split(",") if v]
-    if len(set(displays)) > 1:
+    several = len(set(displays)) > 1
+    if several:
         plan["display"] = list(displays[0])
-        for k, seq in enumerate(plan["sequences"]):
-            # Each run of len(scales) sequences takes one size: every ratio meets every size.
-            seq["display"] = list(displays[(k // len(scales)) % len(displays)])
-            seq["name"] += f"_d{seq['display'][0]}"
+    for k, seq in enumerate(plan["sequences"]):
+        # Each run of len(scales) sequences takes one size: every ratio meets every size.
+        size = displays[(k // len(scales)) % len(displays)] if several else (w, h)
+        exact = exact_display(*size, seq.get("render_scale", plan["render_scale"]))
+        if several or exact != (w, h):
+            seq["display"] = list(exact)
+        if several:
+            seq["name"] += f"_d{exact[0]}"
     refuse_held_out(plan, args.held_out)
     json.dump(plan, open(args.out, "w"), indent=1)
     sizes = args.displays if len(set(displays)) > 1 else f"{w}x{h}"

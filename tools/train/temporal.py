@@ -325,8 +325,15 @@ class TemporalNet(nn.Module):
 
 
 def run_network(net, feat):
+    """The network on display-resolution features. As the effect does, a size that is not a multiple
+    of 4 r (r: the unshuffle factor) is padded up to one with copies of the edge pixels' features
+    (ml_features.comp clamps the pixel it computes), and the output cropped back."""
     r = net.unshuffle
-    return F.pixel_shuffle(net(F.pixel_unshuffle(feat, r)), r)
+    h, w = feat.shape[-2:]
+    pad_h, pad_w = -h % (4 * r), -w % (4 * r)
+    if pad_h or pad_w:
+        feat = F.pad(feat, (0, pad_w, 0, pad_h), mode="replicate")
+    return F.pixel_shuffle(net(F.pixel_unshuffle(feat, r)), r)[..., :h, :w]
 
 
 class TemporalUpscaler:
