@@ -9,7 +9,7 @@ trap pack EXIT
 shape="--unshuffle 2 --width 16 --depth 3 --first-kernel 3 --init tools/train/logs/r30/out_train/upscaler_temporal_a.npz --lr 5e-4 --save-every 100 --loss mse"
 export WORK_DIR=/tmp/r30/work SEEDS=5:6 PROCEDURAL_SEEDS=2:3 JOB=r30 SECONDS_BUDGET=${SECONDS_BUDGET:-450} \
   RENDER_SCALES=0.5,0.6666667,0.5,0.3333333,0.5,0.8,1.0 \
-  COMPARE_MODELS="assets/upscaler_temporal_fast.npz $R" \
+  COMPARE_MODELS="tools/train/logs/r30/out_train/upscaler_temporal_a.npz assets/upscaler_temporal_fast.npz" \
   HELDOUT_PLANS="heldout_temporal.json:temporal:45" \
   VARIANTS="c:$shape --temporal-weight 0.5;d:$shape --temporal-weight 0.75"
 source tools/train/logs/continue_job.sh
