@@ -13,7 +13,8 @@ trained_upscaler_temporal_matches_pytorch) against the weights, without exportin
 The largest render / display ratio the network was trained at (the .npz meta's
 "ratio_feature_max") goes into the model's metadata as "vkml.ratio_feature_max": the effect
 clamps the ratio feature to it (docs/EFFECTS.md). The check runs at 1x too, where the clamp bites,
-and fails if the file's value differs from the weights'. A network trained for the accumulating
+and fails if the file's value differs from the weights', and at an odd display size (150x95 at
+1.25x), which the effect and the mirror pad up to a multiple of 4 r. A network trained for the accumulating
 resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way, and one
 trained with the 5-tap history fetch (train_temporal.py --history-taps 5) "vkml.history_taps" 5.
 """
@@ -186,6 +187,8 @@ def main():
     mode.add_argument("--check-only", action="store_true", help="check the ONNX file at --out, do not export")
     ap.add_argument("--tolerance", type=float, default=1.5, help="largest mean abs difference per frame, 8-bit units")
     ap.add_argument("--render-scales", default="0.5,0.6666667,0.3333333,1", help="render scales the check runs at (2x, 1.5x, 3x and 1x)")
+    ap.add_argument("--odd-size", default="150x95", help="a display size that is not a multiple of 4 r, checked at render scale 0.8 "
+                    "(the mirror pads it as the effect does); empty: none")
     args = ap.parse_args()
     for path in [args.weights] + ([args.out] if args.check_only else []):
         if not os.path.isfile(path):
@@ -201,6 +204,12 @@ def main():
     for scale in (float(v) for v in args.render_scales.split(",") if v):
         diffs = check(net, args.out, args.demo, scale)
         common.log(f"render scale {scale:.4g}: PyTorch mirror vs engine, mean |difference| per frame (8-bit units): " +
+                   " ".join(f"{d:.2f}" for d in diffs))
+        worst = max(worst, max(diffs))
+    if args.odd_size:
+        width, height = (int(v) for v in args.odd_size.split("x"))
+        diffs = check(net, args.out, args.demo, 0.8, width, height)
+        common.log(f"render scale 0.8 at {width}x{height}: PyTorch mirror vs engine, mean |difference| per frame (8-bit units): " +
                    " ".join(f"{d:.2f}" for d in diffs))
         worst = max(worst, max(diffs))
     if worst > args.tolerance:

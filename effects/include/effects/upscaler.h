@@ -32,8 +32,9 @@
 ///                  "vkml.history_taps" (9 or 5) picks the history fetch its features need.
 ///                  Two models ship (docs/EFFECTS.md, "Shipped models"): the quality model
 ///                  above (upscaler_temporal.onnx, 1.50 ms at 1080p -> 4K on an H200) and a
-///                  performance model (upscaler_temporal_fast.onnx, 1.00 ms; 1.7 dB over TAAU
-///                  at 2x, 1.0 dB at 3x; below 1.5x it flickers more than TAAU).
+///                  performance model (upscaler_temporal_fast.onnx, 0.99 ms; 1.8 dB over TAAU
+///                  at 2x, 1.1 dB at 3x, 2.8 dB at 1x, with less flicker than TAAU at every
+///                  ratio from 1x to 3x).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
 ///
