@@ -48,7 +48,8 @@ uint32_t alignUp(uint32_t v, uint32_t a) { return (v + a - 1) / a * a; }
 // Tuning of the hand-written resolve, chosen on the training camera paths (orbit, fence_walk,
 // low_sweep at 320x192, 2x; docs/EFFECTS.md has the sweep): mean PSNR against the 16-sample
 // reference moved by at most 0.2 dB across the settings tried; sharpening lowered it.
-constexpr float kMaxHistoryWeight = 16.0f;  // ~ the samples of 40 frames at 2x
+constexpr float kMaxHistoryWeight = 16.0f;  // ~ the samples of 40 frames at 2x, for still pixels; moving
+                                            // ones: gpu::TAAU_MOVING_HISTORY_WEIGHT
 constexpr float kClampGammaMoving = 2.0f;
 constexpr float kClampGammaStatic = 4.0f;   // static content: the depth test guards disocclusion
 constexpr float kNarrowFalloff = 4.0f;      // sigma 0.35 display pixel: close to the box filter

@@ -2,9 +2,10 @@
 // The TAAU resolve, at display resolution: reproject the history along the motion with a
 // Catmull-Rom fetch, clip it to the current neighbourhood (YCoCg mean +- gamma sigma), and
 // accumulate this frame's jittered samples with a kernel weighted by their sub-pixel distance to
-// the output pixel, luma-weighted against flicker (upscaler_current.glsl has the reprojection and
-// writes this frame's linear depth for the next frame). History: rgb linear colour, a
-// accumulated sample weight.
+// the output pixel, luma-weighted against flicker, up to an accumulated weight that is far lower
+// for moving pixels than for still ones (upscaler_current.glsl has the reprojection and writes
+// this frame's linear depth for the next frame). History: rgb linear colour, a accumulated
+// sample weight.
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
@@ -46,7 +47,10 @@ void main() {
     float wh = historyWeight / (1.0 + luma(base));
     float wc = cur.narrowWeight / (1.0 + luma(cur.narrow));
     vec3 color = (base * wh + cur.narrow * wc) / max(wh + wc, 1e-6);
-    float weight = min(historyWeight + cur.narrowWeight, pc.maxHistoryWeight);
+    // Moving pixels keep far fewer samples than still ones (upscaler_shared.h says why).
+    float displayMotion = cur.fastestMotion * float(pc.displaySize.x) / float(pc.renderSize.x);
+    float cap = mix(pc.maxHistoryWeight, TAAU_MOVING_HISTORY_WEIGHT, clamp(displayMotion / TAAU_FULL_MOTION, 0.0, 1.0));
+    float weight = min(historyWeight + cur.narrowWeight, cap);
     imageStore(historyOut, o, vec4(color, weight));
     if ((pc.flags & FLAG_WRITE_OUTPUT) != 0u) imageStore(outputImage, o, vec4(fromWorkingSpace(color, pc.flags, pc.exposure), 1.0));
 }

@@ -25,6 +25,7 @@ struct CurrentSamples {
     vec3 wide;           // wide-kernel average (spatial upsampling)
     vec3 boxLo, boxHi;   // neighbourhood box, YCoCg
     vec2 motion;         // render pixels
+    float fastestMotion; // the longest motion among the 3x3 samples, render pixels (TAAU's history cap)
     float confidence;    // history confidence from the depth test
     ivec2 renderPixel;   // the render pixel holding the output pixel's centre
 };
@@ -184,7 +185,7 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
     }
     // The nearest surface among the 3x3 samples (the first in scan order on ties, the centre
     // before all) carries the motion.
-    float centreDepth, nearestDepth;
+    float centreDepth, nearestDepth, largest = 0.0;
 #ifdef STAGED_CURRENT_SAMPLES
     if (block.staged) {
         ivec2 at = c - block.origin;
@@ -202,6 +203,7 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 wWide += ww;
                 m1 += y;
                 m2 += y * y;
+                largest = max(largest, dot(stagedMotion[i], stagedMotion[i]));
                 if (staged.w < nearestDepth) {
                     nearestDepth = staged.w;
                     nearest = i;
@@ -227,6 +229,8 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 vec3 y = rgbToYCoCg(colour);
                 m1 += y;
                 m2 += y * y;
+                vec2 mq = scaledMotion(texelFetch(motionTex, q, 0).rg);
+                largest = max(largest, dot(mq, mq));
                 float d = nearToFar(texelFetch(depthTex, q, 0).r);
                 if (d < nearestDepth) {
                     nearestDepth = d;
@@ -235,6 +239,7 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
             }
         s.motion = scaledMotion(texelFetch(motionTex, nearest, 0).rg);
     }
+    s.fastestMotion = sqrt(largest);
     s.wide = sumWide / max(wWide, 1e-6);
     s.narrow = wNarrow > 1e-4 ? sumNarrow / wNarrow : s.wide;
     s.narrowWeight = wNarrow;

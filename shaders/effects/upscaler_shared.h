@@ -40,6 +40,20 @@ EFFECTS_CONST uint ML_PARAMS = 8u;              // per display pixel
 EFFECTS_CONST float ML_ACCUMULATE_EPSILON = 1e-4f;  // a pixel without history or samples takes the current estimate
 EFFECTS_CONST float ML_GAIN_LOG_MIN = -8.0f;        // the clamp of p7, the log of the current samples' gain
 EFFECTS_CONST float ML_GAIN_LOG_MAX = 4.0f;
+// TAAU: a moving pixel's accumulated sample weight is capped far below a still one's
+// (ResolvePush::maxHistoryWeight, 16). Every frame's resampling of the history along the motion
+// blurs it a little, and shading that does not follow the surfaces' motion (specular and other
+// view-dependent light, which the motion vectors do not describe) makes the reprojected history
+// lag behind; the neighbourhood clip misses both on smooth content. With a weight of 16 the
+// error built up for tens of frames (a glossy bottle fell 3 dB below bicubic); capped at 0.5 the
+// new samples keep at least a third of each moving pixel. A pixel counts as fully moving when
+// the fastest of its 3x3 render samples moves TAAU_FULL_MOTION display pixels per frame, linearly
+// below that: the fastest, not the nearest surface's motion the reprojection follows, so that
+// the edge of a slow object against a moving background counts as moving too (there the clip
+// spans both sides and constrains nothing). Chosen on the validation split's scenes
+// (docs/EFFECTS.md, "TAAU's constants").
+EFFECTS_CONST float TAAU_MOVING_HISTORY_WEIGHT = 0.5f;
+EFFECTS_CONST float TAAU_FULL_MOTION = 0.5f;
 
 // The push constants of the display-resolution passes. The reprojection (motion of the nearest
 // surface, history confidence, this frame's linear depth) runs inside the TAAU resolve and the ML
