@@ -51,7 +51,7 @@ EFFECTS_CONST float ML_GAIN_LOG_MAX = 4.0f;
 // below that: the fastest, not the nearest surface's motion the reprojection follows, so that
 // the edge of a slow object against a moving background counts as moving too (there the clip
 // spans both sides and constrains nothing). Chosen on the validation split's scenes
-// (docs/EFFECTS.md, "TAAU's constants").
+// (docs/EFFECTS.md, "Moving pixels keep few samples").
 EFFECTS_CONST float TAAU_MOVING_HISTORY_WEIGHT = 0.5f;
 EFFECTS_CONST float TAAU_FULL_MOTION = 0.5f;
 

@@ -417,6 +417,12 @@ if "$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial.md --
   echo "FAIL: crops of other panels were taken"; exit 1
 fi
 grep -q "show other panels" other.txt || { echo "FAIL: the refusal does not say the panels differ:"; cat other.txt; exit 1; }
+# Another method's column (TAAU, scored alone) merged into a report with crops: the provenance
+# line says that the crops' TAAU panel is the full report's, not this column's.
+"$py" "$train/evaluate_temporal.py" "${eval_args[@]}" --methods taau --render-scale 0.3333333 --crops 0 --report eval/partial_taau.md
+"$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial_taau.md --method TAAU --out eval/taau_merged.md
+grep -q "^The TAAU column .* their TAAU panel shows the TAAU that report rendered, not this column's.$" eval/taau_merged.md ||
+  { echo "FAIL: the TAAU provenance line does not say what the crops show:"; tail -n 2 eval/taau_merged.md; exit 1; }
 sed 's/^| TAAU | \([0-9]*\)\.\([0-9]\)/| TAAU | \1.9\2/' eval/partial.md > eval/other_taau.md
 if "$py" "$train/merge_temporal_report.py" eval/merged.md eval/other_taau.md --out eval/none.md 2> other.txt; then
   echo "FAIL: a partial report whose TAAU differs was merged"; exit 1

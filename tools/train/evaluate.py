@@ -287,7 +287,9 @@ H200: every report names its Vulkan device). The network shipped now (run r21) h
 ML column in the 2x, still/slow, 1x, 1.5x, 3x and 960x540 reports, merged by
 `tools/train/merge_temporal_report.py` from a run of TAAU and temporal ML alone (a line in each
 says so); the 1.25x report was rendered whole on lavapipe, the 1920x1080 and 3840x2160 reports
-whole on an H200. This page covers the single-frame networks.
+whole on an H200. Every report's TAAU column is TAAU with the moving pixels' history cap,
+merged the same way from a run of TAAU alone (on an H200; the 1.25x and third-party columns on
+lavapipe). This page covers the single-frame networks.
 
 ## Upscaler x2 (`assets/upscaler_x2.onnx`)
 

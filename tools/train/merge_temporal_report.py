@@ -101,8 +101,15 @@ def merge(full_text, part_text, method, part_name):
     source = paragraph(part, "Evaluation took") or "Evaluation took an unknown time."
     full += ["", marker + f"`{part_name}`, merged by `tools/train/merge_temporal_report.py` (every other "
              f"method both reports score agrees to the last digit); there: {source[0].lower() + source[1:]}"
-             + (" The crops above are the full report's: their temporal ML panel shows its network." if crops else ""), ""]
+             + (stale_crops_note(method) if crops else ""), ""]
     return "\n".join(full)
+
+
+def stale_crops_note(method):
+    """What the provenance line says of crops the merge did not render again."""
+    if method == "temporal ML":
+        return " The crops above are the full report's: their temporal ML panel shows its network."
+    return f" The crops above are the full report's: their {method} panel shows the {method} that report rendered, not this column's."
 
 
 def crop_images(lines, report):
@@ -135,7 +142,7 @@ def take_crops(merged_text, full_path, crops_report):
         if os.path.abspath(src) != os.path.abspath(dst):
             shutil.copyfile(src, dst)
     source = paragraph(other, "Evaluation took") or "Evaluation took an unknown time."
-    old = " The crops above are the full report's: their temporal ML panel shows its network."
+    old = stale_crops_note("temporal ML")
     new = (f" The crops above are `{crops_report}`'s, every panel rendered again with the network of this column"
            f" ({source[0].lower() + source[1:].rstrip('.')}).")
     return "\n".join(line.replace(old, new) for line in merged)

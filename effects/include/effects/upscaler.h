@@ -21,19 +21,19 @@
 ///                  command buffer) deciding per output pixel how to blend history and the new
 ///                  samples. Model contract: docs/EFFECTS.md. The shipped network was trained at
 ///                  upscale ratios 1.5, 2 and 3 and display sizes 384x216 to 1536x864; on
-///                  held-out content at 480x272 it beats TAAU by 1.9 dB at 1.5x and 2x (also
-///                  at 960x540, and on still and slow cameras) and by 1.0 dB at 3x; at 1x
-///                  (native anti-aliasing, untrained: the ratio feature is clamped to the
-///                  model's "vkml.ratio_feature_max") by 2.8 dB, though still behind TAAU on a
-///                  slow close-up; above 3x it is not measured (docs/quality/temporal*.md,
+///                  held-out content at 480x272 it beats TAAU by 1.2 dB at 1.5x and 2x (1.0
+///                  dB at 960x540 to 3840x2160, 1.9 dB on still and slow cameras) and by 0.7
+///                  dB at 3x; at 1x (native anti-aliasing, untrained: the ratio feature is
+///                  clamped to the model's "vkml.ratio_feature_max") by 1.1 dB, though behind
+///                  TAAU on two of ten sequences; above 3x it is not measured (docs/quality/temporal*.md,
 ///                  tools/train/README.md). A model whose metadata names
 ///                  "vkml.history_weight_cap" gets the accumulating resolve instead of the
 ///                  blend (docs/EFFECTS.md); the shipped one accumulates, with a cap of 4. Its
 ///                  "vkml.history_taps" (9 or 5) picks the history fetch its features need.
 ///                  Two models ship (docs/EFFECTS.md, "Shipped models"): the quality model
 ///                  above (upscaler_temporal.onnx, 1.50 ms at 1080p -> 4K on an H200) and a
-///                  performance model (upscaler_temporal_fast.onnx, 0.99 ms; 1.8 dB over TAAU
-///                  at 2x, 1.1 dB at 3x, 2.8 dB at 1x, with less flicker than TAAU at every
+///                  performance model (upscaler_temporal_fast.onnx, 0.99 ms; 1.0 dB over TAAU
+///                  at 2x, 0.8 dB at 3x, 1.2 dB at 1x, with less flicker than TAAU at every
 ///                  ratio from 1x to 3x).
 ///   MlSingleFrame  a single-frame network (input 'color' [1,3,H,W] -> [1,3,sH,sW], sRGB values);
 ///                  no history; depth and motion are not read.
