@@ -119,7 +119,7 @@ def crop_images(lines, report):
     return panels, [(m.group(1), os.path.join(os.path.dirname(os.path.abspath(report)), m.group(2))) for m in images if m]
 
 
-def take_crops(merged_text, full_path, crops_report):
+def take_crops(merged_text, full_path, crops_report, method="temporal ML"):
     """Copies the crops of crops_report over the merged report's own crop files and says so in its
     provenance line (instead of the line that its crops show the network of before)."""
     merged, other = merged_text.split("\n"), open(crops_report).read().split("\n")
@@ -142,10 +142,17 @@ def take_crops(merged_text, full_path, crops_report):
         if os.path.abspath(src) != os.path.abspath(dst):
             shutil.copyfile(src, dst)
     source = paragraph(other, "Evaluation took") or "Evaluation took an unknown time."
-    old = stale_crops_note("temporal ML")
-    new = (f" The crops above are `{crops_report}`'s, every panel rendered again with the network of this column"
+    old = stale_crops_note(method)
+    what = "the network of this column" if method == "temporal ML" else f"this column's {method}"
+    new = (f" The crops above are `{crops_report}`'s, every panel rendered again with {what}"
            f" ({source[0].lower() + source[1:].rstrip('.')}).")
-    return "\n".join(line.replace(old, new) for line in merged)
+    # An earlier merge's line of another method no longer describes the crops: its sentence on them goes.
+    mine_marker = f"The {method} column (summary, sequences and cuts) is "
+    def restate(line):
+        if " column (summary, sequences and cuts) is " in line and not line.startswith(mine_marker) and " The crops above are " in line:
+            return line[:line.index(" The crops above are ")]
+        return line.replace(old, new)
+    return "\n".join(restate(line) for line in merged)
 
 
 def retarget(lines, rows):
@@ -189,7 +196,7 @@ def main():
     try:
         merged = merge(open(args.full).read(), open(args.partial).read(), args.method, args.partial)
         if args.crops_from:
-            merged = take_crops(merged, args.out or args.full, args.crops_from)
+            merged = take_crops(merged, args.out or args.full, args.crops_from, args.method)
     except (IndexError, ValueError) as e:  # a table row short of cells, a figure that is not a number
         raise SystemExit(f"{args.full} or {args.partial} is not a report of evaluate_temporal.py ({type(e).__name__}: {e})")
     with open(args.out or args.full, "w") as f:
