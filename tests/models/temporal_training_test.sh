@@ -423,6 +423,14 @@ grep -q "show other panels" other.txt || { echo "FAIL: the refusal does not say 
 "$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial_taau.md --method TAAU --out eval/taau_merged.md
 grep -q "^The TAAU column .* their TAAU panel shows the TAAU that report rendered, not this column's.$" eval/taau_merged.md ||
   { echo "FAIL: the TAAU provenance line does not say what the crops show:"; tail -n 2 eval/taau_merged.md; exit 1; }
+# ... and with --crops-from, its line names the crops' report, and the temporal ML line of the
+# earlier merge stops describing crops it no longer has.
+"$py" "$train/merge_temporal_report.py" eval/crops_full.md eval/partial_taau.md --method TAAU --crops-from eval/crops_new.md --out eval/taau_crops.md
+grep -q "^The TAAU column .* The crops above are \`eval/crops_new.md\`'s, every panel rendered again with this column's TAAU" eval/taau_crops.md ||
+  { echo "FAIL: the TAAU line does not name the crops' report:"; tail -n 4 eval/taau_crops.md; exit 1; }
+if grep -q "^The temporal ML column .*The crops above" eval/taau_crops.md; then
+  echo "FAIL: the temporal ML line still describes the crops:"; tail -n 4 eval/taau_crops.md; exit 1
+fi
 sed 's/^| TAAU | \([0-9]*\)\.\([0-9]\)/| TAAU | \1.9\2/' eval/partial.md > eval/other_taau.md
 if "$py" "$train/merge_temporal_report.py" eval/merged.md eval/other_taau.md --out eval/none.md 2> other.txt; then
   echo "FAIL: a partial report whose TAAU differs was merged"; exit 1
