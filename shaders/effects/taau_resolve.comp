@@ -28,6 +28,7 @@ layout(push_constant) uniform Push { ResolvePush pc; };
 
 #define HISTORY_FETCH_5_TAPS
 #define STAGED_CURRENT_SAMPLES
+#define FASTEST_MOTION  // the moving pixels' history cap (upscaler_shared.h); the ML feature pass has no use for it
 #include "upscaler_current.glsl"
 
 void main() {

@@ -25,7 +25,9 @@ struct CurrentSamples {
     vec3 wide;           // wide-kernel average (spatial upsampling)
     vec3 boxLo, boxHi;   // neighbourhood box, YCoCg
     vec2 motion;         // render pixels
+#ifdef FASTEST_MOTION
     float fastestMotion; // the longest motion among the 3x3 samples, render pixels (TAAU's history cap)
+#endif
     float confidence;    // history confidence from the depth test
     ivec2 renderPixel;   // the render pixel holding the output pixel's centre
 };
@@ -185,7 +187,10 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
     }
     // The nearest surface among the 3x3 samples (the first in scan order on ties, the centre
     // before all) carries the motion.
-    float centreDepth, nearestDepth, largest = 0.0;
+    float centreDepth, nearestDepth;
+#ifdef FASTEST_MOTION
+    float largest = 0.0;
+#endif
 #ifdef STAGED_CURRENT_SAMPLES
     if (block.staged) {
         ivec2 at = c - block.origin;
@@ -203,7 +208,9 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 wWide += ww;
                 m1 += y;
                 m2 += y * y;
+#ifdef FASTEST_MOTION
                 largest = max(largest, dot(stagedMotion[i], stagedMotion[i]));
+#endif
                 if (staged.w < nearestDepth) {
                     nearestDepth = staged.w;
                     nearest = i;
@@ -229,8 +236,10 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
                 vec3 y = rgbToYCoCg(colour);
                 m1 += y;
                 m2 += y * y;
+#ifdef FASTEST_MOTION
                 vec2 mq = scaledMotion(texelFetch(motionTex, q, 0).rg);
                 largest = max(largest, dot(mq, mq));
+#endif
                 float d = nearToFar(texelFetch(depthTex, q, 0).r);
                 if (d < nearestDepth) {
                     nearestDepth = d;
@@ -239,7 +248,9 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
             }
         s.motion = scaledMotion(texelFetch(motionTex, nearest, 0).rg);
     }
+#ifdef FASTEST_MOTION
     s.fastestMotion = sqrt(largest);
+#endif
     s.wide = sumWide / max(wWide, 1e-6);
     s.narrow = wNarrow > 1e-4 ? sumNarrow / wNarrow : s.wide;
     s.narrowWeight = wNarrow;
