@@ -58,14 +58,16 @@ inline FrameInputs renderFrame(uint32_t rw, uint32_t rh, float scale, Vec2 jitte
 }
 
 // The box-filtered (anti-aliased) display-resolution image of frame with camera `camera`: RGB.
-inline std::vector<float> reference(uint32_t dw, uint32_t dh, Vec2 camera, int samples = 8) {
+// `content`: the pattern the frames show (smoothPattern for Rig::smooth).
+inline std::vector<float> reference(uint32_t dw, uint32_t dh, Vec2 camera, int samples = 8,
+                                    void (*content)(double, double, float[3]) = pattern) {
     std::vector<float> out(size_t(dw) * dh * 3, 0.0f);
     for (uint32_t y = 0; y < dh; ++y)
         for (uint32_t x = 0; x < dw; ++x)
             for (int sy = 0; sy < samples; ++sy)
                 for (int sx = 0; sx < samples; ++sx) {
                     float rgb[3];
-                    pattern(x + (sx + 0.5) / samples + camera.x, y + (sy + 0.5) / samples + camera.y, rgb);
+                    content(x + (sx + 0.5) / samples + camera.x, y + (sy + 0.5) / samples + camera.y, rgb);
                     for (int c = 0; c < 3; ++c) out[(size_t(y) * dw + x) * 3 + c] += rgb[c] / float(samples * samples);
                 }
     return out;

@@ -161,20 +161,6 @@ TEST_F(VulkanTest, UpscalerConvergesToTheReferenceOnAStaticCamera) {
     EXPECT_GT(quality.back(), quality.front() + 6.0) << "accumulation must add detail a single frame lacks (first frame " << quality.front() << " dB)";
 }
 
-// The smooth pattern's box-filtered display image at camera offset `camera` (RGB).
-std::vector<float> smoothReference(uint32_t dw, uint32_t dh, Vec2 camera, int samples = 4) {
-    std::vector<float> out(size_t(dw) * dh * 3, 0.0f);
-    for (uint32_t y = 0; y < dh; ++y)
-        for (uint32_t x = 0; x < dw; ++x)
-            for (int sy = 0; sy < samples; ++sy)
-                for (int sx = 0; sx < samples; ++sx) {
-                    float rgb[3];
-                    fxtest::smoothPattern(x + (sx + 0.5) / samples + camera.x, y + (sy + 0.5) / samples + camera.y, rgb);
-                    for (int c = 0; c < 3; ++c) out[(size_t(y) * dw + x) * 3 + c] += rgb[c] / float(samples * samples);
-                }
-    return out;
-}
-
 // Shading that slides over the surfaces (specular and other view-dependent light, which motion
 // vectors do not describe): the image moves a display pixel per frame, the motion says half
 // that. History reprojected along the motion lags behind; the low accumulated-weight cap of
@@ -189,7 +175,7 @@ TEST_F(VulkanTest, UpscalerTaauKeepsUpWithShadingTheMotionDoesNotDescribe) {
         camera = {float(i), 0.0f};
         out = rig.frame(kRender, halton(i, kRender, kDisplay), camera, {camera.x - 0.5f, 0.0f}, i == 0);
     }
-    double quality = fxtest::psnr(out, smoothReference(kDisplay.width, kDisplay.height, camera), kDisplay.width, kDisplay.height, 4);
+    double quality = fxtest::psnr(out, fxtest::reference(kDisplay.width, kDisplay.height, camera, 4, fxtest::smoothPattern), kDisplay.width, kDisplay.height, 4);
     EXPECT_GT(quality, 21.0) << "after 24 frames";  // 23.8 dB on lavapipe; 16.9 with a cap of 16 throughout
 }
 
