@@ -16,7 +16,8 @@ clamps the ratio feature to it (docs/EFFECTS.md). The check runs at 1x too, wher
 and fails if the file's value differs from the weights', and at an odd display size (150x95 at
 1.25x), which the effect and the mirror pad up to a multiple of 4 r. A network trained for the accumulating
 resolve (temporal.resolve) carries its cap as "vkml.history_weight_cap" in the same way, and one
-trained with the 5-tap history fetch (train_temporal.py --history-taps 5) "vkml.history_taps" 5.
+trained with the 5-tap history fetch (train_temporal.py --history-taps 5) "vkml.history_taps" 5,
+and one whose moving pixels keep a smaller history (--moving-history-weight) "vkml.moving_history_weight".
 """
 import argparse
 import inspect
@@ -38,6 +39,7 @@ from train_temporal import load_net, load_png  # noqa: E402
 RATIO_FEATURE_MAX_KEY = "vkml.ratio_feature_max"
 HISTORY_WEIGHT_CAP_KEY = "vkml.history_weight_cap"
 HISTORY_TAPS_KEY = "vkml.history_taps"
+MOVING_HISTORY_WEIGHT_KEY = "vkml.moving_history_weight"
 METADATA_PROPS = 14  # ModelProto field number
 
 
@@ -126,11 +128,12 @@ def metadata_values(net):
     9-tap history fetch, the effect's default, is left out too: models exported before the key
     existed keep their bytes."""
     return {RATIO_FEATURE_MAX_KEY: net.ratio_feature_max, HISTORY_WEIGHT_CAP_KEY: net.history_weight_cap,
-            HISTORY_TAPS_KEY: float(net.history_taps) if net.history_taps != 9 else math.inf}
+            HISTORY_TAPS_KEY: float(net.history_taps) if net.history_taps != 9 else math.inf,
+            MOVING_HISTORY_WEIGHT_KEY: net.moving_history_weight}
 
 
 def check_metadata(net, path):
-    """The file's ratio clamp and history weight cap must be the weights' (both absent, or equal as float32)."""
+    """The file's metadata values must be the weights' (both absent, or equal as float32)."""
     written_all = read_metadata(path)
     for key, value in metadata_values(net).items():
         written = written_all.get(key)

@@ -27,7 +27,7 @@ def grow(net):
     first = net.body[0].kernel_size[0]
     depth = (len(net.body) - 1) // 2
     deeper = temporal.TemporalNet(width, depth + 1, net.unshuffle, first)
-    for attr in ("ratio_feature_max", "history_weight_cap", "history_taps"):
+    for attr in ("ratio_feature_max", "history_weight_cap", "history_taps", "moving_history_weight"):
         setattr(deeper, attr, getattr(net, attr))
     with torch.no_grad():
         for i in range(0, 2 * depth - 1, 2):  # the source's 3x3 layers, in place

@@ -93,6 +93,7 @@ def prune(net, width, moments):
     narrow.ratio_feature_max = net.ratio_feature_max
     narrow.history_weight_cap = net.history_weight_cap
     narrow.history_taps = net.history_taps
+    narrow.moving_history_weight = net.moving_history_weight
     return narrow
 
 

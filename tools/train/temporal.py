@@ -23,6 +23,7 @@ CLAMP_GAMMA_MOVING = 2.0
 CLAMP_GAMMA_STATIC = 4.0
 DEPTH_TOLERANCE = 0.05
 CAMERA_NEAR, CAMERA_FAR = 0.05, 200.0
+MOVING_FULL_MOTION = 0.5  # display pixels per frame at which a pixel counts as fully moving (upscaler_shared.h)
 
 
 # ---------------------------------------------------------------- jitter (engine/src/jitter.cpp)
@@ -179,8 +180,10 @@ def clip_to_box(history, lo, hi):
     return torch.where(m > 1.0, centre + offset / m.clamp(min=1.0), history)
 
 
-def gather_current(color, info_motion, info_conf, jitter, display_hw):
-    """-> dict of narrow, narrow_weight, wide, box_lo, box_hi, motion, confidence at display res."""
+def gather_current(color, info_motion, info_conf, jitter, display_hw, sample_motion=None):
+    """-> dict of narrow, narrow_weight, wide, box_lo, box_hi, motion, confidence at display res,
+    and with sample_motion (this frame's motion [N,2,h,w], render pixels) "fastest": the longest
+    motion among the 3x3 samples, render pixels (upscaler_current.glsl's FASTEST_MOTION)."""
     n, _, h, w = color.shape
     H, W = display_hw
     dev, dt = color.device, color.dtype
@@ -192,8 +195,10 @@ def gather_current(color, info_motion, info_conf, jitter, display_hw):
     cx = torch.floor(px + jx).long().clamp(0, w - 1)
     cy = torch.floor(py + jy).long().clamp(0, h - 1)
     colour = working_space(color)
-    sum_n = sum_w = m1 = m2 = 0.0
+    sum_n = sum_w = m1 = m2 = fastest2 = 0.0
     w_n = w_w = 0.0
+    if sample_motion is not None:
+        sample_motion = torch.where(torch.isfinite(sample_motion).all(1, keepdim=True), sample_motion, torch.zeros_like(sample_motion))
     for dy in (-1, 0, 1):
         for dx in (-1, 0, 1):
             s = _gather(colour, (cy + dy).clamp(0, h - 1), (cx + dx).clamp(0, w - 1))
@@ -209,6 +214,9 @@ def gather_current(color, info_motion, info_conf, jitter, display_hw):
             y = rgb_to_ycocg(s)
             m1 = m1 + y
             m2 = m2 + y * y
+            if sample_motion is not None:
+                mq = _gather(sample_motion, (cy + dy).clamp(0, h - 1), (cx + dx).clamp(0, w - 1))
+                fastest2 = torch.maximum(torch.as_tensor(fastest2, device=dev, dtype=dt), (mq * mq).sum(1, keepdim=True))
     wide = sum_w / w_w.clamp(min=1e-6)
     narrow = torch.where(w_n > 1e-4, sum_n / w_n.clamp(min=1e-12), wide)
     motion = _gather(info_motion, cy, cx)
@@ -217,8 +225,11 @@ def gather_current(color, info_motion, info_conf, jitter, display_hw):
     gamma = CLAMP_GAMMA_STATIC + (CLAMP_GAMMA_MOVING - CLAMP_GAMMA_STATIC) * moving
     mean = m1 / 9.0
     sigma = (m2 / 9.0 - mean * mean).clamp(min=0.0).sqrt()
-    return {"narrow": narrow, "narrow_weight": w_n, "wide": wide, "box_lo": mean - gamma * sigma, "box_hi": mean + gamma * sigma,
-            "motion": motion, "confidence": confidence, "rpd": rpd}
+    cur = {"narrow": narrow, "narrow_weight": w_n, "wide": wide, "box_lo": mean - gamma * sigma, "box_hi": mean + gamma * sigma,
+           "motion": motion, "confidence": confidence, "rpd": rpd}
+    if sample_motion is not None:
+        cur["fastest"] = torch.sqrt(fastest2)
+    return cur
 
 
 def fetch_history(history, cur, history_valid, taps=9):
@@ -240,11 +251,27 @@ def fetch_history(history, cur, history_valid, taps=9):
 
 
 # ---------------------------------------------------------------- ml_features.comp / ml_resolve.comp
-def features(cur, hist, ratio_feature_max=math.inf):
-    """ratio_feature_max: the clamp of the ratio feature (the model's "vkml.ratio_feature_max")."""
+def moving_state_cap(cur, history_weight_cap, moving_history_weight):
+    """The largest history state (accumulated weight / cap) a pixel keeps: 1 where the content is
+    still, moving_history_weight / history_weight_cap once the fastest of its 3x3 samples moves
+    MOVING_FULL_MOTION display pixels per frame, linear between (ml_features.comp with
+    MOVING_HISTORY_CAP; the TAAU resolve caps its weight the same way)."""
+    display_motion = cur["fastest"] / cur["rpd"][0]
+    t = (display_motion / MOVING_FULL_MOTION).clamp(0.0, 1.0)
+    return (history_weight_cap + (moving_history_weight - history_weight_cap) * t) / history_weight_cap
+
+
+def features(cur, hist, ratio_feature_max=math.inf, history_weight_cap=math.inf, moving_history_weight=math.inf):
+    """ratio_feature_max: the clamp of the ratio feature (the model's "vkml.ratio_feature_max").
+    moving_history_weight (finite only with a finite history_weight_cap, the accumulating resolve;
+    the model's "vkml.moving_history_weight"): the history state of feature 14 is capped by
+    moving_state_cap(), so that a moving pixel's history keeps at most that much sample weight."""
     rpd_x = cur["rpd"][0].clamp(max=ratio_feature_max).expand_as(hist["valid"])
+    state = hist["state"].clamp(0.0, 1.0)
+    if math.isfinite(moving_history_weight):
+        state = torch.minimum(state, moving_state_cap(cur, history_weight_cap, moving_history_weight))
     return torch.cat([linear_to_srgb(cur["narrow"]), cur["narrow_weight"], linear_to_srgb(cur["wide"]), linear_to_srgb(hist["raw"]),
-                      linear_to_srgb(hist["clipped"]), hist["valid"], hist["valid"] * hist["state"].clamp(0.0, 1.0), rpd_x], 1)
+                      linear_to_srgb(hist["clipped"]), hist["valid"], hist["valid"] * state, rpd_x], 1)
 
 
 ACCUMULATE_EPSILON = 1e-4  # keeps a pixel without history or samples on the current estimate
@@ -300,7 +327,11 @@ class TemporalNet(nn.Module):
 
     `history_taps` (not a parameter): the history fetch its features are computed with, 9 taps
     (catmull_rom, the default) or 5 (catmull_rom5, 0.020 ms less at 4K on an H200). Exported as the
-    ONNX metadata "vkml.history_taps" when it is 5."""
+    ONNX metadata "vkml.history_taps" when it is 5.
+
+    `moving_history_weight` (not a parameter; accumulating resolve only): infinity, or the sample
+    weight a moving pixel's history keeps at most (features(), moving_state_cap()). Exported as the
+    ONNX metadata "vkml.moving_history_weight"."""
 
     def __init__(self, width=32, depth=3, unshuffle=2, first=3):
         super().__init__()
@@ -308,6 +339,7 @@ class TemporalNet(nn.Module):
         self.ratio_feature_max = math.inf
         self.history_weight_cap = math.inf
         self.history_taps = 9
+        self.moving_history_weight = math.inf
         cin, cout = ML_FEATURES * unshuffle * unshuffle, ML_PARAMS * unshuffle * unshuffle
         layers = [nn.Conv2d(cin, width, first, padding=first // 2), nn.ReLU()]
         for _ in range(depth - 1):
@@ -361,10 +393,11 @@ class TemporalUpscaler:
         valid = self.history is not None and not reset
         prev_jitter = self.prev_jitter if valid else jitter
         m, conf, z = reproject(depth, motion, jitter, self.prev_linear_depth if valid else None, prev_jitter, valid)
-        cur = gather_current(color, m, conf, jitter, self.display_hw)
+        moving_cap = math.isfinite(self.net.moving_history_weight)
+        cur = gather_current(color, m, conf, jitter, self.display_hw, motion if moving_cap else None)
         history = self.history if valid else torch.zeros(n, 4, H, W, dtype=color.dtype, device=color.device)
         hist = fetch_history(history, cur, valid, self.net.history_taps)
-        feat = features(cur, hist, self.net.ratio_feature_max)
+        feat = features(cur, hist, self.net.ratio_feature_max, self.net.history_weight_cap, self.net.moving_history_weight)
         params = run_network(self.net, feat)
         colour, state = resolve(feat, params, self.net.history_weight_cap)
         if self.teacher is not None:

@@ -204,11 +204,15 @@ def load_net(path):
     cap = meta.get("history_weight_cap")
     net.history_weight_cap = math.inf if cap is None else float(cap)
     net.history_taps = int(meta.get("history_taps", 9))
+    moving = meta.get("moving_history_weight")
+    net.moving_history_weight = math.inf if moving is None else float(moving)
     return net, meta
 
 
-def resolve_name(cap):
-    return f"accumulating resolve (history weight cap {cap:g})" if math.isfinite(cap) else "blend resolve"
+def resolve_name(cap, moving=math.inf):
+    if not math.isfinite(cap):
+        return "blend resolve"
+    return f"accumulating resolve (history weight cap {cap:g}" + (f", moving pixels {moving:g})" if math.isfinite(moving) else ")")
 
 
 def start_accumulating(net, cap):
@@ -255,6 +259,9 @@ def main():
     ap.add_argument("--history-taps", type=int, choices=[9, 5],
                     help="the feature pass's Catmull-Rom history fetch: 9 taps or 5 (the corners dropped; "
                          "default: the --init network's, else 9)")
+    ap.add_argument("--moving-history-weight", type=float,
+                    help="accumulating resolve: the most sample weight a moving pixel's history keeps (temporal.features; "
+                         "the TAAU resolve keeps 0.5; default: the --init network's, else no such cap)")
     ap.add_argument("--max-minutes", type=float, default=0, help="stop (and save) after this long, whatever --steps says")
     ap.add_argument("--save-every", type=int, default=0,
                     help="also write the weights to --out every N steps (0: only at the end), so that a run cut off "
@@ -263,6 +270,8 @@ def main():
     args = ap.parse_args()
     if args.history_weight_cap is not None and not (math.isfinite(args.history_weight_cap) and args.history_weight_cap > 0):
         raise SystemExit(f"--history-weight-cap must be a positive number, got {args.history_weight_cap:g}")
+    if args.moving_history_weight is not None and not (math.isfinite(args.moving_history_weight) and args.moving_history_weight > 0):
+        raise SystemExit(f"--moving-history-weight must be a positive number, got {args.moving_history_weight:g}")
 
     common.seed_everything()
     torch.set_num_threads(common.torch_threads())
@@ -292,23 +301,33 @@ def main():
             ratio_feature_max = max(ratio_feature_max, init.ratio_feature_max)
         net.history_weight_cap = init.history_weight_cap
         net.history_taps = init.history_taps
+        net.moving_history_weight = init.moving_history_weight
     if args.history_taps is not None:
         net.history_taps = args.history_taps
     if args.history_weight_cap is not None:
         start_accumulating(net, args.history_weight_cap)
+    if args.moving_history_weight is not None:
+        if not math.isfinite(net.history_weight_cap):
+            raise SystemExit("--moving-history-weight needs the accumulating resolve: pass --history-weight-cap too, "
+                             "or --init a network that has one")
+        if not (math.isfinite(args.moving_history_weight) and 0 < args.moving_history_weight <= net.history_weight_cap):
+            raise SystemExit(f"--moving-history-weight must be a positive number no larger than the history weight cap "
+                             f"{net.history_weight_cap:g}, got {args.moving_history_weight:g}")
+        net.moving_history_weight = args.moving_history_weight
     if math.isfinite(net.history_weight_cap):
-        common.log(f"accumulating resolve, history weight cap {net.history_weight_cap:g}")
+        moving = f", moving pixels {net.moving_history_weight:g}" if math.isfinite(net.moving_history_weight) else ""
+        common.log(f"accumulating resolve, history weight cap {net.history_weight_cap:g}{moving}")
     teacher = None
     if args.teacher:
         if args.distill_weight < 0:
             raise SystemExit(f"--distill-weight must be >= 0, got {args.distill_weight}")
         teacher = load_net(args.teacher)[0].to(device).eval()
-        if teacher.history_weight_cap != net.history_weight_cap:
+        if (teacher.history_weight_cap, teacher.moving_history_weight) != (net.history_weight_cap, net.moving_history_weight):
             # The history's fourth channel (feature 14) is the accumulated weight under one resolve
             # and a learned state under the other: the teacher would misread the student's history.
-            raise SystemExit(f"--teacher {args.teacher} uses the {resolve_name(teacher.history_weight_cap)}, the network "
-                             f"trains the {resolve_name(net.history_weight_cap)}: distillation needs both on one resolve "
-                             "(--history-weight-cap)")
+            raise SystemExit(f"--teacher {args.teacher} uses the {resolve_name(teacher.history_weight_cap, teacher.moving_history_weight)}, the network "
+                             f"trains the {resolve_name(net.history_weight_cap, net.moving_history_weight)}: distillation needs "
+                             "both on one resolve (--history-weight-cap, --moving-history-weight)")
         for p in teacher.parameters():
             p.requires_grad_(False)
         common.log(f"distilling from {args.teacher} (weight {args.distill_weight})")
@@ -325,6 +344,7 @@ def main():
                 "ratio_feature_max": ratio_feature_max,
                 "history_weight_cap": net.history_weight_cap if math.isfinite(net.history_weight_cap) else None,
                 "history_taps": net.history_taps,
+                "moving_history_weight": net.moving_history_weight if math.isfinite(net.moving_history_weight) else None,
                 "teacher": os.path.basename(args.teacher) if args.teacher else None, "distill_weight": args.distill_weight if args.teacher else 0.0,
                 "loss": args.loss, "temporal_weight": args.temporal_weight}
     rng = random.Random(common.SEED)
