@@ -36,7 +36,7 @@ namespace effects {
 namespace {
 
 using namespace detail;
-static_assert(sizeof(gpu::ResolvePush) == 120 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
+static_assert(sizeof(gpu::ResolvePush) == 124 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
 static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::ResolvePush, prevRenderSize) == 72 &&
               offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112,
               "the GLSL block's std430 offsets");
@@ -66,6 +66,11 @@ constexpr const char* kHistoryWeightCapKey = "vkml.history_weight_cap";
 // with: "9" (all nine bilinear taps, the default) or "5" (the corners dropped and the rest
 // renormalised, as the TAAU resolve fetches: 0.020 ms less at 4K on an H200, bench/RESULTS.md).
 constexpr const char* kHistoryTapsKey = "vkml.history_taps";
+// The model's metadata key for the accumulated sample weight a moving pixel's history keeps at
+// most, as the TAAU resolve caps it (gpu::TAAU_MOVING_HISTORY_WEIGHT): the feature pass then caps
+// the history state it hands the network (ml_features.comp, MOVING_HISTORY_CAP). Accumulating
+// resolve only, at most its "vkml.history_weight_cap".
+constexpr const char* kMovingHistoryWeightKey = "vkml.moving_history_weight";
 
 // The history fetch a model names (9 taps when it names none).
 Result<uint32_t> historyTapsMetadata(const Network& network, const std::string& who) {
@@ -213,6 +218,7 @@ private:
     float ratioFeatureMax_ = std::numeric_limits<float>::max();  // ML: from the model's metadata (max: no clamp)
     float historyWeightCap_ = 0.0f;  // ML: from the model's metadata (0: the blend resolve)
     uint32_t historyTaps_ = 9;       // ML: from the model's metadata (the feature pass's history fetch)
+    float movingHistoryWeight_ = 0.0f;  // ML: from the model's metadata (0: the feature pass caps no moving pixel)
     uint64_t frameCount_ = 0;
     bool initialized_ = false;
     bool historyValid_ = false;
@@ -286,6 +292,15 @@ Status TemporalUpscaler::createDisplayResources() {
                          ratioFeatureMax_));
             MLP_TRY(take(positiveMetadata(**network, kHistoryWeightCapKey, "a sample weight", 0.0f, nd.who), historyWeightCap_));
             MLP_TRY(take(historyTapsMetadata(**network, nd.who), historyTaps_));
+            MLP_TRY(take(positiveMetadata(**network, kMovingHistoryWeightKey, "a sample weight", 0.0f, nd.who), movingHistoryWeight_));
+            if (movingHistoryWeight_ > 0.0f && !(movingHistoryWeight_ <= historyWeightCap_)) {
+                const auto& meta = (*network)->metadata();
+                return Error{ErrorCode::InvalidModel,
+                             nd.who + ": the model's metadata '" + kMovingHistoryWeightKey + "' is '" + meta.at(kMovingHistoryWeightKey) + "', " +
+                                 (historyWeightCap_ > 0.0f ? "above its '" + std::string(kHistoryWeightCapKey) + "' '" + meta.at(kHistoryWeightCapKey) + "'"
+                                                           : "but it names no '" + std::string(kHistoryWeightCapKey) + "' (the moving cap needs the accumulating resolve)"),
+                             VK_SUCCESS};
+            }
             network_ = std::move(*network);
             unshuffle_ = r;
             return {};
@@ -304,8 +319,12 @@ Status TemporalUpscaler::createPipelines() {
         MLP_TRY(take(createComputePipeline(vk_, sharpenShader(desc_.outputFormat), kSharpenBindings, push, "sharpen"), sharpen_));
     if (!ml()) return take(createComputePipeline(vk_, taauResolveShader(desc_.outputFormat), kResolveBindings, push, "TAAU resolve"), resolve_);
     const bool fp16 = network_->fp16();
-    const std::span<const uint32_t> featureShader = historyTaps_ == 5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
-                                                                      : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32());
+    const bool taps5 = historyTaps_ == 5, moving = movingHistoryWeight_ > 0.0f;
+    const std::span<const uint32_t> featureShader =
+        moving ? (taps5 ? (fp16 ? shaders::ml_features_5tap_moving_f16() : shaders::ml_features_5tap_moving_f32())
+                        : (fp16 ? shaders::ml_features_moving_f16() : shaders::ml_features_moving_f32()))
+               : (taps5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
+                        : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32()));
     MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
     return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
 }
@@ -452,6 +471,7 @@ Status TemporalUpscaler::record(VkCommandBuffer cmd, const UpscalerInputs& in) {
     auto ownerScale = [](uint32_t render, uint32_t display) { return uint32_t((uint64_t(render) * 65536u + display - 1) / display); };
     pc.depthOwnerScale = {ownerScale(in.renderSize.width, desc_.displaySize.width), ownerScale(in.renderSize.height, desc_.displaySize.height)};
     pc.maxHistoryWeight = network_ && historyWeightCap_ > 0.0f ? historyWeightCap_ : kMaxHistoryWeight;
+    pc.movingHistoryWeight = network_ ? movingHistoryWeight_ : gpu::TAAU_MOVING_HISTORY_WEIGHT;
     pc.clampGammaMoving = kClampGammaMoving;
     pc.clampGammaStatic = kClampGammaStatic;
     pc.narrowFalloff = kNarrowFalloff;

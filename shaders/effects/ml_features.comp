@@ -3,8 +3,9 @@
 // input features per output pixel (upscaler_current.glsl), written pixel-unshuffled into the
 // feature tensor (docs/EFFECTS.md lists them), and this frame's linear depth for the next frame.
 // Padding pixels of the tensor (beyond the display size) repeat the edge. Colours are
-// sRGB-encoded working-space values (the network sees perceptual values). Built twice: with
-// HISTORY_FETCH_5_TAPS for models whose "vkml.history_taps" is 5, without for the 9-tap default.
+// sRGB-encoded working-space values (the network sees perceptual values). Built with
+// HISTORY_FETCH_5_TAPS for models whose "vkml.history_taps" is 5 (without: the 9-tap default), and
+// with MOVING_HISTORY_CAP for models that name a "vkml.moving_history_weight".
 #extension GL_GOOGLE_include_directive : require
 #include "upscaler_shared.h"
 #include "upscaler_common.glsl"
@@ -23,6 +24,9 @@ layout(set = 0, binding = 7, std430) writeonly buffer FeatureQuads { TENSOR_QUAD
 layout(push_constant) uniform Push { ResolvePush pc; };
 
 #define STAGED_CURRENT_SAMPLES
+#ifdef MOVING_HISTORY_CAP
+#define FASTEST_MOTION
+#endif
 #include "upscaler_current.glsl"
 
 // The features of display pixel o (docs/EFFECTS.md lists them).
@@ -39,7 +43,13 @@ void computeFeatures(ivec2 o, SampleBlock block, out float f[ML_FEATURES]) {
     v = linearToSrgb(hist.clipped);
     f[10] = v.r; f[11] = v.g; f[12] = v.b;
     f[13] = hist.valid;
+#ifdef MOVING_HISTORY_CAP
+    // The history state (accumulated weight / cap) a moving pixel keeps at most; the accumulating
+    // resolve's "kept" weight is the cap times this feature (ml_resolve.comp).
+    f[14] = hist.valid * min(clamp(hist.state, 0.0, 1.0), movingHistoryCap(cur) / pc.maxHistoryWeight);
+#else
     f[14] = hist.valid * clamp(hist.state, 0.0, 1.0);
+#endif
     f[15] = min(float(pc.renderSize.x) / float(pc.displaySize.x), pc.ratioFeatureMax);
 }
 

@@ -48,11 +48,8 @@ void main() {
     float wh = historyWeight / (1.0 + luma(base));
     float wc = cur.narrowWeight / (1.0 + luma(cur.narrow));
     vec3 color = (base * wh + cur.narrow * wc) / max(wh + wc, 1e-6);
-    // Moving pixels keep far fewer samples than still ones (upscaler_shared.h says why). Render
-    // and display share one aspect ratio up to rounding, so one axis's scale converts the length.
-    float displayMotion = cur.fastestMotion * float(pc.displaySize.x) / float(pc.renderSize.x);
-    float cap = mix(pc.maxHistoryWeight, TAAU_MOVING_HISTORY_WEIGHT, clamp(displayMotion / TAAU_FULL_MOTION, 0.0, 1.0));
-    float weight = min(historyWeight + cur.narrowWeight, cap);
+    // Moving pixels keep far fewer samples than still ones (upscaler_shared.h says why).
+    float weight = min(historyWeight + cur.narrowWeight, movingHistoryCap(cur));
     imageStore(historyOut, o, vec4(color, weight));
     if ((pc.flags & FLAG_WRITE_OUTPUT) != 0u) imageStore(outputImage, o, vec4(fromWorkingSpace(color, pc.flags, pc.exposure), 1.0));
 }

@@ -266,6 +266,17 @@ CurrentSamples gatherCurrent(ivec2 o, SampleBlock block) {
     return s;
 }
 
+#ifdef FASTEST_MOTION
+// The cap of this pixel's accumulated sample weight: pc.maxHistoryWeight where the content is
+// still, pc.movingHistoryWeight once the fastest of its 3x3 samples moves MOVING_FULL_MOTION
+// display pixels per frame, linear between (upscaler_shared.h says why). Render and display share
+// one aspect ratio up to rounding, so one axis's scale converts the length.
+float movingHistoryCap(CurrentSamples cur) {
+    float displayMotion = cur.fastestMotion * float(pc.displaySize.x) / float(pc.renderSize.x);
+    return mix(pc.maxHistoryWeight, pc.movingHistoryWeight, clamp(displayMotion / MOVING_FULL_MOTION, 0.0, 1.0));
+}
+#endif
+
 struct HistorySample {
     vec3 raw;       // reprojected history colour (working space)
     vec3 clipped;   // clipped to the neighbourhood box

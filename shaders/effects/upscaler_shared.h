@@ -47,17 +47,19 @@ EFFECTS_CONST float ML_GAIN_LOG_MAX = 4.0f;
 // lag behind; the neighbourhood clip misses both on smooth content. With a weight of 16 the
 // error built up for tens of frames (a glossy bottle fell 3 dB below bicubic); capped at 0.5 the
 // new samples keep at least a third of each moving pixel. A pixel counts as fully moving when
-// the fastest of its 3x3 render samples moves TAAU_FULL_MOTION display pixels per frame, linearly
+// the fastest of its 3x3 render samples moves MOVING_FULL_MOTION display pixels per frame, linearly
 // below that: the fastest, not the nearest surface's motion the reprojection follows, so that
 // the edge of a slow object against a moving background counts as moving too (there the clip
 // spans both sides and constrains nothing). Chosen on the validation split's scenes
-// (docs/EFFECTS.md, "Moving pixels keep few samples").
+// (docs/EFFECTS.md, "Moving pixels keep few samples"). A temporal ML model may name a moving cap
+// of its own ("vkml.moving_history_weight", ResolvePush::movingHistoryWeight): its feature pass
+// then caps the history state it hands the network in the same way (ml_features.comp).
 EFFECTS_CONST float TAAU_MOVING_HISTORY_WEIGHT = 0.5f;
-EFFECTS_CONST float TAAU_FULL_MOTION = 0.5f;
+EFFECTS_CONST float MOVING_FULL_MOTION = 0.5f;
 
 // The push constants of the display-resolution passes. The reprojection (motion of the nearest
 // surface, history confidence, this frame's linear depth) runs inside the TAAU resolve and the ML
-// feature pass (upscaler_current.glsl), so they carry its parameters too. 120 bytes: within the
+// feature pass (upscaler_current.glsl), so they carry its parameters too. 124 bytes: within the
 // 128 every Vulkan device offers.
 struct ResolvePush {
     uvec2 renderSize;
@@ -82,6 +84,7 @@ struct ResolvePush {
     float cameraFar;          // 0: infinite
     vec2 depthTexelSize;      // 1 / the extent of the linear depth images (the maximum render size)
     uvec2 depthOwnerScale;    // ceil(render * 65536 / display) per axis: which workgroup writes which render pixel's linear depth
+    float movingHistoryWeight;  // the cap of a moving pixel's accumulated sample weight (TAAU; ML: the model's, if it names one)
 };
 
 #ifdef __cplusplus

@@ -486,9 +486,12 @@ TEST_F(VulkanTest, UpscalerMlTemporalAccumulatesUpToTheModelsHistoryWeightCap) {
     const std::vector<uint8_t> trusting = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_accumulate.onnx");
     ASSERT_FALSE(trusting.empty());
     constexpr double kEpsilon = 1e-4;  // ML_ACCUMULATE_EPSILON
-    for (double cap : {16.0, 0.6}) {
-        SCOPED_TRACE("cap " + std::to_string(cap));
-        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, withMetadata(trusting, "vkml.history_weight_cap", std::to_string(cap)));
+    // A moving pixels' cap ("vkml.moving_history_weight") changes nothing here: nothing moves.
+    for (auto [cap, moving] : {std::pair<double, const char*>{16.0, nullptr}, {0.6, nullptr}, {16.0, "0.5"}}) {
+        SCOPED_TRACE("cap " + std::to_string(cap) + (moving ? std::string(", moving pixels ") + moving : std::string()));
+        std::vector<uint8_t> model = withMetadata(trusting, "vkml.history_weight_cap", std::to_string(cap));
+        if (moving) model = withMetadata(model, "vkml.moving_history_weight", moving);
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, model);
         const size_t pixels = size_t(kDisplay.width) * kDisplay.height;
         std::vector<std::array<double, 3>> colour(pixels);
         std::vector<double> weight(pixels, 0.0);
@@ -522,6 +525,31 @@ TEST_F(VulkanTest, UpscalerMlTemporalAccumulatesUpToTheModelsHistoryWeightCap) {
         }
         EXPECT_LT(worst, rig.upscaler->usesFp16() ? 4e-3 : 2e-3);
     }
+}
+
+// A model's moving pixels' cap ("vkml.moving_history_weight") in the scene of
+// UpscalerTaauKeepsUpWithShadingTheMotionDoesNotDescribe: the trusting model above with a history
+// weight cap of 16 lags behind the shading as TAAU did without its moving cap; with a moving cap
+// of 0.5 it keeps up (lavapipe: 14.8 dB without, 23.7 with).
+TEST_F(VulkanTest, UpscalerMlTemporalMovingCapKeepsUpWithShadingTheMotionDoesNotDescribe) {
+    const std::vector<uint8_t> trusting = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_accumulate.onnx");
+    ASSERT_FALSE(trusting.empty());
+    const std::vector<uint8_t> model = withMetadata(trusting, "vkml.history_weight_cap", "16");
+    double quality[2];
+    for (int capped = 0; capped < 2; ++capped) {
+        Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, capped ? withMetadata(model, "vkml.moving_history_weight", "0.5") : model);
+        rig.smooth = true;
+        std::vector<float> out;
+        Vec2 camera;
+        for (uint32_t i = 0; i < 24; ++i) {
+            camera = {float(i), 0.0f};
+            out = rig.frame(kRender, halton(i, kRender, kDisplay), camera, {camera.x - 0.5f, 0.0f}, i == 0);
+        }
+        quality[capped] = fxtest::psnr(out, fxtest::reference(kDisplay.width, kDisplay.height, camera, 4, fxtest::smoothPattern), kDisplay.width,
+                                       kDisplay.height, 4);
+    }
+    EXPECT_GT(quality[1], 21.0) << "with the moving cap, after 24 frames";
+    EXPECT_GT(quality[1], quality[0] + 4.0) << "the moving cap must keep the history from lagging (without it: " << quality[0] << " dB)";
 }
 
 // `model` with one more metadata_props entry: a ModelProto field appended to the serialized
@@ -697,12 +725,12 @@ effects::Result<std::unique_ptr<effects::Upscaler>> createWithMetadata(engine::C
     return effects::Upscaler::create(d);
 }
 
-// A "vkml.ratio_feature_max" or "vkml.history_weight_cap" that is not a positive number is
-// refused when the effect is created, naming the key and the value.
+// A "vkml.ratio_feature_max", "vkml.history_weight_cap" or "vkml.moving_history_weight" that is
+// not a positive number is refused when the effect is created, naming the key and the value.
 TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
     const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
     ASSERT_FALSE(probe.empty());
-    for (const char* key : {"vkml.ratio_feature_max", "vkml.history_weight_cap"})
+    for (const char* key : {"vkml.ratio_feature_max", "vkml.history_weight_cap", "vkml.moving_history_weight"})
     for (const char* value : {"", "abc", "0", "-0.5", "nan", "inf", "0.5x", " 0.5", "1e39"}) {
         SCOPED_TRACE(std::string(key) + " = '" + value + "'");
         auto r = createWithMetadata(ctx(), probe, key, value);
@@ -710,6 +738,26 @@ TEST_F(VulkanTest, UpscalerMlTemporalRefusesBadMetadataNumbers) {
         EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
         EXPECT_NE(r.error().message.find("metadata '" + std::string(key) + "' is '" + value + "'"), std::string::npos) << r.error().message;
     }
+}
+
+// A moving pixels' cap ("vkml.moving_history_weight") caps the accumulating resolve's history
+// weight, so a model that names it without a "vkml.history_weight_cap", or above that cap, is
+// refused, naming both keys; at the cap it is accepted (moving pixels then keep what still ones do).
+TEST_F(VulkanTest, UpscalerMlTemporalRefusesAMovingCapWithoutItsResolve) {
+    const std::vector<uint8_t> probe = readFile(VKML_TEST_DATA_DIR "/onnx/temporal_ratio_probe.onnx");
+    ASSERT_FALSE(probe.empty());
+    auto r = createWithMetadata(ctx(), probe, "vkml.moving_history_weight", "0.5");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
+    EXPECT_NE(r.error().message.find("'vkml.moving_history_weight' is '0.5', but it names no 'vkml.history_weight_cap'"), std::string::npos)
+        << r.error().message;
+    const std::vector<uint8_t> capped = withMetadata(probe, "vkml.history_weight_cap", "4");
+    r = createWithMetadata(ctx(), capped, "vkml.moving_history_weight", "4.5");
+    ASSERT_FALSE(r);
+    EXPECT_EQ(r.error().code, effects::ErrorCode::InvalidModel);
+    EXPECT_NE(r.error().message.find("'vkml.moving_history_weight' is '4.5', above its 'vkml.history_weight_cap' '4'"), std::string::npos)
+        << r.error().message;
+    EXPECT_TRUE(createWithMetadata(ctx(), capped, "vkml.moving_history_weight", "4"));
 }
 
 // "vkml.history_taps" names the feature pass's history fetch: "9" or "5". Anything else is refused

@@ -18,6 +18,9 @@
 # 5-tap and 9-tap mirrors differ by more than 2 levels (about 100 over ten frames), the engine's
 # frame must be nearer the 5-tap one on at least 90% (it is on all; an engine that ignores the
 # key is on 1%).
+# And the same weights with a moving pixels' history cap ("vkml.moving_history_weight" 0.5): the
+# agreement at 2x, and that the engine's frames follow the capped mirror rather than the uncapped
+# one where the two differ.
 # Usage: temporal_mirror_test.sh UPSCALE_DEMO PROJECT_SOURCE_DIR
 set -euo pipefail
 demo=$1 root=$2
@@ -52,31 +55,54 @@ sys.path.insert(0, sys.argv[1] + "/tools/train")
 import numpy as np
 import common, export_temporal, train_temporal
 work, demo = sys.argv[2], sys.argv[3]
-net, meta = train_temporal.load_net(common.ASSETS + "/upscaler_temporal.npz")
-net.history_taps = 5
-train_temporal.save_npz(net, work + "/five_taps.npz", dict(meta, history_taps=5))
-net = train_temporal.load_net(work + "/five_taps.npz")[0]
-export_temporal.export(net, work + "/five_taps.onnx")
-written = export_temporal.read_metadata(work + "/five_taps.onnx").get("vkml.history_taps")
-if written != "5":
-    raise SystemExit(f"five_taps.onnx: metadata 'vkml.history_taps' is {written!r}, expected '5'")
-worst = max(export_temporal.check(net, work + "/five_taps.onnx", demo, 0.5))
-print(f"5-tap history fetch: PyTorch mirror vs engine, worst frame {worst:.2f}")
-if worst > 0.4:
-    raise SystemExit(f"5-tap history fetch: the engine and the PyTorch mirror disagree (worst frame {worst:.2f} > 0.4)")
-for precision in ("fp16", "fp32"):  # the feature pass is built once per tensor type
-    with tempfile.TemporaryDirectory() as out:
-        export_temporal.render(work + "/five_taps.onnx", demo, out, precision=precision)
-        engine = export_temporal.engine_frames(out)
-        net.history_taps = 5
-        five = export_temporal.mirror_frames(net, out)
-        net.history_taps = 9
-        nine = export_temporal.mirror_frames(net, out)
-    differs = np.concatenate([(np.abs(a - b) > 2 / 255).ravel() for a, b in zip(five, nine)])
-    nearer_five = np.concatenate([(np.abs(e - a) < np.abs(e - b)).ravel() for e, a, b in zip(engine, five, nine)])
-    share = float(nearer_five[differs].mean()) if differs.any() else 0.0
-    print(f"5-tap history fetch, {precision}: {int(differs.sum())} values where the 5-tap and 9-tap mirrors differ; "
-          f"the engine is nearer the 5-tap one on {share:.0%}")
-    if differs.sum() < 30 or share < 0.9:
-        raise SystemExit(f"{precision}: the engine did not fetch the history with the 5 taps the model's metadata names")
+
+
+def variant(name, key, expected, **attrs):
+    """The shipped quality network with `attrs` set, exported; the metadata `key` must read `expected`."""
+    net, meta = train_temporal.load_net(common.ASSETS + "/upscaler_temporal.npz")
+    for attr, value in attrs.items():
+        setattr(net, attr, value)
+    train_temporal.save_npz(net, f"{work}/{name}.npz", dict(meta, **attrs))
+    net = train_temporal.load_net(f"{work}/{name}.npz")[0]
+    export_temporal.export(net, f"{work}/{name}.onnx")
+    written = export_temporal.read_metadata(f"{work}/{name}.onnx").get(key)
+    if written != expected:
+        raise SystemExit(f"{name}.onnx: metadata '{key}' is {written!r}, expected {expected!r}")
+    return net
+
+
+def check_agreement(net, name, what):
+    worst = max(export_temporal.check(net, f"{work}/{name}.onnx", demo, 0.5))
+    print(f"{what}: PyTorch mirror vs engine, worst frame {worst:.2f}")
+    if worst > 0.4:
+        raise SystemExit(f"{what}: the engine and the PyTorch mirror disagree (worst frame {worst:.2f} > 0.4)")
+
+
+def check_engine_ran(net, name, what, attr, named, other):
+    """Which of two mirrors (net.attr = named, as the metadata says, or = other) the engine's frames
+    follow, on the values where the two differ by more than 2 levels."""
+    for precision in ("fp16", "fp32"):  # the feature pass is built once per tensor type
+        with tempfile.TemporaryDirectory() as out:
+            export_temporal.render(f"{work}/{name}.onnx", demo, out, precision=precision)
+            engine = export_temporal.engine_frames(out)
+            setattr(net, attr, named)
+            mine = export_temporal.mirror_frames(net, out)
+            setattr(net, attr, other)
+            theirs = export_temporal.mirror_frames(net, out)
+            setattr(net, attr, named)
+        differs = np.concatenate([(np.abs(a - b) > 2 / 255).ravel() for a, b in zip(mine, theirs)])
+        nearer = np.concatenate([(np.abs(e - a) < np.abs(e - b)).ravel() for e, a, b in zip(engine, mine, theirs)])
+        share = float(nearer[differs].mean()) if differs.any() else 0.0
+        print(f"{what}, {precision}: {int(differs.sum())} values where the two mirrors differ; the engine is nearer "
+              f"the one the metadata names on {share:.0%}")
+        if differs.sum() < 30 or share < 0.9:
+            raise SystemExit(f"{what}, {precision}: the engine did not follow the model's metadata")
+
+
+net = variant("five_taps", "vkml.history_taps", "5", history_taps=5)
+check_agreement(net, "five_taps", "5-tap history fetch")
+check_engine_ran(net, "five_taps", "5-tap history fetch", "history_taps", 5, 9)
+net = variant("moving_cap", "vkml.moving_history_weight", "0.5", moving_history_weight=0.5)
+check_agreement(net, "moving_cap", "moving pixels' history cap 0.5")
+check_engine_ran(net, "moving_cap", "moving pixels' history cap 0.5", "moving_history_weight", 0.5, float("inf"))
 PY

@@ -141,6 +141,23 @@ if "$py" "$train/train_temporal.py" --data data --steps 1 --save-every -2 --out 
    ! grep -q "save-every must be >= 0, got -2" bad_save.txt; then
   echo "FAIL: --save-every -2 was not refused by name:"; cat bad_save.txt; exit 1
 fi
+# --moving-history-weight: the accumulating resolve's moving pixels keep at most that much history
+# weight (temporal.features), named in the progress output and kept in the weights' metadata; a
+# network on the blend resolve, a weight above its cap or a non-positive one is refused by name.
+"$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
+  --first-kernel 1 --history-weight-cap 4 --moving-history-weight 0.5 --log-every 1 --out moving.npz > moving.log
+grep -q "accumulating resolve, history weight cap 4, moving pixels 0.5" moving.log ||
+  { echo "FAIL: the progress output does not name the moving pixels' cap:"; cat moving.log; exit 1; }
+"$py" -c "import json, numpy as np, sys; m = json.loads(bytes(np.load(sys.argv[1])['meta']).decode()); sys.exit(m['moving_history_weight'] != 0.5)" moving.npz ||
+  { echo "FAIL: moving.npz's metadata does not record the moving pixels' cap"; exit 1; }
+for bad in "--moving-history-weight 0.5:needs the accumulating resolve" \
+           "--history-weight-cap 4 --moving-history-weight 5:no larger than the history weight cap 4, got 5" \
+           "--history-weight-cap 4 --moving-history-weight -1:--moving-history-weight must be a positive number, got -1"; do
+  if "$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
+    --first-kernel 1 ${bad%%:*} --out never.npz > bad_moving.txt 2>&1 || ! grep -q -- "${bad#*:}" bad_moving.txt; then
+    echo "FAIL: train_temporal.py ${bad%%:*} was not refused by name:"; cat bad_moving.txt; exit 1
+  fi
+done
 # A teacher on the other resolve would misread the student's history: refused by name.
 if "$py" "$train/train_temporal.py" --data data --steps 1 --batch 2 --crop 48 --frames 6 --unshuffle 2 --width 16 --depth 2 \
   --first-kernel 1 --teacher blend.npz --history-weight-cap 4 --out bad_teacher.npz > bad_teacher.txt 2>&1; then
