@@ -29,7 +29,9 @@
 ///                  tools/train/README.md). A model whose metadata names
 ///                  "vkml.history_weight_cap" gets the accumulating resolve instead of the
 ///                  blend (docs/EFFECTS.md); the shipped one accumulates, with a cap of 4. Its
-///                  "vkml.history_taps" (9 or 5) picks the history fetch its features need.
+///                  "vkml.history_taps" (9 or 5) picks the history fetch its features need,
+///                  and a "vkml.moving_history_weight" caps the history moving pixels keep, as
+///                  TAAU's are capped (no shipped model names one).
 ///                  Two models ship (docs/EFFECTS.md, "Shipped models"): the quality model
 ///                  above (upscaler_temporal.onnx, 1.50 ms at 1080p -> 4K on an H200) and a
 ///                  performance model (upscaler_temporal_fast.onnx, 0.99 ms; 1.0 dB over TAAU
