@@ -319,13 +319,13 @@ Status TemporalUpscaler::createPipelines() {
         MLP_TRY(take(createComputePipeline(vk_, sharpenShader(desc_.outputFormat), kSharpenBindings, push, "sharpen"), sharpen_));
     if (!ml()) return take(createComputePipeline(vk_, taauResolveShader(desc_.outputFormat), kResolveBindings, push, "TAAU resolve"), resolve_);
     const bool fp16 = network_->fp16();
-    const bool taps5 = historyTaps_ == 5, moving = movingHistoryWeight_ > 0.0f;
-    const std::span<const uint32_t> featureShader =
-        moving ? (taps5 ? (fp16 ? shaders::ml_features_5tap_moving_f16() : shaders::ml_features_5tap_moving_f32())
-                        : (fp16 ? shaders::ml_features_moving_f16() : shaders::ml_features_moving_f32()))
-               : (taps5 ? (fp16 ? shaders::ml_features_5tap_f16() : shaders::ml_features_5tap_f32())
-                        : (fp16 ? shaders::ml_features_f16() : shaders::ml_features_f32()));
-    MLP_TRY(take(createComputePipeline(vk_, featureShader, kFeatureBindings, push, "ML features"), features_));
+    // The feature pass as the model's metadata builds it: [moving pixels' cap][5-tap history fetch][fp16 tensors].
+    using Shader = std::span<const uint32_t> (*)();
+    static constexpr Shader kFeatureShaders[2][2][2] = {
+        {{shaders::ml_features_f32, shaders::ml_features_f16}, {shaders::ml_features_5tap_f32, shaders::ml_features_5tap_f16}},
+        {{shaders::ml_features_moving_f32, shaders::ml_features_moving_f16}, {shaders::ml_features_5tap_moving_f32, shaders::ml_features_5tap_moving_f16}}};
+    const Shader featureShader = kFeatureShaders[movingHistoryWeight_ > 0.0f][historyTaps_ == 5][fp16];
+    MLP_TRY(take(createComputePipeline(vk_, featureShader(), kFeatureBindings, push, "ML features"), features_));
     return take(createComputePipeline(vk_, mlResolveShader(desc_.outputFormat, fp16), kMlResolveBindings, push, "ML resolve"), mlResolve_);
 }
 

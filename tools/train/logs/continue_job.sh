@@ -12,10 +12,16 @@ echo "[$JOB] $(date +%T) training"
 bash tools/train/device_train.sh > $OUT/run.log 2>&1 || echo "[$JOB] device_train.sh failed: $?"
 grep -h "s/step" $OUT/train_*.log | tail -n 3
 sed -n '1,40p' $OUT/validation.txt 2>/dev/null
+# A command cut off at its limit is killed with its EXIT trap: a `pack` the command defined (its
+# outputs into the device's $OUT) runs here too, and after each export, so that what is done comes
+# back (r31's two commands returned empty archives, their packing cut off during the exports).
+packed() { declare -F pack > /dev/null && pack; true; }
+packed
 export VKML_MODEL_DIR=$PWD/assets
 source tools/train/logs/heldout_job.sh
 for v in $(tr ';' '\n' <<< "$VARIANTS" | cut -d: -f1); do
   python3 tools/train/export_temporal.py --weights $OUT/upscaler_temporal_$v.npz --out $OUT/upscaler_temporal_$v.onnx --no-check || continue
+  packed
   for p in $HELDOUT_PLANS; do
     IFS=: read -r plan report seconds <<< "$p"
     heldout $v $plan ${report}_$v.md $seconds
