@@ -38,7 +38,8 @@ namespace {
 using namespace detail;
 static_assert(sizeof(gpu::ResolvePush) == 124 && sizeof(gpu::ResolvePush) <= 128, "every Vulkan device offers 128 bytes of push constants");
 static_assert(offsetof(gpu::ResolvePush, depthTolerance) == 68 && offsetof(gpu::ResolvePush, prevRenderSize) == 72 &&
-              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112,
+              offsetof(gpu::ResolvePush, depthTexelSize) == 104 && offsetof(gpu::ResolvePush, depthOwnerScale) == 112 &&
+              offsetof(gpu::ResolvePush, movingHistoryWeight) == 120,
               "the GLSL block's std430 offsets");
 
 constexpr uint32_t kGroup = 8;
