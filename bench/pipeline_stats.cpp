@@ -15,6 +15,7 @@
 
 #include "bridge/graph_session.h"
 #include "effects_shaders.h"
+#include "upscaler_shared.h"
 
 #include <cstdio>
 #include <string>
@@ -115,7 +116,7 @@ void printStatistics(const detail::VulkanFunctions& fns, VkDevice device, VkPipe
 }
 
 // One of the temporal upscaler's display passes as the effect creates it: one descriptor set of
-// `bindings` and the 120 bytes of its push constants (gpu::ResolvePush).
+// `bindings` and its push constants (gpu::ResolvePush).
 struct EffectPass {
     const char* name;
     std::span<const uint32_t> spirv;
@@ -130,7 +131,7 @@ void printEffectStatistics(VkDevice device, const EffectPass& pass, bool capture
     setInfo.pBindings = bindings.data();
     VkDescriptorSetLayout setLayout = VK_NULL_HANDLE;
     ENGINE_VK(vkCreateDescriptorSetLayout(device, &setInfo, nullptr, &setLayout));
-    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, 120};
+    const VkPushConstantRange push{VK_SHADER_STAGE_COMPUTE_BIT, 0, sizeof(effects::gpu::ResolvePush)};
     VkPipelineLayoutCreateInfo layoutInfo{VK_STRUCTURE_TYPE_PIPELINE_LAYOUT_CREATE_INFO};
     layoutInfo.setLayoutCount = 1;
     layoutInfo.pSetLayouts = &setLayout;
@@ -235,6 +236,7 @@ int main(int argc, char** argv) {
         const EffectPass passes[] = {
             {"ml_features_5tap_f16", effects::shaders::ml_features_5tap_f16(), with(reprojection, {buffer})},
             {"ml_features_f16", effects::shaders::ml_features_f16(), with(reprojection, {buffer})},
+            {"ml_features_moving_f16", effects::shaders::ml_features_moving_f16(), with(reprojection, {buffer})},
             {"ml_resolve_rgba16f_f16", effects::shaders::ml_resolve_rgba16f_f16(), {buffer, buffer, image, image}},
             {"taau_resolve_rgba16f", effects::shaders::taau_resolve_rgba16f(), with(reprojection, {image, image})}};
         std::printf("temporal upscaler passes:\n");
