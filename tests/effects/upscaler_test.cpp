@@ -166,8 +166,8 @@ TEST_F(VulkanTest, UpscalerConvergesToTheReferenceOnAStaticCamera) {
 // that. History reprojected along the motion lags behind; the low accumulated-weight cap of
 // moving pixels (gpu::TAAU_MOVING_HISTORY_WEIGHT) keeps the lag from building up. With the
 // still pixels' cap of 16 for every pixel, as before, this ends about 7 dB lower.
-TEST_F(VulkanTest, UpscalerTaauKeepsUpWithShadingTheMotionDoesNotDescribe) {
-    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+// PSNR of the 24th frame of that scene against its anti-aliased reference.
+double qualityWithShadingTheMotionDoesNotDescribe(Rig& rig) {
     rig.smooth = true;
     std::vector<float> out;
     Vec2 camera;
@@ -175,7 +175,12 @@ TEST_F(VulkanTest, UpscalerTaauKeepsUpWithShadingTheMotionDoesNotDescribe) {
         camera = {float(i), 0.0f};
         out = rig.frame(kRender, halton(i, kRender, kDisplay), camera, {camera.x - 0.5f, 0.0f}, i == 0);
     }
-    double quality = fxtest::psnr(out, fxtest::reference(kDisplay.width, kDisplay.height, camera, 4, fxtest::smoothPattern), kDisplay.width, kDisplay.height, 4);
+    return fxtest::psnr(out, fxtest::reference(kDisplay.width, kDisplay.height, camera, 4, fxtest::smoothPattern), kDisplay.width, kDisplay.height, 4);
+}
+
+TEST_F(VulkanTest, UpscalerTaauKeepsUpWithShadingTheMotionDoesNotDescribe) {
+    Rig rig(ctx(), effects::UpscalerMode::Taau, kDisplay, kRender);
+    double quality = qualityWithShadingTheMotionDoesNotDescribe(rig);
     EXPECT_GT(quality, 21.0) << "after 24 frames";  // 23.8 dB on lavapipe; 16.9 with a cap of 16 throughout
 }
 
@@ -538,15 +543,7 @@ TEST_F(VulkanTest, UpscalerMlTemporalMovingCapKeepsUpWithShadingTheMotionDoesNot
     double quality[2];
     for (int capped = 0; capped < 2; ++capped) {
         Rig rig(ctx(), effects::UpscalerMode::MlTemporal, kDisplay, kRender, capped ? withMetadata(model, "vkml.moving_history_weight", "0.5") : model);
-        rig.smooth = true;
-        std::vector<float> out;
-        Vec2 camera;
-        for (uint32_t i = 0; i < 24; ++i) {
-            camera = {float(i), 0.0f};
-            out = rig.frame(kRender, halton(i, kRender, kDisplay), camera, {camera.x - 0.5f, 0.0f}, i == 0);
-        }
-        quality[capped] = fxtest::psnr(out, fxtest::reference(kDisplay.width, kDisplay.height, camera, 4, fxtest::smoothPattern), kDisplay.width,
-                                       kDisplay.height, 4);
+        quality[capped] = qualityWithShadingTheMotionDoesNotDescribe(rig);
     }
     EXPECT_GT(quality[1], 21.0) << "with the moving cap, after 24 frames";
     EXPECT_GT(quality[1], quality[0] + 4.0) << "the moving cap must keep the history from lagging (without it: " << quality[0] << " dB)";
