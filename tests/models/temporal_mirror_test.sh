@@ -40,7 +40,8 @@ sys.path.insert(0, sys.argv[1] + "/tools/train")
 import common, train_temporal
 net, meta = train_temporal.load_net(common.ASSETS + "/upscaler_temporal.npz")
 if math.isfinite(net.history_weight_cap):
-    net.history_weight_cap = math.inf
+    net.history_weight_cap = net.moving_history_weight = math.inf  # the moving cap belongs to the accumulating resolve
+    meta = dict(meta, moving_history_weight=None)
     print("shipped network: accumulating resolve; checking the blend resolve")
 else:
     train_temporal.start_accumulating(net, 4.0)

@@ -256,6 +256,9 @@ def moving_state_cap(cur, history_weight_cap, moving_history_weight):
     still, moving_history_weight / history_weight_cap once the fastest of its 3x3 samples moves
     MOVING_FULL_MOTION display pixels per frame, linear between (ml_features.comp with
     MOVING_HISTORY_CAP; the TAAU resolve caps its weight the same way)."""
+    if not math.isfinite(history_weight_cap):
+        # The effect refuses such a model too: the cap is a fraction of the accumulating resolve's.
+        raise ValueError("a moving pixels' history cap needs the accumulating resolve (a finite history_weight_cap)")
     display_motion = cur["fastest"] / cur["rpd"][0]
     t = (display_motion / MOVING_FULL_MOTION).clamp(0.0, 1.0)
     return (history_weight_cap + (moving_history_weight - history_weight_cap) * t) / history_weight_cap
